@@ -1,0 +1,629 @@
+"""AG-UI events to AI SDK UI-message chunks: the mapping rules of docs/mapping.md, one event at a time.
+
+The translator is a plain state machine over wire dicts. It emits *routed* chunks: each says which assistant
+UIMessage it belongs to, because one AG-UI event stream holds many runs (one assistant UIMessage each) and can
+also carry user, system and developer messages, which are not part of any chunk stream and travel as whole
+UIMessages instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from agui_notebook.bridge._messages import AGUI_KEY, to_ui_messages
+
+JSON = Any
+
+
+@dataclass(slots=True)
+class RoutedChunk:
+    """An AI SDK chunk for the assistant UIMessage ``message_id``."""
+
+    message_id: str
+    chunk: dict[str, JSON]
+
+
+@dataclass(slots=True)
+class WholeMessage:
+    """A UIMessage that does not come from a chunk stream (user/system messages, history)."""
+
+    message: dict[str, JSON]
+
+
+@dataclass(slots=True)
+class TextAppend:
+    """Text appended to the last text part of a streamed non-assistant message."""
+
+    message_id: str
+    delta: str
+
+
+Routed = RoutedChunk | WholeMessage | TextAppend
+
+# pydantic-ai's convention for result outcomes: a JSON claim under "pydantic_ai" in an encrypted value.
+_ERROR_OUTCOMES = frozenset({"failed", "retried"})
+
+
+def tool_output_from_content(content: JSON) -> JSON:
+    """The UI output of an AG-UI tool result: JSON objects/arrays parsed, other text kept as a string.
+
+    >>> tool_output_from_content('{"temp": 21}')
+    {'temp': 21}
+    >>> tool_output_from_content("12:00")
+    '12:00'
+    """
+    if isinstance(content, str):
+        stripped = content.lstrip()
+        if stripped[:1] in ("{", "["):
+            try:
+                return orjson.loads(content)
+            except orjson.JSONDecodeError:
+                return content
+    return content
+
+
+def _claimed_outcome(encrypted_value: str) -> str | None:
+    """The result outcome pydantic-ai packs into a tool message's encrypted value, if any."""
+    if not encrypted_value.startswith("{"):
+        return None
+    try:
+        claim = orjson.loads(encrypted_value)
+    except orjson.JSONDecodeError:
+        return None
+    ours = claim.get("pydantic_ai") if isinstance(claim, dict) else None
+    outcome = ours.get("outcome") if isinstance(ours, dict) else None
+    return outcome if isinstance(outcome, str) else None
+
+
+@dataclass(slots=True)
+class _ToolCall:
+    name: str
+    message_id: str
+    args: list[str] = field(default_factory=list)
+    ended: bool = False
+    has_output: bool = False
+    provider_metadata: dict[str, JSON] | None = None
+
+
+@dataclass(slots=True)
+class _PendingResult:
+    """A tool result held back for one event: an outcome claim may follow it."""
+
+    tool_call_id: str
+    result_message_id: str
+    content: JSON
+    encrypted_value: str | None = None
+
+
+@dataclass(slots=True)
+class _Run:
+    thread_id: str | None
+    run_id: str | None
+    message_id: str | None = None
+    started_at: int | None = None
+    step_open: bool = False
+    need_step: bool = True
+    interrupted: bool = False
+    sequence: int = 0
+
+
+class EventChunkTranslator:
+    """Translate AG-UI wire events into routed AI SDK chunks and whole UIMessages.
+
+    >>> translator = EventChunkTranslator()
+    >>> routed = translator.push({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})
+    >>> [r.chunk["type"] for r in routed]
+    ['start']
+    """
+
+    def __init__(self, known_message_ids: set[str] | None = None) -> None:
+        self._run: _Run | None = None
+        self._known: set[str] = set(known_message_ids or ())
+        self._texts: dict[str, str | None] = {}  # AG-UI text message id -> UIMessage id once its part exists
+        self._streamed_other: set[str] = set()  # non-assistant text messages being streamed
+        self._reasoning_open: dict[str, str] = {}  # reasoning message id -> UIMessage id
+        self._reasoning_ending: dict[str, str] = {}  # ended, awaiting a possible encrypted value
+        self._reasoning_metadata: dict[str, dict[str, JSON]] = {}
+        self._tools: dict[str, _ToolCall] = {}
+        self._pending_result: _PendingResult | None = None
+        self._activities: dict[
+            str, tuple[str, str, dict[str, JSON]]
+        ] = {}  # id -> (UIMessage id, type, content)
+        self._last_assistant_id: str | None = None
+        self._pending_interrupts: dict[str, str] = {}  # interrupt id -> tool call id
+
+    # ------------------------------------------------------------------ public
+    def push(self, event: dict[str, JSON]) -> list[Routed]:
+        """Translate one wire event; returns what it produced, in order."""
+        out: list[Routed] = []
+        kind = event.get("type")
+        if self._pending_result is not None and not self._claims_pending_result(event):
+            self._flush_result(out)
+        if self._reasoning_ending and not (kind == "REASONING_ENCRYPTED_VALUE" or kind == "REASONING_END"):
+            self._flush_reasoning_ends(out)
+        handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+        if handler is not None:
+            handler(self, event, out)
+        return out
+
+    def close(self) -> list[Routed]:
+        """Flush what is held back at the end of the stream (a result awaiting a claim, reasoning ends)."""
+        out: list[Routed] = []
+        if self._pending_result is not None:
+            self._flush_result(out)
+        if self._reasoning_ending:
+            self._flush_reasoning_ends(out)
+        return out
+
+    # ------------------------------------------------------------------ helpers
+    def _assistant(self, out: list[Routed], *, step: bool) -> str:
+        """The UIMessage id of the current assistant message, opening one (and a step) when needed."""
+        run = self._run
+        if run is None:
+            run = self._run = _Run(thread_id=None, run_id=None)
+        if run.message_id is None:
+            run.sequence += 1
+            base = run.run_id or "run"
+            run.message_id = base if run.sequence == 1 else f"{base}-{run.sequence}"
+            start: dict[str, JSON] = {"type": "start", "messageId": run.message_id}
+            info = {k: v for k, v in (("threadId", run.thread_id), ("runId", run.run_id)) if v is not None}
+            if run.started_at is not None:
+                info["startedAt"] = run.started_at
+            if info:
+                start["messageMetadata"] = {AGUI_KEY: info}
+            out.append(RoutedChunk(run.message_id, start))
+            run.step_open = False
+            run.need_step = True
+            self._last_assistant_id = run.message_id
+        if step and run.need_step:
+            if run.step_open:
+                out.append(RoutedChunk(run.message_id, {"type": "finish-step"}))
+            out.append(RoutedChunk(run.message_id, {"type": "start-step"}))
+            run.step_open = True
+            run.need_step = False
+        return run.message_id
+
+    def _emit(self, out: list[Routed], message_id: str, chunk: dict[str, JSON]) -> None:
+        out.append(RoutedChunk(message_id, chunk))
+
+    def _metadata(self, out: list[Routed], message_id: str, info: dict[str, JSON]) -> None:
+        out.append(RoutedChunk(message_id, {"type": "message-metadata", "messageMetadata": {AGUI_KEY: info}}))
+
+    def _add_history(self, messages: list[dict[str, JSON]], out: list[Routed]) -> None:
+        """Append AG-UI messages not seen yet as whole UIMessages."""
+        fresh = [m for m in messages if m.get("id") not in self._known]
+        if not fresh:
+            return
+        for message in fresh:
+            self._known.add(message["id"])
+            for call in message.get("toolCalls") or ():
+                self._tools[call["id"]] = _ToolCall(
+                    name=call["function"]["name"], message_id="", ended=True, has_output=False
+                )
+        for message in fresh:
+            if message.get("role") == "tool" and message.get("toolCallId") in self._tools:
+                self._tools[message["toolCallId"]].has_output = True
+        for ui_message in to_ui_messages(fresh):
+            out.append(WholeMessage(ui_message))
+            for part in ui_message["parts"]:
+                call_id = part.get("toolCallId")
+                if call_id in self._tools:
+                    self._tools[call_id].message_id = ui_message["id"]
+
+    # ------------------------------------------------------------------ lifecycle
+    def _on_run_started(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        self._close_run(out)
+        run_input = event.get("input") or {}
+        self._add_history(run_input.get("messages") or [], out)
+        run = _Run(
+            thread_id=event.get("threadId"), run_id=event.get("runId"), started_at=event.get("timestamp")
+        )
+        resume = [
+            entry
+            for entry in run_input.get("resume") or ()
+            if entry.get("interruptId") in self._pending_interrupts
+        ]
+        self._run = run
+        if resume and self._last_assistant_id is not None:
+            # Answering an interrupt continues the interrupted assistant message, as the AI SDK continues
+            # the last assistant message after a tool approval.
+            run.message_id = self._last_assistant_id
+            run.need_step = True
+            start: dict[str, JSON] = {"type": "start", "messageId": run.message_id}
+            out.append(RoutedChunk(run.message_id, start))
+            info = {"runId": run.run_id}
+            if run.started_at is not None:
+                info["startedAt"] = run.started_at
+            self._metadata(out, run.message_id, info)
+            for entry in resume:
+                interrupt_id = entry["interruptId"]
+                self._pending_interrupts.pop(interrupt_id, None)
+                payload = entry.get("payload") if isinstance(entry.get("payload"), dict) else {}
+                approved = entry.get("status") == "resolved" and bool(payload.get("approved", False))
+                response: dict[str, JSON] = {
+                    "type": "tool-approval-response",
+                    "approvalId": interrupt_id,
+                    "approved": approved,
+                }
+                reason = payload.get("reason") if entry.get("status") == "resolved" else "cancelled"
+                if isinstance(reason, str):
+                    response["reason"] = reason
+                out.append(RoutedChunk(run.message_id, response))
+        else:
+            self._assistant(out, step=False)
+
+    def _close_run(self, out: list[Routed]) -> None:
+        """Finish the open run's message if the stream moved on without a terminal event."""
+        run = self._run
+        if run is not None and run.message_id is not None and run.step_open:
+            self._emit(out, run.message_id, {"type": "finish-step"})
+            run.step_open = False
+        self._run = None
+
+    def _on_run_finished(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = self._assistant(out, step=False)
+        run = self._run
+        assert run is not None
+        info: dict[str, JSON] = {}
+        outcome = event.get("outcome")
+        if outcome is not None:
+            info["outcome"] = outcome
+        if event.get("usage") is not None:
+            info["usage"] = event["usage"]
+        if event.get("result") is not None:
+            info["result"] = event["result"]
+        if event.get("timestamp") is not None:
+            info["finishedAt"] = event["timestamp"]
+        if info:
+            self._metadata(out, message_id, info)
+        if isinstance(outcome, dict) and outcome.get("type") == "interrupt":
+            for interrupt in outcome.get("interrupts") or ():
+                call_id = interrupt.get("toolCallId")
+                if call_id in self._tools:
+                    self._pending_interrupts[interrupt["id"]] = call_id
+                    request: dict[str, JSON] = {
+                        "type": "tool-approval-request",
+                        "approvalId": interrupt["id"],
+                        "toolCallId": call_id,
+                    }
+                    if interrupt.get("message"):
+                        request["reason"] = interrupt["message"]
+                    self._emit(out, self._tools[call_id].message_id or message_id, request)
+        if run.step_open:
+            self._emit(out, message_id, {"type": "finish-step"})
+            run.step_open = False
+        if isinstance(outcome, dict) and outcome.get("type") == "cancelled":
+            self._emit(out, message_id, {"type": "abort", "reason": "cancelled"})
+        else:
+            self._emit(out, message_id, {"type": "finish"})
+        self._run = None
+
+    def _on_run_error(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = self._assistant(out, step=False)
+        run = self._run
+        assert run is not None
+        error = {k: event[k] for k in ("message", "code") if event.get(k) is not None}
+        info: dict[str, JSON] = {"error": error}
+        if event.get("usage") is not None:
+            info["usage"] = event["usage"]
+        if event.get("timestamp") is not None:
+            info["finishedAt"] = event["timestamp"]
+        self._metadata(out, message_id, info)
+        self._emit(out, message_id, {"type": "error", "errorText": event.get("message", "")})
+        if run.step_open:
+            self._emit(out, message_id, {"type": "finish-step"})
+            run.step_open = False
+        self._emit(out, message_id, {"type": "finish", "finishReason": "error"})
+        self._run = None
+
+    # ------------------------------------------------------------------ text
+    def _on_text_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        role = event.get("role") or "assistant"
+        if role == "assistant":
+            self._texts[message_id] = None
+            return
+        self._streamed_other.add(message_id)
+        self._known.add(message_id)
+        ui_role = "system" if role == "developer" else role
+        message: dict[str, JSON] = {
+            "id": message_id,
+            "role": ui_role,
+            "parts": [{"type": "text", "text": ""}],
+        }
+        if role == "developer":
+            message["metadata"] = {AGUI_KEY: {"role": "developer"}}
+        out.append(WholeMessage(message))
+        if self._run is not None:
+            # Assistant output after this message must come after it, in a new assistant UIMessage.
+            self._run.message_id = None
+
+    def _on_text_content(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        delta = event.get("delta", "")
+        if message_id in self._streamed_other:
+            out.append(TextAppend(message_id, delta))
+            return
+        owner = self._texts.get(message_id)
+        if owner is None:
+            if not delta:
+                return
+            owner = self._assistant(out, step=True)
+            self._texts[message_id] = owner
+            self._known.add(message_id)
+            self._emit(
+                out,
+                owner,
+                {
+                    "type": "text-start",
+                    "id": message_id,
+                    "providerMetadata": {AGUI_KEY: {"messageId": message_id}},
+                },
+            )
+        self._emit(out, owner, {"type": "text-delta", "id": message_id, "delta": delta})
+
+    def _on_text_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        if message_id in self._streamed_other:
+            self._streamed_other.discard(message_id)
+            return
+        owner = self._texts.pop(message_id, None)
+        if owner is not None:
+            self._emit(out, owner, {"type": "text-end", "id": message_id})
+
+    # ------------------------------------------------------------------ reasoning
+    def _on_reasoning_message_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        owner = self._assistant(out, step=True)
+        self._reasoning_open[message_id] = owner
+        self._known.add(message_id)
+        self._emit(
+            out,
+            owner,
+            {
+                "type": "reasoning-start",
+                "id": message_id,
+                "providerMetadata": {AGUI_KEY: {"messageId": message_id}},
+            },
+        )
+
+    def _on_reasoning_content(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        owner = self._reasoning_open.get(message_id)
+        if owner is None:
+            self._on_reasoning_message_start(event, out)
+            owner = self._reasoning_open[message_id]
+        self._emit(out, owner, {"type": "reasoning-delta", "id": message_id, "delta": event.get("delta", "")})
+
+    def _on_reasoning_message_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        owner = self._reasoning_open.pop(message_id, None)
+        if owner is not None:
+            self._reasoning_ending[message_id] = owner
+
+    def _on_reasoning_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        self._flush_reasoning_ends(out)
+
+    def _flush_reasoning_ends(self, out: list[Routed]) -> None:
+        for message_id, owner in self._reasoning_ending.items():
+            chunk: dict[str, JSON] = {"type": "reasoning-end", "id": message_id}
+            extra = self._reasoning_metadata.pop(message_id, None)
+            if extra:
+                chunk["providerMetadata"] = {AGUI_KEY: {"messageId": message_id, **extra}}
+            self._emit(out, owner, chunk)
+        self._reasoning_ending.clear()
+
+    def _on_encrypted_value(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        entity_id = event.get("entityId", "")
+        value = event.get("encryptedValue", "")
+        if event.get("subtype") == "tool-call":
+            call = self._tools.get(entity_id)
+            if call is not None and not call.has_output:
+                call.provider_metadata = {AGUI_KEY: {"encryptedValue": value}}
+                if call.ended:
+                    self._emit_input_available(out, entity_id, call)
+                return
+        else:
+            if entity_id in self._reasoning_open or entity_id in self._reasoning_ending:
+                self._reasoning_metadata.setdefault(entity_id, {})["encryptedValue"] = value
+                return
+            pending = self._pending_result
+            if pending is not None and pending.result_message_id == entity_id:
+                pending.encrypted_value = value
+                return
+        # Nothing open to carry it: keep it on the message so that it is not lost.
+        owner = self._last_assistant_id
+        if owner is not None:
+            self._metadata(out, owner, {"encryptedValues": {entity_id: value}})
+
+    # ------------------------------------------------------------------ tools
+    def _on_tool_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        call_id = event["toolCallId"]
+        owner = self._assistant(out, step=True)
+        call = _ToolCall(name=event.get("toolCallName", ""), message_id=owner)
+        self._tools[call_id] = call
+        chunk: dict[str, JSON] = {"type": "tool-input-start", "toolCallId": call_id, "toolName": call.name}
+        if event.get("parentMessageId"):
+            chunk["providerMetadata"] = {AGUI_KEY: {"parentMessageId": event["parentMessageId"]}}
+            call.provider_metadata = chunk["providerMetadata"]
+        self._emit(out, owner, chunk)
+
+    def _on_tool_args(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        call = self._tools.get(event["toolCallId"])
+        if call is None or call.ended:
+            return
+        delta = event.get("delta", "")
+        call.args.append(delta)
+        self._emit(
+            out,
+            call.message_id,
+            {"type": "tool-input-delta", "toolCallId": event["toolCallId"], "inputTextDelta": delta},
+        )
+
+    def _on_tool_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        call_id = event["toolCallId"]
+        call = self._tools.get(call_id)
+        if call is None or call.ended:
+            return
+        call.ended = True
+        self._emit_input_available(out, call_id, call)
+
+    def _emit_input_available(self, out: list[Routed], call_id: str, call: _ToolCall) -> None:
+        text = "".join(call.args)
+        try:
+            tool_input = orjson.loads(text) if text.strip() else {}
+        except orjson.JSONDecodeError as error:
+            chunk: dict[str, JSON] = {
+                "type": "tool-input-error",
+                "toolCallId": call_id,
+                "toolName": call.name,
+                "input": text,
+                "errorText": f"tool call arguments are not valid JSON: {error}",
+            }
+        else:
+            chunk = {
+                "type": "tool-input-available",
+                "toolCallId": call_id,
+                "toolName": call.name,
+                "input": tool_input,
+            }
+        if call.provider_metadata:
+            chunk["providerMetadata"] = call.provider_metadata
+        self._emit(out, call.message_id, chunk)
+
+    def _on_tool_result(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        call_id = event["toolCallId"]
+        if call_id not in self._tools:
+            # A result for a call this stream never showed: keep it visible as a dynamic tool part.
+            owner = self._assistant(out, step=False)
+            self._tools[call_id] = _ToolCall(name="unknown", message_id=owner, ended=True)
+            self._emit(
+                out,
+                owner,
+                {
+                    "type": "tool-input-available",
+                    "toolCallId": call_id,
+                    "toolName": "unknown",
+                    "input": None,
+                    "dynamic": True,
+                },
+            )
+        self._known.add(event.get("messageId", ""))
+        self._pending_result = _PendingResult(call_id, event.get("messageId", ""), event.get("content"))
+        if self._run is not None:
+            self._run.need_step = True
+
+    def _claims_pending_result(self, event: dict[str, JSON]) -> bool:
+        pending = self._pending_result
+        return (
+            pending is not None
+            and event.get("type") == "REASONING_ENCRYPTED_VALUE"
+            and event.get("subtype") == "message"
+            and event.get("entityId") == pending.result_message_id
+        )
+
+    def _flush_result(self, out: list[Routed]) -> None:
+        pending = self._pending_result
+        assert pending is not None
+        self._pending_result = None
+        call = self._tools[pending.tool_call_id]
+        call.has_output = True
+        metadata: dict[str, JSON] = {"messageId": pending.result_message_id}
+        if pending.encrypted_value is not None:
+            metadata["encryptedValue"] = pending.encrypted_value
+        outcome = _claimed_outcome(pending.encrypted_value) if pending.encrypted_value else None
+        chunk: dict[str, JSON]
+        if outcome == "denied":
+            chunk = {"type": "tool-output-denied", "toolCallId": pending.tool_call_id}
+        elif outcome in _ERROR_OUTCOMES:
+            content = pending.content
+            error_text = content if isinstance(content, str) else orjson.dumps(content).decode()
+            chunk = {
+                "type": "tool-output-error",
+                "toolCallId": pending.tool_call_id,
+                "errorText": error_text,
+                "providerMetadata": {AGUI_KEY: metadata},
+            }
+        else:
+            chunk = {
+                "type": "tool-output-available",
+                "toolCallId": pending.tool_call_id,
+                "output": tool_output_from_content(pending.content),
+                "providerMetadata": {AGUI_KEY: metadata},
+            }
+        self._emit(out, call.message_id, chunk)
+
+    # ------------------------------------------------------------------ activity, snapshots, custom
+    def _on_activity_snapshot(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        message_id = event["messageId"]
+        known = self._activities.get(message_id)
+        if known is not None and event.get("replace") is False:
+            return
+        owner = known[0] if known is not None else self._assistant(out, step=False)
+        content = event.get("content") or {}
+        self._activities[message_id] = (owner, event["activityType"], content)
+        self._known.add(message_id)
+        self._emit(out, owner, {"type": f"data-{event['activityType']}", "id": message_id, "data": content})
+
+    def _on_activity_delta(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        from agui_notebook.agui._patch import apply_json_patch
+
+        message_id = event["messageId"]
+        known = self._activities.get(message_id)
+        if known is None:
+            return
+        owner, _, content = known
+        try:
+            content = apply_json_patch(content, event.get("patch") or [])
+        except ValueError:
+            return  # the reference reducer keeps the previous content when a patch does not apply
+        activity_type = event.get("activityType") or known[1]
+        self._activities[message_id] = (owner, activity_type, content)
+        self._emit(out, owner, {"type": f"data-{activity_type}", "id": message_id, "data": content})
+
+    def _on_messages_snapshot(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        self._add_history(event.get("messages") or [], out)
+
+    def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        if self._run is None or self._run.message_id is None:
+            return
+        self._metadata(
+            out, self._run.message_id, {"custom": [{"name": event.get("name"), "value": event.get("value")}]}
+        )
+
+
+_HANDLERS = {
+    "RUN_STARTED": EventChunkTranslator._on_run_started,
+    "RUN_FINISHED": EventChunkTranslator._on_run_finished,
+    "RUN_ERROR": EventChunkTranslator._on_run_error,
+    "TEXT_MESSAGE_START": EventChunkTranslator._on_text_start,
+    "TEXT_MESSAGE_CONTENT": EventChunkTranslator._on_text_content,
+    "TEXT_MESSAGE_END": EventChunkTranslator._on_text_end,
+    "REASONING_MESSAGE_START": EventChunkTranslator._on_reasoning_message_start,
+    "REASONING_MESSAGE_CONTENT": EventChunkTranslator._on_reasoning_content,
+    "REASONING_MESSAGE_END": EventChunkTranslator._on_reasoning_message_end,
+    "REASONING_END": EventChunkTranslator._on_reasoning_end,
+    "REASONING_ENCRYPTED_VALUE": EventChunkTranslator._on_encrypted_value,
+    "TOOL_CALL_START": EventChunkTranslator._on_tool_start,
+    "TOOL_CALL_ARGS": EventChunkTranslator._on_tool_args,
+    "TOOL_CALL_END": EventChunkTranslator._on_tool_end,
+    "TOOL_CALL_RESULT": EventChunkTranslator._on_tool_result,
+    "ACTIVITY_SNAPSHOT": EventChunkTranslator._on_activity_snapshot,
+    "ACTIVITY_DELTA": EventChunkTranslator._on_activity_delta,
+    "MESSAGES_SNAPSHOT": EventChunkTranslator._on_messages_snapshot,
+    "CUSTOM": EventChunkTranslator._on_custom,
+}
+
+
+def iter_routed(
+    events: Iterator[dict[str, JSON]], translator: EventChunkTranslator | None = None
+) -> Iterator[Routed]:
+    """Translate a whole stream, flushing what is held back at its end."""
+    translator = translator or EventChunkTranslator()
+    for event in events:
+        yield from translator.push(event)
+    yield from translator.close()

@@ -1,0 +1,536 @@
+"""Conversions between AG-UI messages, AI SDK UIMessages and OpenAI chat-completions messages.
+
+AG-UI keeps one message per thing said (assistant text, reasoning, tool result, activity); a UIMessage keeps one
+assistant turn as a list of parts. Everything AG-UI knows that a part has no field for (message ids, encrypted
+values, names, metadata) rides in ``providerMetadata["ag-ui"]`` or ``metadata["ag-ui"]``, so that
+``to_agui_messages(to_ui_messages(m)) == m`` for every AG-UI message type.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import orjson
+
+JSON = Any
+AGUI_KEY = "ag-ui"
+"""The key under which AG-UI facts ride in UIMessage metadata and part provider metadata."""
+
+UI_PART_ACTIVITY = "ui-part"
+"""Activity type that carries a UIMessage part AG-UI has no message for (sources, files, custom parts)."""
+
+_MEDIA_PART_BY_PREFIX = (("image/", "image"), ("audio/", "audio"), ("video/", "video"))
+_ASSISTANT_SIDE = frozenset({"assistant", "tool", "reasoning", "activity"})
+
+
+def as_wire_message(message: Any) -> dict[str, JSON]:
+    """An AG-UI message (``ag_ui.core`` model or dict) as a wire dict."""
+    if isinstance(message, Mapping):
+        return dict(message)
+    return message.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _tool_output(content: JSON) -> JSON:
+    if isinstance(content, str) and content.lstrip()[:1] in ("{", "["):
+        try:
+            return orjson.loads(content)
+        except orjson.JSONDecodeError:
+            return content
+    return content
+
+
+def _agui_meta(message: dict[str, JSON], *keys: str) -> dict[str, JSON]:
+    return {key: message[key] for key in keys if message.get(key) is not None}
+
+
+# ---------------------------------------------------------------------------------------------- AG-UI -> UI
+def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
+    kind = part.get("type")
+    if kind == "text":
+        ui: dict[str, JSON] = {"type": "text", "text": part.get("text", "")}
+        extra = _agui_meta(part, "id", "metadata")
+        if extra:
+            ui["providerMetadata"] = {AGUI_KEY: extra}
+        return ui
+    source = part.get("source") or {}
+    mime = source.get("mimeType") or "application/octet-stream"
+    if source.get("type") == "data":
+        url = f"data:{mime};base64,{source.get('value', '')}"
+    else:
+        url = source.get("value", "")
+    ui = {"type": "file", "mediaType": mime, "url": url}
+    extra = {"partType": kind, "sourceType": source.get("type")}
+    extra.update(_agui_meta(part, "id", "metadata"))
+    if source.get("type") == "url" and source.get("mimeType") is None:
+        extra["noMimeType"] = True
+    if source.get("provider") is not None:
+        extra["provider"] = source["provider"]
+    metadata = part.get("metadata")
+    if isinstance(metadata, dict) and isinstance(metadata.get("filename"), str):
+        ui["filename"] = metadata["filename"]
+    ui["providerMetadata"] = {AGUI_KEY: extra}
+    return ui
+
+
+def _message_metadata(message: dict[str, JSON], **extra: JSON) -> dict[str, JSON] | None:
+    info = _agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId")
+    info.update(extra)
+    return {AGUI_KEY: info} if info else None
+
+
+def _user_or_system_to_ui(message: dict[str, JSON]) -> dict[str, JSON]:
+    role = message["role"]
+    content = message.get("content")
+    if isinstance(content, list):
+        parts = [_content_part_to_ui(part) for part in content]
+        extra = {} if role != "user" else {"contentList": True}
+    else:
+        parts = [{"type": "text", "text": content or ""}]
+        extra = {}
+    if role == "developer":
+        extra["role"] = "developer"
+    ui: dict[str, JSON] = {
+        "id": message["id"],
+        "role": "system" if role == "developer" else role,
+        "parts": parts,
+    }
+    metadata = _message_metadata(message, **extra)
+    if metadata is not None:
+        ui["metadata"] = metadata
+    return ui
+
+
+def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
+    """One assistant UIMessage from consecutive assistant, reasoning, tool and activity messages."""
+    parts: list[dict[str, JSON]] = [{"type": "step-start"}]
+    tool_parts: dict[str, dict[str, JSON]] = {}
+    after_results = False
+    first_id = next((m["id"] for m in group if m["role"] == "assistant"), group[0]["id"])
+    for message in group:
+        role = message["role"]
+        if role in ("assistant", "reasoning") and after_results:
+            parts.append({"type": "step-start"})
+            after_results = False
+        if role == "reasoning":
+            meta = {"messageId": message["id"]}
+            meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
+            parts.append(
+                {
+                    "type": "reasoning",
+                    "text": message.get("content", ""),
+                    "state": "done",
+                    "providerMetadata": {AGUI_KEY: meta},
+                }
+            )
+        elif role == "assistant":
+            meta = {"messageId": message["id"]}
+            meta.update(_agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId"))
+            calls = message.get("toolCalls")
+            content = message.get("content")
+            if content is not None or not calls:
+                if content is None:
+                    meta["noContent"] = True
+                if calls is not None and not calls:
+                    meta["emptyToolCalls"] = True
+                parts.append(
+                    {
+                        "type": "text",
+                        "text": content or "",
+                        "state": "done",
+                        "providerMetadata": {AGUI_KEY: meta},
+                    }
+                )
+                meta = {"parentMessageId": message["id"]}
+            else:
+                meta["parentMessageId"] = meta.pop("messageId")
+            for call in calls or ():
+                call_meta = dict(meta)
+                call_meta.update(_agui_meta(call, "encryptedValue", "metadata"))
+                arguments = call["function"].get("arguments", "")
+                try:
+                    tool_input = orjson.loads(arguments) if arguments.strip() else {}
+                    if orjson.dumps(tool_input).decode() != arguments and arguments.strip():
+                        call_meta["arguments"] = arguments
+                except orjson.JSONDecodeError:
+                    tool_input = arguments
+                    call_meta["arguments"] = arguments
+                if not arguments.strip():
+                    call_meta["arguments"] = arguments
+                part = {
+                    "type": f"tool-{call['function']['name']}",
+                    "toolCallId": call["id"],
+                    "state": "input-available",
+                    "input": tool_input,
+                    "callProviderMetadata": {AGUI_KEY: call_meta},
+                }
+                tool_parts[call["id"]] = part
+                parts.append(part)
+                meta = {"parentMessageId": meta["parentMessageId"]}
+        elif role == "tool":
+            result_meta = {"messageId": message["id"]}
+            result_meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
+            part = tool_parts.get(message.get("toolCallId", ""))
+            if part is None:
+                part = {
+                    "type": "dynamic-tool",
+                    "toolName": "unknown",
+                    "toolCallId": message.get("toolCallId", ""),
+                    "input": None,
+                }
+                parts.append(part)
+            content = message.get("content")
+            if message.get("error") is not None:
+                part["state"] = "output-error"
+                part["errorText"] = message["error"]
+                result_meta["content"] = content
+            else:
+                part["state"] = "output-available"
+                part["output"] = _tool_output(content)
+                if isinstance(content, str) and part["output"] is not content:
+                    if orjson.dumps(part["output"]).decode() != content:
+                        result_meta["content"] = content
+            part["resultProviderMetadata"] = {AGUI_KEY: result_meta}
+            after_results = True
+        elif role == "activity":
+            if message.get("activityType") == UI_PART_ACTIVITY:
+                parts.append(dict(message.get("content") or {}))
+                continue
+            part = {
+                "type": f"data-{message['activityType']}",
+                "id": message["id"],
+                "data": message.get("content", {}),
+            }
+            extra = _agui_meta(message, "metadata", "subagentRunId")
+            if extra:
+                part["providerMetadata"] = {AGUI_KEY: extra}
+            parts.append(part)
+    return {"id": first_id, "role": "assistant", "parts": parts}
+
+
+def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
+    """Convert AG-UI messages to UIMessage dicts (AI SDK JSON): one assistant UIMessage per assistant turn.
+
+    >>> to_ui_messages([{"id": "u1", "role": "user", "content": "hi"}])
+    [{'id': 'u1', 'role': 'user', 'parts': [{'type': 'text', 'text': 'hi'}]}]
+    """
+    result: list[dict[str, JSON]] = []
+    group: list[dict[str, JSON]] = []
+    for raw in messages:
+        message = as_wire_message(raw)
+        if message.get("role") in _ASSISTANT_SIDE:
+            group.append(message)
+            continue
+        if group:
+            result.append(_assistant_group_to_ui(group))
+            group = []
+        result.append(_user_or_system_to_ui(message))
+    if group:
+        result.append(_assistant_group_to_ui(group))
+    return result
+
+
+# ---------------------------------------------------------------------------------------------- UI -> AG-UI
+def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
+    meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+    mime = part.get("mediaType") or "application/octet-stream"
+    url = part.get("url", "")
+    kind = meta.get("partType")
+    if kind is None:
+        kind = next((name for prefix, name in _MEDIA_PART_BY_PREFIX if mime.startswith(prefix)), "document")
+    source_type = meta.get("sourceType")
+    if source_type is None:
+        source_type = "data" if url.startswith("data:") and ";base64," in url else "url"
+    if source_type == "data":
+        value = url.split(",", 1)[1] if "," in url else url
+        source: dict[str, JSON] = {"type": "data", "value": value, "mimeType": mime}
+    else:
+        source = {"type": source_type, "value": url}
+        if not meta.get("noMimeType"):
+            source["mimeType"] = mime
+        if meta.get("provider") is not None:
+            source["provider"] = meta["provider"]
+    result: dict[str, JSON] = {"type": kind, "source": source}
+    result.update(_agui_meta(meta, "id", "metadata"))
+    if part.get("filename") and not (
+        isinstance(meta.get("metadata"), dict) and "filename" in meta["metadata"]
+    ):
+        result["metadata"] = {**(result.get("metadata") or {}), "filename": part["filename"]}
+    return result
+
+
+def _user_or_system_to_agui(ui: dict[str, JSON]) -> dict[str, JSON]:
+    info = (ui.get("metadata") or {}).get(AGUI_KEY) or {}
+    role = info.get("role", ui["role"])
+    parts = ui.get("parts") or []
+    message: dict[str, JSON] = {"id": ui["id"], "role": role}
+    simple = all(p.get("type") == "text" and not p.get("providerMetadata") for p in parts) and len(parts) <= 1
+    if role == "user" and (info.get("contentList") or not simple):
+        content: list[dict[str, JSON]] = []
+        for part in parts:
+            if part.get("type") == "text":
+                text_part: dict[str, JSON] = {"type": "text", "text": part.get("text", "")}
+                text_part.update(
+                    _agui_meta((part.get("providerMetadata") or {}).get(AGUI_KEY) or {}, "id", "metadata")
+                )
+                content.append(text_part)
+            elif part.get("type") == "file":
+                content.append(_file_part_to_agui(part))
+        message["content"] = content
+    else:
+        message["content"] = "".join(p.get("text", "") for p in parts if p.get("type") == "text")
+    message.update(_agui_meta(info, "name", "encryptedValue", "metadata", "subagentRunId"))
+    return message
+
+
+def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
+    out: list[dict[str, JSON]] = []
+    by_id: dict[str, dict[str, JSON]] = {}
+    results: list[tuple[str, dict[str, JSON]]] = []  # (owning assistant id, tool message)
+    counter = 0
+
+    def fresh_id() -> str:
+        nonlocal counter
+        counter += 1
+        return f"{ui['id']}-{counter}"
+
+    def flush_results() -> None:
+        for owner_id, tool_message in results:
+            index = next(i for i, m in enumerate(out) if m.get("id") == owner_id) + 1
+            while index < len(out) and out[index].get("role") == "tool":
+                index += 1
+            out.insert(index, tool_message)
+        results.clear()
+
+    for part in ui.get("parts") or ():
+        kind = part.get("type", "")
+        if kind == "step-start":
+            flush_results()
+            continue
+        if kind == "text":
+            meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+            message = {"id": meta.get("messageId") or fresh_id(), "role": "assistant"}
+            if not meta.get("noContent"):
+                message["content"] = part.get("text", "")
+            message.update(_agui_meta(meta, "name", "encryptedValue", "metadata", "subagentRunId"))
+            if meta.get("emptyToolCalls"):
+                message["toolCalls"] = []
+            out.append(message)
+            by_id[message["id"]] = message
+        elif kind == "reasoning":
+            meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+            message = {
+                "id": meta.get("messageId") or fresh_id(),
+                "role": "reasoning",
+                "content": part.get("text", ""),
+            }
+            message.update(_agui_meta(meta, "encryptedValue", "metadata", "subagentRunId"))
+            out.append(message)
+        elif kind.startswith("tool-") or kind == "dynamic-tool":
+            meta = (part.get("callProviderMetadata") or {}).get(AGUI_KEY) or {}
+            name = part.get("toolName") if kind == "dynamic-tool" else kind[5:]
+            owner_id = meta.get("parentMessageId")
+            owner = by_id.get(owner_id) if owner_id else None
+            if owner is None:
+                if owner_id is None and out and out[-1].get("role") == "assistant":
+                    owner = out[-1]
+                else:
+                    owner = {"id": owner_id or fresh_id(), "role": "assistant"}
+                    owner.update(_agui_meta(meta, "name", "subagentRunId"))
+                    if meta.get("messageEncryptedValue") is not None:
+                        owner["encryptedValue"] = meta["messageEncryptedValue"]
+                    out.append(owner)
+                    by_id[owner["id"]] = owner
+            state = part.get("state")
+            if not (kind == "dynamic-tool" and name == "unknown" and part.get("input") is None):
+                if "arguments" in meta:
+                    arguments = meta["arguments"]
+                else:
+                    tool_input = part.get("input")
+                    arguments = (
+                        tool_input if isinstance(tool_input, str) else orjson.dumps(tool_input).decode()
+                    )
+                call: dict[str, JSON] = {
+                    "id": part["toolCallId"],
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+                call.update(_agui_meta(meta, "encryptedValue", "metadata"))
+                owner.setdefault("toolCalls", []).append(call)
+            if state in ("output-available", "output-error", "output-denied"):
+                result_meta = (part.get("resultProviderMetadata") or {}).get(AGUI_KEY) or {}
+                tool_message: dict[str, JSON] = {
+                    "id": result_meta.get("messageId") or fresh_id(),
+                    "role": "tool",
+                }
+                if state == "output-available":
+                    output = part.get("output")
+                    content = result_meta.get("content", output if isinstance(output, str | list) else None)
+                    if content is None or (isinstance(content, list) and not isinstance(output, list)):
+                        content = orjson.dumps(output).decode()
+                    tool_message["content"] = content
+                elif state == "output-error":
+                    tool_message["content"] = result_meta.get("content", part.get("errorText", ""))
+                    tool_message["error"] = part.get("errorText", "")
+                else:
+                    tool_message["content"] = "Tool call denied"
+                    tool_message["error"] = "denied"
+                tool_message["toolCallId"] = part["toolCallId"]
+                tool_message.update(_agui_meta(result_meta, "encryptedValue", "metadata", "subagentRunId"))
+                results.append((owner["id"], tool_message))
+        elif kind.startswith("data-"):
+            meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+            data = part.get("data")
+            message = {
+                "id": part.get("id") or fresh_id(),
+                "role": "activity",
+                "activityType": kind[5:],
+                "content": data if isinstance(data, dict) else {"value": data},
+            }
+            message.update(_agui_meta(meta, "metadata", "subagentRunId"))
+            out.append(message)
+        else:
+            out.append(
+                {
+                    "id": fresh_id(),
+                    "role": "activity",
+                    "activityType": UI_PART_ACTIVITY,
+                    "content": dict(part),
+                }
+            )
+    flush_results()
+    return out
+
+
+def to_agui_messages_wire(ui_messages: Iterable[Any]) -> list[dict[str, JSON]]:
+    """Like :func:`to_agui_messages`, returning wire dicts (no model construction)."""
+    out: list[dict[str, JSON]] = []
+    for raw in ui_messages:
+        ui = raw if isinstance(raw, Mapping) else raw.model_dump(mode="json")
+        if ui.get("role") == "assistant":
+            out.extend(_assistant_to_agui(ui))
+        else:
+            out.append(_user_or_system_to_agui(ui))
+    return out
+
+
+def to_agui_messages(ui_messages: Iterable[Any]) -> list[Any]:
+    """Convert UIMessages (dicts or models) to AG-UI ``Message`` models, the inverse of :func:`to_ui_messages`.
+
+    >>> [m.role for m in to_agui_messages([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}])]
+    ['user']
+    """
+    from ag_ui.core import Message
+    from pydantic import TypeAdapter
+
+    adapter = TypeAdapter(list[Message])
+    return adapter.validate_python(to_agui_messages_wire(ui_messages))
+
+
+# ---------------------------------------------------------------------------------------------- -> OpenAI
+def _openai_user_content(content: JSON) -> JSON:
+    if isinstance(content, str):
+        return content
+    parts: list[dict[str, JSON]] = []
+    for part in content:
+        kind = part.get("type")
+        if kind == "text":
+            parts.append({"type": "text", "text": part.get("text", "")})
+            continue
+        source = part.get("source") or {}
+        mime = source.get("mimeType") or "application/octet-stream"
+        url = (
+            f"data:{mime};base64,{source.get('value', '')}"
+            if source.get("type") == "data"
+            else source.get("value", "")
+        )
+        if kind == "image":
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        elif kind == "audio" and source.get("type") == "data":
+            audio_format = mime.split("/", 1)[1].replace("mpeg", "mp3").replace("x-wav", "wav")
+            parts.append(
+                {
+                    "type": "input_audio",
+                    "input_audio": {"data": source.get("value", ""), "format": audio_format},
+                }
+            )
+        else:
+            file: dict[str, JSON] = {"file_data": url} if source.get("type") == "data" else {"file_id": url}
+            metadata = part.get("metadata")
+            if isinstance(metadata, dict) and metadata.get("filename"):
+                file["filename"] = metadata["filename"]
+            parts.append({"type": "file", "file": file})
+    return parts
+
+
+def _tool_content_text(content: JSON) -> str:
+    if isinstance(content, str):
+        return content
+    texts = [p.get("text", "") for p in content if p.get("type") == "text"]
+    return "\n".join(texts) if len(texts) == len(content) else orjson.dumps(content).decode()
+
+
+def to_openai_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
+    """Convert AG-UI messages or UIMessages to OpenAI chat-completions messages.
+
+    Reasoning and activity messages have no chat-completions form and are left out.
+
+    >>> to_openai_messages([{"id": "u1", "role": "user", "content": "hi"}])
+    [{'role': 'user', 'content': 'hi'}]
+    """
+    items = list(messages)
+    wire = [m if isinstance(m, Mapping) else None for m in items]
+    if (items and all(w is not None and "parts" in w for w in wire)) or (
+        items and hasattr(items[0], "parts")
+    ):
+        agui = to_agui_messages_wire(items)
+    else:
+        agui = [as_wire_message(m) for m in items]
+    out: list[dict[str, JSON]] = []
+    for message in agui:
+        role = message.get("role")
+        if role in ("system", "developer"):
+            out.append({"role": role, "content": message.get("content", "")})
+        elif role == "user":
+            entry: dict[str, JSON] = {
+                "role": "user",
+                "content": _openai_user_content(message.get("content", "")),
+            }
+            if message.get("name"):
+                entry["name"] = message["name"]
+            out.append(entry)
+        elif role == "assistant":
+            entry = {"role": "assistant", "content": message.get("content")}
+            calls = message.get("toolCalls")
+            if calls:
+                entry["tool_calls"] = [
+                    {
+                        "id": call["id"],
+                        "type": "function",
+                        "function": {
+                            "name": call["function"]["name"],
+                            "arguments": call["function"]["arguments"],
+                        },
+                    }
+                    for call in calls
+                ]
+            if message.get("name"):
+                entry["name"] = message["name"]
+            out.append(entry)
+        elif role == "tool":
+            content = message.get("content", "")
+            text = _tool_content_text(content)
+            if message.get("error") and not text:
+                text = message["error"]
+            out.append({"role": "tool", "tool_call_id": message.get("toolCallId", ""), "content": text})
+    return out
+
+
+def data_url(data: bytes, media_type: str) -> str:
+    """A base64 ``data:`` URL for ``data``.
+
+    >>> data_url(b"hi", "text/plain")
+    'data:text/plain;base64,aGk='
+    """
+    return f"data:{media_type};base64,{base64.b64encode(data).decode()}"
