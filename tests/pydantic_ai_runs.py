@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import RunAgentInput, UserMessage
-from pydantic_ai import Agent, ModelRetry
+from pydantic_ai import Agent, DeferredToolRequests, ModelRetry
 from pydantic_ai.messages import ModelMessage, RetryPromptPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, DeltaThinkingPart, DeltaToolCall, FunctionModel
 from pydantic_ai.ui.ag_ui import AGUIAdapter
@@ -173,3 +173,130 @@ if __name__ == "__main__":
             print("  AGUI", json.dumps(event)[:200])
         for chunk in captured.ai_sdk_chunks:
             print("  VAI ", json.dumps(chunk)[:200])
+
+
+async def _needs_approval(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+    if _tool_rounds(messages):
+        yield "Deleted "
+        yield "`/tmp/x`."
+        return
+    yield "I will delete it."
+    yield {1: DeltaToolCall(name="delete_file", json_args='{"path": "/tmp/x"}', tool_call_id="call_d")}
+
+
+def make_approval_agent() -> Agent:
+    """An agent whose only tool needs the user's approval before it runs."""
+    agent = Agent(FunctionModel(stream_function=_needs_approval), output_type=[str, DeferredToolRequests])
+
+    @agent.tool_plain(requires_approval=True)
+    def delete_file(path: str) -> str:
+        """Delete a file."""
+        return f"deleted {path}"
+
+    return agent
+
+
+@dataclass
+class CapturedApproval:
+    """A run that stops for approval, then the run that resumes it, streamed both ways."""
+
+    agui_events: list[dict[str, Any]]  # both runs, one after the other
+    first_run_chunks: list[dict[str, Any]]
+    resumed_run_chunks: list[dict[str, Any]]
+    approved: bool
+
+
+async def capture_approval(approved: bool) -> CapturedApproval:
+    """Run the approval scenario through both adapters, answering the approval with ``approved``."""
+    agent = make_approval_agent()
+    user = UserMessage(id="user-1", content="Delete /tmp/x")
+    first_input = RunAgentInput(
+        thread_id="thread-1",
+        run_id="run-1",
+        messages=[user],
+        state=None,
+        tools=[],
+        context=[],
+        forwarded_props=None,
+        protocol_version="1.0",
+    )
+    first = [
+        json.loads(e.model_dump_json(by_alias=True, exclude_none=True))
+        async for e in AGUIAdapter(agent=agent, run_input=first_input).run_stream()
+    ]
+    interrupt = first[-1]["outcome"]["interrupts"][0]
+    history = [user.model_dump(mode="json", by_alias=True, exclude_none=True)]
+    calls = {}
+    text = ""
+    for event in first:
+        if event["type"] == "TEXT_MESSAGE_CONTENT":
+            text += event["delta"]
+        if event["type"] == "TOOL_CALL_START":
+            calls = {
+                "id": event["toolCallId"],
+                "name": event["toolCallName"],
+                "args": "",
+                "parent": event["parentMessageId"],
+            }
+        if event["type"] == "TOOL_CALL_ARGS":
+            calls["args"] += event["delta"]
+    history.append(
+        {
+            "id": calls["parent"],
+            "role": "assistant",
+            "content": text,
+            "toolCalls": [
+                {
+                    "id": calls["id"],
+                    "type": "function",
+                    "function": {"name": calls["name"], "arguments": calls["args"]},
+                }
+            ],
+        }
+    )
+    resumed_input = RunAgentInput.model_validate(
+        {
+            "threadId": "thread-1",
+            "runId": "run-2",
+            "messages": history,
+            "tools": [],
+            "context": [],
+            "protocolVersion": "1.0",
+            "resume": [
+                {"interruptId": interrupt["id"], "status": "resolved", "payload": {"approved": approved}}
+            ],
+        }
+    )
+    resumed = [
+        json.loads(e.model_dump_json(by_alias=True, exclude_none=True))
+        async for e in AGUIAdapter(agent=agent, run_input=resumed_input).run_stream()
+    ]
+    # The AG-UI client puts the run input on RUN_STARTED, as a recorder on the client side sees it.
+    resumed[0]["input"] = resumed_input.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    user_ui = {"id": "user-1", "role": "user", "parts": [{"type": "text", "text": "Delete /tmp/x"}]}
+    body = {"trigger": "submit-message", "id": "thread-1", "messages": [user_ui]}
+    adapter = VercelAIAdapter(
+        agent=agent, run_input=VercelAIAdapter.build_run_input(json.dumps(body).encode()), sdk_version=7
+    )
+    first_chunks = [
+        json.loads(c.model_dump_json(by_alias=True, exclude_none=True)) async for c in adapter.run_stream()
+    ]
+    return CapturedApproval(
+        agui_events=first + resumed,
+        first_run_chunks=[c for c in first_chunks if c.get("type") != "done"],
+        resumed_run_chunks=[],
+        approved=approved,
+    )
+
+
+async def resume_vercel(agent: Agent, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Stream the Vercel side of a resumed run, given the UIMessages after the user's approval answer."""
+    body = {"trigger": "submit-message", "id": "thread-1", "messages": messages}
+    adapter = VercelAIAdapter(
+        agent=agent, run_input=VercelAIAdapter.build_run_input(json.dumps(body).encode()), sdk_version=7
+    )
+    chunks = [
+        json.loads(c.model_dump_json(by_alias=True, exclude_none=True)) async for c in adapter.run_stream()
+    ]
+    return [c for c in chunks if c.get("type") != "done"]

@@ -29,9 +29,14 @@ class RoutedChunk:
 
 @dataclass(slots=True)
 class WholeMessage:
-    """A UIMessage that does not come from a chunk stream (user/system messages, history)."""
+    """A UIMessage that does not come from a chunk stream (user/system messages, history).
+
+    ``before`` names the UIMessage it belongs in front of (history that precedes what was streamed), or None to
+    append it.
+    """
 
     message: dict[str, JSON]
+    before: str | None = None
 
 
 @dataclass(slots=True)
@@ -135,6 +140,7 @@ class EventChunkTranslator:
         ] = {}  # id -> (UIMessage id, type, content)
         self._last_assistant_id: str | None = None
         self._pending_interrupts: dict[str, str] = {}  # interrupt id -> tool call id
+        self._owner: dict[str, str] = {}  # AG-UI message id -> id of the UIMessage that shows it
 
     # ------------------------------------------------------------------ public
     def push(self, event: dict[str, JSON]) -> list[Routed]:
@@ -194,10 +200,16 @@ class EventChunkTranslator:
         out.append(RoutedChunk(message_id, {"type": "message-metadata", "messageMetadata": {AGUI_KEY: info}}))
 
     def _add_history(self, messages: list[dict[str, JSON]], out: list[Routed]) -> None:
-        """Append AG-UI messages not seen yet as whole UIMessages."""
+        """Add AG-UI messages not seen yet as whole UIMessages, in front of the first later one already shown."""
         fresh = [m for m in messages if m.get("id") not in self._known]
         if not fresh:
             return
+        before: str | None = None
+        last_fresh = max(i for i, m in enumerate(messages) if m.get("id") not in self._known)
+        for later in messages[last_fresh + 1 :]:
+            before = self._owner.get(later.get("id", ""))
+            if before is not None:
+                break
         for message in fresh:
             self._known.add(message["id"])
             for call in message.get("toolCalls") or ():
@@ -208,11 +220,19 @@ class EventChunkTranslator:
             if message.get("role") == "tool" and message.get("toolCallId") in self._tools:
                 self._tools[message["toolCallId"]].has_output = True
         for ui_message in to_ui_messages(fresh):
-            out.append(WholeMessage(ui_message))
+            out.append(WholeMessage(ui_message, before))
+            self._owner[ui_message["id"]] = ui_message["id"]
             for part in ui_message["parts"]:
                 call_id = part.get("toolCallId")
                 if call_id in self._tools:
                     self._tools[call_id].message_id = ui_message["id"]
+                for key in ("providerMetadata", "callProviderMetadata", "resultProviderMetadata"):
+                    info = (part.get(key) or {}).get(AGUI_KEY) or {}
+                    for id_key in ("messageId", "parentMessageId"):
+                        if isinstance(info.get(id_key), str):
+                            self._owner[info[id_key]] = ui_message["id"]
+                if part.get("type", "").startswith("data-") and isinstance(part.get("id"), str):
+                    self._owner[part["id"]] = ui_message["id"]
 
     # ------------------------------------------------------------------ lifecycle
     def _on_run_started(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -235,9 +255,8 @@ class EventChunkTranslator:
             run.need_step = True
             start: dict[str, JSON] = {"type": "start", "messageId": run.message_id}
             out.append(RoutedChunk(run.message_id, start))
-            info = {"runId": run.run_id}
-            if run.started_at is not None:
-                info["startedAt"] = run.started_at
+            # The resumed run's outcome replaces the interrupt (metadata merges deeply, so clear it first).
+            info = {"runId": run.run_id, "outcome": None, "resumedAt": run.started_at}
             self._metadata(out, run.message_id, info)
             for entry in resume:
                 interrupt_id = entry["interruptId"]
@@ -329,6 +348,7 @@ class EventChunkTranslator:
             return
         self._streamed_other.add(message_id)
         self._known.add(message_id)
+        self._owner[message_id] = message_id
         ui_role = "system" if role == "developer" else role
         message: dict[str, JSON] = {
             "id": message_id,
@@ -355,6 +375,7 @@ class EventChunkTranslator:
             owner = self._assistant(out, step=True)
             self._texts[message_id] = owner
             self._known.add(message_id)
+            self._owner[message_id] = owner
             self._emit(
                 out,
                 owner,
@@ -381,6 +402,7 @@ class EventChunkTranslator:
         owner = self._assistant(out, step=True)
         self._reasoning_open[message_id] = owner
         self._known.add(message_id)
+        self._owner[message_id] = owner
         self._emit(
             out,
             owner,
@@ -448,6 +470,8 @@ class EventChunkTranslator:
         self._tools[call_id] = call
         chunk: dict[str, JSON] = {"type": "tool-input-start", "toolCallId": call_id, "toolName": call.name}
         if event.get("parentMessageId"):
+            self._owner[event["parentMessageId"]] = owner
+            self._known.add(event["parentMessageId"])
             chunk["providerMetadata"] = {AGUI_KEY: {"parentMessageId": event["parentMessageId"]}}
             call.provider_metadata = chunk["providerMetadata"]
         self._emit(out, owner, chunk)
@@ -513,6 +537,7 @@ class EventChunkTranslator:
                 },
             )
         self._known.add(event.get("messageId", ""))
+        self._owner[event.get("messageId", "")] = self._tools[call_id].message_id
         self._pending_result = _PendingResult(call_id, event.get("messageId", ""), event.get("content"))
         if self._run is not None:
             self._run.need_step = True
@@ -567,6 +592,7 @@ class EventChunkTranslator:
         content = event.get("content") or {}
         self._activities[message_id] = (owner, event["activityType"], content)
         self._known.add(message_id)
+        self._owner[message_id] = owner
         self._emit(out, owner, {"type": f"data-{event['activityType']}", "id": message_id, "data": content})
 
     def _on_activity_delta(self, event: dict[str, JSON], out: list[Routed]) -> None:

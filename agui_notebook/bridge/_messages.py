@@ -188,9 +188,13 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
             else:
                 part["state"] = "output-available"
                 part["output"] = _tool_output(content)
-                if isinstance(content, str) and part["output"] is not content:
-                    if orjson.dumps(part["output"]).decode() != content:
-                        result_meta["content"] = content
+                # Keep the exact text when re-serialising the parsed output would not reproduce it.
+                if (
+                    isinstance(content, str)
+                    and part["output"] is not content
+                    and orjson.dumps(part["output"]).decode() != content
+                ):
+                    result_meta["content"] = content
             part["resultProviderMetadata"] = {AGUI_KEY: result_meta}
             after_results = True
         elif role == "activity":

@@ -1,0 +1,191 @@
+"""Incremental assembly of UIMessages from AG-UI events, and the public one-shot conversions.
+
+Data flows one way: AG-UI wire events -> :class:`EventChunkTranslator` (routed AI SDK chunks) -> one
+:class:`UIMessageStreamReducer` per assistant UIMessage -> UIMessage dicts, with a :class:`MessageChange` for every
+change so a live view can patch instead of re-render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any
+
+from agui_notebook.agui._expand import ChunkExpander
+from agui_notebook.agui._intake import aiter_wire_events, iter_wire_events, to_wire_event
+from agui_notebook.bridge._event_chunks import (
+    EventChunkTranslator,
+    Routed,
+    RoutedChunk,
+    TextAppend,
+    WholeMessage,
+)
+from agui_notebook.bridge._messages import to_agui_messages_wire
+from agui_notebook.ui._changes import MessageChange
+from agui_notebook.ui._stream import UIMessageStreamReducer
+
+JSON = Any
+
+
+class UIMessageAssembler:
+    """Build UIMessages from AG-UI events one event at a time, reporting what changed.
+
+    ``messages`` holds UIMessage dicts (AI SDK JSON) and is updated in place.
+
+    >>> assembler = UIMessageAssembler()
+    >>> changes = assembler.push({"type": "RUN_STARTED", "threadId": "t", "runId": "r1"})
+    >>> changes += assembler.push({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"})
+    >>> changes += assembler.push({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi"})
+    >>> [p["type"] for p in assembler.messages[0]["parts"]]
+    ['step-start', 'text']
+    >>> changes[-1].kind, changes[-1].delta
+    ('text', 'Hi')
+    """
+
+    def __init__(self, messages: Iterable[dict[str, JSON]] = ()) -> None:
+        self.messages: list[dict[str, JSON]] = [dict(m) for m in messages]
+        self._index: dict[str, int] = {m["id"]: i for i, m in enumerate(self.messages)}
+        known = {m["id"] for m in to_agui_messages_wire(self.messages)} | set(self._index)
+        self._translator = EventChunkTranslator(known_message_ids=known)
+        self._reducers: dict[str, UIMessageStreamReducer] = {}
+        self._expander = ChunkExpander()
+        self.chunks: list[dict[str, JSON]] = []
+        """Every AI SDK chunk produced so far, in order (the assistant messages' chunk streams, interleaved)."""
+
+    def push(self, event: Any) -> list[MessageChange]:
+        """Apply one AG-UI event (wire dict or ``ag_ui.core`` model); returns the changes it made.
+
+        ``*_CHUNK`` events are expanded here, so a live agent's raw events can be pushed as they come.
+        """
+        wire = event if type(event) is dict else to_wire_event(event)
+        kind = wire.get("type")
+        if self._expander.has_open_streams or (type(kind) is str and kind.endswith("_CHUNK")):
+            changes: list[MessageChange] = []
+            for expanded in self._expander.feed(wire):
+                changes.extend(self._apply(self._translator.push(expanded)))
+            return changes
+        return self._apply(self._translator.push(wire))
+
+    def close(self) -> list[MessageChange]:
+        """Flush what is held back at the end of a stream (a tool result awaiting an outcome claim).
+
+        Like ``@ag-ui/client``, the end of the input closes nothing else: a message cut off mid-stream stays
+        in its streaming state.
+        """
+        return self._apply(self._translator.close())
+
+    def _apply(self, routed: list[Routed]) -> list[MessageChange]:
+        changes: list[MessageChange] = []
+        for item in routed:
+            if isinstance(item, RoutedChunk):
+                changes.extend(self._apply_chunk(item))
+            elif isinstance(item, WholeMessage):
+                changes.extend(self._put(item.message, item.before))
+            elif isinstance(item, TextAppend):
+                changes.extend(self._append_text(item))
+        return changes
+
+    def _apply_chunk(self, item: RoutedChunk) -> list[MessageChange]:
+        self.chunks.append(item.chunk)
+        reducer = self._reducers.get(item.message_id)
+        created: list[MessageChange] = []
+        if reducer is None:
+            index = self._index.get(item.message_id)
+            if index is None:
+                message: dict[str, JSON] = {"id": item.message_id, "role": "assistant", "parts": []}
+                created.extend(self._put(message))
+                index = self._index[item.message_id]
+            reducer = self._reducers[item.message_id] = UIMessageStreamReducer(message=self.messages[index])
+        index = self._index[item.message_id]
+        changes = reducer.push(item.chunk)
+        if reducer.message is not self.messages[index]:
+            self.messages[index] = reducer.message
+        return created + [MessageChange(c.kind, index, c.part_index, c.delta) for c in changes]
+
+    def _put(self, message: dict[str, JSON], before: str | None = None) -> list[MessageChange]:
+        index = self._index.get(message["id"])
+        if index is not None:
+            self.messages[index] = message
+            self._reducers.pop(message["id"], None)
+            return [MessageChange("message", index)]
+        at = self._index.get(before) if before is not None else None
+        if at is None:
+            self._index[message["id"]] = len(self.messages)
+            self.messages.append(message)
+            return [MessageChange("message", len(self.messages) - 1)]
+        # History that precedes what was streamed: every message from here on moves one place down.
+        self.messages.insert(at, message)
+        for i in range(at, len(self.messages)):
+            self._index[self.messages[i]["id"]] = i
+        return [MessageChange("message", i) for i in range(at, len(self.messages))]
+
+    def _append_text(self, item: TextAppend) -> list[MessageChange]:
+        index = self._index[item.message_id]
+        parts = self.messages[index]["parts"]
+        parts[-1]["text"] += item.delta
+        return [MessageChange("text", index, len(parts) - 1, item.delta)]
+
+
+def ui_messages_from_events(events: Any, *, messages: Iterable[Any] = ()) -> list[Any]:
+    """Assemble AG-UI events into UIMessages: one assistant UIMessage per run, user/system messages as given.
+
+    ``events`` is anything :func:`parse_events` accepts; ``messages`` are UIMessages (dicts or models) to
+    continue from.
+
+    >>> events = [
+    ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+    ...     {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+    ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hello"},
+    ...     {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+    ...     {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
+    ... ]
+    >>> [part.type for part in ui_messages_from_events(events)[0].parts]
+    ['step-start', 'text']
+    """
+    from agui_notebook.ui._parts import UIMessage
+
+    return [UIMessage.model_validate(m) for m in ui_message_dicts_from_events(events, messages=messages)]
+
+
+def ui_message_dicts_from_events(events: Any, *, messages: Iterable[Any] = ()) -> list[dict[str, JSON]]:
+    """Like :func:`ui_messages_from_events`, returning UIMessage dicts (AI SDK JSON) without model validation."""
+    assembler = UIMessageAssembler(_as_dicts(messages))
+    for event in iter_wire_events(events):
+        assembler.push(event)
+    assembler.close()
+    return assembler.messages
+
+
+def ui_chunks_from_events(events: Any) -> Iterator[dict[str, JSON]]:
+    """Translate AG-UI events into AI SDK UI-message chunks: a ``start`` ... ``finish`` stream per run.
+
+    User, system and developer messages have no chunk form and are not part of the result.
+
+    >>> events = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+    ...           {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"}]
+    >>> [chunk["type"] for chunk in ui_chunks_from_events(events)]
+    ['start', 'finish']
+    """
+    translator = EventChunkTranslator()
+    for event in iter_wire_events(events):
+        for item in translator.push(event):
+            if isinstance(item, RoutedChunk):
+                yield item.chunk
+    for item in translator.close():
+        if isinstance(item, RoutedChunk):
+            yield item.chunk
+
+
+async def aui_chunks_from_events(events: Any) -> AsyncIterator[dict[str, JSON]]:
+    """Async :func:`ui_chunks_from_events`, for async event sources (a live agent)."""
+    translator = EventChunkTranslator()
+    async for event in aiter_wire_events(events):
+        for item in translator.push(event):
+            if isinstance(item, RoutedChunk):
+                yield item.chunk
+    for item in translator.close():
+        if isinstance(item, RoutedChunk):
+            yield item.chunk
+
+
+def _as_dicts(messages: Iterable[Any]) -> list[dict[str, JSON]]:
+    return [m if isinstance(m, dict) else m.model_dump(mode="json") for m in messages]

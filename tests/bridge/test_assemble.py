@@ -1,0 +1,289 @@
+"""The incremental assembler: AG-UI events in, UIMessages and exact change records out."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+from pydantic_ai_runs import SCENARIOS, capture
+
+from agui_notebook.bridge._assemble import (
+    UIMessageAssembler,
+    ui_chunks_from_events,
+    ui_message_dicts_from_events,
+)
+from agui_notebook.ui._changes import MessageChange
+
+
+def apply_changes(
+    mirror: list[dict[str, Any]], messages: list[dict[str, Any]], changes: list[MessageChange]
+) -> None:
+    """What a live view does with a batch of change records, read after the batch: copy only what they name.
+
+    A part or message copied in this batch already holds the text appended to it later in the batch.
+    """
+    copied: set[tuple[int, int]] = set()
+    for change in changes:
+        i, p = change.message_index, change.part_index
+        if change.kind == "text" and ((i, p) in copied or (i, -1) in copied):
+            continue
+        copied.add((i, p if change.kind in ("part", "text") else -1))
+        if change.kind == "text":
+            copied.discard((i, p))
+        if change.kind == "message":
+            if i == len(mirror):
+                mirror.append(copy.deepcopy(messages[i]))
+            else:
+                mirror[i] = copy.deepcopy(messages[i])
+        elif change.kind == "part":
+            part = copy.deepcopy(messages[i]["parts"][p])
+            parts = mirror[i]["parts"]
+            if p == len(parts):
+                parts.append(part)
+            else:
+                parts[p] = part
+        elif change.kind == "text":
+            mirror[i]["parts"][p]["text"] += change.delta
+        elif change.kind == "metadata":
+            mirror[i]["metadata"] = copy.deepcopy(messages[i].get("metadata"))
+        elif change.kind == "parts":
+            mirror[i]["parts"] = copy.deepcopy(messages[i]["parts"])
+
+
+def assemble_with_mirror(events: list[dict[str, Any]]) -> UIMessageAssembler:
+    assembler = UIMessageAssembler()
+    mirror: list[dict[str, Any]] = []
+    for event in events:
+        apply_changes(mirror, assembler.messages, assembler.push(event))
+        assert mirror == assembler.messages, f"after {event['type']}"
+    apply_changes(mirror, assembler.messages, assembler.close())
+    assert mirror == assembler.messages
+    return assembler
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_changes_describe_every_step_exactly(name: str) -> None:
+    run = asyncio.run(capture(name))
+    assembler = assemble_with_mirror(run.agui_events)
+    assert assembler.chunks == list(ui_chunks_from_events(run.agui_events))
+
+
+RUN = [{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "timestamp": 1000}]
+
+
+def test_text_deltas_are_text_changes() -> None:
+    assembler = UIMessageAssembler()
+    changes = []
+    for event in [
+        *RUN,
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hel"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "lo"},
+    ]:
+        changes.extend(assembler.push(event))
+    assert changes[-1] == MessageChange("text", 0, 1, "lo")
+    assert assembler.messages == [
+        {
+            "id": "r1",
+            "role": "assistant",
+            "metadata": {"ag-ui": {"threadId": "t1", "runId": "r1", "startedAt": 1000}},
+            "parts": [
+                {"type": "step-start"},
+                {
+                    "type": "text",
+                    "text": "Hello",
+                    "providerMetadata": {"ag-ui": {"messageId": "m"}},
+                    "state": "streaming",
+                },
+            ],
+        }
+    ]
+
+
+def test_run_info_lands_in_metadata() -> None:
+    usage = [{"provider": "demo", "model": "demo-1", "inputTokens": 12, "outputTokens": 5}]
+    events = [
+        *RUN,
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "ok"},
+        {
+            "type": "RUN_FINISHED",
+            "threadId": "t1",
+            "runId": "r1",
+            "timestamp": 1500,
+            "outcome": {"type": "success"},
+            "usage": usage,
+        },
+    ]
+    (message,) = ui_message_dicts_from_events(events)
+    assert message["metadata"] == {
+        "ag-ui": {
+            "threadId": "t1",
+            "runId": "r1",
+            "startedAt": 1000,
+            "outcome": {"type": "success"},
+            "usage": usage,
+            "finishedAt": 1500,
+        }
+    }
+    assert message["parts"][1]["text"] == "ok"
+    assert message["parts"][1]["state"] == "done"
+
+
+def test_run_error_keeps_what_was_rendered() -> None:
+    events = [
+        *RUN,
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "partial"},
+        {"type": "RUN_ERROR", "message": "model overloaded", "code": "overloaded"},
+    ]
+    (message,) = ui_message_dicts_from_events(events)
+    assert message["metadata"]["ag-ui"]["error"] == {"message": "model overloaded", "code": "overloaded"}
+    assert message["parts"][1]["text"] == "partial"
+
+
+def test_activity_is_a_data_part_updated_in_place() -> None:
+    events = [
+        *RUN,
+        {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "plan",
+            "activityType": "plan",
+            "content": {"steps": [{"t": "a", "done": False}]},
+        },
+        {
+            "type": "ACTIVITY_DELTA",
+            "messageId": "plan",
+            "activityType": "plan",
+            "patch": [{"op": "replace", "path": "/steps/0/done", "value": True}],
+        },
+        {
+            "type": "ACTIVITY_DELTA",
+            "messageId": "plan",
+            "activityType": "plan",
+            "patch": [{"op": "add", "path": "/steps/-", "value": {"t": "b", "done": False}}],
+        },
+    ]
+    assembler = assemble_with_mirror(events)
+    (message,) = assembler.messages
+    assert message["parts"] == [
+        {
+            "type": "data-plan",
+            "id": "plan",
+            "data": {"steps": [{"t": "a", "done": True}, {"t": "b", "done": False}]},
+        }
+    ]
+
+
+def test_encrypted_reasoning_lands_on_its_part() -> None:
+    events = [
+        *RUN,
+        {"type": "REASONING_START", "messageId": "r"},
+        {"type": "REASONING_MESSAGE_START", "messageId": "r", "role": "reasoning"},
+        {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r", "delta": "thinking"},
+        {"type": "REASONING_MESSAGE_END", "messageId": "r"},
+        {
+            "type": "REASONING_ENCRYPTED_VALUE",
+            "subtype": "message",
+            "entityId": "r",
+            "encryptedValue": "sig==",
+        },
+        {"type": "REASONING_END", "messageId": "r"},
+    ]
+    assembler = assemble_with_mirror(events)
+    reasoning = assembler.messages[0]["parts"][1]
+    assert reasoning["text"] == "thinking"
+    assert reasoning["state"] == "done"
+    assert reasoning["providerMetadata"] == {"ag-ui": {"messageId": "r", "encryptedValue": "sig=="}}
+
+
+def test_tool_input_streams_as_partial_json_then_bad_json_is_an_input_error() -> None:
+    assembler = UIMessageAssembler()
+    for event in [
+        *RUN,
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "search"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"query": "pari'},
+    ]:
+        assembler.push(event)
+    tool = assembler.messages[0]["parts"][1]
+    assert tool["state"] == "input-streaming"
+    assert tool["input"] == {"query": "pari"}
+    assembler.push({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": "s"})
+    assembler.push({"type": "TOOL_CALL_END", "toolCallId": "c"})
+    tool = assembler.messages[0]["parts"][1]
+    assert tool["state"] == "output-error"
+    assert tool["errorText"].startswith("tool call arguments are not valid JSON")
+
+
+def test_streamed_user_message_and_history_order() -> None:
+    events = [
+        {
+            "type": "RUN_STARTED",
+            "threadId": "t1",
+            "runId": "r1",
+            "input": {
+                "threadId": "t1",
+                "runId": "r1",
+                "messages": [{"id": "u1", "role": "user", "content": "hi"}],
+            },
+        },
+        {"type": "TEXT_MESSAGE_START", "messageId": "a", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a", "delta": "Hello"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "a"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "u2", "role": "user"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "u2", "delta": "and more"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "u2"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "b", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "b", "delta": "Sure"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "b"},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+    ]
+    assembler = assemble_with_mirror(events)
+    assert [(m["id"], m["role"]) for m in assembler.messages] == [
+        ("u1", "user"),
+        ("r1", "assistant"),
+        ("u2", "user"),
+        ("r1-2", "assistant"),
+    ]
+    assert assembler.messages[2]["parts"] == [{"type": "text", "text": "and more"}]
+
+
+def test_history_arriving_later_goes_in_front() -> None:
+    first_run = [
+        *RUN,
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "a1", "role": "assistant", "delta": "Hi"},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+    ]
+    snapshot = {
+        "type": "MESSAGES_SNAPSHOT",
+        "messages": [
+            {"id": "u1", "role": "user", "content": "hello"},
+            {"id": "a1", "role": "assistant", "content": "Hi"},
+        ],
+    }
+    assembler = assemble_with_mirror([*first_run, snapshot])
+    assert [m["id"] for m in assembler.messages] == ["u1", "r1"]
+
+
+def test_cancelled_run_aborts() -> None:
+    events = [
+        *RUN,
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "a1", "role": "assistant", "delta": "Hi"},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "cancelled"}},
+    ]
+    assert list(ui_chunks_from_events(events))[-1] == {"type": "abort", "reason": "cancelled"}
+
+
+def test_events_without_run_started_open_a_message() -> None:
+    (message,) = ui_message_dicts_from_events(
+        [{"type": "TEXT_MESSAGE_CHUNK", "messageId": "a1", "delta": "Hi"}]
+    )
+    assert message["role"] == "assistant"
+    assert [p["type"] for p in message["parts"]] == ["step-start", "text"]
+
+
+def test_jsonl_bytes_are_accepted() -> None:
+    blob = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"x"}\n'
+    (message,) = ui_message_dicts_from_events(blob)
+    assert message["parts"][1]["text"] == "x"

@@ -1,0 +1,117 @@
+"""Ground truth: the same pydantic-ai run, read as AG-UI events by us and as AI SDK chunks by the AI SDK.
+
+pydantic-ai's AGUIAdapter and VercelAIAdapter stream one offline FunctionModel run in both protocols; our
+UIMessage from the AG-UI stream must equal the AI SDK's ``readUIMessageStream`` over the AI SDK stream (ids and
+provider metadata aside).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import pytest
+from pydantic_ai_runs import (
+    SCENARIOS,
+    CapturedApproval,
+    CapturedRun,
+    capture,
+    capture_approval,
+    make_approval_agent,
+    resume_vercel,
+)
+
+from agui_notebook.bridge._assemble import ui_chunks_from_events, ui_message_dicts_from_events
+
+READER = "ui_messages_from_chunk_streams.mjs"
+
+
+def comparable_parts(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Parts without what legitimately differs between the two protocols: ids and provider metadata."""
+    parts = []
+    for part in message["parts"]:
+        part = {
+            k: v
+            for k, v in part.items()
+            if k not in ("providerMetadata", "callProviderMetadata", "resultProviderMetadata")
+            and not (k == "id" and part["type"] == "reasoning")
+        }
+        if "approval" in part:
+            # the interrupt id and message are AG-UI facts the AI SDK stream has no counterpart for
+            part["approval"] = {k: v for k, v in part["approval"].items() if k not in ("id", "requestReason")}
+        parts.append(part)
+    return parts
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[CapturedRun]:
+    async def all_runs() -> list[CapturedRun]:
+        return [await capture(name) for name in SCENARIOS]
+
+    return asyncio.run(all_runs())
+
+
+@pytest.fixture(scope="module")
+def reference(runs: list[CapturedRun]) -> dict[str, dict[str, Any]]:
+    """The AI SDK's reading of each run's AI SDK stream, and of our chunks for its AG-UI stream."""
+    from conftest import run_node_reference
+
+    streams = []
+    for run in runs:
+        streams.append({"chunks": run.ai_sdk_chunks})
+        streams.append({"chunks": list(ui_chunks_from_events(run.agui_events))})
+    results = run_node_reference(READER, {"streams": streams})
+    return {
+        run.name: {"theirs": results[2 * i], "ours_via_ai": results[2 * i + 1]} for i, run in enumerate(runs)
+    }
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_our_chunks_read_by_the_ai_sdk_match_its_own_stream(name: str, reference: dict) -> None:
+    theirs, ours = reference[name]["theirs"], reference[name]["ours_via_ai"]
+    assert ours["thrown"] is None
+    assert comparable_parts(ours["message"]) == comparable_parts(theirs["message"])
+    assert ours["errors"] == theirs["errors"]
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_ui_messages_from_events_match_the_ai_sdk(
+    name: str, runs: list[CapturedRun], reference: dict
+) -> None:
+    run = next(r for r in runs if r.name == name)
+    messages = ui_message_dicts_from_events(run.agui_events)
+    assert [m["role"] for m in messages] == ["assistant"]
+    assert comparable_parts(messages[0]) == comparable_parts(reference[name]["theirs"]["message"])
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("approved", [True, False])
+def test_approval_and_resume_match_the_ai_sdk(approved: bool, node_reference) -> None:
+    captured: CapturedApproval = asyncio.run(capture_approval(approved))
+    (first,) = node_reference(READER, {"streams": [{"chunks": captured.first_run_chunks}]})
+    requested = first["message"]
+    answered = copy.deepcopy(requested)
+    for part in answered["parts"]:
+        if part.get("state") == "approval-requested":
+            part["state"] = "approval-responded"
+            part["approval"]["approved"] = approved
+    user = {"id": "user-1", "role": "user", "parts": [{"type": "text", "text": "Delete /tmp/x"}]}
+    resumed_chunks = asyncio.run(resume_vercel(make_approval_agent(), [user, answered]))
+    (final,) = node_reference(READER, {"streams": [{"chunks": resumed_chunks, "message": answered}]})
+
+    run_1_end = next(i for i, e in enumerate(captured.agui_events) if e["type"] == "RUN_FINISHED") + 1
+    after_first = ui_message_dicts_from_events(captured.agui_events[:run_1_end])
+    assert comparable_parts(after_first[-1]) == comparable_parts(requested)
+    tool = after_first[-1]["parts"][-1]
+    assert tool["state"] == "approval-requested"
+    assert tool["approval"]["id"] == "int-call_d"  # the approval id is the AG-UI interrupt id
+
+    messages = ui_message_dicts_from_events(captured.agui_events)
+    assert [m["role"] for m in messages] == [
+        "user",
+        "assistant",
+    ]  # the resumed run continues the same message
+    assert comparable_parts(messages[-1]) == comparable_parts(final["message"])
