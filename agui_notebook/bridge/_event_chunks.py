@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from agui_notebook.bridge._messages import AGUI_KEY, to_ui_messages
+from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, to_ui_messages
 
 JSON = Any
 
@@ -49,6 +49,8 @@ class TextAppend:
 
 Routed = RoutedChunk | WholeMessage | TextAppend
 
+# UIMessage parts that have an AI SDK chunk of the same shape, carried by "ui-part" activities.
+_PART_CHUNKS = frozenset({"source-url", "source-document", "file", "reasoning-file", "custom"})
 # pydantic-ai's convention for result outcomes: a JSON claim under "pydantic_ai" in an encrypted value.
 _ERROR_OUTCOMES = frozenset({"failed", "retried"})
 
@@ -590,6 +592,12 @@ class EventChunkTranslator:
             return
         owner = known[0] if known is not None else self._assistant(out, step=False)
         content = event.get("content") or {}
+        if event["activityType"] == UI_PART_ACTIVITY and content.get("type") in _PART_CHUNKS and known is None:
+            # agui-notebook's carrier for parts AG-UI has no event for (sources, files): the part itself.
+            self._known.add(message_id)
+            self._owner[message_id] = owner
+            self._emit(out, owner, dict(content))
+            return
         self._activities[message_id] = (owner, event["activityType"], content)
         self._known.add(message_id)
         self._owner[message_id] = owner

@@ -287,3 +287,15 @@ def test_jsonl_bytes_are_accepted() -> None:
     blob = b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n{"type":"TEXT_MESSAGE_CHUNK","messageId":"m","delta":"x"}\n'
     (message,) = ui_message_dicts_from_events(blob)
     assert message["parts"][1]["text"] == "x"
+
+
+def test_ui_part_activities_become_source_and_file_parts() -> None:
+    source = {"type": "source-url", "sourceId": "s1", "url": "https://example.com/doc", "title": "Doc"}
+    image = {"type": "file", "mediaType": "image/png", "url": "data:image/png;base64,iVBORw0KGgo="}
+    events = [
+        *RUN,
+        {"type": "ACTIVITY_SNAPSHOT", "messageId": "x1", "activityType": "ui-part", "content": source},
+        {"type": "ACTIVITY_SNAPSHOT", "messageId": "x2", "activityType": "ui-part", "content": image},
+    ]
+    (message,) = assemble_with_mirror(events).messages
+    assert message["parts"] == [source, image]
