@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, to_ui_messages
+from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, _ui_part_from_activity, to_ui_messages
 
 JSON = Any
 
@@ -592,11 +592,15 @@ class EventChunkTranslator:
             return
         owner = known[0] if known is not None else self._assistant(out, step=False)
         content = event.get("content") or {}
-        if event["activityType"] == UI_PART_ACTIVITY and content.get("type") in _PART_CHUNKS and known is None:
+        if (
+            event["activityType"] == UI_PART_ACTIVITY
+            and content.get("type") in _PART_CHUNKS
+            and known is None
+        ):
             # agui-notebook's carrier for parts AG-UI has no event for (sources, files): the part itself.
             self._known.add(message_id)
             self._owner[message_id] = owner
-            self._emit(out, owner, dict(content))
+            self._emit(out, owner, _ui_part_from_activity({"id": message_id, "content": content}))
             return
         self._activities[message_id] = (owner, event["activityType"], content)
         self._known.add(message_id)

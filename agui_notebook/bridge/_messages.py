@@ -45,6 +45,33 @@ def _agui_meta(message: dict[str, JSON], *keys: str) -> dict[str, JSON]:
     return {key: message[key] for key in keys if message.get(key) is not None}
 
 
+# ---------------------------------------------------------------------------------------------- ui-part carrier
+def _ui_part_from_activity(message: dict[str, JSON]) -> dict[str, JSON]:
+    """The part a ``ui-part`` activity carries, with the activity's id kept in its provider metadata."""
+    part = dict(message.get("content") or {})
+    metadata = dict(part.get("providerMetadata") or {})
+    metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), "messageId": message["id"]}
+    part["providerMetadata"] = metadata
+    return part
+
+
+def _ui_part_to_activity(part: dict[str, JSON], fresh_id: Any) -> dict[str, JSON]:
+    """The ``ui-part`` activity for a part AG-UI has no message for (inverse of :func:`_ui_part_from_activity`)."""
+    content = dict(part)
+    metadata = dict(content.get("providerMetadata") or {})
+    ours = dict(metadata.get(AGUI_KEY) or {})
+    message_id = ours.pop("messageId", None) or fresh_id()
+    if ours:
+        metadata[AGUI_KEY] = ours
+    else:
+        metadata.pop(AGUI_KEY, None)
+    if metadata:
+        content["providerMetadata"] = metadata
+    else:
+        content.pop("providerMetadata", None)
+    return {"id": message_id, "role": "activity", "activityType": UI_PART_ACTIVITY, "content": content}
+
+
 # ---------------------------------------------------------------------------------------------- AG-UI -> UI
 def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
     kind = part.get("type")
@@ -199,7 +226,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
             after_results = True
         elif role == "activity":
             if message.get("activityType") == UI_PART_ACTIVITY:
-                parts.append(dict(message.get("content") or {}))
+                parts.append(_ui_part_from_activity(message))
                 continue
             part = {
                 "type": f"data-{message['activityType']}",
@@ -395,14 +422,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
             message.update(_agui_meta(meta, "metadata", "subagentRunId"))
             out.append(message)
         else:
-            out.append(
-                {
-                    "id": fresh_id(),
-                    "role": "activity",
-                    "activityType": UI_PART_ACTIVITY,
-                    "content": dict(part),
-                }
-            )
+            out.append(_ui_part_to_activity(part, fresh_id))
     flush_results()
     return out
 

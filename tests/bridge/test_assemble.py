@@ -298,4 +298,14 @@ def test_ui_part_activities_become_source_and_file_parts() -> None:
         {"type": "ACTIVITY_SNAPSHOT", "messageId": "x2", "activityType": "ui-part", "content": image},
     ]
     (message,) = assemble_with_mirror(events).messages
-    assert message["parts"] == [source, image]
+    assert message["parts"] == [
+        {**source, "providerMetadata": {"ag-ui": {"messageId": "x1"}}},
+        {**image, "providerMetadata": {"ag-ui": {"messageId": "x2"}}},
+    ]
+    # and they go back to the same activity messages
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+
+    assert to_agui_messages_wire([message])[-2:] == [
+        {"id": "x1", "role": "activity", "activityType": "ui-part", "content": source},
+        {"id": "x2", "role": "activity", "activityType": "ui-part", "content": image},
+    ]

@@ -185,6 +185,7 @@ def test_ui_messages_written_by_hand_convert() -> None:
         "type": "source-url",
         "sourceId": "s",
         "url": "https://example.com",
+        "providerMetadata": {"ag-ui": {"messageId": "m-3"}},
     }
 
 

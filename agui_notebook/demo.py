@@ -1,0 +1,315 @@
+"""The built-in offline demo agent: no API key, no network, realistic streaming.
+
+It speaks AG-UI events, so everything downstream (the bridge, the widget, the logs) is exercised as with a real
+agent: an activity plan updated step by step, reasoning, a tool call with streamed arguments and a JSON result,
+markdown with a table and code, a source and an image, a tool that asks for approval, and token usage.
+
+>>> import asyncio
+>>> from agui_notebook.demo import DemoAgent, demo_input
+>>> async def types():
+...     return [event.type.value async for event in DemoAgent(speed=0).run(demo_input("Weather in Paris?"))]
+>>> asyncio.run(types())[:3]
+['RUN_STARTED', 'ACTIVITY_SNAPSHOT', 'REASONING_START']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import re
+import struct
+import time
+import uuid
+import zlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ag_ui.core import (
+    ActivityDeltaEvent,
+    ActivitySnapshotEvent,
+    BaseEvent,
+    Interrupt,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    RunAgentInput,
+    RunFinishedEvent,
+    RunFinishedInterruptOutcome,
+    RunFinishedSuccessOutcome,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TokenUsage,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+    UserMessage,
+)
+
+__all__ = ["DemoAgent", "demo_input"]
+
+APPROVAL_PREFIX = "approve-"
+
+
+def demo_input(text: str, *, thread_id: str = "demo-thread", run_id: str | None = None) -> RunAgentInput:
+    """A ``RunAgentInput`` with one user message, for driving :class:`DemoAgent` by hand."""
+    return RunAgentInput(
+        thread_id=thread_id,
+        run_id=run_id or f"run-{uuid.uuid4().hex[:8]}",
+        messages=[UserMessage(id=f"user-{uuid.uuid4().hex[:8]}", content=text)],
+        state={},
+        tools=[],
+        context=[],
+        forwarded_props={},
+    )
+
+
+def _png_gradient(width: int = 96, height: int = 48) -> bytes:
+    """A small PNG (a blue-to-orange gradient) built in code, so the demo ships no binary files."""
+    rows = bytearray()
+    for y in range(height):
+        rows.append(0)
+        for x in range(width):
+            t = x / (width - 1)
+            rows += bytes((int(40 + 200 * t), int(90 + 60 * (y / height)), int(220 - 180 * t)))
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(rows)))
+        + chunk(b"IEND", b"")
+    )
+
+
+def _words(text: str) -> list[str]:
+    """Split text into word-sized deltas that keep their whitespace, like a model's tokens."""
+    return re.findall(r"\s*\S+|\s+", text)
+
+
+def _city(text: str) -> str:
+    match = re.search(r"\bin ([A-Z][a-zA-Z]+)", text)
+    return match.group(1) if match else "Paris"
+
+
+class DemoAgent:
+    """An offline agent streaming AG-UI events with realistic timing.
+
+    ``speed`` scales the pauses (1.0 ≈ a fast hosted model, 0 = no pauses, for tests). Plug it into a
+    ``ChatWidget(agent=DemoAgent())`` or iterate ``run(input)`` yourself.
+    """
+
+    def __init__(self, *, speed: float = 1.0, model: str = "demo-1") -> None:
+        self.speed = speed
+        self.model = model
+
+    async def _pause(self, seconds: float) -> None:
+        if self.speed > 0:
+            await asyncio.sleep(seconds * self.speed)
+
+    @staticmethod
+    def _now() -> int:
+        return int(time.time() * 1000)
+
+    async def run(self, input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        """Stream one run's events for ``input``."""
+        yield RunStartedEvent(
+            thread_id=input.thread_id, run_id=input.run_id, input=input, timestamp=self._now()
+        )
+        answers = [e for e in input.resume or () if e.interrupt_id.startswith(APPROVAL_PREFIX)]
+        if answers:
+            async for event in self._resumed(input, answers[0]):
+                yield event
+            return
+        user_text = next(
+            (m.content for m in reversed(input.messages) if m.role == "user" and isinstance(m.content, str)),
+            "",
+        )
+        async for event in self._showcase(input, user_text):
+            yield event
+
+    async def _stream_text(self, message_id: str, text: str, per_word: float) -> AsyncIterator[BaseEvent]:
+        yield TextMessageStartEvent(message_id=message_id, role="assistant", timestamp=self._now())
+        for word in _words(text):
+            await self._pause(per_word)
+            yield TextMessageContentEvent(message_id=message_id, delta=word, timestamp=self._now())
+        yield TextMessageEndEvent(message_id=message_id, timestamp=self._now())
+
+    async def _tool_call(
+        self, call_id: str, name: str, arguments: str, parent_id: str
+    ) -> AsyncIterator[BaseEvent]:
+        yield ToolCallStartEvent(
+            tool_call_id=call_id, tool_call_name=name, parent_message_id=parent_id, timestamp=self._now()
+        )
+        for piece in re.findall(r".{1,6}", arguments, flags=re.S):
+            await self._pause(0.03)
+            yield ToolCallArgsEvent(tool_call_id=call_id, delta=piece, timestamp=self._now())
+        yield ToolCallEndEvent(tool_call_id=call_id, timestamp=self._now())
+
+    def _plan(self, message_id: str, done: int) -> list[dict[str, Any]]:
+        return [{"op": "replace", "path": f"/steps/{done}/status", "value": "done"}] + (
+            [{"op": "replace", "path": f"/steps/{done + 1}/status", "value": "running"}] if done < 2 else []
+        )
+
+    async def _showcase(self, input: RunAgentInput, user_text: str) -> AsyncIterator[BaseEvent]:
+        run = input.run_id
+        city = _city(user_text)
+        plan_id = f"plan-{run}"
+        steps = [
+            {"title": "Think about the question", "status": "running"},
+            {"title": f"Look up the weather in {city}", "status": "pending"},
+            {"title": "Write the answer", "status": "pending"},
+        ]
+        yield ActivitySnapshotEvent(
+            message_id=plan_id, activity_type="plan", content={"steps": steps}, timestamp=self._now()
+        )
+
+        reasoning_id = f"reasoning-{run}"
+        yield ReasoningStartEvent(message_id=reasoning_id, timestamp=self._now())
+        yield ReasoningMessageStartEvent(message_id=reasoning_id, role="reasoning", timestamp=self._now())
+        thought = (
+            f"The user asks about the weather in {city}. I should call the weather tool rather than guess, "
+            "then summarise it with a small table and show how to fetch it in Python."
+        )
+        for word in _words(thought):
+            await self._pause(0.02)
+            yield ReasoningMessageContentEvent(message_id=reasoning_id, delta=word, timestamp=self._now())
+        yield ReasoningMessageEndEvent(message_id=reasoning_id, timestamp=self._now())
+        yield ReasoningEndEvent(message_id=reasoning_id, timestamp=self._now())
+        yield ActivityDeltaEvent(
+            message_id=plan_id, activity_type="plan", patch=self._plan(plan_id, 0), timestamp=self._now()
+        )
+
+        call_message = f"assistant-{run}-1"
+        yield TextMessageStartEvent(message_id=call_message, role="assistant", timestamp=self._now())
+        yield TextMessageEndEvent(message_id=call_message, timestamp=self._now())
+        weather_call = f"call-weather-{run}"
+        async for event in self._tool_call(
+            weather_call, "get_weather", f'{{"city": "{city}", "units": "metric"}}', call_message
+        ):
+            yield event
+        await self._pause(0.6)
+        yield ToolCallResultEvent(
+            message_id=f"tool-{run}-1",
+            tool_call_id=weather_call,
+            role="tool",
+            content=f'{{"city": "{city}", "sky": "sunny", "temp_c": 21, "wind_kmh": 9, "humidity": 0.48}}',
+            timestamp=self._now(),
+        )
+        yield ActivityDeltaEvent(
+            message_id=plan_id, activity_type="plan", patch=self._plan(plan_id, 1), timestamp=self._now()
+        )
+
+        answer = (
+            f"## Weather in {city}\n\n"
+            f"It is **sunny** in {city} right now.\n\n"
+            "| Measure | Value |\n| --- | --- |\n| Temperature | 21 °C |\n| Wind | 9 km/h |\n| Humidity | 48 % |\n\n"
+            "To fetch it yourself:\n\n"
+            "```python\nimport httpx\n\n"
+            f'weather = httpx.get("https://weather.example/api", params={{"city": "{city}"}}).json()\n'
+            'print(weather["temp_c"])\n```\n\n'
+            "Shall I send this report to the team?"
+        )
+        answer_id = f"assistant-{run}-2"
+        async for event in self._stream_text(answer_id, answer, 0.025):
+            yield event
+        source = {
+            "type": "source-url",
+            "sourceId": f"src-{run}",
+            "url": "https://weather.example/paris",
+            "title": "Weather service",
+        }
+        yield ActivitySnapshotEvent(
+            message_id=f"source-{run}", activity_type="ui-part", content=source, timestamp=self._now()
+        )
+        image_url = "data:image/png;base64," + base64.b64encode(_png_gradient()).decode()
+        image = {"type": "file", "mediaType": "image/png", "url": image_url}
+        yield ActivitySnapshotEvent(
+            message_id=f"image-{run}", activity_type="ui-part", content=image, timestamp=self._now()
+        )
+        yield ActivityDeltaEvent(
+            message_id=plan_id, activity_type="plan", patch=self._plan(plan_id, 2), timestamp=self._now()
+        )
+
+        report_call = f"call-report-{run}"
+        async for event in self._tool_call(
+            report_call,
+            "send_report",
+            f'{{"to": "team@example.com", "subject": "Weather in {city}"}}',
+            answer_id,
+        ):
+            yield event
+        usage = self._usage(thought, answer)
+        yield RunFinishedEvent(
+            thread_id=input.thread_id,
+            run_id=run,
+            outcome=RunFinishedInterruptOutcome(
+                type="interrupt",
+                interrupts=[
+                    Interrupt(
+                        id=f"{APPROVAL_PREFIX}{report_call}",
+                        reason="tool_call",
+                        message="Send the weather report to team@example.com?",
+                        tool_call_id=report_call,
+                    )
+                ],
+            ),
+            usage=[usage],
+            timestamp=self._now(),
+        )
+
+    async def _resumed(self, input: RunAgentInput, answer: Any) -> AsyncIterator[BaseEvent]:
+        run = input.run_id
+        call_id = answer.interrupt_id[len(APPROVAL_PREFIX) :]
+        payload = answer.payload if isinstance(answer.payload, dict) else {}
+        approved = answer.status == "resolved" and bool(payload.get("approved"))
+        if approved:
+            await self._pause(0.5)
+            yield ToolCallResultEvent(
+                message_id=f"tool-{run}",
+                tool_call_id=call_id,
+                role="tool",
+                content='{"sent": true, "to": "team@example.com"}',
+                timestamp=self._now(),
+            )
+            text = "Done: the report is on its way to **team@example.com**."
+        else:
+            yield ToolCallResultEvent(
+                message_id=f"tool-{run}",
+                tool_call_id=call_id,
+                role="tool",
+                content="The user declined to send the report.",
+                timestamp=self._now(),
+            )
+            text = "No problem, I did not send anything."
+        async for event in self._stream_text(f"assistant-{run}", text, 0.03):
+            yield event
+        yield RunFinishedEvent(
+            thread_id=input.thread_id,
+            run_id=run,
+            outcome=RunFinishedSuccessOutcome(type="success"),
+            usage=[self._usage("", text)],
+            timestamp=self._now(),
+        )
+
+    def _usage(self, reasoning: str, text: str) -> TokenUsage:
+        # About four characters a token, as for English with common tokenizers.
+        reasoning_tokens = len(reasoning) // 4
+        output_tokens = len(text) // 4 + reasoning_tokens
+        return TokenUsage(
+            provider="demo",
+            model=self.model,
+            input_tokens=412,
+            output_tokens=output_tokens,
+            reasoning_tokens=reasoning_tokens,
+            total_tokens=412 + output_tokens,
+        )

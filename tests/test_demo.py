@@ -1,0 +1,84 @@
+"""The offline demo agent streams a complete, well-formed showcase run and answers its approval."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from ag_ui.core import RunAgentInput
+
+from agui_notebook.agui._intake import to_wire_event
+from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.bridge._messages import to_agui_messages_wire
+from agui_notebook.demo import DemoAgent, demo_input
+
+
+def run_demo(run_input: RunAgentInput) -> list[dict[str, Any]]:
+    async def collect() -> list[dict[str, Any]]:
+        return [to_wire_event(event) async for event in DemoAgent(speed=0).run(run_input)]
+
+    return asyncio.run(collect())
+
+
+def test_showcase_run_has_every_kind_of_part() -> None:
+    events = run_demo(demo_input("What's the weather in Rome?"))
+    messages = ui_message_dicts_from_events(events)
+    assert [m["role"] for m in messages] == ["user", "assistant"]
+    parts = messages[1]["parts"]
+    assert [p["type"] for p in parts] == [
+        "data-plan",
+        "step-start",
+        "reasoning",
+        "tool-get_weather",
+        "step-start",
+        "text",
+        "source-url",
+        "file",
+        "tool-send_report",
+    ]
+    assert parts[0]["data"]["steps"][-1] == {"title": "Write the answer", "status": "done"}
+    assert parts[3]["input"] == {"city": "Rome", "units": "metric"}
+    assert parts[3]["output"]["temp_c"] == 21
+    assert "```python" in parts[5]["text"] and "| Temperature | 21 °C |" in parts[5]["text"]
+    assert parts[7]["url"].startswith("data:image/png;base64,iVBORw0KGgo")
+    assert parts[8]["state"] == "approval-requested"
+    usage = messages[1]["metadata"]["ag-ui"]["usage"][0]
+    assert usage["totalTokens"] == usage["inputTokens"] + usage["outputTokens"]
+
+
+@pytest.mark.parametrize(("approved", "reply"), [(True, "Done: the report"), (False, "No problem")])
+def test_resuming_answers_the_approval(approved: bool, reply: str) -> None:
+    first = run_demo(demo_input("Weather in Oslo?", run_id="run-1"))
+    messages = ui_message_dicts_from_events(first)
+    interrupt = first[-1]["outcome"]["interrupts"][0]
+    resumed_input = RunAgentInput.model_validate(
+        {
+            "threadId": "demo-thread",
+            "runId": "run-2",
+            "messages": [m for m in to_agui_messages_wire(messages) if m["role"] != "activity"],
+            "resume": [
+                {"interruptId": interrupt["id"], "status": "resolved", "payload": {"approved": approved}}
+            ],
+        }
+    )
+    messages = ui_message_dicts_from_events(first + run_demo(resumed_input))
+    assert [m["role"] for m in messages] == ["user", "assistant"]
+    tool = next(p for p in messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert tool["state"] == "output-available"
+    assert tool["approval"]["approved"] is approved
+    assert messages[1]["parts"][-1]["text"].startswith(reply)
+    assert messages[1]["metadata"]["ag-ui"]["outcome"] == {"type": "success"}
+
+
+def test_real_timing_is_paced() -> None:
+    agent = DemoAgent(speed=0.02)
+
+    async def timed() -> float:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        async for _ in agent.run(demo_input("hi")):
+            pass
+        return loop.time() - start
+
+    assert asyncio.run(timed()) > 0.05
