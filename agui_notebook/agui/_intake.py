@@ -1,0 +1,594 @@
+"""Reads AG-UI events from whatever holds them (models, dicts, JSON, JSONL, SSE captures, files) as wire dicts.
+
+The wire form is the event exactly as on the wire: a plain dict with camelCase keys, ``type`` a string and
+absent optionals left out. Readers upgrade pre-1.0 shapes and expand ``*_CHUNK`` events by default, the way
+@ag-ui/client's ``runAgent`` does before its reducer sees them.
+
+>>> [e["type"] for e in iter_wire_events(b'{"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","delta":"Hi"}\\n')]
+['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+import orjson
+from ag_ui.core import Event, EventType
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from ._compat import UPGRADED_TYPES, LegacyEventUpgrader
+from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
+
+__all__ = [
+    "CHUNK_TYPES",
+    "EVENT_TYPES",
+    "ChunkExpander",
+    "ChunkExpansionError",
+    "EventParseError",
+    "EventRecord",
+    "aiter_event_records",
+    "aiter_wire_events",
+    "aparse_events",
+    "iter_event_records",
+    "iter_wire_events",
+    "parse_events",
+    "to_wire_event",
+]
+
+EVENT_TYPES = frozenset(member.value for member in EventType)
+"""Every event ``type`` AG-UI 1.0 defines."""
+
+_SSE_FIELD_PREFIXES = ("data:", ":", "event:", "id:", "retry:")
+_TEXT_SOURCE = "<text>"
+_ITEMS_SOURCE = "<events>"
+
+
+class EventParseError(ValueError):
+    """Input that is not a readable AG-UI event; the message starts with where it is.
+
+    ``source`` is the file path or ``"<text>"``/``"<events>"``, ``line`` the 1-based line (when known) and
+    ``index`` the 0-based position of the event in the input.
+    """
+
+    def __init__(self, message: str, *, source: str, line: int | None, index: int | None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
+        self.index = index
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One event read from a source, or why it could not be read.
+
+    ``index`` is the event's 0-based position in the input (events expanded from one chunk share it),
+    ``line`` its 1-based line in a text source, ``event`` the wire dict (``None`` when ``error`` is set).
+    """
+
+    index: int
+    source: str
+    line: int | None
+    event: dict[str, Any] | None
+    error: str | None
+
+    @property
+    def location(self) -> str:
+        """Where the record is, e.g. ``events.jsonl:17`` or ``<events>: event 3``."""
+        if self.line is not None:
+            return f"{self.source}:{self.line}"
+        return f"{self.source}: event {self.index}"
+
+    def raise_error(self) -> None:
+        """Raise the record's error as an :class:`EventParseError` (no-op for a good record)."""
+        if self.error is not None:
+            where = self.location
+            if self.line is None and self.error.startswith((f"event {self.index} ", f"event {self.index}:")):
+                where = self.source  # the error already names the event
+            raise EventParseError(
+                f"{where}: {self.error}", source=self.source, line=self.line, index=self.index
+            )
+
+
+def to_wire_event(obj: Any) -> dict[str, Any]:
+    """Return the wire dict of an ``ag_ui.core`` event model or an event dict (dicts come back as they are).
+
+    >>> from ag_ui.core import TextMessageContentEvent
+    >>> to_wire_event(TextMessageContentEvent(message_id="m1", delta="Hi"))
+    {'type': 'TEXT_MESSAGE_CONTENT', 'messageId': 'm1', 'delta': 'Hi'}
+    """
+    if type(obj) is dict:
+        event_type = obj.get("type")
+        if event_type is None or type(event_type) is str:
+            return obj
+        return {**obj, "type": event_type.value if isinstance(event_type, Enum) else str(event_type)}
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="json", by_alias=True)
+    if isinstance(obj, Mapping):
+        return to_wire_event(dict(obj))
+    raise TypeError(f"expected an AG-UI event model or dict, got {type(obj).__name__}")
+
+
+# -- raw reading: (line, event | None, error | None) triples --------------------------------------------------
+
+
+def _json_error(exc: orjson.JSONDecodeError) -> str:
+    return f"invalid JSON ({exc.msg} at column {exc.colno})"
+
+
+def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
+    if type(value) is not dict:
+        return None, f"expected a JSON object, got {_json_kind(value)}"
+    if type(value.get("type")) is not str:
+        return None, "event has no string 'type'"
+    return value, None
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return type(value).__name__
+
+
+def _first_significant(data: bytes | str) -> str:
+    stripped = data.lstrip()
+    if not stripped:
+        return ""
+    head = stripped[:8]
+    return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
+
+
+def _is_sse_start(head: str) -> bool:
+    return head.startswith(_SSE_FIELD_PREFIXES)
+
+
+def _jsonl_triples(data: bytes | str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
+    loads = orjson.loads
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    for number, line in enumerate(data.split(newline), 1):
+        try:
+            value = loads(line)
+        except orjson.JSONDecodeError as exc:
+            if not line.strip():
+                continue
+            yield number, None, _json_error(exc)
+            continue
+        event, error = _checked(value)
+        yield number, event, error
+
+
+def _array_triples(values: list[Any]) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
+    for value in values:
+        event, error = _checked(value)
+        yield None, event, error
+
+
+class _SSEDecoder:
+    """Server-sent-events framing: ``data:`` lines joined per blank-line-separated event; other fields ignored."""
+
+    __slots__ = ("_data", "_first_line", "line_number")
+
+    def __init__(self) -> None:
+        self._data: list[str] = []
+        self._first_line: int | None = None
+        self.line_number = 0
+
+    def feed_line(self, line: str) -> tuple[int | None, dict[str, Any] | None, str | None] | None:
+        self.line_number += 1
+        if line.endswith("\r"):
+            line = line[:-1]
+        if not line:
+            return self.dispatch()
+        if line.startswith("data:"):
+            value = line[5:]
+            if value.startswith(" "):
+                value = value[1:]
+            if self._first_line is None:
+                self._first_line = self.line_number
+            self._data.append(value)
+        return None
+
+    def dispatch(self) -> tuple[int | None, dict[str, Any] | None, str | None] | None:
+        if not self._data:
+            return None
+        text = "\n".join(self._data)
+        line = self._first_line
+        self._data = []
+        self._first_line = None
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            return line, None, _json_error(exc)
+        event, error = _checked(value)
+        return line, event, error
+
+
+def _sse_triples(text: str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
+    decoder = _SSEDecoder()
+    for line in text.split("\n"):
+        triple = decoder.feed_line(line)
+        if triple is not None:
+            yield triple
+    triple = decoder.dispatch()
+    if triple is not None:
+        yield triple
+
+
+def _blob_triples(data: bytes | str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
+    head = _first_significant(data)
+    if not head:
+        return iter(())
+    if head[0] in "{[":
+        try:
+            whole = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return _jsonl_triples(data)
+        if isinstance(whole, list):
+            return _array_triples(whole)
+        event, error = _checked(whole)
+        return iter([(1, event, error)])
+    if _is_sse_start(head):
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        return _sse_triples(text)
+    return iter([(1, None, f"not JSON, JSONL or SSE (starts with {head!r})")])
+
+
+class _ItemDecoder:
+    """Reads an iterable's items: event models and dicts, JSON texts, or the lines of a JSONL/SSE stream."""
+
+    __slots__ = ("_sse",)
+
+    def __init__(self) -> None:
+        self._sse = _SSEDecoder()
+
+    def feed(self, item: Any) -> list[tuple[int | None, dict[str, Any] | None, str | None]]:
+        if type(item) is dict or isinstance(item, (BaseModel, Mapping)):
+            try:
+                event, error = _checked(to_wire_event(item))
+            except TypeError as exc:
+                return [(None, None, str(exc))]
+            return [(None, event, error)]
+        if isinstance(item, (bytes, bytearray, memoryview)):
+            item = bytes(item).decode("utf-8", "replace")
+        if not isinstance(item, str):
+            return [(None, None, f"expected an event, JSON text or line, got {type(item).__name__}")]
+        sse = self._sse
+        # One trailing newline terminates the item's (last) line; anything before it separates lines.
+        if item.endswith("\n"):
+            item = item[:-1]
+        if item.lstrip()[:1] in ("{", "[") and not sse._data:
+            sse.line_number += item.count("\n") + 1
+            line = sse.line_number
+            try:
+                value = orjson.loads(item)
+            except orjson.JSONDecodeError as exc:
+                return [(line, None, _json_error(exc))]
+            if isinstance(value, list):
+                return [(line, *_checked(v)) for v in value]
+            return [(line, *_checked(value))]
+        triples = []
+        for line in item.split("\n"):
+            triple = sse.feed_line(line)
+            if triple is not None:
+                triples.append(triple)
+        return triples
+
+    def finish(self) -> list[tuple[int | None, dict[str, Any] | None, str | None]]:
+        triple = self._sse.dispatch()
+        return [] if triple is None else [triple]
+
+
+def _looks_like_text(text: str) -> bool:
+    head = _first_significant(text)
+    return not head or head[0] in "{[" or _is_sse_start(head) or "\n" in text
+
+
+def _source_triples(
+    source: Any,
+) -> tuple[str, Iterator[tuple[int | None, dict[str, Any] | None, str | None]]]:
+    """Name the source and iterate its raw (line, event, error) triples."""
+    blob = _read_blob(source)
+    if blob is not None:
+        return blob[0], _blob_triples(blob[1])
+    if type(source) is dict or isinstance(source, (BaseModel, Mapping)):
+        return _ITEMS_SOURCE, iter(_ItemDecoder().feed(source))
+    if isinstance(source, Iterable):
+        return _ITEMS_SOURCE, _iterable_triples(source)
+    raise TypeError(f"cannot read AG-UI events from {type(source).__name__}")
+
+
+def _iterable_triples(items: Iterable[Any]) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
+    decoder = _ItemDecoder()
+    for item in items:
+        yield from decoder.feed(item)
+    yield from decoder.finish()
+
+
+# -- the pipeline: legacy upgrade, chunk expansion, records ----------------------------------------------------
+
+
+class _Stages:
+    """Per-stream legacy upgrade and chunk expansion, shared by the sync and async readers."""
+
+    __slots__ = ("expander", "name", "upgrader")
+
+    def __init__(self, name: str, expand_chunks: bool, upgrade_legacy: bool) -> None:
+        self.name = name
+        self.upgrader = LegacyEventUpgrader() if upgrade_legacy else None
+        self.expander = ChunkExpander() if expand_chunks else None
+
+    def records(
+        self, index: int, line: int | None, event: dict[str, Any] | None, error: str | None
+    ) -> list[EventRecord]:
+        name = self.name
+        if event is None:
+            return [EventRecord(index, name, line, None, error)]
+        upgrader = self.upgrader
+        if upgrader is not None and upgrader.needs_upgrade(event):
+            event = upgrader.upgrade(event)
+        expander = self.expander
+        if expander is not None and (expander.has_open_streams or event["type"] in CHUNK_TYPES):
+            try:
+                expanded = expander.feed(event)
+            except ChunkExpansionError as exc:
+                return [EventRecord(index, name, line, None, f"event {index} ({event['type']}): {exc}")]
+            return [EventRecord(index, name, line, e, None) for e in expanded]
+        return [EventRecord(index, name, line, event, None)]
+
+
+def iter_event_records(
+    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> Iterator[EventRecord]:
+    """Read events leniently: one :class:`EventRecord` per event (or per unreadable one), never raising on bad input.
+
+    >>> records = iter_event_records('{"type":"RUN_STARTED","threadId":"t","runId":"r"}\\n{oops}\\n')
+    >>> [(r.location, r.error is None) for r in records]
+    [('<text>:1', True), ('<text>:2', False)]
+    """
+    name, triples = _source_triples(source)
+    stages = _Stages(name, expand_chunks, upgrade_legacy)
+    for index, (line, event, error) in enumerate(triples):
+        yield from stages.records(index, line, event, error)
+
+
+async def aiter_event_records(
+    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> AsyncIterator[EventRecord]:
+    """Async :func:`iter_event_records`; also reads async iterables (of models, dicts, JSON texts or lines)."""
+    if not isinstance(source, AsyncIterable):
+        for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):
+            yield record
+        return
+    stages = _Stages(_ITEMS_SOURCE, expand_chunks, upgrade_legacy)
+    decoder = _ItemDecoder()
+    index = 0
+    async for item in source:
+        for line, event, error in decoder.feed(item):
+            for record in stages.records(index, line, event, error):
+                yield record
+            index += 1
+    for line, event, error in decoder.finish():
+        for record in stages.records(index, line, event, error):
+            yield record
+        index += 1
+
+
+def iter_wire_events(
+    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> Iterator[dict[str, Any]]:
+    """Iterate the wire dicts of AG-UI events from any source; bad input raises :class:`EventParseError`.
+
+    ``source`` may be an event model or dict, an iterable of those or of JSON texts or JSONL/SSE lines,
+    JSON/JSONL/SSE text or bytes, a path or an open file. The format is detected from the first characters.
+    """
+    if isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)) or hasattr(source, "read"):
+        yield from wire_event_list(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
+        return
+    for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):
+        if record.error is not None:
+            record.raise_error()
+        yield record.event  # type: ignore[misc]
+
+
+async def aiter_wire_events(
+    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> AsyncIterator[dict[str, Any]]:
+    """Async :func:`iter_wire_events`; also reads async iterables (of models, dicts, JSON texts or lines)."""
+    async for record in aiter_event_records(
+        source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy
+    ):
+        if record.error is not None:
+            record.raise_error()
+        yield record.event  # type: ignore[misc]
+
+
+def _read_path(path: str) -> bytes:
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path!r} is neither an existing file nor JSON, JSONL or SSE text")
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _read_blob(source: Any) -> tuple[str, bytes | str] | None:
+    """The name and whole text of a text-like source (bytes, text, path, open file); ``None`` for others."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _TEXT_SOURCE, bytes(source)
+    if isinstance(source, str):
+        if _looks_like_text(source):
+            return _TEXT_SOURCE, source
+        return source, _read_path(source)
+    if isinstance(source, os.PathLike):
+        path = os.fspath(source)
+        return str(path), _read_path(str(path))
+    if hasattr(source, "read") and not isinstance(source, (AsyncIterable, BaseModel)):
+        name = getattr(source, "name", None)
+        return (name if isinstance(name, str) else "<file>"), source.read()
+    return None
+
+
+def _fast_jsonl(data: bytes | str) -> list[Any] | None:
+    """Parse JSONL in one tight comprehension; ``None`` when anything is off (the slow path then says where)."""
+    head = _first_significant(data)
+    if not head or head[0] != "{":
+        return None
+    lines = data.split(b"\n" if isinstance(data, bytes) else "\n")
+    if not lines[-1].strip():
+        lines.pop()
+    loads = orjson.loads
+    try:
+        return [loads(line) for line in lines]
+    except orjson.JSONDecodeError:
+        return None
+
+
+def wire_event_list(
+    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> list[dict[str, Any]]:
+    """All wire events of a source as a list, raising :class:`EventParseError` on bad input.
+
+    JSONL bytes/text and files take a fast path: one comprehension of ``orjson.loads``, then only the events
+    that need it go through the legacy upgrade and chunk expansion.
+    """
+    blob = _read_blob(source)
+    if blob is not None:
+        name, data = blob
+        parsed = _fast_jsonl(data)
+        if parsed is not None:
+            return _finish_parsed(parsed, name, expand_chunks, upgrade_legacy)
+        stages = _Stages(name, expand_chunks, upgrade_legacy)
+        records: Iterable[EventRecord] = (
+            record
+            for index, (line, event, error) in enumerate(_blob_triples(data))
+            for record in stages.records(index, line, event, error)
+        )
+    else:
+        records = iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
+    events = []
+    for record in records:
+        if record.error is not None:
+            record.raise_error()
+        events.append(record.event)
+    return events  # type: ignore[return-value]
+
+
+def _finish_parsed(
+    parsed: list[Any], name: str, expand_chunks: bool, upgrade_legacy: bool
+) -> list[dict[str, Any]]:
+    upgrader = LegacyEventUpgrader() if upgrade_legacy else None
+    expander = ChunkExpander() if expand_chunks else None
+    lanes = expander._lanes if expander is not None else {}
+    # Event types that may need the upgrade or the expansion; anything else passes untouched unless a
+    # chunk stream is open or it carries a (possibly null) rawEvent.
+    special = (UPGRADED_TYPES if upgrader is not None else frozenset()) | (
+        CHUNK_TYPES if expander else frozenset()
+    )
+    out: list[dict[str, Any]] | None = None
+    for index, event in enumerate(parsed):
+        try:
+            event_type = event["type"]
+            if type(event_type) is not str:
+                raise TypeError
+        except (TypeError, KeyError, IndexError):
+            _, error = _checked(event)
+            # Blank lines were rejected by the fast path, so the line is the index + 1.
+            raise EventParseError(
+                f"{name}:{index + 1}: {error}", source=name, line=index + 1, index=index
+            ) from None
+        if not (event_type in special or lanes or (upgrader is not None and "rawEvent" in event)):
+            if out is not None:
+                out.append(event)
+            continue
+        if upgrader is not None:
+            upgraded = upgrader.upgrade(event)
+            if upgraded is not event:
+                event, event_type = upgraded, upgraded["type"]
+                if out is None:
+                    out = parsed[:index]
+        if expander is not None and (lanes or event_type in CHUNK_TYPES):
+            try:
+                expanded = expander.feed(event)
+            except ChunkExpansionError as exc:
+                raise EventParseError(
+                    f"{name}:{index + 1}: event {index} ({event_type}): {exc}",
+                    source=name,
+                    line=index + 1,
+                    index=index,
+                ) from None
+            if out is None:
+                out = parsed[:index]
+            out.extend(expanded)
+        elif out is not None:
+            out.append(event)
+    return parsed if out is None else out
+
+
+# -- validated models -------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _event_adapter() -> TypeAdapter[Any]:
+    return TypeAdapter(Event)
+
+
+def _validation_summary(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False)[0]
+    # The first location element is the union tag; the rest is the field path inside the event.
+    path = ".".join(str(part) for part in error["loc"][1:])
+    more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{path}: {error['msg']}{more}" if path else f"{error['msg']}{more}"
+
+
+def event_model(record: EventRecord) -> Any:
+    """Validate a good record's wire dict into its ``ag_ui.core`` event model, raising :class:`EventParseError`."""
+    event = record.event
+    assert event is not None
+    event_type = event["type"]
+    if event_type not in EVENT_TYPES:
+        error = f"event {record.index}: unknown event type {event_type!r}"
+    else:
+        try:
+            return _event_adapter().validate_python(event)
+        except ValidationError as exc:
+            error = f"event {record.index} ({event_type}): {_validation_summary(exc)}"
+    EventRecord(record.index, record.source, record.line, None, error).raise_error()
+    raise AssertionError("unreachable")
+
+
+def parse_events(source: Any, *, expand_chunks: bool = False, upgrade_legacy: bool = True) -> list[Any]:
+    """Read and validate AG-UI events into ``ag_ui.core`` models; bad or unknown events raise :class:`EventParseError`.
+
+    Chunk events are kept as they were sent unless ``expand_chunks=True``.
+
+    >>> [type(e).__name__ for e in parse_events('{"type":"RUN_STARTED","threadId":"t","runId":"r"}')]
+    ['RunStartedEvent']
+    """
+    models = []
+    for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):
+        record.raise_error()
+        models.append(event_model(record))
+    return models
+
+
+async def aparse_events(
+    source: Any, *, expand_chunks: bool = False, upgrade_legacy: bool = True
+) -> list[Any]:
+    """Async :func:`parse_events`, for async iterables as well."""
+    models = []
+    async for record in aiter_event_records(
+        source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy
+    ):
+        record.raise_error()
+        models.append(event_model(record))
+    return models
