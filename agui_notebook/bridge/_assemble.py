@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 from agui_notebook.agui._expand import ChunkExpander
-from agui_notebook.agui._intake import aiter_wire_events, iter_wire_events, to_wire_event
+from agui_notebook.agui._intake import aiter_wire_events, iter_wire_events, to_wire_event, wire_event_list
 from agui_notebook.bridge._event_chunks import (
     EventChunkTranslator,
     Routed,
@@ -149,10 +149,56 @@ def ui_messages_from_events(events: Any, *, messages: Iterable[Any] = ()) -> lis
 def ui_message_dicts_from_events(events: Any, *, messages: Iterable[Any] = ()) -> list[dict[str, JSON]]:
     """Like :func:`ui_messages_from_events`, returning UIMessage dicts (AI SDK JSON) without model validation."""
     assembler = UIMessageAssembler(_as_dicts(messages))
-    for event in iter_wire_events(events):
-        assembler.push(event)
+    push = assembler.push
+    for event in merge_consecutive_deltas(wire_event_list(events)):
+        push(event)
     assembler.close()
     return assembler.messages
+
+
+_DELTA_KEYS = {
+    "TEXT_MESSAGE_CONTENT": "messageId",
+    "REASONING_MESSAGE_CONTENT": "messageId",
+    "TOOL_CALL_ARGS": "toolCallId",
+}
+
+
+def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict[str, JSON]]:
+    """Merge runs of consecutive content deltas of one message (or tool call) into a single delta.
+
+    Appending deltas one by one and appending their concatenation build the same UIMessage (tool input is
+    re-parsed from the whole argument text either way), so a one-shot conversion does the per-delta work once per
+    run of deltas. Other fields of the merged events (timestamps, metadata) do not reach a UIMessage.
+
+    >>> [e["delta"] for e in merge_consecutive_deltas([
+    ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hel"},
+    ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "lo"},
+    ...     {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+    ... ]) if "delta" in e]
+    ['Hello']
+    """
+    keys = _DELTA_KEYS
+    held: dict[str, JSON] | None = None  # the first delta of the current run
+    pieces: list[str] = []
+    held_type = held_key = held_id = None
+    for event in events:
+        event_type = event.get("type")
+        if held is not None:
+            if event_type == held_type and event.get(held_key) == held_id:  # type: ignore[arg-type]
+                pieces.append(event.get("delta", ""))
+                continue
+            yield (
+                held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
+            )
+            held = None
+        key = keys.get(event_type)  # type: ignore[arg-type]
+        if key is None:
+            yield event
+            continue
+        held, held_type, held_key, held_id = event, event_type, key, event.get(key)
+        pieces = [event.get("delta", "")]
+    if held is not None:
+        yield held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
 
 
 def ui_chunks_from_events(events: Any) -> Iterator[dict[str, JSON]]:

@@ -309,3 +309,31 @@ def test_ui_part_activities_become_source_and_file_parts() -> None:
         {"id": "x1", "role": "activity", "activityType": "ui-part", "content": source},
         {"id": "x2", "role": "activity", "activityType": "ui-part", "content": image},
     ]
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_one_shot_merging_of_deltas_builds_the_same_messages(name: str) -> None:
+    run = asyncio.run(capture(name))
+    one_by_one = UIMessageAssembler()
+    for event in run.agui_events:
+        one_by_one.push(event)
+    one_by_one.close()
+    assert ui_message_dicts_from_events(run.agui_events) == one_by_one.messages
+
+
+def test_interleaved_deltas_are_merged_only_when_consecutive() -> None:
+    from agui_notebook.bridge._assemble import merge_consecutive_deltas
+
+    events = [
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "a", "delta": '{"x":'},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "b", "delta": "{"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "a", "delta": " 1"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "a", "delta": "}"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a", "delta": "x"},
+    ]
+    assert list(merge_consecutive_deltas(events)) == [
+        events[0],
+        events[1],
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "a", "delta": " 1}"},
+        events[4],
+    ]
