@@ -40,7 +40,7 @@ def run_node_reference(script: str, payload: Any, *, timeout: float = 120) -> An
     return json.loads(completed.stdout)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def node_reference():
     """Call a reference script under js/reference through node: ``node_reference("x.mjs", payload)``."""
     return run_node_reference

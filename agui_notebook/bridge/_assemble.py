@@ -46,6 +46,7 @@ class UIMessageAssembler:
         self._index: dict[str, int] = {m["id"]: i for i, m in enumerate(self.messages)}
         known = {m["id"] for m in to_agui_messages_wire(self.messages)} | set(self._index)
         self._translator = EventChunkTranslator(known_message_ids=known)
+        self._translator.continue_from(self.messages)
         self._reducers: dict[str, UIMessageStreamReducer] = {}
         self._expander = ChunkExpander()
         self.chunks: list[dict[str, JSON]] = []

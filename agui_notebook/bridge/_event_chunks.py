@@ -167,6 +167,42 @@ class EventChunkTranslator:
             self._flush_reasoning_ends(out)
         return out
 
+    def continue_from(self, ui_messages: list[dict[str, JSON]]) -> None:
+        """Know an existing conversation: its message ids, its tool calls and its pending approvals.
+
+        So a run that resumes an interrupt, or a tool result for an earlier call, lands on the right part even when
+        the events that created them were not seen (a conversation loaded from a notebook or a file).
+        """
+        for message in ui_messages:
+            self._owner[message["id"]] = message["id"]
+            self._known.add(message["id"])
+            if message.get("role") == "assistant":
+                self._last_assistant_id = message["id"]
+            for part in message.get("parts") or ():
+                part_type = part.get("type", "")
+                for key in ("providerMetadata", "callProviderMetadata", "resultProviderMetadata"):
+                    info = (part.get(key) or {}).get(AGUI_KEY) or {}
+                    for id_key in ("messageId", "parentMessageId"):
+                        if isinstance(info.get(id_key), str):
+                            self._known.add(info[id_key])
+                            self._owner[info[id_key]] = message["id"]
+                if not (part_type.startswith("tool-") or part_type == "dynamic-tool"):
+                    continue
+                call_id = part.get("toolCallId")
+                if not isinstance(call_id, str):
+                    continue
+                name = part.get("toolName", "") if part_type == "dynamic-tool" else part_type[5:]
+                state = part.get("state")
+                self._tools[call_id] = _ToolCall(
+                    name=name,
+                    message_id=message["id"],
+                    ended=state != "input-streaming",
+                    has_output=state in ("output-available", "output-error", "output-denied"),
+                )
+                approval = part.get("approval") or {}
+                if state in ("approval-requested", "approval-responded") and isinstance(approval.get("id"), str):
+                    self._pending_interrupts[approval["id"]] = call_id
+
     # ------------------------------------------------------------------ helpers
     def _assistant(self, out: list[Routed], *, step: bool) -> str:
         """The UIMessage id of the current assistant message, opening one (and a step) when needed."""

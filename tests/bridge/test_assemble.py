@@ -337,3 +337,41 @@ def test_interleaved_deltas_are_merged_only_when_consecutive() -> None:
         {"type": "TOOL_CALL_ARGS", "toolCallId": "a", "delta": " 1}"},
         events[4],
     ]
+
+
+def test_resume_after_reload_continues_the_saved_message() -> None:
+    """A conversation saved mid-approval (no events kept) still resumes onto its tool part."""
+    first = [
+        *RUN,
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "delete_file"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"path": "/tmp/x"}'},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {
+            "type": "RUN_FINISHED",
+            "threadId": "t1",
+            "runId": "r1",
+            "outcome": {"type": "interrupt", "interrupts": [{"id": "int-c", "reason": "tool_call", "toolCallId": "c"}]},
+        },
+    ]
+    saved = ui_message_dicts_from_events(first)
+    resumed = [
+        {
+            "type": "RUN_STARTED",
+            "threadId": "t1",
+            "runId": "r2",
+            "input": {
+                "threadId": "t1",
+                "runId": "r2",
+                "messages": [],
+                "resume": [{"interruptId": "int-c", "status": "resolved", "payload": {"approved": True}}],
+            },
+        },
+        {"type": "TOOL_CALL_RESULT", "messageId": "res", "toolCallId": "c", "content": "deleted"},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2", "outcome": {"type": "success"}},
+    ]
+    messages = ui_message_dicts_from_events(resumed, messages=saved)
+    assert [m["id"] for m in messages] == ["r1"]
+    tool = messages[0]["parts"][1]
+    assert tool["state"] == "output-available"
+    assert tool["approval"] == {"id": "int-c", "approved": True}
+    assert tool["output"] == "deleted"

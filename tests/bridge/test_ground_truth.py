@@ -53,15 +53,13 @@ def runs() -> list[CapturedRun]:
 
 
 @pytest.fixture(scope="module")
-def reference(runs: list[CapturedRun]) -> dict[str, dict[str, Any]]:
+def reference(runs: list[CapturedRun], node_reference) -> dict[str, dict[str, Any]]:
     """The AI SDK's reading of each run's AI SDK stream, and of our chunks for its AG-UI stream."""
-    from conftest import run_node_reference
-
     streams = []
     for run in runs:
         streams.append({"chunks": run.ai_sdk_chunks})
         streams.append({"chunks": list(ui_chunks_from_events(run.agui_events))})
-    results = run_node_reference(READER, {"streams": streams})
+    results = node_reference(READER, {"streams": streams})
     return {
         run.name: {"theirs": results[2 * i], "ours_via_ai": results[2 * i + 1]} for i, run in enumerate(runs)
     }
