@@ -1,0 +1,666 @@
+"""ChatWidget: a live chat with any agent in a notebook, its conversation kept as AI SDK UIMessages.
+
+>>> def agent(run_input):
+...     yield "Hello from "
+...     yield "the agent."
+>>> chat = ChatWidget(agent, title="Demo")  # doctest: +SKIP
+>>> chat  # doctest: +SKIP
+>>> await chat.send("Hi!")  # doctest: +SKIP
+'success'
+
+The kernel stays free while an agent answers: async agents run on the kernel's event loop, sync ones in a worker
+thread. Streamed changes reach the front end as small patches (docs/widget.md); the ``messages`` trait, which
+the notebook saves, is set when a run ends and every few seconds during long ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import mimetypes
+import os
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import orjson
+import traitlets
+
+from agui_notebook.bridge._messages import data_url, to_agui_messages, to_agui_messages_wire, to_ui_messages
+from agui_notebook.logs._record import EventRecorder
+from agui_notebook.ui._changes import MessageChange
+from agui_notebook.widget._agents import AgentError, aiter_agent_items
+from agui_notebook.widget._patches import PatchBatcher
+from agui_notebook.widget._run import ConversationReducer, RunOutcome, RunStreamError
+
+__all__ = ["BUNDLE", "ChatWidget"]
+
+JSON = Any
+BUNDLE = Path(__file__).resolve().parent.parent / "static" / "widget.js"
+"""The built front end (``cd js && npm run build``)."""
+
+TRAIT_SYNC_SECONDS = 3.0
+"""During a long run the ``messages`` trait (what the notebook saves) is refreshed this often."""
+
+SAVE_FORMAT = "agui-notebook.chat"
+BUSY = frozenset({"submitted", "streaming"})
+BUSY_NOTICE = "The agent is still answering: wait for it to finish or press Stop."
+
+
+def _bundle_missing() -> FileNotFoundError:
+    return FileNotFoundError(
+        f"the ChatWidget front end is not built ({BUNDLE} is missing): run `cd js && npm install && npm run build` "
+        "in the agui-notebook source tree, or reinstall the package (pip install agui-notebook)"
+    )
+
+
+def _fresh_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _json_copy(value: JSON) -> JSON:
+    """A deep copy of JSON data (fast, and what the front end will see)."""
+    return orjson.loads(orjson.dumps(value))
+
+
+def _file_part(file: Any) -> dict[str, JSON]:
+    """A UIMessage ``file`` part from a path, ``(data, media_type)``, ``(name, data, media_type)`` or a part dict."""
+    if isinstance(file, Mapping):
+        part = dict(file)
+        if not isinstance(part.get("url"), str) or not isinstance(part.get("mediaType"), str):
+            raise ValueError(f"a file part needs string 'url' and 'mediaType', got keys {sorted(part)}")
+        clean: dict[str, JSON] = {"type": "file", "mediaType": part["mediaType"]}
+        if isinstance(part.get("filename"), str) and part["filename"]:
+            clean["filename"] = part["filename"]
+        clean["url"] = part["url"]
+        return clean
+    if isinstance(file, (str, os.PathLike)):
+        path = Path(file)
+        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return {
+            "type": "file",
+            "mediaType": media_type,
+            "filename": path.name,
+            "url": data_url(path.read_bytes(), media_type),
+        }
+    if isinstance(file, tuple) and len(file) == 2 and isinstance(file[0], (bytes, bytearray)):
+        data, media_type = file
+        return {"type": "file", "mediaType": media_type, "url": data_url(bytes(data), media_type)}
+    if isinstance(file, tuple) and len(file) == 3 and isinstance(file[1], (bytes, bytearray)):
+        name, data, media_type = file
+        return {
+            "type": "file",
+            "mediaType": media_type,
+            "filename": str(name),
+            "url": data_url(bytes(data), media_type),
+        }
+    if isinstance(file, (bytes, bytearray)):
+        raise TypeError("bytes need a media type: pass (data, 'image/png') or (name, data, 'image/png')")
+    raise TypeError(
+        f"a file is a path, (data, media_type), (name, data, media_type) or a file part dict, got {type(file).__name__}"
+    )
+
+
+def _as_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
+    """UIMessage dicts from UIMessage dicts/models, or from AG-UI messages (converted)."""
+    items = [
+        m if isinstance(m, Mapping) else m.model_dump(mode="json", by_alias=True, exclude_none=True)
+        for m in messages
+    ]
+    if items and all("parts" not in m for m in items):
+        return to_ui_messages(items)
+    return [_json_copy(dict(m)) for m in items]
+
+
+def _tool_wire(tool: Any) -> dict[str, JSON]:
+    if isinstance(tool, Mapping):
+        return dict(tool)
+    return tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class ChatWidget(anywidget.AnyWidget):
+    """A chat with an agent, rendered live in the notebook.
+
+    ``agent`` is a callable taking an AG-UI ``RunAgentInput`` and streaming AG-UI events, AI SDK chunks or text;
+    an object with a ``run(input)`` method (``HttpAgent``, ``ag_ui_langgraph.LangGraphAgent``); or a pydantic-ai
+    ``Agent``. ``messages`` are UIMessages (dicts or models) or AG-UI messages to start from; ``tools`` are AG-UI
+    tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
+
+    >>> chat = ChatWidget(lambda run_input: iter(["Hi"]), title="Demo")  # doctest: +SKIP
+    """
+
+    _esm = BUNDLE if BUNDLE.is_file() else None
+
+    messages = traitlets.List(traitlets.Dict()).tag(sync=True)
+    status = traitlets.Enum(("ready", "submitted", "streaming", "error"), default_value="ready").tag(
+        sync=True
+    )
+    error = traitlets.Unicode("").tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    placeholder = traitlets.Unicode("Send a message").tag(sync=True)
+    height = traitlets.Union([traitlets.Unicode(), traitlets.Int()], default_value="32rem").tag(sync=True)
+    show_reasoning = traitlets.Bool(True).tag(sync=True)
+    theme = traitlets.Enum(("auto", "light", "dark"), default_value="auto").tag(sync=True)
+
+    def __init__(
+        self,
+        agent: Any = None,
+        *,
+        messages: Iterable[Any] = (),
+        thread_id: str | None = None,
+        tools: Iterable[Any] = (),
+        state: JSON = None,
+        title: str | None = None,
+        placeholder: str = "Send a message",
+        height: str | int = "32rem",
+        show_reasoning: bool = True,
+        theme: str = "auto",
+        **kwargs: Any,
+    ) -> None:
+        cls = type(self)
+        if ChatWidget._esm is None:
+            if not BUNDLE.is_file():
+                raise _bundle_missing()
+            from anywidget._util import try_file_contents
+
+            ChatWidget._esm = try_file_contents(BUNDLE)  # built after this module was imported
+            if cls is not ChatWidget and "_esm" not in cls.__dict__:
+                cls._esm = ChatWidget._esm
+        initial = _as_ui_messages(messages)
+        self._syncing = True
+        super().__init__(
+            messages=_json_copy(initial),
+            title=title or "",
+            placeholder=placeholder,
+            height=height,
+            show_reasoning=show_reasoning,
+            theme=theme,
+            **kwargs,
+        )
+        self._syncing = False
+        self.agent = agent
+        self.thread_id: str = thread_id or _fresh_id()
+        self.tools: list[dict[str, JSON]] = [_tool_wire(t) for t in tools]
+        self._initial_state = _json_copy(state)
+        self._recorder = EventRecorder(clock=self._clock)
+        self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
+        self._batcher = PatchBatcher(self._conversation.messages)
+        self._task: asyncio.Task[RunOutcome] | None = None
+        self._stop = threading.Event()
+        self._stopping = False
+        self._flush_handle: asyncio.TimerHandle | None = None
+        self._trait_synced_at = time.monotonic()
+        self.exception: BaseException | None = None
+        """The exception that ended the last failed run (the widget shows its type and message)."""
+        self.on_msg(self._on_front_end_message)
+
+    def __repr__(self) -> str:
+        return f"<ChatWidget {len(self.messages)} messages, status={self.status!r}, agent={self.agent!r}>"
+
+    # ------------------------------------------------------------------------------------------ state
+    @property
+    def ui_messages(self) -> list[Any]:
+        """The conversation as ``UIMessage`` models (agui_notebook.ui)."""
+        from agui_notebook.ui._parts import UIMessage
+
+        return [UIMessage.model_validate(m) for m in self._conversation.messages]
+
+    @property
+    def agui_messages(self) -> list[Any]:
+        """The conversation as AG-UI ``Message`` models (what the next run's input carries)."""
+        return to_agui_messages(self._conversation.messages)
+
+    @property
+    def state(self) -> JSON:
+        """The AG-UI shared state, as STATE_SNAPSHOT/STATE_DELTA events left it."""
+        return self._conversation.state
+
+    @state.setter
+    def state(self, value: JSON) -> None:
+        self._refuse_when_busy("change the state")
+        self._conversation.state = _json_copy(value)
+
+    @property
+    def events(self) -> list[dict[str, JSON]]:
+        """Every event or chunk received, ``{"received_ns", "event"}`` records in arrival order (for ``load_events``)."""
+        return self._recorder.events
+
+    @property
+    def task(self) -> asyncio.Task[RunOutcome] | None:
+        """The current (or last) run's task: ``await chat.task`` waits for a run started from the widget."""
+        return self._task
+
+    @property
+    def busy(self) -> bool:
+        """Whether a run is in progress."""
+        return self._task is not None and not self._task.done()
+
+    def _clock(self) -> int:
+        return self._conversation.clock()
+
+    @traitlets.validate("messages")
+    def _validate_messages(self, proposal: Any) -> list[dict[str, JSON]]:
+        if not self._syncing and self.busy:
+            raise traitlets.TraitError(
+                "cannot replace the messages while the agent is answering; call stop() first"
+            )
+        return proposal["value"]
+
+    @traitlets.observe("messages")
+    def _messages_replaced(self, change: Any) -> None:
+        if self._syncing or not hasattr(self, "_conversation"):
+            return
+        self._conversation.replace_all(_as_ui_messages(change["new"]))
+        self._batcher.messages = self._conversation.messages
+        self._send_custom(self._batcher.snapshot(self.status, self.error))
+
+    # ------------------------------------------------------------------------------------------ user actions
+    def send(self, text: str, *, files: Iterable[Any] = ()) -> asyncio.Task[RunOutcome]:  # type: ignore[override]
+        """Append the user's message and start a run; returns the run's task (await it for the outcome).
+
+        ``files`` are paths, ``(data, media_type)`` or ``(name, data, media_type)`` tuples, or file part dicts;
+        they become data URLs in ``file`` parts (and AG-UI media content in the run input).
+        """
+        self._refuse_when_busy("send a message")
+        self._refuse_without_agent()
+        parts = [_file_part(f) for f in files]
+        if text:
+            parts.append({"type": "text", "text": text})
+        if not parts:
+            raise ValueError("nothing to send: give some text or files")
+        loop = self._loop()
+        message = {"id": _fresh_id(), "role": "user", "parts": parts}
+        changes = self._conversation.append(message)
+        return self._start_run(loop, changes)
+
+    def regenerate(self) -> asyncio.Task[RunOutcome]:
+        """Drop the last answer and run the agent again on the same conversation."""
+        self._refuse_when_busy("regenerate")
+        self._refuse_without_agent()
+        messages = self._conversation.messages
+        last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+        if last_user < 0:
+            raise RuntimeError("nothing to regenerate: the conversation has no user message")
+        loop = self._loop()
+        if last_user + 1 < len(messages):
+            self._conversation.truncate(last_user + 1)
+            self._batcher.truncate(last_user + 1)
+        return self._start_run(loop, [])
+
+    def answer_approval(
+        self, approval_id: str, approved: bool, *, reason: str | None = None
+    ) -> asyncio.Task[RunOutcome] | None:
+        """Answer a tool call's approval request; once every request of the answer is answered, resume the run.
+
+        Returns the resumed run's task, or None while other approvals of the same answer are still open.
+        """
+        self._refuse_when_busy("answer an approval")
+        self._refuse_without_agent()
+        loop = self._loop()
+        changes = self._conversation.answer_approval(approval_id, approved, reason)
+        if self._conversation.pending_approvals():
+            self._patch(changes)
+            self._flush()
+            self._sync_traits(self.status, self.error)
+            return None
+        return self._start_run(loop, changes, resume=self._conversation.resume_entries())
+
+    def play(self, stream: Any, *, speed: float | None = None) -> asyncio.Task[RunOutcome]:
+        """Render a recorded or prepared stream without an agent; returns the task.
+
+        ``stream`` is AG-UI events or AI SDK chunks (an iterable, async iterable, or a log file path: JSONL,
+        SSE, a JSON array, or an EventRecorder log with receive times). ``speed=1.0`` replays at the recorded
+        pace (receive times, else event timestamps), ``2.0`` twice as fast; ``None`` renders at once.
+        """
+        self._refuse_when_busy("play a stream")
+        if speed is not None and speed <= 0:
+            raise ValueError(f"speed must be positive, got {speed}")
+        loop = self._loop()
+        return self._start_run(loop, [], source=_paced(_timed_items(stream), speed))
+
+    def stop(self) -> None:
+        """Stop the current run (within 200 ms, sync agents too); what was streamed stays, the outcome is cancelled."""
+        task = self._task
+        if task is None or task.done():
+            return
+        self._stopping = True
+        self._stop.set()
+        task.cancel()
+
+    def clear(self) -> None:
+        """Start a new conversation: no messages, events or error, the initial state, a new thread id.
+
+        A run in progress is stopped and its remaining output dropped.
+        """
+        self.stop()
+        self._conversation.replace_all([])
+        self._conversation.state = _json_copy(self._initial_state)
+        self._batcher.messages = self._conversation.messages
+        self._recorder.events.clear()
+        self.thread_id = _fresh_id()
+        self.exception = None
+        self._batcher.truncate(0)
+        self._batcher.set_status("ready", "")
+        self._flush()
+        self._sync_traits("ready", "")
+
+    # ------------------------------------------------------------------------------------------ persistence
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save the conversation (messages, thread id, state, events) as JSON; ``ChatWidget.load`` reads it."""
+        document = {
+            "format": SAVE_FORMAT,
+            "version": 1,
+            "threadId": self.thread_id,
+            "messages": self._conversation.messages,
+            "state": self.state,
+            "events": self.events,
+        }
+        Path(path).write_bytes(orjson.dumps(document))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], agent: Any = None, **kwargs: Any) -> ChatWidget:
+        """A widget with the conversation saved by ``save`` (``agent`` and other arguments as for the constructor)."""
+        try:
+            document = orjson.loads(Path(path).read_bytes())
+        except orjson.JSONDecodeError:
+            document = None
+        if not isinstance(document, dict) or document.get("format") != SAVE_FORMAT:
+            raise ValueError(
+                f"{os.fspath(path)}: not a saved ChatWidget conversation (no format {SAVE_FORMAT!r})"
+            )
+        chat = cls(
+            agent,
+            messages=document.get("messages") or [],
+            thread_id=document.get("threadId"),
+            state=document.get("state"),
+            **kwargs,
+        )
+        chat._recorder.events.extend(document.get("events") or [])
+        return chat
+
+    # ------------------------------------------------------------------------------------------ runs
+    def _refuse_without_agent(self) -> None:
+        if self.agent is None:
+            raise AgentError("this ChatWidget has no agent: pass ChatWidget(agent=...) or set chat.agent")
+
+    def _refuse_when_busy(self, action: str) -> None:
+        if self.busy:
+            raise RuntimeError(
+                f"cannot {action} while the agent is answering: await the current run or call stop()"
+            )
+
+    @staticmethod
+    def _loop() -> asyncio.AbstractEventLoop:
+        try:
+            return asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError(
+                "ChatWidget runs agents on a running event loop (a Jupyter kernel, or inside `async def`); "
+                "none is running here"
+            ) from None
+
+    def _run_input(self, run_id: str, resume: list[dict[str, JSON]]) -> Any:
+        from ag_ui.core import RunAgentInput
+
+        wire: dict[str, JSON] = {
+            "threadId": self.thread_id,
+            "runId": run_id,
+            "messages": to_agui_messages_wire(self._conversation.messages),
+            "tools": self.tools,
+            "context": [],
+            "protocolVersion": "1.0",
+        }
+        if self.state is not None:
+            wire["state"] = self.state
+        if resume:
+            wire["resume"] = resume
+        return RunAgentInput.model_validate(wire)
+
+    def _start_run(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        changes: list[MessageChange],
+        *,
+        resume: list[dict[str, JSON]] | None = None,
+        source: AsyncIterator[tuple[int | None, Any]] | None = None,
+    ) -> asyncio.Task[RunOutcome]:
+        run_id = _fresh_id()
+        resume = resume or []
+        self._stop = threading.Event()
+        self._stopping = False
+        self.exception = None
+        if source is None:
+            try:
+                run_input = self._run_input(run_id, resume)
+            except Exception as exc:
+                self._patch(changes)
+                self._finish(f"cannot build the run input: {type(exc).__name__}: {exc}", exc)
+                raise
+            source = aiter_agent_items(self.agent, run_input, self._stop)
+        self._conversation.begin_run(run_id=run_id, thread_id=self.thread_id, resume=resume)
+        self._batcher.messages = self._conversation.messages
+        self._batcher.extend(changes)
+        self._batcher.set_status("submitted", "")
+        self._flush()
+        self._sync_traits("submitted", "")  # ``chat.messages`` holds the user's turn while the agent answers
+        self._task = loop.create_task(self._drive(source), name=f"agui-notebook run {run_id}")
+        return self._task
+
+    async def _drive(self, source: AsyncIterator[tuple[int | None, Any]]) -> RunOutcome:
+        """Apply the run's items as they arrive; always ends the run and leaves the widget usable."""
+        outcome: RunOutcome = "success"
+        error = ""
+        code: str | None = None
+        failure: BaseException | None = None
+        cancelled = False
+        try:
+            async with contextlib.aclosing(source):
+                async for received_ns, item in source:
+                    if self.status == "submitted":
+                        self._set_status("streaming", "")
+                    self._patch(self._conversation.push(item, received_ns))
+        except asyncio.CancelledError:
+            outcome, cancelled = "cancelled", True
+        except RunStreamError as exc:
+            outcome, error, code, failure = "error", f"malformed stream: {exc}", "STREAM_ERROR", exc
+        except Exception as exc:
+            outcome, error, code, failure = "error", f"{type(exc).__name__}: {exc}", type(exc).__name__, exc
+        self._patch(self._conversation.end_run(outcome, error, code))
+        last = self._conversation.last_run
+        if outcome == "success" and last is not None and last.errors:
+            outcome, error = "error", "; ".join(e for e in last.errors if e) or "the agent reported an error"
+        elif outcome == "success" and last is not None and last.interrupted:
+            outcome = "interrupt"
+        self._finish(error if outcome == "error" else "", failure)
+        if cancelled and not self._stopping:
+            raise asyncio.CancelledError  # cancelled by someone else: honour it once the widget is tidy
+        return outcome
+
+    def _finish(self, error: str, failure: BaseException | None) -> None:
+        status = "error" if error else "ready"
+        self.exception = failure
+        self._set_status(status, error)
+        self._flush()
+        self._sync_traits(status, error)
+
+    # ------------------------------------------------------------------------------------------ live sync
+    def _patch(self, changes: list[MessageChange]) -> None:
+        if not changes:
+            return
+        self._batcher.extend(changes)
+        self._schedule_flush()
+        if time.monotonic() - self._trait_synced_at >= TRAIT_SYNC_SECONDS:
+            self._flush()
+            self._sync_traits(self.status, self.error)
+
+    def _set_status(self, status: str, error: str) -> None:
+        self._batcher.set_status(status, error)
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                self.status = status
+                self.error = error
+        finally:
+            self._syncing = False
+
+    def _schedule_flush(self) -> None:
+        delay = self._batcher.delay()
+        if delay is None:
+            return
+        if delay == 0.0:
+            self._flush()
+            return
+        if self._flush_handle is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self._flush()
+                return
+            self._flush_handle = loop.call_later(delay, self._flush)
+
+    def _flush(self) -> None:
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        patch = self._batcher.flush()
+        if patch is not None:
+            self._send_custom(patch)
+
+    def _sync_traits(self, status: str, error: str) -> None:
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                self.messages = _json_copy(self._conversation.messages)
+                self.status = status
+                self.error = error
+        finally:
+            self._syncing = False
+        self._trait_synced_at = time.monotonic()
+
+    def _send_custom(self, content: dict[str, JSON]) -> None:
+        """Send a custom message to the front end (ipywidgets' ``Widget.send``, which ``send`` shadows here)."""
+        anywidget.AnyWidget.send(self, content)
+
+    # ------------------------------------------------------------------------------------------ front end
+    def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        kind = content.get("kind")
+        try:
+            if kind == "resync":
+                self._send_custom(self._batcher.snapshot(self.status, self.error))
+            elif kind == "stop":
+                self.stop()
+            elif self.busy and kind in ("send", "regenerate", "approval"):
+                self._show_error(BUSY_NOTICE)
+            elif kind == "send":
+                files = content.get("files") or []
+                self.send(str(content.get("text") or ""), files=[f for f in files if isinstance(f, Mapping)])
+            elif kind == "regenerate":
+                self.regenerate()
+            elif kind == "approval":
+                reason = content.get("reason")
+                self.answer_approval(
+                    str(content.get("approvalId")),
+                    bool(content.get("approved")),
+                    reason=reason if isinstance(reason, str) else None,
+                )
+        except Exception as exc:  # a request the kernel cannot honour: say why in the widget
+            self._show_error(f"{type(exc).__name__}: {exc}")
+
+    def _show_error(self, text: str) -> None:
+        """Explain a refused request; the status (and a run in progress) is left as it is."""
+        self._set_status(self.status, text)
+        self._flush()
+
+
+# ---------------------------------------------------------------------------------------------- play()
+def _timed_items(stream: Any) -> Any:
+    """``(received_ns | None, item)`` pairs from a log path or a (sync/async) iterable of events, chunks or records."""
+    if isinstance(stream, (str, os.PathLike)):
+        return [_timed(item) for item in _read_log(Path(stream))]
+    if isinstance(stream, AsyncIterable):
+        return _atimed(stream)
+    if isinstance(stream, (bytes, bytearray)):
+        return [_timed(item) for item in _parse_log(bytes(stream), "<bytes>")]
+    return (_timed(item) for item in stream)
+
+
+async def _atimed(stream: AsyncIterable[Any]) -> AsyncIterator[tuple[int | None, Any]]:
+    async for item in stream:
+        yield _timed(item)
+
+
+def _timed(item: Any) -> tuple[int | None, Any]:
+    if type(item) is dict and "event" in item and isinstance(item.get("received_ns"), int):
+        return item["received_ns"], item["event"]
+    return None, item
+
+
+def _read_log(path: Path) -> list[Any]:
+    return _parse_log(path.read_bytes(), os.fspath(path))
+
+
+def _parse_log(data: bytes, source: str) -> list[Any]:
+    """Items of a JSON array, JSONL, or SSE log (``data: [DONE]`` and SSE comments skipped)."""
+    stripped = data.lstrip()
+    if stripped[:1] == b"[":
+        try:
+            items = orjson.loads(stripped)
+        except orjson.JSONDecodeError:
+            items = None
+        if isinstance(items, list):
+            return items
+    items = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        line = raw.strip()
+        if not line or line.startswith((b":", b"event:", b"id:", b"retry:")):
+            continue
+        if line.startswith(b"data:"):
+            line = line[5:].strip()
+            if line == b"[DONE]":
+                continue
+        try:
+            items.append(orjson.loads(line))
+        except orjson.JSONDecodeError as exc:
+            raise ValueError(f"{source}:{number}: invalid JSON ({exc.msg} at column {exc.colno})") from None
+    return items
+
+
+async def _paced(items: Any, speed: float | None) -> AsyncIterator[tuple[int | None, Any]]:
+    """Yield items, sleeping between them to keep their recorded spacing divided by ``speed``."""
+    first_time: float | None = None
+    started = time.monotonic()
+    if isinstance(items, AsyncIterable):
+        iterator: Any = items
+    else:
+
+        async def from_sync() -> AsyncIterator[tuple[int | None, Any]]:
+            for pair in items:
+                yield pair
+
+        iterator = from_sync()
+    async for received_ns, item in iterator:
+        if speed is not None:
+            at = _item_time(received_ns, item)
+            if at is not None:
+                if first_time is None:
+                    first_time = at
+                wait = (at - first_time) / speed - (time.monotonic() - started)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+        else:
+            await asyncio.sleep(0)  # let the loop breathe between items
+        yield received_ns, item
+
+
+def _item_time(received_ns: int | None, item: Any) -> float | None:
+    """Seconds on the recording's clock: the receive time, else the event's millisecond timestamp."""
+    if received_ns is not None:
+        return received_ns / 1e9
+    timestamp = item.get("timestamp") if isinstance(item, Mapping) else getattr(item, "timestamp", None)
+    return timestamp / 1e3 if isinstance(timestamp, (int, float)) else None

@@ -1,0 +1,464 @@
+"""A conversation's UIMessages and AG-UI state, advanced by runs whose items may be of any stream kind.
+
+A run streams AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-message chunks (dicts whose
+``type`` is lowercase, such as ``"text-delta"``) or plain ``str`` text deltas. :class:`ConversationReducer`
+routes each item to the matching reducer (the bridge's :class:`UIMessageAssembler` for events, the AI SDK chunk
+reducer for chunks and text), keeps the AG-UI shared state, records what arrived, and reports every change as
+:class:`MessageChange` records with absolute message indexes, ready for the live-patch batcher.
+
+>>> conversation = ConversationReducer()
+>>> conversation.begin_run(run_id="r1", thread_id="t1")
+>>> changes = conversation.push("Hello") + conversation.push(", world")
+>>> changes += conversation.end_run("success")
+>>> conversation.messages[0]["parts"]
+[{'type': 'step-start'}, {'type': 'text', 'text': 'Hello, world', 'state': 'done'}]
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from agui_notebook.agui._intake import EventRecord, to_wire_event
+from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
+from agui_notebook.agui._verify import EventChecker
+from agui_notebook.bridge._assemble import UIMessageAssembler
+from agui_notebook.ui._changes import MessageChange
+from agui_notebook.ui._stream import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
+
+__all__ = ["ConversationReducer", "RunOutcome", "RunStreamError", "StateUpdateWarning", "classify_item"]
+
+JSON = Any
+RunOutcome = Literal["success", "interrupt", "cancelled", "error"]
+"""How a run ended: finished, stopped for the user (approvals), stopped by ``stop()``, or failed."""
+
+ItemKind = Literal["event", "chunk", "text"]
+_TEXT_PART_ID = "text"
+_STREAM_SOURCE = "<stream>"
+# Problems @ag-ui/client survives (it keeps the old value or drops the event); every other error ends the run.
+_TOLERATED_RULES = frozenset({"state-patch-failed", "activity-patch-failed", "unknown-event-type"})
+
+
+class RunStreamError(ValueError):
+    """A stream item the conversation cannot take; the message names it: ``item 4 (TEXT_MESSAGE_CONTENT): ...``.
+
+    ``index`` is the item's 0-based position in its run's stream.
+    """
+
+    def __init__(self, message: str, *, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class StateUpdateWarning(UserWarning):
+    """A STATE_DELTA patch did not apply; the previous state is kept (as @ag-ui/client does)."""
+
+
+def classify_item(item: Any) -> tuple[ItemKind, JSON]:
+    """Tell what a stream item is and return it in wire form: an AG-UI event, an AI SDK chunk or text.
+
+    >>> classify_item({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a"})[0]
+    'event'
+    >>> classify_item({"type": "text-delta", "id": "t", "delta": "a"})[0]
+    'chunk'
+    >>> classify_item("a")
+    ('text', 'a')
+    """
+    if type(item) is str:
+        return "text", item
+    if isinstance(item, BaseModel):
+        if type(item).__module__.startswith("ag_ui."):
+            return "event", to_wire_event(item)
+        # Other protocol models (pydantic-ai's AI SDK chunks) share the camelCase-without-nulls wire form.
+        wire = item.model_dump(mode="json", by_alias=True, exclude_none=True)
+        item = wire
+    if isinstance(item, Mapping):
+        kind = item.get("type")
+        if isinstance(kind, Enum):
+            return "event", to_wire_event(dict(item))
+        if type(kind) is str and kind:
+            wire = item if type(item) is dict else dict(item)
+            # AG-UI types are UPPER_SNAKE (1.0 and legacy alike); AI SDK chunk types are lower-kebab.
+            return ("event" if kind[0].isupper() else "chunk"), wire
+        raise TypeError(f"a stream item needs a string 'type', got {item.get('type')!r}")
+    if isinstance(item, str):
+        return "text", str(item)
+    raise TypeError(f"expected an AG-UI event, an AI SDK chunk (dict) or str text, got {type(item).__name__}")
+
+
+@dataclass
+class _Run:
+    """What one run has done so far."""
+
+    run_id: str
+    thread_id: str
+    resume: list[dict[str, JSON]]
+    checker: EventChecker
+    items: int = 0
+    event_started: bool = False  # an AG-UI RUN_STARTED (received or synthesized) went to the assembler
+    event_open: bool = False  # ... and no RUN_FINISHED/RUN_ERROR yet
+    chunk_reducer: UIMessageStreamReducer | None = None
+    chunk_index: int = -1
+    chunk_started: bool = False  # the text path synthesized ``start``/``start-step``
+    text_open: bool = False
+    text_parts: int = 0
+    interrupted: bool = False
+    errors: list[str] = field(default_factory=list)
+
+
+class ConversationReducer:
+    """The UIMessages (AI SDK JSON dicts) and AG-UI state of one conversation, advanced run by run.
+
+    ``begin_run``, then ``push`` every item the agent streams, then ``end_run``. ``recorder`` (an
+    :class:`~agui_notebook.logs._record.EventRecorder`, optional) gets every item as it arrived, with its
+    receive time; plain text deltas are recorded in their AI SDK chunk form.
+    """
+
+    def __init__(self, messages: Iterable[Any] = (), *, state: JSON = None, recorder: Any = None) -> None:
+        dicts = [m if isinstance(m, dict) else m.model_dump(mode="json", exclude_none=True) for m in messages]
+        self._assembler = UIMessageAssembler(dicts)
+        self.messages: list[dict[str, JSON]] = self._assembler.messages
+        self.state: JSON = state
+        self.recorder = recorder
+        self._run: _Run | None = None
+        self.last_run: _Run | None = None
+        """The run that ended last: its ``errors`` and whether it was ``interrupted``."""
+        self._received_ns = 0
+
+    # ------------------------------------------------------------------------------------------ conversation
+    def append(self, message: dict[str, JSON]) -> list[MessageChange]:
+        """Append a whole UIMessage (the user's turn)."""
+        self.messages.append(message)
+        return [MessageChange("message", len(self.messages) - 1)]
+
+    def truncate(self, length: int) -> None:
+        """Drop every message from ``length`` on (the caller sends the matching ``len`` op)."""
+        del self.messages[length:]
+
+    def replace_all(self, messages: Iterable[dict[str, JSON]]) -> None:
+        """Start over from ``messages`` (a cleared or replaced conversation); a run in progress is abandoned."""
+        self._assembler = UIMessageAssembler(list(messages))
+        self.messages = self._assembler.messages
+        self._run = None
+        self.last_run = None
+
+    def answer_approval(
+        self, approval_id: str, approved: bool, reason: str | None = None
+    ) -> list[MessageChange]:
+        """Record the user's answer on the tool part that asked (state ``approval-responded``).
+
+        Raises ``KeyError`` when no tool part is waiting for ``approval_id``.
+        """
+        for mi in range(len(self.messages) - 1, -1, -1):
+            parts = self.messages[mi].get("parts") or []
+            for pi, part in enumerate(parts):
+                approval = part.get("approval")
+                if type(approval) is not dict or approval.get("id") != approval_id:
+                    continue
+                if part.get("state") != "approval-requested":
+                    raise KeyError(
+                        f"approval {approval_id!r} was already answered (state {part.get('state')!r})"
+                    )
+                answer = {**approval, "approved": bool(approved)}
+                if reason is not None:
+                    answer["reason"] = reason
+                # A new dict in the same list: a reducer continuing this message sees it, earlier copies do not.
+                parts[pi] = {**part, "state": "approval-responded", "approval": answer}
+                return [MessageChange("part", mi, pi)]
+        raise KeyError(f"no tool call is waiting for approval {approval_id!r}")
+
+    def pending_approvals(self) -> list[str]:
+        """Approval ids of the last assistant message still waiting for the user."""
+        return [
+            part["approval"].get("id")
+            for part in self._last_assistant_parts()
+            if part.get("state") == "approval-requested" and type(part.get("approval")) is dict
+        ]
+
+    def resume_entries(self) -> list[dict[str, JSON]]:
+        """AG-UI resume entries for the answered approvals of the last assistant message."""
+        entries = []
+        for part in self._last_assistant_parts():
+            approval = part.get("approval")
+            if part.get("state") != "approval-responded" or type(approval) is not dict:
+                continue
+            payload: dict[str, JSON] = {"approved": bool(approval.get("approved"))}
+            if approval.get("reason") is not None:
+                payload["reason"] = approval["reason"]
+            entries.append({"interruptId": approval.get("id"), "status": "resolved", "payload": payload})
+        return entries
+
+    def _last_assistant_parts(self) -> list[dict[str, JSON]]:
+        if self.messages and self.messages[-1].get("role") == "assistant":
+            return self.messages[-1].get("parts") or []
+        return []
+
+    # ------------------------------------------------------------------------------------------ runs
+    def begin_run(self, *, run_id: str, thread_id: str, resume: Iterable[dict[str, JSON]] = ()) -> None:
+        """Start a run. A run that resumes an interrupt continues the interrupted assistant message."""
+        resume = list(resume)
+        if not resume:
+            # A fresh assembler knows every message shown so far (history it must not add again).
+            self._assembler = UIMessageAssembler(self.messages)
+            self.messages = self._assembler.messages
+        # The checker applies @ag-ui/client's ordering and schema rules to every event before it is shown.
+        checker = EventChecker(state=self.state)
+        self._run = _Run(run_id=run_id, thread_id=thread_id, resume=resume, checker=checker)
+
+    def push(self, item: Any, received_ns: int | None = None) -> list[MessageChange]:
+        """Apply one streamed item; returns what changed. A malformed item raises :class:`RunStreamError`."""
+        run = self._run
+        if run is None:
+            raise RuntimeError("push() outside a run: call begin_run() first")
+        index = run.items
+        run.items += 1
+        self._received_ns = received_ns if received_ns is not None else time.time_ns()
+        try:
+            kind, wire = classify_item(item)
+        except TypeError as exc:
+            raise RunStreamError(f"item {index}: {exc}", index=index) from None
+        if kind == "event":
+            self._record(wire)
+            return self._push_event(run, wire, index)
+        if run.text_open and kind == "chunk":
+            changes = self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index, record=True)
+            run.text_open = False
+            return changes + self._chunk(run, wire, index, record=True)
+        if kind == "chunk":
+            return self._chunk(run, wire, index, record=True)
+        return self._push_text(run, wire, index)
+
+    def end_run(self, outcome: RunOutcome, error: str = "", code: str | None = None) -> list[MessageChange]:
+        """Close the run: finish what the stream left open, mark errors and cancellations on the message.
+
+        ``error`` (with ``outcome="error"``) is shown like a RUN_ERROR: ``metadata["ag-ui"]["error"]``.
+        """
+        run = self._run
+        if run is None:
+            return []
+        changes: list[MessageChange] = []
+        self._received_ns = time.time_ns()
+        index = run.items
+        try:
+            if run.text_open:
+                changes += self._chunk(
+                    run, {"type": "text-end", "id": self._text_id(run)}, index, record=True
+                )
+                run.text_open = False
+            if run.chunk_reducer is not None:
+                changes += self._end_chunks(run, outcome, error, code, index)
+            nothing_shown = not run.event_started and run.chunk_reducer is None
+            if run.event_open or (outcome == "error" and nothing_shown):
+                changes += self._end_events(run, outcome, error, code, index)
+            changes += self._assembler.close()
+        except (RunStreamError, UIMessageStreamError, KeyError, ValueError, TypeError) as exc:
+            # Closing a stream that already broke: keep what was rendered.
+            run.errors.append(str(exc))
+        finally:
+            self._run = None
+            self.last_run = run
+        run.interrupted = run.interrupted or bool(self.pending_approvals())
+        return changes
+
+    # ------------------------------------------------------------------------------------------ AG-UI events
+    def _push_event(self, run: _Run, event: dict[str, JSON], index: int) -> list[MessageChange]:
+        changes: list[MessageChange] = []
+        if not run.event_started and event.get("type") != "RUN_STARTED":
+            # Hand-written agents often stream bare messages: the widget opens the run for them.
+            changes += self._apply_event(
+                run, self._checked(run, self._synthetic_run_started(run), index)[0], index
+            )
+        for checked in self._checked(run, event, index):
+            changes += self._apply_event(run, checked, index)
+        return changes
+
+    def _checked(self, run: _Run, event: dict[str, JSON], index: int) -> list[dict[str, JSON]]:
+        """The events ``event`` stands for (legacy shapes upgraded, chunks expanded), once they pass the checks."""
+        checker = run.checker
+        known = len(checker.problems)
+        events = checker.check_record(EventRecord(index, _STREAM_SOURCE, None, event, None))
+        for problem in checker.problems[known:]:
+            if problem.severity == "error" and problem.rule not in _TOLERATED_RULES:
+                raise RunStreamError(problem.describe(), index=index)
+        return events
+
+    def _apply_event(self, run: _Run, event: dict[str, JSON], index: int) -> list[MessageChange]:
+        kind = event.get("type")
+        if kind == "RUN_STARTED":
+            live = dict(event)
+            if not run.event_started:
+                if run.resume and "input" not in live:
+                    # The translator continues the interrupted message when the run input answers it; the
+                    # messages are already shown, so the input it sees carries none.
+                    live["input"] = {
+                        "threadId": live.get("threadId", run.thread_id),
+                        "runId": live.get("runId", run.run_id),
+                        "messages": [],
+                        "resume": run.resume,
+                    }
+                if not run.resume and any(m.get("id") == live.get("runId") for m in self.messages):
+                    # A producer that reuses its run id would otherwise continue an old answer.
+                    live["runId"] = run.run_id
+            run.event_started = run.event_open = True
+            return self._assemble(live, index)
+        if kind == "STATE_SNAPSHOT":
+            self.state = event.get("snapshot")
+        elif kind == "STATE_DELTA":
+            try:
+                self.state = apply_json_patch(self.state, event.get("delta"))
+            except JsonPatchError as exc:
+                warnings.warn(
+                    f"item {index} (STATE_DELTA): {exc}; the state is unchanged",
+                    StateUpdateWarning,
+                    stacklevel=4,
+                )
+        elif kind == "RUN_FINISHED":
+            run.event_open = False
+            outcome = event.get("outcome")
+            if isinstance(outcome, dict) and outcome.get("type") == "interrupt":
+                run.interrupted = True
+        elif kind == "RUN_ERROR":
+            run.event_open = False
+            run.errors.append(str(event.get("message", "")))
+        return self._assemble(event, index)
+
+    def _synthetic_run_started(self, run: _Run) -> dict[str, JSON]:
+        event: dict[str, JSON] = {"type": "RUN_STARTED", "threadId": run.thread_id, "runId": run.run_id}
+        if run.resume:
+            event["input"] = {
+                "threadId": run.thread_id,
+                "runId": run.run_id,
+                "messages": [],
+                "resume": run.resume,
+            }
+        return event
+
+    def _assemble(self, event: dict[str, JSON], index: int) -> list[MessageChange]:
+        try:
+            return self._assembler.push(event)
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise RunStreamError(f"item {index} ({event.get('type')}): {what}", index=index) from None
+
+    def _end_events(
+        self, run: _Run, outcome: RunOutcome, error: str, code: str | None, index: int
+    ) -> list[MessageChange]:
+        changes: list[MessageChange] = []
+        if not run.event_started:
+            changes += self._assemble(self._synthetic_run_started(run), index)
+            run.event_started = True
+        terminal: dict[str, JSON]
+        if outcome == "error":
+            terminal = {"type": "RUN_ERROR", "message": error}
+            if code:
+                terminal["code"] = code
+        else:
+            terminal = {"type": "RUN_FINISHED", "threadId": run.thread_id, "runId": run.run_id}
+            if outcome == "cancelled":
+                terminal["outcome"] = {"type": "cancelled"}
+        if outcome in ("error", "cancelled"):
+            # The client ended the run: the log says so, as it would have had the agent said it.
+            self._record(terminal)
+        run.event_open = False
+        return changes + self._assemble(terminal, index)
+
+    # ------------------------------------------------------------------------------------------ AI SDK chunks
+    def _chunk(self, run: _Run, chunk: dict[str, JSON], index: int, *, record: bool) -> list[MessageChange]:
+        if record:
+            self._record(chunk)
+        changes: list[MessageChange] = []
+        reducer = run.chunk_reducer
+        if reducer is None:
+            changes += self._open_chunk_message(run)
+            reducer = run.chunk_reducer
+            assert reducer is not None
+        try:
+            reduced = reducer.push(chunk)
+        except UIMessageStreamError as exc:
+            raise RunStreamError(f"item {index} ({exc.chunk_type}): {exc.reason}", index=index) from None
+        mi = run.chunk_index
+        if reducer.message is not self.messages[mi]:
+            if reducer.message.get("id") != self.messages[mi].get("id") and self.messages[mi].get("parts"):
+                # A new message id starts a separate message (the AI SDK chat appends it).
+                self.messages.append(reducer.message)
+                mi = run.chunk_index = len(self.messages) - 1
+            else:
+                self.messages[mi] = reducer.message
+            changes.append(MessageChange("message", mi))
+            return changes
+        changes.extend(MessageChange(c.kind, mi, c.part_index, c.delta) for c in reduced)
+        return changes
+
+    def _open_chunk_message(self, run: _Run) -> list[MessageChange]:
+        def on_error(error: UIMessageStreamErrorChunk) -> None:
+            run.errors.append(error.error_text)
+
+        if run.resume and self.messages and self.messages[-1].get("role") == "assistant":
+            # Answering an approval continues the assistant message that asked, as the AI SDK chat does.
+            run.chunk_index = len(self.messages) - 1
+            run.chunk_reducer = UIMessageStreamReducer(message=self.messages[-1], on_error=on_error)
+            self.messages[-1] = run.chunk_reducer.message
+            return []
+        run.chunk_reducer = UIMessageStreamReducer(
+            message={"id": run.run_id, "role": "assistant", "parts": []}, on_error=on_error
+        )
+        self.messages.append(run.chunk_reducer.message)
+        run.chunk_index = len(self.messages) - 1
+        return [MessageChange("message", run.chunk_index)]
+
+    def _end_chunks(
+        self, run: _Run, outcome: RunOutcome, error: str, code: str | None, index: int
+    ) -> list[MessageChange]:
+        changes: list[MessageChange] = []
+        closing: list[dict[str, JSON]] = []
+        if outcome == "error":
+            info = {"message": error, **({"code": code} if code else {})}
+            closing.append({"type": "message-metadata", "messageMetadata": {"ag-ui": {"error": info}}})
+            closing.append({"type": "error", "errorText": error})
+        if outcome == "cancelled":
+            closing.append({"type": "abort", "reason": "cancelled"})
+        elif run.chunk_started:
+            closing += [{"type": "finish-step"}, {"type": "finish"}]
+        for chunk in closing:
+            changes += self._chunk(run, chunk, index, record=True)
+        return changes
+
+    # ------------------------------------------------------------------------------------------ plain text
+    def _text_id(self, run: _Run) -> str:
+        return _TEXT_PART_ID if run.text_parts <= 1 else f"{_TEXT_PART_ID}-{run.text_parts}"
+
+    def _push_text(self, run: _Run, text: str, index: int) -> list[MessageChange]:
+        changes: list[MessageChange] = []
+        if run.chunk_reducer is None:
+            run.chunk_started = True
+            changes += self._chunk(
+                run, {"type": "start", "messageId": self._text_message_id(run)}, index, record=True
+            )
+            changes += self._chunk(run, {"type": "start-step"}, index, record=True)
+        if not run.text_open:
+            run.text_parts += 1
+            run.text_open = True
+            changes += self._chunk(run, {"type": "text-start", "id": self._text_id(run)}, index, record=True)
+        return changes + self._chunk(
+            run, {"type": "text-delta", "id": self._text_id(run), "delta": text}, index, record=True
+        )
+
+    def _text_message_id(self, run: _Run) -> str:
+        if run.resume and self.messages and self.messages[-1].get("role") == "assistant":
+            return self.messages[-1]["id"]
+        return run.run_id
+
+    # ------------------------------------------------------------------------------------------ recording
+    def _record(self, wire: dict[str, JSON]) -> None:
+        if self.recorder is not None:
+            self.recorder.add(wire)
+
+    def clock(self) -> int:
+        """The receive time of the item being applied (the recorder's clock)."""
+        return self._received_ns or time.time_ns()

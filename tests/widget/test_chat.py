@@ -1,0 +1,964 @@
+"""ChatWidget without a browser: real agents drive it; a Python replica of the front end applies what it sends.
+
+``FrontEnd`` captures everything the widget sends through its comm (trait updates and custom patch/snapshot
+messages, serialized at send time as the kernel would) and applies it in order exactly as js/src/sync.js does,
+so every test can check that the live patches rebuild the same conversation as the saved ``messages`` trait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import traitlets
+from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
+from pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
+
+from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.widget import _chat
+from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+# ---------------------------------------------------------------------------------------------- the front end
+
+
+class FrontEnd:
+    """What a view of the widget sees: the kernel's messages in order, applied like js/src/sync.js."""
+
+    def __init__(self, chat: ChatWidget) -> None:
+        self.chat = chat
+        self.sent: list[dict[str, Any]] = []
+        self.state = {"messages": copy.deepcopy(chat.messages), "status": chat.status, "error": chat.error}
+        self.seq: int | None = None
+        chat.comm.send = self._receive  # type: ignore[method-assign]
+
+    def _receive(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
+        data = orjson.loads(orjson.dumps(data))  # the wire copy, taken when the kernel sends it
+        self.sent.append(data)
+        if data["method"] == "update":
+            for key in ("messages", "status", "error"):
+                if key in data["state"]:
+                    self.state[key] = copy.deepcopy(data["state"][key])
+            return
+        content = data["content"]
+        if content["kind"] == "snapshot":
+            self.state.update(
+                messages=copy.deepcopy(content["messages"]), status=content["status"], error=content["error"]
+            )
+            self.seq = content["seq"]
+            return
+        assert content["kind"] == "patch"
+        assert self.seq is None or content["seq"] == self.seq + 1, f"gap: {self.seq} -> {content['seq']}"
+        self.seq = content["seq"]
+        apply_ops(self.state, content["ops"])
+
+    def request(self, content: dict[str, Any]) -> None:
+        """A custom message from the view, delivered the way ipywidgets delivers it."""
+        self.chat._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+    def patches(self) -> list[dict[str, Any]]:
+        return [
+            d["content"] for d in self.sent if d["method"] == "custom" and d["content"]["kind"] == "patch"
+        ]
+
+    def trait_updates(self, key: str) -> list[Any]:
+        return [d["state"][key] for d in self.sent if d["method"] == "update" and key in d["state"]]
+
+    def ops(self) -> list[list[Any]]:
+        return [op for patch in self.patches() for op in patch["ops"]]
+
+
+def apply_ops(state: dict[str, Any], ops: list[list[Any]]) -> None:
+    """The compact ops of the live-sync protocol, applied as the front end applies them."""
+    messages = state["messages"]
+    for op in ops:
+        kind = op[0]
+        if kind == "m":
+            _, mi, message = op
+            assert 0 <= mi <= len(messages)
+            if mi == len(messages):
+                messages.append(message)
+            else:
+                messages[mi] = message
+        elif kind == "p":
+            _, mi, pi, part = op
+            parts = messages[mi]["parts"]
+            assert 0 <= pi <= len(parts)
+            if pi == len(parts):
+                parts.append(part)
+            else:
+                parts[pi] = part
+        elif kind == "t":
+            _, mi, pi, text = op
+            messages[mi]["parts"][pi]["text"] += text
+        elif kind == "meta":
+            _, mi, metadata = op
+            if metadata is None:
+                messages[mi].pop("metadata", None)
+            else:
+                messages[mi]["metadata"] = metadata
+        elif kind == "parts":
+            _, mi, parts = op
+            messages[mi]["parts"] = parts
+        elif kind == "len":
+            del messages[op[1] :]
+        elif kind == "status":
+            state["status"], state["error"] = op[1], op[2]
+        else:
+            raise AssertionError(f"unknown op {op!r}")
+
+
+def assert_in_sync(view: FrontEnd, chat: ChatWidget) -> None:
+    """The patched view, the saved trait and the conversation all hold the same messages and status."""
+    assert view.state["messages"] == chat.messages
+    assert chat.messages == json.loads(json.dumps(chat._conversation.messages))
+    assert (view.state["status"], view.state["error"]) == (chat.status, chat.error)
+
+
+# ---------------------------------------------------------------------------------------------- agents
+
+
+def agui_agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+    """A sync generator of AG-UI events: reasoning, a tool call with its result, markdown text, state."""
+    yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": "run-a"}
+    yield {"type": "REASONING_START", "messageId": "r1"}
+    yield {"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"}
+    yield {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "Think"}
+    yield {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "ing."}
+    yield {"type": "REASONING_MESSAGE_END", "messageId": "r1"}
+    yield {"type": "REASONING_END", "messageId": "r1"}
+    yield {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "add", "parentMessageId": "m1"}
+    yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"a": 1,'}
+    yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": ' "b": 2}'}
+    yield {"type": "TOOL_CALL_END", "toolCallId": "c1"}
+    yield {"type": "TOOL_CALL_RESULT", "messageId": "tr1", "toolCallId": "c1", "content": "3"}
+    yield {"type": "TEXT_MESSAGE_START", "messageId": "m2", "role": "assistant"}
+    yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "The sum is "}
+    yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "**3**."}
+    yield {"type": "TEXT_MESSAGE_END", "messageId": "m2"}
+    yield {"type": "STATE_SNAPSHOT", "snapshot": {"total": 3}}
+    yield {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/count", "value": 1}]}
+    yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": "run-a"}
+
+
+AGUI_ANSWER = {
+    "id": "run-a",
+    "role": "assistant",
+    "parts": [
+        {"type": "step-start"},
+        {
+            "type": "reasoning",
+            "id": "r1",
+            "text": "Thinking.",
+            "providerMetadata": {"ag-ui": {"messageId": "r1"}},
+            "state": "done",
+        },
+        {
+            "type": "tool-add",
+            "toolCallId": "c1",
+            "state": "output-available",
+            "callProviderMetadata": {"ag-ui": {"parentMessageId": "m1"}},
+            "input": {"a": 1, "b": 2},
+            "output": "3",
+            "resultProviderMetadata": {"ag-ui": {"messageId": "tr1"}},
+        },
+        {"type": "step-start"},
+        {
+            "type": "text",
+            "text": "The sum is **3**.",
+            "providerMetadata": {"ag-ui": {"messageId": "m2"}},
+            "state": "done",
+        },
+    ],
+    "metadata": {"ag-ui": {"threadId": "thread-1", "runId": "run-a"}},
+}
+
+
+def chunk_agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+    """A sync generator of AI SDK UI-message chunks."""
+    yield {"type": "start", "messageId": "msg-1"}
+    yield {"type": "start-step"}
+    yield {"type": "reasoning-start", "id": "r"}
+    yield {"type": "reasoning-delta", "id": "r", "delta": "Hm."}
+    yield {"type": "reasoning-end", "id": "r"}
+    yield {"type": "tool-input-start", "toolCallId": "c1", "toolName": "add"}
+    yield {"type": "tool-input-delta", "toolCallId": "c1", "inputTextDelta": '{"a": 1}'}
+    yield {"type": "tool-input-available", "toolCallId": "c1", "toolName": "add", "input": {"a": 1}}
+    yield {"type": "tool-output-available", "toolCallId": "c1", "output": 1}
+    yield {"type": "text-start", "id": "t"}
+    yield {"type": "text-delta", "id": "t", "delta": "One."}
+    yield {"type": "text-end", "id": "t"}
+    yield {"type": "finish-step"}
+    yield {"type": "finish", "finishReason": "stop"}
+
+
+CHUNK_ANSWER = {
+    "id": "msg-1",
+    "role": "assistant",
+    "parts": [
+        {"type": "step-start"},
+        {"type": "reasoning", "id": "r", "text": "Hm.", "state": "done"},
+        {"type": "tool-add", "toolCallId": "c1", "state": "output-available", "input": {"a": 1}, "output": 1},
+        {"type": "text", "text": "One.", "state": "done"},
+    ],
+}
+
+
+def _input(thread_id: str) -> RunAgentInput:
+    return RunAgentInput(thread_id=thread_id, run_id="r", messages=[])
+
+
+def user(text: str, message_id: str) -> dict[str, Any]:
+    return {"id": message_id, "role": "user", "parts": [{"type": "text", "text": text}]}
+
+
+def without_provider_metadata(message: dict[str, Any]) -> list[dict[str, Any]]:
+    """Parts without the AG-UI ids pydantic-ai draws at random for every run."""
+    keys = ("providerMetadata", "callProviderMetadata", "resultProviderMetadata")
+    return [
+        {k: v for k, v in part.items() if k not in keys and not (k == "id" and part["type"] == "reasoning")}
+        for part in message["parts"]
+    ]
+
+
+# ---------------------------------------------------------------------------------------------- streams
+
+
+async def test_a_generator_of_agui_events_builds_the_answer() -> None:
+    chat = ChatWidget(agui_agent, thread_id="thread-1")
+    view = FrontEnd(chat)
+    assert await chat.send("What is 1 + 2?") == "success"
+    question = chat.messages[0]
+    assert chat.messages == [user("What is 1 + 2?", question["id"]), AGUI_ANSWER]
+    assert chat.state == {"total": 3, "count": 1}
+    assert (chat.status, chat.error) == ("ready", "")
+    assert_in_sync(view, chat)
+    assert view.trait_updates("status") == ["submitted", "streaming", "ready"]
+    # The saved trait is set twice: with the user's turn when the run starts, with the answer when it ends.
+    assert view.trait_updates("messages") == [chat.messages[:1], chat.messages]
+
+
+async def test_a_generator_of_ai_sdk_chunks_builds_the_answer() -> None:
+    chat = ChatWidget(chunk_agent)
+    view = FrontEnd(chat)
+    assert await chat.send("hi") == "success"
+    assert chat.messages[1] == CHUNK_ANSWER
+    assert_in_sync(view, chat)
+    assert [r["event"] for r in chat.events] == list(chunk_agent(None))  # type: ignore[arg-type]
+
+
+async def test_plain_strings_are_text_deltas() -> None:
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[str]:
+        for piece in ["Hello", ", ", "world"]:
+            yield piece
+            await asyncio.sleep(0)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("hi") == "success"
+    answer = chat.messages[1]
+    assert answer == {
+        "id": answer["id"],
+        "role": "assistant",
+        "parts": [{"type": "step-start"}, {"type": "text", "text": "Hello, world", "state": "done"}],
+    }
+    assert [r["event"]["type"] for r in chat.events] == [
+        "start", "start-step", "text-start", "text-delta", "text-delta", "text-delta", "text-end", "finish-step", "finish",
+    ]  # fmt: skip
+    assert_in_sync(view, chat)
+
+
+async def test_ag_ui_event_models_from_an_object_with_run() -> None:
+    class Agent:
+        async def run(self, run_input: RunAgentInput) -> AsyncIterator[Any]:
+            yield TextMessageStartEvent(message_id="m1", role="assistant")
+            yield TextMessageContentEvent(message_id="m1", delta="model events")
+            yield TextMessageEndEvent(message_id="m1")
+
+    chat = ChatWidget(Agent())
+    assert await chat.send("hi") == "success"
+    answer = chat.messages[1]
+    # No RUN_STARTED/RUN_FINISHED in the stream: the widget opens and closes the run itself.
+    assert answer["parts"] == [
+        {"type": "step-start"},
+        {
+            "type": "text",
+            "text": "model events",
+            "providerMetadata": {"ag-ui": {"messageId": "m1"}},
+            "state": "done",
+        },
+    ]
+    assert answer["id"] == answer["metadata"]["ag-ui"]["runId"]
+    assert [r["event"]["type"] for r in chat.events] == [
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+    ]
+
+
+async def test_a_pydantic_ai_agent_with_a_function_model() -> None:
+    chat = ChatWidget(make_agent(SCENARIOS["reasoning_tool_text"]))
+    view = FrontEnd(chat)
+    assert await chat.send("What's the weather?") == "success"
+    assert without_provider_metadata(chat.messages[1]) == [
+        {"type": "step-start"},
+        {"type": "reasoning", "text": "The user wants the weather.", "state": "done"},
+        {
+            "type": "tool-get_weather",
+            "toolCallId": "call_w1",
+            "state": "output-available",
+            "input": {"city": "Paris"},
+            "output": {"city": "Paris", "sky": "sunny", "temp_c": 21},
+        },
+        {"type": "step-start"},
+        {"type": "text", "text": "The weather in Paris is **sunny**, 21 °C.", "state": "done"},
+    ]
+    # What the widget shows is what the bridge makes of the events it recorded.
+    replay = ui_message_dicts_from_events([r["event"] for r in chat.events])
+    assert replay[0]["parts"] == chat.messages[1]["parts"]
+    assert_in_sync(view, chat)
+
+
+async def test_the_run_input_carries_the_conversation_tools_state_and_files(tmp_path: Path) -> None:
+    inputs: list[RunAgentInput] = []
+
+    def agent(run_input: RunAgentInput) -> Iterator[str]:
+        inputs.append(run_input)
+        yield "ok"
+
+    image = tmp_path / "dot.png"
+    image.write_bytes(b"\x89PNG")
+    tool = {
+        "name": "confirm",
+        "description": "Ask the user",
+        "parameters": {"type": "object", "properties": {}},
+    }
+    chat = ChatWidget(agent, thread_id="thread-9", tools=[tool], state={"step": 1})
+    await chat.send("Look", files=[image, (b"hello", "text/plain"), ("notes.md", b"# hi", "text/markdown")])
+    await chat.send("Again")
+    first, second = inputs
+    assert chat.messages[0]["parts"] == [
+        {
+            "type": "file",
+            "mediaType": "image/png",
+            "filename": "dot.png",
+            "url": "data:image/png;base64,iVBORw==",
+        },
+        {"type": "file", "mediaType": "text/plain", "url": "data:text/plain;base64,aGVsbG8="},
+        {
+            "type": "file",
+            "mediaType": "text/markdown",
+            "filename": "notes.md",
+            "url": "data:text/markdown;base64,IyBoaQ==",
+        },
+        {"type": "text", "text": "Look"},
+    ]
+    wire = first.model_dump(mode="json", by_alias=True, exclude_none=True)
+    assert wire["threadId"] == "thread-9" and wire["state"] == {"step": 1} and wire["tools"] == [tool]
+    assert wire["messages"][0]["content"] == [
+        {"type": "image", "source": {"type": "data", "value": "iVBORw==", "mimeType": "image/png"}, "metadata": {"filename": "dot.png"}},
+        {"type": "document", "source": {"type": "data", "value": "aGVsbG8=", "mimeType": "text/plain"}},
+        {"type": "document", "source": {"type": "data", "value": "IyBoaQ==", "mimeType": "text/markdown"}, "metadata": {"filename": "notes.md"}},
+        {"type": "text", "text": "Look"},
+    ]  # fmt: skip
+    assert [m.role for m in second.messages] == ["user", "assistant", "user"]
+    assert second.messages[1].content == "ok"
+    assert first.run_id != second.run_id
+    assert [m.role for m in chat.agui_messages] == ["user", "assistant", "user", "assistant"]
+    assert [m.role for m in chat.ui_messages] == ["user", "assistant", "user", "assistant"]
+
+
+# ---------------------------------------------------------------------------------------------- approvals
+
+
+@pytest.mark.parametrize("approved", [True, False])
+async def test_approval_from_the_front_end_resumes_the_run(approved: bool) -> None:
+    chat = ChatWidget(make_approval_agent())
+    view = FrontEnd(chat)
+    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert chat.status == "ready"
+    tool = chat.messages[1]["parts"][-1]
+    assert (tool["type"], tool["state"], tool["input"]) == (
+        "tool-delete_file",
+        "approval-requested",
+        {"path": "/tmp/x"},
+    )
+    assert tool["approval"] == {
+        "id": "int-call_d",
+        "requestReason": 'Approve delete_file({"path":"/tmp/x"})?',
+    }
+
+    inputs: list[RunAgentInput] = []
+    real = chat.agent
+
+    def recording(run_input: RunAgentInput) -> Any:
+        inputs.append(run_input)
+        from pydantic_ai.ui.ag_ui import AGUIAdapter
+
+        return AGUIAdapter(agent=real, run_input=run_input).run_stream()
+
+    chat.agent = recording
+    answer = {"kind": "approval", "approvalId": "int-call_d", "approved": approved}
+    if not approved:
+        answer["reason"] = "not now"
+    view.request(answer)
+    # The answer shows at once, before the agent says anything.
+    part = view.state["messages"][1]["parts"][-1]
+    assert part["state"] == "approval-responded" and part["approval"]["approved"] is approved
+    assert await chat.task == "success"
+    payload = {"approved": approved} if approved else {"approved": False, "reason": "not now"}
+    assert [r.model_dump(by_alias=True, exclude_none=True) for r in inputs[0].resume] == [
+        {"interruptId": "int-call_d", "status": "resolved", "payload": payload}
+    ]
+    assert [m["role"] for m in chat.messages] == ["user", "assistant"]  # the same answer continues
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
+    if approved:
+        assert tool["state"] == "output-available" and tool["output"] == "deleted /tmp/x"
+        assert tool["approval"] == {"id": "int-call_d", "requestReason": 'Approve delete_file({"path":"/tmp/x"})?', "approved": True}  # fmt: skip
+    else:
+        assert tool["state"] == "output-denied"
+        assert tool["approval"]["reason"] == "not now"
+    assert chat.messages[1]["parts"][-1]["text"] == "Deleted `/tmp/x`."
+    assert chat.messages[1]["metadata"]["ag-ui"]["outcome"] == {"type": "success"}
+    assert_in_sync(view, chat)
+
+
+@pytest.mark.node
+async def test_ai_sdk_chunks_with_an_approval_match_the_ai_sdk(node_reference: Any) -> None:
+    """pydantic-ai's Vercel AI adapter as the agent: the widget reads its chunks as the AI SDK does."""
+    from pydantic_ai.ui.vercel_ai import VercelAIAdapter
+
+    agent = make_approval_agent()
+
+    def vercel(run_input: RunAgentInput) -> Any:
+        body = {"trigger": "submit-message", "id": run_input.thread_id, "messages": chat.messages}
+        run = VercelAIAdapter.build_run_input(json.dumps(body).encode())
+        return VercelAIAdapter(agent=agent, run_input=run, sdk_version=7).run_stream()
+
+    chat = ChatWidget(vercel)
+    view = FrontEnd(chat)
+    assert await chat.send("Delete /tmp/x") == "interrupt"
+    asked = copy.deepcopy(chat.messages[1])
+    first_chunks = [r["event"] for r in chat.events]
+    tool = asked["parts"][-1]
+    assert (tool["state"], tool["approval"]) == ("approval-requested", {"id": "call_d"})
+    assert await chat.answer_approval("call_d", True) == "success"
+    resumed_chunks = [r["event"] for r in chat.events[len(first_chunks) :]]
+    answered = copy.deepcopy(asked)
+    answered["parts"][-1].update(state="approval-responded", approval={"id": "call_d", "approved": True})
+    first, final = node_reference(
+        "ui_messages_from_chunk_streams.mjs",
+        {
+            "streams": [
+                {"chunks": first_chunks, "message": {"id": asked["id"], "role": "assistant", "parts": []}},
+                {"chunks": resumed_chunks, "message": answered},
+            ]
+        },
+    )
+    assert first["message"] == asked
+    assert final["message"] == chat.messages[1]
+    assert chat.messages[1]["parts"][2]["state"] == "output-available"
+    assert_in_sync(view, chat)
+
+
+async def test_two_approvals_resume_once_both_are_answered() -> None:
+    from pydantic_ai import Agent, DeferredToolRequests
+    from pydantic_ai.messages import ModelMessage, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, DeltaToolCall, FunctionModel
+
+    async def model(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+        if any(isinstance(p, ToolReturnPart) for m in messages for p in getattr(m, "parts", ())):
+            yield "Handled both."
+            return
+        yield {0: DeltaToolCall(name="delete_file", json_args='{"path": "/a"}', tool_call_id="call_a")}
+        yield {1: DeltaToolCall(name="delete_file", json_args='{"path": "/b"}', tool_call_id="call_b")}
+
+    agent = Agent(FunctionModel(stream_function=model), output_type=[str, DeferredToolRequests])
+
+    @agent.tool_plain(requires_approval=True)
+    def delete_file(path: str) -> str:
+        """Delete a file."""
+        return f"deleted {path}"
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("Delete /a and /b") == "interrupt"
+    asked = [p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file"]
+    assert [(p["toolCallId"], p["state"]) for p in asked] == [
+        ("call_a", "approval-requested"),
+        ("call_b", "approval-requested"),
+    ]
+    assert chat.answer_approval(asked[0]["approval"]["id"], True) is None  # waits for the other answer
+    assert view.state["messages"][1]["parts"][-2]["state"] == "approval-responded"
+    assert chat.messages[1]["parts"][-2]["state"] == "approval-responded"
+    with pytest.raises(KeyError, match="already answered"):
+        chat.answer_approval(asked[0]["approval"]["id"], False)
+    assert await chat.answer_approval(asked[1]["approval"]["id"], False, reason="keep /b") == "success"
+    done = {p["toolCallId"]: p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file"}
+    assert (done["call_a"]["state"], done["call_a"]["output"]) == ("output-available", "deleted /a")
+    assert done["call_b"]["state"] == "output-denied"
+    assert done["call_b"]["approval"]["reason"] == "keep /b"
+    assert chat.messages[1]["parts"][-1]["text"] == "Handled both."
+    assert_in_sync(view, chat)
+
+
+async def test_answering_an_unknown_approval_is_an_error() -> None:
+    chat = ChatWidget(agui_agent)
+    with pytest.raises(KeyError, match="no tool call is waiting for approval 'nope'"):
+        chat.answer_approval("nope", True)
+
+
+# ---------------------------------------------------------------------------------------------- stop
+
+
+async def test_stop_ends_a_slow_sync_agent_within_200_ms() -> None:
+    finished = threading.Event()
+
+    def slow(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        try:
+            yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+            yield {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
+            for i in range(100):
+                yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": f"{i} "}
+                time.sleep(1.0)
+        finally:
+            finished.set()
+
+    chat = ChatWidget(slow)
+    view = FrontEnd(chat)
+    task = chat.send("count")
+    while "0 " not in json.dumps(chat._conversation.messages):
+        await asyncio.sleep(0.01)
+    stopped_at = time.monotonic()
+    view.request({"kind": "stop"})
+    assert await task == "cancelled"
+    latency = time.monotonic() - stopped_at
+    assert latency < 0.2, f"stop took {latency * 1000:.0f} ms"
+    assert (chat.status, chat.error) == ("ready", "")
+    answer = chat.messages[1]
+    assert answer["parts"][-1]["text"] == "0 "
+    assert answer["metadata"]["ag-ui"]["outcome"] == {"type": "cancelled"}
+    assert chat.events[-1]["event"] == {
+        "type": "RUN_FINISHED",
+        "threadId": chat.thread_id,
+        "runId": answer["id"],
+        "outcome": {"type": "cancelled"},
+    }
+    assert_in_sync(view, chat)
+    assert await asyncio.to_thread(finished.wait, 3.0)  # the worker closed the generator at its next item
+
+
+async def test_stop_cancels_an_async_agent() -> None:
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[str]:
+        yield "partial"
+        await asyncio.sleep(30)
+        yield "never"
+
+    chat = ChatWidget(agent)
+    task = chat.send("go")
+    while chat.status != "streaming":
+        await asyncio.sleep(0.005)
+    started = time.monotonic()
+    chat.stop()
+    assert await task == "cancelled"
+    assert time.monotonic() - started < 0.2
+    assert chat.messages[1]["parts"][-1] == {"type": "text", "text": "partial", "state": "done"}
+
+
+async def test_the_kernel_loop_stays_free_while_a_sync_agent_blocks() -> None:
+    def blocking(run_input: RunAgentInput) -> Iterator[str]:
+        time.sleep(0.3)
+        yield "done"
+
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.01)
+
+    ticking = asyncio.create_task(ticker())
+    chat = ChatWidget(blocking)
+    await chat.send("go")
+    ticking.cancel()
+    assert ticks >= 10
+
+
+# ---------------------------------------------------------------------------------------------- failures
+
+
+async def test_an_agent_that_raises_shows_the_error_and_leaves_the_widget_usable() -> None:
+    calls = 0
+
+    def flaky(run_input: RunAgentInput) -> Iterator[str]:
+        nonlocal calls
+        calls += 1
+        yield "Working on it"
+        if calls == 1:
+            raise ConnectionError("model endpoint unreachable")
+        yield "... done"
+
+    chat = ChatWidget(flaky)
+    view = FrontEnd(chat)
+    assert await chat.send("go") == "error"
+    assert (chat.status, chat.error) == ("error", "ConnectionError: model endpoint unreachable")
+    assert isinstance(chat.exception, ConnectionError)
+    answer = chat.messages[1]
+    assert answer["parts"][-1]["text"] == "Working on it"
+    assert answer["metadata"] == {
+        "ag-ui": {
+            "error": {"message": "ConnectionError: model endpoint unreachable", "code": "ConnectionError"}
+        }
+    }
+    assert_in_sync(view, chat)
+    assert await chat.send("again") == "success"
+    assert (chat.status, chat.error) == ("ready", "")
+    assert chat.messages[-1]["parts"][-1]["text"] == "Working on it... done"
+    assert_in_sync(view, chat)
+
+
+async def test_an_agent_that_fails_before_streaming_gets_an_error_message() -> None:
+    async def broken(run_input: RunAgentInput) -> AsyncIterator[str]:
+        raise RuntimeError("no API key")
+        yield ""  # pragma: no cover
+
+    chat = ChatWidget(broken)
+    assert await chat.send("go") == "error"
+    answer = chat.messages[1]
+    assert answer["role"] == "assistant"
+    assert answer["metadata"]["ag-ui"]["error"] == {
+        "message": "RuntimeError: no API key",
+        "code": "RuntimeError",
+    }
+    assert chat.error == "RuntimeError: no API key"
+
+
+async def test_a_run_error_event_sets_the_error_status() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "RUN_ERROR", "message": "rate limited", "code": "429"}
+
+    chat = ChatWidget(agent)
+    assert await chat.send("go") == "error"
+    assert (chat.status, chat.error) == ("error", "rate limited")
+    assert chat.messages[1]["metadata"]["ag-ui"]["error"] == {"message": "rate limited", "code": "429"}
+
+
+async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "messageId": "a1"}
+        yield {"type": "text-start", "id": "t1"}
+        yield {"type": "text-delta", "id": "t1", "delta": "Kept"}
+        yield {"type": "text-delta", "id": "t9", "delta": "lost"}
+        yield {"type": "text-delta", "id": "t1", "delta": "never read"}
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("go") == "error"
+    assert (
+        chat.error
+        == "malformed stream: item 3 (text-delta): no text part with id 't9' (send text-start first)"
+    )
+    assert chat.messages[1]["parts"][0] == {"type": "text", "text": "Kept", "state": "streaming"}
+    assert_in_sync(view, chat)
+
+
+async def test_a_malformed_event_stream_names_the_item() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[Any]:
+        yield {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
+        yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Kept"}
+        yield 42
+
+    chat = ChatWidget(agent)
+    assert await chat.send("go") == "error"
+    assert (
+        chat.error
+        == "malformed stream: item 2: expected an AG-UI event, an AI SDK chunk (dict) or str text, got int"
+    )
+    assert chat.messages[1]["parts"][-1]["text"] == "Kept"
+
+
+async def test_events_out_of_order_are_caught_by_the_reference_rules() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[Any]:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
+        yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Kept"}
+        yield {"type": "NOT_AN_AG_UI_EVENT", "value": 1}  # dropped, as @ag-ui/client drops it
+        yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "other", "delta": "refused"}
+        yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "never read"}
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("go") == "error"
+    assert chat.error == (
+        "malformed stream: event 4 (TEXT_MESSAGE_CONTENT): no active text message 'other'; "
+        "send TEXT_MESSAGE_START first"
+    )
+    assert chat.messages[1]["parts"][-1] == {
+        "type": "text",
+        "text": "Kept",
+        "providerMetadata": {"ag-ui": {"messageId": "m"}},
+        "state": "streaming",
+    }
+    assert chat.messages[1]["metadata"]["ag-ui"]["error"]["code"] == "STREAM_ERROR"
+    assert_in_sync(view, chat)
+
+
+async def test_sending_while_busy_is_refused() -> None:
+    release = threading.Event()
+
+    def agent(run_input: RunAgentInput) -> Iterator[str]:
+        yield "..."
+        release.wait(5)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    task = chat.send("first")
+    with pytest.raises(RuntimeError, match="cannot send a message while the agent is answering"):
+        chat.send("second")
+    view.request({"kind": "send", "text": "from the view", "files": []})
+    assert chat.error == BUSY_NOTICE
+    assert "from the view" not in json.dumps(chat._conversation.messages)
+    assert chat.status in ("submitted", "streaming")
+    release.set()
+    assert await task == "success"
+    assert chat.error == ""
+
+
+async def test_a_widget_without_an_agent_plays_but_does_not_send() -> None:
+    chat = ChatWidget()
+    view = FrontEnd(chat)
+    with pytest.raises(TypeError, match=r"this ChatWidget has no agent: pass ChatWidget\(agent=...\)"):
+        chat.send("hi")
+    view.request({"kind": "send", "text": "hi", "files": []})
+    assert chat.error.startswith("AgentError: this ChatWidget has no agent")
+    assert chat.messages == [] and chat.status == "ready"
+    assert await chat.play(list(chunk_agent(None))) == "success"  # type: ignore[arg-type]
+    assert chat.messages == [CHUNK_ANSWER] and chat.error == ""
+
+
+async def test_a_missing_bundle_says_how_to_build_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(_chat, "BUNDLE", tmp_path / "widget.js")
+    monkeypatch.setattr(ChatWidget, "_esm", None)
+    with pytest.raises(FileNotFoundError, match=r"cd js && npm install && npm run build"):
+        ChatWidget()
+
+
+# ---------------------------------------------------------------------------------------------- front-end requests
+
+
+async def test_send_from_the_view_with_files_and_regenerate() -> None:
+    answers = iter(["first answer", "second answer"])
+
+    def agent(run_input: RunAgentInput) -> Iterator[str]:
+        yield next(answers)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    image = {"mediaType": "image/png", "filename": "a.png", "url": "data:image/png;base64,AAAA"}
+    view.request({"kind": "send", "text": "describe", "files": [image]})
+    assert await chat.task == "success"
+    assert chat.messages[0]["parts"] == [{"type": "file", **image}, {"type": "text", "text": "describe"}]
+    assert chat.messages[1]["parts"][-1]["text"] == "first answer"
+    view.request({"kind": "regenerate"})
+    assert await chat.task == "success"
+    assert [m["role"] for m in chat.messages] == ["user", "assistant"]
+    assert chat.messages[1]["parts"][-1]["text"] == "second answer"
+    assert ["len", 1] in view.ops()
+    assert_in_sync(view, chat)
+
+
+async def test_resync_answers_with_a_snapshot() -> None:
+    chat = ChatWidget(chunk_agent)
+    view = FrontEnd(chat)
+    await chat.send("hi")
+    view.state["messages"] = []  # a view that lost track
+    view.request({"kind": "resync"})
+    snapshot = view.sent[-1]["content"]
+    assert snapshot["kind"] == "snapshot" and snapshot["seq"] == view.patches()[-1]["seq"] + 1
+    assert_in_sync(view, chat)
+    await chat.send("again")  # patches continue after the snapshot's seq
+    assert_in_sync(view, chat)
+
+
+async def test_a_long_run_is_batched_and_the_trait_is_refreshed_every_few_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_chat, "TRAIT_SYNC_SECONDS", 0.25)
+
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[str]:
+        for i in range(2000):
+            yield f"{i} "
+            if i % 100 == 0:
+                await asyncio.sleep(0.05)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    started = time.monotonic()
+    await chat.send("count")
+    elapsed = time.monotonic() - started
+    patches = view.patches()
+    assert len(patches) <= elapsed * 30 + 4  # at most ~30 patch messages a second, whatever the event rate
+    assert 2 <= len(view.trait_updates("messages")) <= elapsed / 0.25 + 2
+    assert chat.messages[1]["parts"][-1]["text"] == "".join(f"{i} " for i in range(2000))
+    assert_in_sync(view, chat)
+
+
+# ---------------------------------------------------------------------------------------------- play, save, load
+
+
+async def test_play_renders_a_recorded_ag_ui_log() -> None:
+    path = FIXTURES / "agui" / "reasoning_tool_text.jsonl"
+    chat = ChatWidget()
+    view = FrontEnd(chat)
+    assert await chat.play(path) == "success"
+    assert chat.messages == ui_message_dicts_from_events(path)
+    assert len(chat.events) == len(path.read_text().splitlines())
+    assert_in_sync(view, chat)
+
+
+async def test_play_an_sse_capture_and_a_chunk_list() -> None:
+    chat = ChatWidget()
+    await chat.play(FIXTURES / "agui" / "parallel_tools.sse")
+    assert chat.messages == ui_message_dicts_from_events(FIXTURES / "agui" / "parallel_tools.sse")
+    await chat.play(list(chunk_agent(None)))  # type: ignore[arg-type]
+    assert chat.messages[-1] == CHUNK_ANSWER
+
+
+async def test_play_at_recorded_speed_keeps_the_pacing(tmp_path: Path) -> None:
+    base = 1_800_000_000_000_000_000
+    records = [
+        {"received_ns": base + i * 100_000_000, "event": {"type": "text-delta", "id": "t", "delta": f"{i}"}}
+        for i in range(4)
+    ]
+    records = [
+        {"received_ns": base, "event": {"type": "start", "messageId": "p1"}},
+        {"received_ns": base, "event": {"type": "text-start", "id": "t"}},
+        *records,
+        {"received_ns": base + 300_000_000, "event": {"type": "text-end", "id": "t"}},
+    ]
+    log = tmp_path / "run.jsonl"
+    log.write_bytes(b"\n".join(orjson.dumps(r) for r in records))
+    chat = ChatWidget()
+    started = time.monotonic()
+    await chat.play(log, speed=1.0)
+    assert 0.28 < time.monotonic() - started < 1.5
+    started = time.monotonic()
+    await chat.play(log, speed=3.0)
+    assert time.monotonic() - started < 0.3
+    assert chat.messages[0]["parts"] == [{"type": "text", "text": "0123", "state": "done"}]
+    assert [r["received_ns"] for r in chat.events[: len(records)]] == [r["received_ns"] for r in records]
+
+
+async def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    chat = ChatWidget(agui_agent, thread_id="thread-1", state={"total": 0})
+    await chat.send("What is 1 + 2?")
+    path = tmp_path / "chat.json"
+    chat.save(path)
+    loaded = ChatWidget.load(path, agent=agui_agent, title="Restored")
+    assert loaded.messages == chat.messages
+    assert loaded.thread_id == "thread-1"
+    assert loaded.state == {"total": 3, "count": 1}
+    assert loaded.events == chat.events
+    assert loaded.title == "Restored"
+    with pytest.raises(ValueError, match="not a saved ChatWidget conversation"):
+        ChatWidget.load(FIXTURES / "agui" / "reasoning_tool_text.jsonl")
+
+
+async def test_the_events_load_into_the_log_tables() -> None:
+    from agui_notebook.logs._load import load_events
+
+    chat = ChatWidget(agui_agent, thread_id="thread-1")
+    await chat.send("What is 1 + 2?")
+    frame = load_events(chat)
+    assert frame["type"].tolist() == [e["type"] for e in agui_agent(_input("thread-1"))]
+    assert set(frame["run_id"]) == {"run-a"}
+    assert frame["t"].is_monotonic_increasing
+
+
+async def test_clear_starts_a_new_conversation() -> None:
+    chat = ChatWidget(agui_agent, state={"total": 0})
+    view = FrontEnd(chat)
+    thread = chat.thread_id
+    await chat.send("hi")
+    chat.clear()
+    assert chat.messages == [] and chat.events == [] and chat.state == {"total": 0}
+    assert chat.thread_id != thread
+    assert_in_sync(view, chat)
+    assert ["len", 0] in view.ops()
+
+
+async def test_clear_while_streaming_drops_the_rest_of_the_run() -> None:
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[str]:
+        yield "partial"
+        await asyncio.sleep(30)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    task = chat.send("go")
+    while chat.status != "streaming":
+        await asyncio.sleep(0.005)
+    chat.clear()
+    assert await task == "cancelled"
+    assert (chat.messages, chat.status, chat.events) == ([], "ready", [])
+    assert_in_sync(view, chat)
+
+
+async def test_assigning_messages_replaces_the_conversation() -> None:
+    chat = ChatWidget(chunk_agent)
+    view = FrontEnd(chat)
+    await chat.send("hi")
+    chat.messages = [user("start over", "u9")]
+    assert view.sent[-1]["content"]["kind"] == "snapshot"
+    assert_in_sync(view, chat)
+    await chat.regenerate()
+    assert [m["id"] for m in chat.messages] == ["u9", "msg-1"]
+    assert_in_sync(view, chat)
+    task = chat.send("busy now")
+    with pytest.raises(traitlets.TraitError, match="while the agent is answering"):
+        chat.messages = []
+    await task
+
+
+async def test_an_empty_send_from_the_view_is_explained() -> None:
+    chat = ChatWidget(chunk_agent)
+    view = FrontEnd(chat)
+    view.request({"kind": "send", "text": "", "files": []})
+    assert (chat.status, chat.error) == ("ready", "ValueError: nothing to send: give some text or files")
+    assert chat.messages == [] and chat.task is None
+    assert_in_sync(view, chat)
+
+
+async def test_messages_given_as_ag_ui_messages_are_converted() -> None:
+    chat = ChatWidget(
+        messages=[
+            {"id": "u1", "role": "user", "content": "hi"},
+            {"id": "a1", "role": "assistant", "content": "hello"},
+        ]
+    )
+    assert chat.messages == [
+        {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]},
+        {
+            "id": "a1",
+            "role": "assistant",
+            "parts": [
+                {"type": "step-start"},
+                {
+                    "type": "text",
+                    "text": "hello",
+                    "state": "done",
+                    "providerMetadata": {"ag-ui": {"messageId": "a1"}},
+                },
+            ],
+        },
+    ]
