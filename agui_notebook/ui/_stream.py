@@ -1,0 +1,1121 @@
+"""The UI message stream reducer (AI SDK chunks applied to one UIMessage dict) and stream reading on top of it.
+
+This is the hot path shared by ``read_ui_message_stream``, the AG-UI bridge and the widget. It follows the AI
+SDK's ``processUIMessageStream`` (ai 7) chunk by chunk, and reports what each chunk changed as ``MessageChange``
+records so a renderer can patch instead of re-rendering.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import typing
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable, Iterator
+from typing import Any, overload
+
+from pydantic import TypeAdapter
+
+from ._changes import MessageChange
+from ._chunk_source import ChunkSource, aiter_ui_chunks, iter_ui_chunks
+from ._partial_json import PartialJsonBuffer
+from ._parts import MessageT, UIMessage
+
+__all__ = [
+    "UIMessageStreamError",
+    "UIMessageStreamErrorChunk",
+    "UIMessageStreamReducer",
+    "merge_metadata",
+    "read_ui_message_stream",
+    "ui_message_from_chunks",
+]
+
+_MISSING: Any = object()  # a chunk field that is absent (JavaScript's undefined), as opposed to null
+_RESULT_STATES = frozenset({"output-available", "output-error"})
+_FORBIDDEN_MERGE_KEYS = frozenset({"__proto__", "constructor", "prototype"})
+
+
+class UIMessageStreamError(ValueError):
+    """A malformed UI message stream: the analogue of the AI SDK's ``UIMessageStreamError``.
+
+    Raised where the AI SDK throws, e.g. a ``text-delta`` for a text part that was never started. The message
+    names the chunk: ``chunk 12 (text-delta): no text part with id 't3'``. ``chunk_index`` counts from 0.
+    """
+
+    def __init__(self, reason: str, *, chunk_index: int, chunk_type: str, chunk_id: str = "") -> None:
+        super().__init__(f"chunk {chunk_index} ({chunk_type}): {reason}")
+        self.reason = reason
+        self.chunk_index = chunk_index
+        self.chunk_type = chunk_type
+        self.chunk_id = chunk_id
+
+
+class UIMessageStreamErrorChunk(Exception):
+    """An ``error`` chunk in a UI message stream: the producer reported ``error_text``.
+
+    ``on_error`` callbacks receive it, like the ``Error(errorText)`` the AI SDK passes to ``onError``.
+    """
+
+    def __init__(self, error_text: str, *, chunk_index: int) -> None:
+        super().__init__(error_text)
+        self.error_text = error_text
+        self.chunk_index = chunk_index
+
+
+def merge_metadata(base: Any, overrides: Any) -> Any:
+    """Deep-merge message metadata as the AI SDK does: nested objects merge, everything else is replaced.
+
+    Neither argument is modified; the result shares unchanged nested values with them.
+
+    >>> merge_metadata({"usage": {"input": 3}, "model": "a"}, {"usage": {"output": 5}})
+    {'usage': {'input': 3, 'output': 5}, 'model': 'a'}
+    """
+    if type(base) is not dict or type(overrides) is not dict:
+        return overrides
+    result = dict(base)
+    for key, value in overrides.items():
+        if key in _FORBIDDEN_MERGE_KEYS:
+            continue
+        current = result.get(key)
+        result[key] = (
+            merge_metadata(current, value) if type(current) is dict and type(value) is dict else value
+        )
+    return result
+
+
+def _js_string(value: Any) -> str:
+    """What JavaScript's ``text += value`` appends for a non-string delta."""
+    if value is _MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _assign(part: dict[str, Any], key: str, value: Any) -> None:
+    if value is _MISSING:
+        part.pop(key, None)
+    else:
+        part[key] = value
+
+
+_PART_CHANGES: list[MessageChange] = []
+_new_object = object.__new__
+_set_kind = MessageChange.kind.__set__  # type: ignore[attr-defined]
+_set_message_index = MessageChange.message_index.__set__  # type: ignore[attr-defined]
+_set_part_index = MessageChange.part_index.__set__  # type: ignore[attr-defined]
+_set_delta = MessageChange.delta.__set__  # type: ignore[attr-defined]
+
+
+def _part_change(index: int) -> MessageChange:
+    """``_part_change(index)``, shared: the records are immutable and these are the most common."""
+    if index >= len(_PART_CHANGES):
+        _PART_CHANGES.extend(MessageChange("part", 0, i) for i in range(len(_PART_CHANGES), index + 1))
+    return _PART_CHANGES[index]
+
+
+def _text_change(index: int, delta: str) -> MessageChange:
+    """``MessageChange("text", 0, index, delta)`` without the frozen dataclass's slow ``__init__`` (per delta)."""
+    change = _new_object(MessageChange)
+    _set_kind(change, "text")
+    _set_message_index(change, 0)
+    _set_part_index(change, index)
+    _set_delta(change, delta)
+    return change
+
+
+class _PartialToolCall:
+    __slots__ = ("buffer", "dynamic", "input_encoding", "title", "tool_metadata", "tool_name")
+
+    def __init__(
+        self,
+        buffer: PartialJsonBuffer,
+        input_encoding: Any,
+        tool_name: Any,
+        dynamic: Any,
+        title: Any,
+        tool_metadata: Any,
+    ) -> None:
+        self.buffer = buffer
+        self.input_encoding = input_encoding
+        self.tool_name = tool_name
+        self.dynamic = dynamic
+        self.title = title
+        self.tool_metadata = tool_metadata
+
+
+class UIMessageStreamReducer:
+    """Apply AI SDK UI message chunks to one assistant UIMessage, kept as a plain dict in AI SDK JSON shape.
+
+    ``push(chunk)`` applies one chunk (a dict as on the wire) and returns what changed. Chunks change the
+    message exactly as the AI SDK's ``processUIMessageStream`` does; a malformed stream raises
+    ``UIMessageStreamError`` where the AI SDK throws.
+
+    >>> reducer = UIMessageStreamReducer()
+    >>> for chunk in [
+    ...     {"type": "start", "messageId": "m1"},
+    ...     {"type": "text-start", "id": "t1"},
+    ...     {"type": "text-delta", "id": "t1", "delta": "Hello"},
+    ...     {"type": "text-end", "id": "t1"},
+    ... ]:
+    ...     changes = reducer.push(chunk)
+    >>> reducer.message
+    {'id': 'm1', 'role': 'assistant', 'parts': [{'type': 'text', 'text': 'Hello', 'state': 'done'}]}
+
+    With ``lenient=True`` a malformed chunk is skipped instead, and its error added to ``problems``.
+
+    ``message`` may be an earlier assistant message to continue (it is copied, not modified). ``on_data``
+    receives every ``data-*`` chunk, transient or not; ``on_error`` receives a ``UIMessageStreamErrorChunk``
+    for every ``error`` chunk. Read ``reducer.message`` for the current state; values inside it are replaced,
+    never modified in place, so a reference taken to a nested value (an input, the metadata) stays valid.
+    """
+
+    def __init__(
+        self,
+        message: dict[str, Any] | UIMessage | None = None,
+        *,
+        on_data: Callable[[dict[str, Any]], None] | None = None,
+        on_error: Callable[[UIMessageStreamErrorChunk], None] | None = None,
+        lenient: bool = False,
+    ) -> None:
+        self.on_data = on_data
+        self.on_error = on_error
+        self.lenient = lenient
+        self.problems: list[UIMessageStreamError] = []
+        self.finish_reason: str | None = None
+        self.chunk_count = 0
+        self._handlers: dict[str, Callable[[dict[str, Any]], list[MessageChange]]] = {
+            "text-start": self._text_start,
+            "text-delta": self._text_delta,
+            "text-end": self._text_end,
+            "reasoning-start": self._reasoning_start,
+            "reasoning-delta": self._reasoning_delta,
+            "reasoning-end": self._reasoning_end,
+            "custom": self._custom,
+            "file": self._file,
+            "reasoning-file": self._file,
+            "source-url": self._source_url,
+            "source-document": self._source_document,
+            "tool-input-start": self._tool_input_start,
+            "tool-input-delta": self._tool_input_delta,
+            "tool-input-available": self._tool_input_available,
+            "tool-input-error": self._tool_input_error,
+            "tool-approval-request": self._tool_approval_request,
+            "tool-approval-response": self._tool_approval_response,
+            "tool-output-denied": self._tool_output_denied,
+            "tool-output-available": self._tool_output_available,
+            "tool-output-error": self._tool_output_error,
+            "steering-message": self._steering_message,
+            "start-step": self._start_step,
+            "finish-step": self._ignore,
+            "reset-step": self._reset_step,
+            "start": self._start,
+            "finish": self._finish,
+            "message-metadata": self._message_metadata,
+            "error": self._error,
+            "abort": self._ignore,
+        }
+        if message is not None and not isinstance(message, dict):
+            message = message.model_dump(mode="json")  # a UIMessage model
+        if message is not None and message.get("role") == "assistant":
+            self._reset(copy.deepcopy(message))
+        else:
+            self._reset(
+                {"id": "" if message is None else message.get("id", ""), "role": "assistant", "parts": []}
+            )
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The message so far (the live dict: copy it to keep a snapshot)."""
+        return self._message
+
+    def push(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        """Apply one chunk; return the changes it made (empty when it changed nothing)."""
+        self._chunk = chunk
+        self._chunk_index = self.chunk_count
+        self.chunk_count += 1
+        chunk_type = chunk.get("type") if type(chunk) is dict else None
+        handler = self._handlers.get(chunk_type)  # type: ignore[arg-type]
+        try:
+            if handler is not None:
+                return handler(chunk)
+            if type(chunk_type) is not str:
+                raise self._stream_error("chunk has no string 'type'", "")
+            if chunk_type.startswith("data-"):
+                return self._data(chunk)
+        except UIMessageStreamError as error:
+            if not self.lenient:
+                raise
+            self.problems.append(error)  # every check runs before any change, so skipping the chunk is clean
+        return []  # unknown chunk types are ignored, as by the AI SDK
+
+    # -- state -----------------------------------------------------------------------------------------------
+
+    def _reset(self, message: dict[str, Any]) -> None:
+        self._message = message
+        parts: list[dict[str, Any]] = message["parts"]
+        self._parts = parts
+        self._active_text: dict[Any, int] = {}
+        self._active_reasoning: dict[Any, int] = {}
+        self._partial_tool_calls: dict[Any, _PartialToolCall] = {}
+        self._step_start = 0
+        for index in range(len(parts) - 1, -1, -1):
+            if parts[index].get("type") == "step-start":
+                self._step_start = index + 1
+                break
+        self._index_parts()
+        for index in range(self._step_start, len(parts)):
+            part = parts[index]
+            part_type = part.get("type")
+            dynamic = part_type == "dynamic-tool"
+            if not (dynamic or (type(part_type) is str and part_type.startswith("tool-"))):
+                continue
+            if part.get("state") != "input-streaming":
+                continue
+            raw_input = part.get("rawInput")
+            self._partial_tool_calls[part.get("toolCallId")] = _PartialToolCall(
+                PartialJsonBuffer("" if raw_input is None else raw_input),
+                part.get("inputEncoding", _MISSING),
+                part.get("toolName", _MISSING) if dynamic else part_type[5:],
+                dynamic,
+                part.get("title", _MISSING),
+                part.get("toolMetadata", _MISSING),
+            )
+
+    def _index_parts(self) -> None:
+        """Rebuild the look-up tables from the parts (after a reset or parts were removed)."""
+        self._step_static: dict[Any, int] = {}
+        self._step_dynamic: dict[Any, int] = {}
+        self._last_tool: dict[Any, int] = {}
+        self._data_by_id: dict[tuple[str, Any], int] = {}
+        step_start = self._step_start
+        for index, part in enumerate(self._parts):
+            part_type = part.get("type")
+            if type(part_type) is not str:
+                continue
+            if part_type == "dynamic-tool" or part_type.startswith("tool-"):
+                call_id = part.get("toolCallId")
+                if _hashable(call_id):
+                    self._last_tool[call_id] = index
+                    if index >= step_start:
+                        table = self._step_dynamic if part_type == "dynamic-tool" else self._step_static
+                        table.setdefault(call_id, index)
+            elif part_type.startswith("data-"):
+                part_id = part.get("id")
+                if part_id is not None and _hashable(part_id):
+                    self._data_by_id.setdefault((part_type, part_id), index)
+
+    def _stream_error(self, reason: str, chunk_id: Any) -> UIMessageStreamError:
+        chunk = self._chunk
+        chunk_type = chunk.get("type") if type(chunk) is dict else None
+        return UIMessageStreamError(
+            reason,
+            chunk_index=self._chunk_index,
+            chunk_type=chunk_type if type(chunk_type) is str else repr(chunk_type),
+            chunk_id="" if chunk_id is None else str(chunk_id),
+        )
+
+    def _append(self, part: dict[str, Any]) -> MessageChange:
+        parts = self._parts
+        parts.append(part)
+        return _part_change(len(parts) - 1)
+
+    # -- text and reasoning ----------------------------------------------------------------------------------
+
+    def _text_start(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        change = self._append(
+            {
+                "type": "text",
+                "text": "",
+                **_present("providerMetadata", chunk.get("providerMetadata", _MISSING)),
+                "state": "streaming",
+            }
+        )
+        self._active_text[chunk.get("id")] = change.part_index
+        return [change]
+
+    def _text_delta(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        index = self._active_text.get(chunk.get("id"), -1)
+        if index < 0:
+            raise self._stream_error(
+                f"no text part with id {chunk.get('id')!r} (send text-start first)", chunk.get("id")
+            )
+        return self._append_text(index, chunk)
+
+    def _reasoning_delta(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        index = self._active_reasoning.get(chunk.get("id"), -1)
+        if index < 0:
+            raise self._stream_error(
+                f"no reasoning part with id {chunk.get('id')!r} (send reasoning-start first)", chunk.get("id")
+            )
+        return self._append_text(index, chunk)
+
+    def _append_text(self, index: int, chunk: dict[str, Any]) -> list[MessageChange]:
+        part = self._parts[index]
+        delta = chunk.get("delta", _MISSING)
+        if type(delta) is not str:
+            delta = _js_string(delta)
+        text = part["text"]
+        part["text"] = ""  # drop the dict's reference so CPython can grow the string in place
+        text += delta
+        part["text"] = text
+        provider_metadata = chunk.get("providerMetadata")
+        if provider_metadata is not None:
+            part["providerMetadata"] = provider_metadata
+            return [_part_change(index)]
+        return [_text_change(index, delta)]
+
+    def _text_end(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        index = self._active_text.pop(chunk.get("id"), -1)
+        if index < 0:
+            raise self._stream_error(
+                f"no text part with id {chunk.get('id')!r} (send text-start first)", chunk.get("id")
+            )
+        part = self._parts[index]
+        part["state"] = "done"
+        citations = chunk.get("citations")
+        if citations is not None:
+            part["citations"] = citations
+        provider_metadata = chunk.get("providerMetadata")
+        if provider_metadata is not None:
+            part["providerMetadata"] = provider_metadata
+        return [_part_change(index)]
+
+    def _reasoning_start(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        change = self._append(
+            {
+                "type": "reasoning",
+                **_present("id", chunk.get("id", _MISSING)),
+                "text": "",
+                **_present("providerMetadata", chunk.get("providerMetadata", _MISSING)),
+                "state": "streaming",
+            }
+        )
+        self._active_reasoning[chunk.get("id")] = change.part_index
+        return [change]
+
+    def _reasoning_end(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        index = self._active_reasoning.pop(chunk.get("id"), -1)
+        if index < 0:
+            raise self._stream_error(
+                f"no reasoning part with id {chunk.get('id')!r} (send reasoning-start first)", chunk.get("id")
+            )
+        part = self._parts[index]
+        provider_metadata = chunk.get("providerMetadata")
+        if provider_metadata is not None:
+            part["providerMetadata"] = provider_metadata
+        part["state"] = "done"
+        return [_part_change(index)]
+
+    # -- other content parts ---------------------------------------------------------------------------------
+
+    def _custom(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [
+            self._append(
+                {
+                    "type": "custom",
+                    **_present("kind", chunk.get("kind", _MISSING)),
+                    **_present("providerMetadata", chunk.get("providerMetadata", _MISSING)),
+                }
+            )
+        ]
+
+    def _file(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        part = {
+            "type": chunk["type"],
+            **_present("mediaType", chunk.get("mediaType", _MISSING)),
+            **_present("url", chunk.get("url", _MISSING)),
+        }
+        provider_metadata = chunk.get("providerMetadata")
+        if provider_metadata is not None:
+            part["providerMetadata"] = provider_metadata
+        return [self._append(part)]
+
+    def _source_url(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [self._append(_pick(chunk, "source-url", ("sourceId", "url", "title", "providerMetadata")))]
+
+    def _source_document(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [
+            self._append(
+                _pick(
+                    chunk,
+                    "source-document",
+                    ("sourceId", "mediaType", "title", "filename", "providerMetadata"),
+                )
+            )
+        ]
+
+    def _steering_message(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [self._append(_pick(chunk, "steering-message", ("id", "parts")))]
+
+    def _data(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        if chunk.get("transient"):
+            if self.on_data is not None:
+                self.on_data(chunk)
+            return []
+        part_id = chunk.get("id")
+        index = -1
+        if part_id is not None and _hashable(part_id):
+            index = self._data_by_id.get((chunk["type"], part_id), -1)
+        if index >= 0:
+            _assign(self._parts[index], "data", chunk.get("data", _MISSING))
+            change = _part_change(index)
+        else:
+            change = self._append(dict(chunk))
+            if part_id is not None and _hashable(part_id):
+                self._data_by_id[(chunk["type"], part_id)] = change.part_index
+        if self.on_data is not None:
+            self.on_data(chunk)
+        return [change]
+
+    # -- tools -----------------------------------------------------------------------------------------------
+
+    def _update_tool(
+        self,
+        dynamic: bool,
+        call_id: Any,
+        tool_name: Any,
+        state: str,
+        index: int = -1,
+        *,
+        input: Any = _MISSING,
+        output: Any = _MISSING,
+        error_text: Any = _MISSING,
+        raw_input: Any = _MISSING,
+        input_encoding: Any = _MISSING,
+        preliminary: Any = _MISSING,
+        title: Any = _MISSING,
+        tool_metadata: Any = _MISSING,
+        provider_executed: Any = _MISSING,
+        provider_metadata: Any = _MISSING,
+    ) -> MessageChange:
+        """The AI SDK's updateToolPart / updateDynamicToolPart: update the call's part or add one."""
+        if index < 0 and _hashable(call_id):
+            index = (self._step_dynamic if dynamic else self._step_static).get(call_id, -1)
+        metadata_key = "resultProviderMetadata" if state in _RESULT_STATES else "callProviderMetadata"
+        if index >= 0:
+            part = self._parts[index]
+            part["state"] = state
+            if dynamic:
+                _assign(part, "toolName", tool_name)
+            else:
+                part["type"] = f"tool-{_js_string(tool_name) if type(tool_name) is not str else tool_name}"
+            _assign(part, "input", input)
+            _assign(part, "output", output)
+            _assign(part, "errorText", error_text)
+            _assign(part, "rawInput", raw_input)
+            if input_encoding is not _MISSING and input_encoding is not None:
+                part["inputEncoding"] = input_encoding
+            else:
+                part.pop("inputEncoding", None)
+            _assign(part, "preliminary", preliminary)
+            if title is not _MISSING:
+                part["title"] = title
+            if tool_metadata is not _MISSING:
+                part["toolMetadata"] = tool_metadata
+            if provider_executed is not _MISSING and provider_executed is not None:
+                part["providerExecuted"] = provider_executed
+            if provider_metadata is not _MISSING and provider_metadata is not None:
+                part[metadata_key] = provider_metadata
+            return _part_change(index)
+
+        if dynamic:
+            part = {
+                "type": "dynamic-tool",
+                "toolName": tool_name,
+                "toolCallId": call_id,
+                "state": state,
+                "input": input,
+                "inputEncoding": input_encoding if input_encoding is not None else _MISSING,
+                "output": output,
+                "errorText": error_text,
+                "preliminary": preliminary,
+                "providerExecuted": provider_executed,
+                "title": title,
+                "toolMetadata": tool_metadata,
+            }
+        else:
+            part = {
+                "type": f"tool-{_js_string(tool_name) if type(tool_name) is not str else tool_name}",
+                "toolCallId": call_id,
+                "state": state,
+                "title": title,
+                "toolMetadata": tool_metadata,
+                "input": input,
+                "inputEncoding": input_encoding if input_encoding is not None else _MISSING,
+                "output": output,
+                "rawInput": raw_input,
+                "errorText": error_text,
+                "providerExecuted": provider_executed,
+                "preliminary": preliminary,
+            }
+        if provider_metadata is not _MISSING and provider_metadata is not None:
+            part[metadata_key] = provider_metadata
+        part = {key: value for key, value in part.items() if value is not _MISSING}
+        change = self._append(part)
+        if _hashable(call_id):
+            index = change.part_index
+            (self._step_dynamic if dynamic else self._step_static).setdefault(call_id, index)
+            self._last_tool[call_id] = index
+        return change
+
+    def _step_tool_index(self, call_id: Any) -> int:
+        """Index of the first tool part (static or dynamic) of the current step for ``call_id``, or -1."""
+        if not _hashable(call_id):
+            return -1
+        static = self._step_static.get(call_id, -1)
+        dynamic = self._step_dynamic.get(call_id, -1)
+        if static < 0:
+            return dynamic
+        if dynamic < 0:
+            return static
+        return min(static, dynamic)
+
+    def _tool_invocation(self, call_id: Any) -> int:
+        """The AI SDK's getToolInvocation: this step's part for ``call_id``, else the message's last one."""
+        index = self._step_tool_index(call_id)
+        if index < 0 and _hashable(call_id):
+            index = self._last_tool.get(call_id, -1)
+        if index < 0:
+            raise self._stream_error(f"no tool call with id {call_id!r}", call_id)
+        return index
+
+    def _tool_input_start(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        call_id = chunk.get("toolCallId")
+        input_encoding = chunk.get("inputEncoding", _MISSING)
+        dynamic = chunk.get("dynamic", _MISSING)
+        title = chunk.get("title", _MISSING)
+        tool_metadata = chunk.get("toolMetadata", _MISSING)
+        self._partial_tool_calls[call_id] = _PartialToolCall(
+            PartialJsonBuffer(),
+            input_encoding,
+            chunk.get("toolName", _MISSING),
+            dynamic,
+            title,
+            tool_metadata,
+        )
+        change = self._update_tool(
+            bool(dynamic) and dynamic is not _MISSING,
+            call_id,
+            chunk.get("toolName", _MISSING),
+            "input-streaming",
+            input_encoding=input_encoding,
+            provider_executed=chunk.get("providerExecuted", _MISSING),
+            title=title,
+            tool_metadata=tool_metadata,
+            provider_metadata=chunk.get("providerMetadata", _MISSING),
+        )
+        return [change]
+
+    def _tool_input_delta(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        call_id = chunk.get("toolCallId")
+        partial = self._partial_tool_calls.get(call_id) if _hashable(call_id) else None
+        if partial is None:
+            raise self._stream_error(
+                f"no tool call with id {call_id!r} (send tool-input-start first)", call_id
+            )
+        delta = chunk.get("inputTextDelta", _MISSING)
+        if type(delta) is not str:
+            delta = _js_string(delta)
+        buffer = partial.buffer
+        if partial.input_encoding == "text":
+            buffer.extend(delta)
+            value = buffer.text
+        else:
+            value, state = buffer.append(delta)
+            if state == "failed-parse":
+                value = _MISSING
+        dynamic = partial.dynamic
+        return [
+            self._update_tool(
+                bool(dynamic) and dynamic is not _MISSING,
+                call_id,
+                partial.tool_name,
+                "input-streaming",
+                input=value,
+                raw_input=buffer.text,
+                input_encoding=partial.input_encoding,
+                title=partial.title,
+                tool_metadata=partial.tool_metadata,
+            )
+        ]
+
+    def _tool_input_available(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [
+            self._update_tool(
+                bool(chunk.get("dynamic")),
+                chunk.get("toolCallId"),
+                chunk.get("toolName", _MISSING),
+                "input-available",
+                input=chunk.get("input", _MISSING),
+                provider_executed=chunk.get("providerExecuted", _MISSING),
+                provider_metadata=chunk.get("providerMetadata", _MISSING),
+                title=chunk.get("title", _MISSING),
+                tool_metadata=chunk.get("toolMetadata", _MISSING),
+            )
+        ]
+
+    def _tool_input_error(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        call_id = chunk.get("toolCallId")
+        existing = self._step_tool_index(call_id)
+        if existing >= 0:
+            dynamic = self._parts[existing].get("type") == "dynamic-tool"
+        else:
+            dynamic = bool(chunk.get("dynamic"))
+        return [
+            self._update_tool(
+                dynamic,
+                call_id,
+                chunk.get("toolName", _MISSING),
+                "output-error",
+                input=chunk.get("input", _MISSING),
+                error_text=chunk.get("errorText", _MISSING),
+                provider_executed=chunk.get("providerExecuted", _MISSING),
+                provider_metadata=chunk.get("providerMetadata", _MISSING),
+                tool_metadata=chunk.get("toolMetadata", _MISSING),
+            )
+        ]
+
+    def _tool_approval_request(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        index = self._tool_invocation(chunk.get("toolCallId"))
+        part = self._parts[index]
+        part["state"] = "approval-requested"
+        approval: dict[str, Any] = {}
+        _set_present(approval, "id", chunk.get("approvalId", _MISSING))
+        if chunk.get("approvalDescriptor") is not None:
+            approval["descriptor"] = chunk["approvalDescriptor"]
+        if "inputSchemaInput" in chunk:
+            approval["inputSchemaInput"] = chunk["inputSchemaInput"]
+        if chunk.get("reason") is not None:
+            approval["requestReason"] = chunk["reason"]
+        if chunk.get("isAutomatic") is True:
+            approval["isAutomatic"] = True
+        if chunk.get("signature") is not None:
+            approval["signature"] = chunk["signature"]
+        part["approval"] = approval
+        return [_part_change(index)]
+
+    def _tool_approval_response(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        approval_id = chunk.get("approvalId", _MISSING)
+        index = -1
+        for position, candidate in enumerate(self._parts):
+            candidate_type = candidate.get("type")
+            if type(candidate_type) is not str or not (
+                candidate_type == "dynamic-tool" or candidate_type.startswith("tool-")
+            ):
+                continue
+            candidate_approval = candidate.get("approval")
+            if type(candidate_approval) is dict and candidate_approval.get("id", _MISSING) == approval_id:
+                index = position
+                break
+        if index < 0:
+            shown = "undefined" if approval_id is _MISSING else repr(approval_id)
+            raise self._stream_error(f"no tool call with approval id {shown}", shown)
+        part = self._parts[index]
+        previous = part.get("approval")
+        approval = dict(previous) if previous is not None else {}
+        _set_present(approval, "id", chunk.get("approvalId", _MISSING))
+        _set_present(approval, "approved", chunk.get("approved", _MISSING))
+        if "approved" not in chunk:
+            approval.pop("approved", None)
+        if chunk.get("reason") is not None:
+            approval["reason"] = chunk["reason"]
+        part["state"] = "approval-responded"
+        part["approval"] = approval
+        if chunk.get("providerExecuted") is not None:
+            part["providerExecuted"] = chunk["providerExecuted"]
+        if chunk.get("providerMetadata") is not None:
+            part["callProviderMetadata"] = chunk["providerMetadata"]
+        return [_part_change(index)]
+
+    def _tool_output_denied(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        index = self._tool_invocation(chunk.get("toolCallId"))
+        self._parts[index]["state"] = "output-denied"
+        return [_part_change(index)]
+
+    def _tool_output_available(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [self._tool_output(chunk, "output-available")]
+
+    def _tool_output_error(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [self._tool_output(chunk, "output-error")]
+
+    def _tool_output(self, chunk: dict[str, Any], state: str) -> MessageChange:
+        call_id = chunk.get("toolCallId")
+        index = self._tool_invocation(call_id)
+        part = self._parts[index]
+        dynamic = part.get("type") == "dynamic-tool"
+        tool_metadata = chunk.get("toolMetadata")
+        if tool_metadata is None:
+            tool_metadata = part.get("toolMetadata", _MISSING)
+        if state == "output-available":
+            extra = {
+                "output": chunk.get("output", _MISSING),
+                "preliminary": chunk.get("preliminary", _MISSING),
+            }
+        else:
+            extra = {"error_text": chunk.get("errorText", _MISSING)}
+            if not dynamic:
+                extra["raw_input"] = part.get("rawInput", _MISSING)
+        return self._update_tool(
+            dynamic,
+            call_id,
+            part.get("toolName", _MISSING) if dynamic else part["type"][5:],
+            state,
+            index,
+            input=part.get("input", _MISSING),
+            provider_executed=chunk.get("providerExecuted", _MISSING),
+            provider_metadata=chunk.get("providerMetadata", _MISSING),
+            title=part.get("title", _MISSING),
+            tool_metadata=tool_metadata,
+            **extra,
+        )
+
+    # -- steps and the message -------------------------------------------------------------------------------
+
+    def _start_step(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        change = self._append({"type": "step-start"})
+        self._step_start = len(self._parts)
+        self._step_static = {}
+        self._step_dynamic = {}
+        return [change]
+
+    def _reset_step(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        self._active_text = {}
+        self._active_reasoning = {}
+        self._partial_tool_calls = {}
+        if self._step_start >= len(self._parts):
+            return []
+        del self._parts[self._step_start :]
+        self._index_parts()
+        return [MessageChange("parts")]
+
+    def _start(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        message_id = chunk.get("messageId")
+        changes: list[MessageChange] = []
+        if message_id is not None:
+            if message_id != self._message.get("id", _MISSING):
+                # A different message id starts a separate response (the AI SDK resets its state).
+                self._reset({"id": message_id, "role": "assistant", "parts": []})
+                self.finish_reason = None
+            else:
+                self._message["id"] = message_id
+            changes.append(MessageChange("message"))
+        if self._merge_metadata(chunk) and not changes:
+            changes.append(MessageChange("metadata"))
+        return changes
+
+    def _finish(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        finish_reason = chunk.get("finishReason")
+        if finish_reason is not None:
+            self.finish_reason = finish_reason
+        return self._message_metadata(chunk)
+
+    def _message_metadata(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return [MessageChange("metadata")] if self._merge_metadata(chunk) else []
+
+    def _merge_metadata(self, chunk: dict[str, Any]) -> bool:
+        metadata = chunk.get("messageMetadata")
+        if metadata is None:
+            return False
+        current = self._message.get("metadata")
+        self._message["metadata"] = metadata if current is None else merge_metadata(current, metadata)
+        return True
+
+    def _error(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        if self.on_error is not None:
+            self.on_error(UIMessageStreamErrorChunk(_error_text(chunk), chunk_index=self._chunk_index))
+        return []
+
+    def _ignore(self, chunk: dict[str, Any]) -> list[MessageChange]:
+        return []
+
+
+def _error_text(chunk: dict[str, Any]) -> str:
+    text = chunk.get("errorText", _MISSING)
+    return text if type(text) is str else _js_string(text)
+
+
+def _hashable(value: Any) -> bool:
+    return value is None or type(value) in (str, int, float, bool)
+
+
+def _present(key: str, value: Any) -> dict[str, Any]:
+    return {} if value is _MISSING else {key: value}
+
+
+def _set_present(target: dict[str, Any], key: str, value: Any) -> None:
+    if value is not _MISSING:
+        target[key] = value
+
+
+def _pick(chunk: dict[str, Any], part_type: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    part = {"type": part_type}
+    for key in keys:
+        if key in chunk:
+            part[key] = chunk[key]
+    return part
+
+
+# -- reading a whole stream ------------------------------------------------------------------------------------
+
+
+class _SnapshotBuilder:
+    """Keeps a model of every part in step with the reducer's dicts, using the change records.
+
+    Only the parts a chunk changed are validated again, so a snapshot costs one small validation plus a list
+    copy, however long the message. Unchanged parts are shared between snapshots.
+    """
+
+    def __init__(self, reducer: UIMessageStreamReducer, message_type: type[UIMessage]) -> None:
+        self._reducer = reducer
+        self._message_type = message_type
+        self._validate_part, self._validate_metadata = _validators(message_type)
+        self._models: list[Any] = []
+        self._metadata: Any = None
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        message = self._reducer.message
+        self._models = [self._validate_part(part) for part in message["parts"]]
+        if "metadata" in message:
+            self._metadata = self._validate_metadata(message["metadata"])
+
+    def apply(self, changes: list[MessageChange]) -> None:
+        message = self._reducer.message
+        models = self._models
+        for change in changes:
+            kind = change.kind
+            if kind == "text" or kind == "part":
+                index = change.part_index
+                model = self._validate_part(message["parts"][index])
+                if index == len(models):
+                    models.append(model)
+                else:
+                    models[index] = model
+            elif kind == "metadata":
+                self._metadata = self._validate_metadata(message["metadata"])
+            else:
+                self.rebuild()
+
+    def snapshot(self) -> UIMessage:
+        """The message as a model: what ``model_construct`` builds, without its per-field work, per update."""
+        message = self._reducer.message
+        has_metadata = "metadata" in message
+        snapshot = _new_object(self._message_type)
+        fields = {
+            "id": message.get("id"),
+            "role": message.get("role"),
+            "metadata": self._metadata if has_metadata else None,
+            "parts": list(self._models),
+        }
+        _set_attribute(snapshot, "__dict__", fields)
+        _set_attribute(
+            snapshot, "__pydantic_fields_set__", set(_WITH_METADATA if has_metadata else _WITHOUT_METADATA)
+        )
+        _set_attribute(snapshot, "__pydantic_extra__", {})
+        _set_attribute(snapshot, "__pydantic_private__", None)
+        return snapshot
+
+
+_set_attribute = object.__setattr__
+_WITH_METADATA = frozenset({"id", "role", "metadata", "parts"})
+_WITHOUT_METADATA = frozenset({"id", "role", "parts"})
+_VALIDATORS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+
+
+def _validators(message_type: type[UIMessage]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    validators = _VALIDATORS.get(message_type)
+    if validators is None:
+        fields = message_type.model_fields
+        (part_type,) = typing.get_args(fields["parts"].annotation)
+        validators = (
+            TypeAdapter(part_type).validate_python,
+            TypeAdapter(fields["metadata"].annotation or Any).validate_python,
+        )
+        _VALIDATORS[message_type] = validators
+    return validators
+
+
+def _starting_message(message: UIMessage | dict[str, Any] | None) -> dict[str, Any] | None:
+    if message is None or isinstance(message, dict):
+        return message
+    return message.model_dump(mode="json")
+
+
+def _error_reporter(
+    on_error: Callable[[Exception], None] | None, terminate_on_error: bool
+) -> Callable[[UIMessageStreamErrorChunk], None]:
+    def report(error: UIMessageStreamErrorChunk) -> None:
+        if on_error is not None:
+            on_error(error)
+        if terminate_on_error:
+            raise error
+
+    return report
+
+
+def _read_sync(
+    source: Any,
+    reducer: UIMessageStreamReducer,
+    message_type: type[UIMessage],
+    on_error: Callable[[Exception], None] | None,
+    terminate_on_error: bool,
+) -> Iterator[UIMessage]:
+    snapshots = _SnapshotBuilder(reducer, message_type)
+    push = reducer.push
+    for chunk in iter_ui_chunks(source):
+        try:
+            changes = push(chunk)
+        except UIMessageStreamError as error:
+            if on_error is not None:
+                on_error(error)
+            if terminate_on_error:
+                raise
+            return  # the AI SDK stops reading a malformed stream
+        if changes:
+            snapshots.apply(changes)
+            if chunk.get("type") != "start-step":  # the AI SDK adds the step boundary without an update
+                yield snapshots.snapshot()
+
+
+async def _read_async(
+    source: AsyncIterable[Any],
+    reducer: UIMessageStreamReducer,
+    message_type: type[UIMessage],
+    on_error: Callable[[Exception], None] | None,
+    terminate_on_error: bool,
+) -> AsyncIterator[UIMessage]:
+    snapshots = _SnapshotBuilder(reducer, message_type)
+    push = reducer.push
+    async for chunk in aiter_ui_chunks(source):
+        try:
+            changes = push(chunk)
+        except UIMessageStreamError as error:
+            if on_error is not None:
+                on_error(error)
+            if terminate_on_error:
+                raise
+            return
+        if changes:
+            snapshots.apply(changes)
+            if chunk.get("type") != "start-step":
+                yield snapshots.snapshot()
+
+
+@overload
+def read_ui_message_stream(
+    chunks: AsyncIterable[Any],
+    *,
+    message: UIMessage | dict[str, Any] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
+    terminate_on_error: bool = False,
+    on_data: Callable[[dict[str, Any]], None] | None = None,
+    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse] - MessageT has a default
+) -> AsyncIterator[MessageT]: ...
+@overload
+def read_ui_message_stream(
+    chunks: str | bytes | os.PathLike[str] | Iterable[Any],
+    *,
+    message: UIMessage | dict[str, Any] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
+    terminate_on_error: bool = False,
+    on_data: Callable[[dict[str, Any]], None] | None = None,
+    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
+) -> Iterator[MessageT]: ...
+def read_ui_message_stream(
+    chunks: ChunkSource,
+    *,
+    message: UIMessage | dict[str, Any] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
+    terminate_on_error: bool = False,
+    on_data: Callable[[dict[str, Any]], None] | None = None,
+    message_type: type[UIMessage] = UIMessage,
+) -> Iterator[UIMessage] | AsyncIterator[UIMessage]:
+    """Read a UI message stream, yielding the assistant message after every update, as ``readUIMessageStream``.
+
+    ``chunks`` are dicts, JSON texts, SSE (``data: {...}`` lines) or pydantic chunk models, from a sync or an
+    async iterable, or one SSE / JSON-lines text (see ``iter_ui_chunks``). A sync source gives a generator, an
+    async source an async generator::
+
+        for message in read_ui_message_stream(sse_text):
+            print(message.parts[-1])
+
+        async for message in read_ui_message_stream(response.aiter_bytes()):
+            ...
+
+    A snapshot is yielded whenever the AI SDK would emit one (not for ``start-step``, ``finish-step`` or
+    ``error``, nor for chunks that change nothing). Snapshots are ``message_type`` models built cheaply:
+    only the parts a chunk changed are validated again and the others are shared with the previous
+    snapshot, so treat snapshots as read-only. ``message`` continues an earlier assistant message.
+
+    Errors follow the AI SDK: ``error`` chunks and malformed streams (``UIMessageStreamError``) go to
+    ``on_error``; a malformed stream then ends the iteration quietly unless ``terminate_on_error``, which
+    raises the error (an ``error`` chunk raises ``UIMessageStreamErrorChunk``). ``on_data`` receives every
+    ``data-*`` chunk, including transient ones that are not added to the message.
+    """
+    reducer = UIMessageStreamReducer(
+        _starting_message(message), on_data=on_data, on_error=_error_reporter(on_error, terminate_on_error)
+    )
+    if hasattr(chunks, "__aiter__"):
+        return _read_async(chunks, reducer, message_type, on_error, terminate_on_error)  # type: ignore[arg-type]
+    return _read_sync(chunks, reducer, message_type, on_error, terminate_on_error)
+
+
+@overload
+def ui_message_from_chunks(
+    chunks: AsyncIterable[Any],
+    *,
+    message: UIMessage | dict[str, Any] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
+    on_data: Callable[[dict[str, Any]], None] | None = None,
+    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
+) -> Coroutine[Any, Any, MessageT]: ...
+@overload
+def ui_message_from_chunks(
+    chunks: str | bytes | os.PathLike[str] | Iterable[Any],
+    *,
+    message: UIMessage | dict[str, Any] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
+    on_data: Callable[[dict[str, Any]], None] | None = None,
+    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
+) -> MessageT: ...
+def ui_message_from_chunks(
+    chunks: ChunkSource,
+    *,
+    message: UIMessage | dict[str, Any] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
+    on_data: Callable[[dict[str, Any]], None] | None = None,
+    message_type: type[UIMessage] = UIMessage,
+) -> UIMessage | Coroutine[Any, Any, UIMessage]:
+    """The assistant message a whole UI message stream builds (a coroutine for an async source).
+
+    >>> ui_message_from_chunks([
+    ...     {"type": "start", "messageId": "m1"},
+    ...     {"type": "text-start", "id": "t"},
+    ...     {"type": "text-delta", "id": "t", "delta": "Hi"},
+    ...     {"type": "text-end", "id": "t"},
+    ... ]).model_dump()
+    {'id': 'm1', 'role': 'assistant', 'parts': [{'type': 'text', 'text': 'Hi', 'state': 'done'}]}
+
+    A malformed stream raises ``UIMessageStreamError``; ``error`` chunks go to ``on_error`` (ignored
+    without it). Accepts the same sources as ``read_ui_message_stream``.
+    """
+    reducer = UIMessageStreamReducer(_starting_message(message), on_data=on_data, on_error=on_error)
+    if hasattr(chunks, "__aiter__"):
+        return _message_from_async(chunks, reducer, message_type)  # type: ignore[arg-type]
+    push = reducer.push
+    for chunk in iter_ui_chunks(chunks):  # type: ignore[arg-type]
+        push(chunk)
+    return message_type.model_validate(reducer.message)
+
+
+async def _message_from_async(
+    chunks: AsyncIterable[Any], reducer: UIMessageStreamReducer, message_type: type[UIMessage]
+) -> UIMessage:
+    push = reducer.push
+    async for chunk in aiter_ui_chunks(chunks):
+        push(chunk)
+    return message_type.model_validate(reducer.message)
