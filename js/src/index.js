@@ -1,24 +1,9 @@
-// Entry point of the ChatWidget front end (anywidget ESM module).
+// Entry point of the ChatWidget front end (an anywidget ESM module). See docs/widget.md for the sync protocol.
+import { ChatView } from "./chat_view.js";
+
 function render({ model, el }) {
-  const list = document.createElement("div");
-  list.className = "agui-chat";
-  const draw = () => {
-    list.replaceChildren();
-    for (const message of model.get("messages") ?? []) {
-      const item = document.createElement("div");
-      item.dataset.role = message.role;
-      item.dataset.messageId = message.id;
-      item.textContent = (message.parts ?? [])
-        .filter((part) => part.type === "text")
-        .map((part) => part.text)
-        .join("");
-      list.append(item);
-    }
-  };
-  model.on("change:messages", draw);
-  draw();
-  el.append(list);
-  return () => model.off("change:messages", draw);
+  const view = new ChatView(model, el);
+  return () => view.destroy();
 }
 
 export default { render };

@@ -1,0 +1,261 @@
+// One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
+// and renders on animation frames only what the applied ops touched.
+import { Composer } from "./composer.js";
+import { element, label } from "./dom.js";
+import { FrameScheduler } from "./frame.js";
+import { MessageView } from "./message_view.js";
+import { injectStyles } from "./styles.js";
+import { BUSY_STATUSES, PatchSync } from "./sync.js";
+
+const THEMES = new Set(["auto", "light", "dark"]);
+const KEY_EVENTS = ["keydown", "keyup", "keypress"];
+// How close to the bottom (px) the list must be for new content to keep it scrolled to the bottom.
+const STICK_PX = 48;
+const TRAITS = ["title", "placeholder", "height", "show_reasoning", "theme"];
+
+function sameJson(a, b) {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
+/** Keep the objects of `old` equal to their counterparts in `next`, so unchanged messages and parts are not redrawn. */
+function mergeMessage(old, next) {
+  if (old === undefined || old === null) return next;
+  if (sameJson(old, next)) return old;
+  if (old.id !== next.id || !Array.isArray(old.parts) || !Array.isArray(next.parts)) return next;
+  const parts = next.parts.map((part, index) =>
+    index < old.parts.length && sameJson(old.parts[index], part) ? old.parts[index] : part,
+  );
+  return { ...next, parts };
+}
+
+/** A message object to render, whatever the trait holds (the kernel validates; this only keeps the view alive). */
+function asMessage(value) {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return value;
+  return { id: "", role: "system", parts: [{ type: "invalid-message", value: value ?? null }] };
+}
+
+function cssSize(value) {
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return `${value}px`;
+  if (typeof value === "string" && value.trim() !== "" && value.trim() !== "auto") return value.trim();
+  return "";
+}
+
+export class ChatView {
+  constructor(model, host) {
+    this.model = model;
+    this.state = {
+      messages: Array.isArray(model.get("messages")) ? model.get("messages").map(asMessage) : [],
+      status: typeof model.get("status") === "string" ? model.get("status") : "ready",
+      error: typeof model.get("error") === "string" ? model.get("error") : "",
+    };
+    this.sync = new PatchSync((message) => this.send(message));
+    this.views = [];
+    this.dirty = new Set();
+    this.dirtyAll = true;
+    this.statusDirty = true;
+    this.lastIndex = -1;
+    this.stick = true;
+    this.contexts = new Map();
+    this.frame = new FrameScheduler(() => this.render());
+    this.build();
+    this.listen();
+    for (const trait of TRAITS) this.applyTrait(trait);
+    injectStyles(host);
+    host.append(this.root);
+    this.render();
+    // A view that mounts mid-run cannot know which patches its trait state already contains.
+    if (BUSY_STATUSES.has(this.state.status)) this.sync.requestResync("mounted while busy");
+  }
+
+  build() {
+    this.root = element("div", "agui-chat");
+    // Lumino (JupyterLab, Notebook 7) skips its keyboard shortcuts for events from inside this element.
+    this.root.setAttribute("data-lm-suppress-shortcuts", "true");
+    this.header = element("div", "agui-header");
+    this.titleEl = element("div", "agui-title");
+    this.titleEl.dataset.agui = "title";
+    this.header.append(this.titleEl);
+    this.list = element("div", "agui-messages");
+    this.list.setAttribute("role", "log");
+    this.list.setAttribute("aria-live", "polite");
+    this.list.dataset.agui = "messages";
+    this.empty = element("div", "agui-empty-state", "No messages yet.");
+    this.banner = element("div", "agui-error-banner");
+    this.banner.dataset.agui = "error";
+    this.banner.setAttribute("role", "alert");
+    this.banner.hidden = true;
+    this.composer = new Composer(this);
+    this.root.append(this.header, this.list, this.banner, this.composer.el);
+    this.list.append(this.empty);
+  }
+
+  listen() {
+    this.handlers = {
+      "msg:custom": (message) => this.receive(message),
+      "change:messages": () => this.replaceMessages(this.model.get("messages")),
+      "change:status": () => {
+        this.state.status = String(this.model.get("status") ?? "ready");
+        this.statusDirty = true;
+        this.frame.request();
+      },
+      "change:error": () => {
+        this.state.error = String(this.model.get("error") ?? "");
+        this.statusDirty = true;
+        this.frame.request();
+      },
+    };
+    for (const trait of TRAITS) this.handlers[`change:${trait}`] = () => this.applyTrait(trait);
+    for (const [event, handler] of Object.entries(this.handlers)) this.model.on(event, handler);
+    // Keys typed in the widget are the widget's: notebook command-mode shortcuts must not see them.
+    this.stopKey = (event) => event.stopPropagation();
+    for (const type of KEY_EVENTS) this.root.addEventListener(type, this.stopKey);
+    // Fires when the widget is attached (anywidget renders into a detached element) and whenever its size
+    // changes: the moment to look at the page's theme variables and to keep the newest message in view.
+    this.resizeObserver = new ResizeObserver(() => this.onResize());
+    this.resizeObserver.observe(this.list);
+    this.list.addEventListener(
+      "scroll",
+      () => {
+        this.stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_PX;
+      },
+      { passive: true },
+    );
+    this.root.addEventListener("dragover", (event) => {
+      if ([...(event.dataTransfer?.types ?? [])].includes("Files")) event.preventDefault();
+    });
+    this.root.addEventListener("drop", (event) => {
+      const files = [...(event.dataTransfer?.files ?? [])];
+      if (files.length) {
+        event.preventDefault();
+        this.composer.addFiles(files);
+      }
+    });
+  }
+
+  destroy() {
+    this.frame.cancel();
+    this.resizeObserver.disconnect();
+    for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
+    this.root.remove();
+  }
+
+  send(message) {
+    this.model.send(message);
+  }
+
+  regenerate() {
+    if (BUSY_STATUSES.has(this.state.status)) {
+      this.composer.showNotice("The agent is still answering. Wait for it to finish or press Stop.", "busy");
+      return;
+    }
+    this.send({ kind: "regenerate" });
+    this.followBottom();
+  }
+
+  followBottom() {
+    this.stick = true;
+    this.frame.request();
+  }
+
+  partContext(role) {
+    let context = this.contexts.get(role);
+    if (context === undefined) {
+      context = { role, send: (message) => this.send(message) };
+      this.contexts.set(role, context);
+    }
+    return context;
+  }
+
+  applyTrait(trait) {
+    const value = this.model.get(trait);
+    if (trait === "title") {
+      this.titleEl.textContent = label(value ?? "", 200);
+      this.header.hidden = !value;
+    } else if (trait === "placeholder") {
+      this.composer.setPlaceholder(typeof value === "string" ? value : "");
+    } else if (trait === "height") {
+      const size = cssSize(value);
+      this.root.style.height = size;
+      this.root.classList.toggle("agui-auto-height", size === "");
+    } else if (trait === "show_reasoning") {
+      this.root.classList.toggle("agui-hide-reasoning", value === false);
+    } else if (trait === "theme") {
+      this.root.dataset.theme = THEMES.has(value) ? value : "auto";
+    }
+  }
+
+  receive(message) {
+    const touched = this.sync.receive(message, this.state);
+    if (touched.replacement !== null) this.replaceMessages(touched.replacement);
+    if (touched.all || touched.length) this.dirtyAll = true;
+    for (const index of touched.messages) this.dirty.add(index);
+    if (touched.status) this.statusDirty = true;
+    if (touched.any) this.frame.request();
+  }
+
+  replaceMessages(next) {
+    const list = Array.isArray(next) ? next : [];
+    const old = this.state.messages;
+    this.state.messages = list.map((message, index) => mergeMessage(old[index], asMessage(message)));
+    this.dirtyAll = true;
+    this.frame.request();
+  }
+
+  view(index) {
+    while (this.views.length <= index) {
+      const view = new MessageView(this);
+      const message = this.state.messages[this.views.length];
+      this.views.push(view);
+      this.list.append(view.el);
+      if (message !== undefined) view.update(message);
+    }
+    return this.views[index];
+  }
+
+  checkPage() {
+    if (!this.root.isConnected || this.root.dataset.jp) return;
+    injectStyles(this.root);
+    // Outside JupyterLab there are no --jp-* variables; "auto" then follows the browser's colour scheme.
+    const jp = getComputedStyle(this.root).getPropertyValue("--jp-layout-color1").trim();
+    this.root.dataset.jp = jp ? "yes" : "no";
+  }
+
+  onResize() {
+    this.checkPage();
+    if (this.stick && this.root.isConnected) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  render() {
+    this.frame.cancel();
+    this.checkPage();
+    const messages = this.state.messages;
+    if (this.dirtyAll) {
+      for (let index = 0; index < messages.length; index += 1) this.view(index).update(messages[index]);
+    } else {
+      for (const index of this.dirty) if (index < messages.length) this.view(index).update(messages[index]);
+    }
+    while (this.views.length > messages.length) this.views.pop().el.remove();
+    this.dirty.clear();
+    this.dirtyAll = false;
+    const last = messages.length - 1;
+    if (last !== this.lastIndex) {
+      this.views[this.lastIndex]?.setLast(false);
+      this.views[last]?.setLast(true);
+      this.lastIndex = last;
+    }
+    // Attribute writes are mutations even when the value is the same; skip them on the per-delta path.
+    if (this.empty.hidden !== messages.length > 0) this.empty.hidden = messages.length > 0;
+    if (this.statusDirty) {
+      this.statusDirty = false;
+      this.root.dataset.status = this.state.status;
+      this.composer.setStatus(this.state.status);
+      this.banner.textContent = label(this.state.error, 4000);
+      this.banner.hidden = this.state.error === "";
+    }
+    if (this.stick) this.list.scrollTop = this.list.scrollHeight;
+  }
+}

@@ -1,0 +1,221 @@
+// The input area: a growing textarea (Enter sends, Shift+Enter breaks the line), file attachments read as data
+// URLs, Stop while the agent answers, the status line and a notice line for refusals.
+import { button, element, icon, label } from "./dom.js";
+import { BUSY_STATUSES } from "./sync.js";
+
+// The attachments of one message travel in one comm message, and Jupyter's websocket refuses messages over 10 MiB
+// (Tornado's default); base64 makes files a third larger, so their sizes together stay under 6 MiB.
+export const MAX_ATTACHMENT_BYTES = 6 * 1024 * 1024;
+const NOTICE_MS = 6000;
+const STATUS_LABELS = {
+  ready: "Ready",
+  submitted: "Waiting for the agent…",
+  streaming: "Answering…",
+  error: "Error",
+};
+
+function readAsDataUrl(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error("could not read the file"));
+    reader.readAsDataURL(file);
+  });
+}
+
+export class Composer {
+  constructor(chat) {
+    this.chat = chat;
+    this.status = "ready";
+    this.attachments = []; // {file, url|null, chip}
+    this.el = element("div", "agui-composer");
+    this.tray = element("div", "agui-attachments");
+    this.tray.hidden = true;
+
+    this.input = element("textarea", "agui-input");
+    this.input.dataset.agui = "input";
+    this.input.rows = 1;
+    this.input.setAttribute("aria-label", "Message");
+    this.input.addEventListener("keydown", (event) => this.onKeydown(event));
+    this.input.addEventListener("input", () => this.onInput());
+    this.input.addEventListener("paste", (event) => {
+      const files = [...(event.clipboardData?.files ?? [])];
+      if (files.length) {
+        event.preventDefault();
+        this.addFiles(files);
+      }
+    });
+
+    this.fileInput = element("input", "agui-file-input");
+    this.fileInput.type = "file";
+    this.fileInput.multiple = true;
+    this.fileInput.hidden = true;
+    this.fileInput.tabIndex = -1;
+    this.fileInput.dataset.agui = "file-input";
+    this.fileInput.addEventListener("change", () => {
+      this.addFiles([...(this.fileInput.files ?? [])]);
+      this.fileInput.value = "";
+    });
+
+    const bar = element("div", "agui-composer-bar");
+    this.attachButton = button("attach", "Attach files", { icon: icon("attach"), className: "agui-icon-button" });
+    this.attachButton.addEventListener("click", () => this.fileInput.click());
+    this.statusEl = element("span", "agui-status");
+    this.statusEl.dataset.agui = "status";
+    this.statusEl.setAttribute("role", "status");
+    this.notice = element("span", "agui-notice");
+    this.notice.dataset.agui = "notice";
+    this.notice.setAttribute("role", "alert");
+    this.notice.hidden = true;
+    const spacer = element("span", "agui-spacer");
+    this.stopButton = button("stop", "Stop the answer", {
+      icon: icon("stop"),
+      className: "agui-round-button agui-stop",
+    });
+    this.stopButton.addEventListener("click", () => this.stop());
+    this.sendButton = button("send", "Send (Enter)", { icon: icon("send"), className: "agui-round-button agui-send" });
+    this.sendButton.addEventListener("click", () => this.submit());
+    bar.append(this.attachButton, this.fileInput, this.statusEl, this.notice, spacer);
+    bar.append(this.stopButton, this.sendButton);
+
+    const box = element("div", "agui-composer-box");
+    box.append(this.tray, this.input, bar);
+    this.el.append(box);
+    this.setStatus("ready");
+    this.refreshSendable();
+  }
+
+  get busy() {
+    return BUSY_STATUSES.has(this.status);
+  }
+
+  setPlaceholder(text) {
+    this.input.placeholder = label(text || "Send a message…", 200);
+  }
+
+  setStatus(status) {
+    const changed = status !== this.status;
+    this.status = status;
+    this.statusEl.dataset.status = status;
+    this.statusEl.textContent = STATUS_LABELS[status] ?? label(status, 40);
+    this.stopButton.hidden = !this.busy;
+    if (changed) this.stopButton.disabled = false;
+    this.sendButton.setAttribute("aria-disabled", this.busy ? "true" : "false");
+    if (changed && !this.busy && this.notice.dataset.reason === "busy") this.showNotice("");
+    this.refreshSendable();
+  }
+
+  showNotice(text, reason = "") {
+    clearTimeout(this.noticeTimer);
+    this.notice.textContent = text;
+    this.notice.hidden = text === "";
+    this.notice.dataset.reason = reason;
+    if (text) this.noticeTimer = setTimeout(() => this.showNotice(""), NOTICE_MS);
+  }
+
+  onKeydown(event) {
+    // Enter sends, Shift+Enter is a new line; Enter that confirms an IME composition is neither.
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    event.preventDefault();
+    this.submit();
+  }
+
+  onInput() {
+    this.input.style.height = "auto";
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 200)}px`;
+    this.refreshSendable();
+  }
+
+  refreshSendable() {
+    const empty = this.input.value.trim() === "" && this.attachments.length === 0;
+    this.sendButton.classList.toggle("agui-empty", empty || this.busy);
+  }
+
+  addFiles(files) {
+    for (const file of files) {
+      const attached = this.attachments.reduce((total, item) => total + item.file.size, 0);
+      if (attached + file.size > MAX_ATTACHMENT_BYTES) {
+        const limit = MAX_ATTACHMENT_BYTES / 1024 / 1024;
+        this.showNotice(`${label(file.name, 80)} is too large to attach (${limit} MB in all per message).`, "size");
+        continue;
+      }
+      const attachment = { file, url: null, chip: this.attachmentChip(file) };
+      attachment.ready = readAsDataUrl(file).then(
+        (url) => {
+          attachment.url = url;
+          attachment.chip.dataset.ready = "true";
+          if (file.type.startsWith("image/")) {
+            const thumb = element("img", "agui-attachment-thumb");
+            thumb.alt = "";
+            thumb.src = url;
+            attachment.chip.prepend(thumb);
+            attachment.chip.querySelector(".agui-icon-file")?.remove();
+          }
+        },
+        () => {
+          this.removeAttachment(attachment);
+          this.showNotice(`Could not read ${label(file.name, 80)}.`, "read");
+        },
+      );
+      attachment.chip.querySelector("button").addEventListener("click", () => this.removeAttachment(attachment));
+      this.attachments.push(attachment);
+      this.tray.append(attachment.chip);
+    }
+    this.tray.hidden = this.attachments.length === 0;
+    this.refreshSendable();
+  }
+
+  attachmentChip(file) {
+    const chip = element("span", "agui-chip agui-attachment");
+    chip.dataset.agui = "attachment";
+    chip.dataset.ready = "false";
+    chip.append(icon("file"), element("span", "agui-chip-title", label(file.name, 60)));
+    const remove = button("remove-attachment", `Remove ${label(file.name, 60)}`, {
+      icon: icon("close"),
+      className: "agui-chip-remove",
+    });
+    chip.append(remove);
+    return chip;
+  }
+
+  removeAttachment(attachment) {
+    this.attachments = this.attachments.filter((item) => item !== attachment);
+    attachment.chip.remove();
+    this.tray.hidden = this.attachments.length === 0;
+    this.refreshSendable();
+  }
+
+  submit() {
+    if (this.busy) {
+      this.showNotice("The agent is still answering. Wait for it to finish or press Stop.", "busy");
+      return false;
+    }
+    const text = this.input.value;
+    if (text.trim() === "" && this.attachments.length === 0) return false;
+    if (this.attachments.some((item) => item.url === null)) {
+      this.showNotice("Attachments are still loading; send again in a moment.", "loading");
+      return false;
+    }
+    const files = this.attachments.map(({ file, url }) => ({
+      mediaType: file.type || "application/octet-stream",
+      filename: file.name,
+      url,
+    }));
+    this.chat.send({ kind: "send", text, files });
+    this.input.value = "";
+    for (const item of this.attachments) item.chip.remove();
+    this.attachments = [];
+    this.tray.hidden = true;
+    this.onInput();
+    this.showNotice("");
+    this.chat.followBottom();
+    return true;
+  }
+
+  stop() {
+    if (!this.busy) return;
+    this.stopButton.disabled = true;
+    this.chat.send({ kind: "stop" });
+  }
+}

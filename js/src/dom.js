@@ -1,0 +1,143 @@
+// Small DOM builders. Agent-supplied strings only ever reach the DOM as textContent or checked attribute values.
+
+/** An element with a class name and optional text (set as textContent). */
+export function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+const templates = new Map();
+
+/** A deep clone of a node built once by `build` (cloning is several times faster than building many elements). */
+export function fromTemplate(key, build) {
+  let node = templates.get(key);
+  if (node === undefined) {
+    node = build();
+    templates.set(key, node);
+  }
+  return node.cloneNode(true);
+}
+
+/** A <button type="button"> with a data-agui hook, an accessible label and optional icon and text. */
+export function button(hook, label, { icon, text, className } = {}) {
+  const node = element("button", className ?? "agui-button");
+  node.type = "button";
+  if (hook) node.dataset.agui = hook;
+  node.title = label;
+  node.setAttribute("aria-label", label);
+  if (icon) node.append(icon);
+  if (text) node.append(element("span", "agui-button-text", text));
+  return node;
+}
+
+// Bidirectional-override and zero-width characters let a name display as something else ("gnp.exe" shown as
+// "exe.png"); labels drop them. Control characters are dropped too.
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+
+/** A display label from an agent-supplied string: invisible and control characters removed, length capped. */
+export function label(value, max = 200) {
+  const text = typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
+  const clean = text.replace(INVISIBLE, "");
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+/** Pretty JSON for display (as text), tolerant of values JSON cannot encode. */
+export function prettyJson(value) {
+  if (value === undefined) return "";
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+// Our own 16x16 stroke icons (never agent content).
+const ICON_PATHS = {
+  send: ["M8 13V3", "M3.5 7.5 8 3l4.5 4.5"],
+  stop: [],
+  attach: ["M13 7.5 8 12.5a3 3 0 0 1-4.5-4.5l5.5-5.5a2 2 0 0 1 3 3L6.5 11a1 1 0 0 1-1.5-1.5L10 4.5"],
+  copy: ["M5.5 5.5h7v8h-7z", "M3.5 10.5v-8h7"],
+  check: ["M3 8.5 6.5 12 13 4.5"],
+  regenerate: ["M13 8a5 5 0 1 1-1.6-3.7", "M13 2.5v3h-3"],
+  tool: [
+    "M9.5 2.5a3.2 3.2 0 0 0-2.8 4.3L2.5 11a1.4 1.4 0 0 0 2 2l4.2-4.2a3.2 3.2 0 0 0 4.3-2.8l-1.9 1.5-1.9-.4-.4-1.9z",
+  ],
+  chevron: ["M6 4l4 4-4 4"],
+  lock: ["M4.5 7.5h7v6h-7z", "M6 7.5V5.5a2 2 0 0 1 4 0v2"],
+  file: ["M4 1.5h5l3 3v10H4z", "M9 1.5v3h3"],
+  alert: ["M8 2 14.5 13.5h-13z", "M8 6.5v3", "M8 11.5v.2"],
+  link: ["M6.5 9.5l3-3", "M7 4.5l1-1a2.5 2.5 0 0 1 3.5 3.5l-1 1", "M9 11.5l-1 1A2.5 2.5 0 0 1 4.5 9l1-1"],
+  close: ["M4.5 4.5l7 7", "M11.5 4.5l-7 7"],
+  data: [
+    "M3 4.5c0-1.1 2.2-2 5-2s5 .9 5 2-2.2 2-5 2-5-.9-5-2z",
+    "M3 4.5v7c0 1.1 2.2 2 5 2s5-.9 5-2v-7",
+    "M3 8c0 1.1 2.2 2 5 2s5-.9 5-2",
+  ],
+  spark: ["M8 2v3", "M8 11v3", "M2 8h3", "M11 8h3", "M4 4l2 2", "M10 10l2 2", "M12 4l-2 2", "M6 10l-2 2"],
+};
+
+/** One of our inline SVG icons, decorative (aria-hidden). */
+export function icon(name) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", `agui-icon agui-icon-${name}`);
+  if (name === "stop") {
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [key, value] of Object.entries({ x: "4", y: "4", width: "8", height: "8", rx: "1.5" })) {
+      rect.setAttribute(key, value);
+    }
+    rect.setAttribute("fill", "currentColor");
+    svg.append(rect);
+    return svg;
+  }
+  for (const d of ICON_PATHS[name] ?? []) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", d);
+    svg.append(path);
+  }
+  return svg;
+}
+
+/** Copy text to the clipboard; falls back to a hidden textarea where the async clipboard is unavailable. */
+export async function copyText(text, host) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the textarea route (permissions, insecure origin)
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.cssText = "position:fixed;top:-1000px;left:-1000px;opacity:0";
+  (host ?? document.body).append(area);
+  area.select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  area.remove();
+  return copied;
+}
+
+/** Briefly swap a copy button to a "Copied" check mark. */
+export function flashCopied(node, copied) {
+  node.classList.toggle("agui-copied", copied);
+  node.dataset.copied = copied ? "true" : "false";
+  clearTimeout(node._aguiCopyTimer);
+  node._aguiCopyTimer = setTimeout(() => {
+    node.classList.remove("agui-copied");
+    delete node.dataset.copied;
+  }, 1500);
+}

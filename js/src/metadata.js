@@ -1,0 +1,77 @@
+// Message metadata (metadata["ag-ui"]): the model, token usage, timing and outcome shown on hover, and run errors.
+import { label } from "./dom.js";
+import { formatDuration } from "./parts/reasoning.js";
+
+function agui(metadata) {
+  const value = metadata && typeof metadata === "object" ? metadata["ag-ui"] : null;
+  return value && typeof value === "object" ? value : null;
+}
+
+function toMillis(value) {
+  if (typeof value === "number" && Number.isFinite(value)) return value < 1e11 ? value * 1000 : value;
+  if (typeof value === "string" && value) {
+    const parsed = Date.parse(value);
+    return Number.isNaN(parsed) ? null : parsed;
+  }
+  return null;
+}
+
+function count(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en-US") : null;
+}
+
+/** The hover line ("model · 1,234 in · 56 out · 3 s") and a longer tooltip, or null when there is nothing. */
+export function describeMetadata(metadata) {
+  const info = agui(metadata);
+  if (info === null) return null;
+  const short = [];
+  const long = [];
+  if (typeof info.model === "string" && info.model) {
+    short.push(label(info.model, 60));
+    long.push(`Model: ${label(info.model, 200)}`);
+  }
+  const usage = info.usage && typeof info.usage === "object" ? info.usage : null;
+  if (usage) {
+    const input = count(usage.inputTokens);
+    const output = count(usage.outputTokens);
+    const reasoning = count(usage.reasoningTokens);
+    const total = count(usage.totalTokens);
+    if (input !== null) short.push(`${input} in`);
+    if (output !== null) short.push(`${output} out`);
+    if (reasoning !== null && usage.reasoningTokens > 0) short.push(`${reasoning} reasoning`);
+    if (input === null && output === null && total !== null) short.push(`${total} tokens`);
+    for (const [key, value] of Object.entries(usage)) {
+      const shown = count(value);
+      if (shown !== null) long.push(`${label(key, 40)}: ${shown}`);
+    }
+  }
+  const started = toMillis(info.startedAt);
+  const finished = toMillis(info.finishedAt);
+  if (started !== null && finished !== null && finished >= started) {
+    short.push(formatDuration(finished - started));
+    long.push(`Duration: ${((finished - started) / 1000).toFixed(2)} s`);
+  }
+  if (typeof info.outcome === "string" && info.outcome) {
+    if (info.outcome !== "success") short.push(label(info.outcome, 40));
+    long.push(`Outcome: ${label(info.outcome, 60)}`);
+  }
+  if (typeof info.threadId === "string") long.push(`Thread: ${label(info.threadId, 80)}`);
+  if (typeof info.runId === "string") long.push(`Run: ${label(info.runId, 80)}`);
+  if (short.length === 0 && long.length === 0) return null;
+  return { short: short.join(" · "), long: long.join("\n") };
+}
+
+/** The run error recorded in a message's metadata, as text, or "". */
+export function metadataError(metadata) {
+  const error = agui(metadata)?.error;
+  if (error === undefined || error === null || error === false || error === "") return "";
+  if (typeof error === "string") return error;
+  if (typeof error === "object" && typeof error.message === "string") {
+    return typeof error.code === "string" && error.code ? `${error.message} (${error.code})` : error.message;
+  }
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}

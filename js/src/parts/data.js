@@ -1,0 +1,26 @@
+// `data-{name}` parts: a collapsible JSON view (as text).
+import { element, icon, label, prettyJson } from "../dom.js";
+
+export class DataPartView {
+  constructor(context, type) {
+    this.el = element("details", "agui-part agui-data");
+    this.el.dataset.partType = type;
+    const summary = element("summary", "agui-data-summary");
+    this.name = element("span", "agui-data-name", label(type.slice("data-".length), 120));
+    this.id = element("span", "agui-data-id");
+    summary.append(icon("chevron"), icon("data"), this.name, this.id);
+    this.pre = element("pre", "agui-json");
+    this.el.append(summary, this.pre);
+    this.text = null;
+  }
+
+  update(part) {
+    this.id.textContent = part.id === undefined || part.id === null ? "" : label(part.id, 80);
+    this.id.hidden = this.id.textContent === "";
+    const text = prettyJson(part.data);
+    if (text !== this.text) {
+      this.pre.textContent = text;
+      this.text = text;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+// Part renderers by part type. Each view has `el` (carrying data-part-type) and `update(part)`.
+import { CustomPartView, SteeringPartView } from "./custom.js";
+import { DataPartView } from "./data.js";
+import { FilePartView } from "./file.js";
+import { ReasoningPartView } from "./reasoning.js";
+import { SourceDocumentPartView, SourceUrlPartView } from "./sources.js";
+import { StepStartPartView } from "./step.js";
+import { TextPartView } from "./text.js";
+import { ToolPartView } from "./tool.js";
+
+/** A new view for a part of type `type` in a message of role `context.role`. */
+export function createPartView(type, context) {
+  switch (type) {
+    case "text":
+      return new TextPartView(context);
+    case "reasoning":
+      return new ReasoningPartView(context);
+    case "dynamic-tool":
+      return new ToolPartView(context, type);
+    case "source-url":
+      return new SourceUrlPartView(context);
+    case "source-document":
+      return new SourceDocumentPartView(context);
+    case "file":
+    case "reasoning-file":
+      return new FilePartView(context, type);
+    case "step-start":
+      return new StepStartPartView(context);
+    case "steering-message":
+      return new SteeringPartView(context);
+    default:
+      if (type.startsWith("tool-")) return new ToolPartView(context, type);
+      if (type.startsWith("data-")) return new DataPartView(context, type);
+      return new CustomPartView(context, type);
+  }
+}

@@ -1,0 +1,26 @@
+// `text` parts: markdown for the assistant (incremental while streaming), plain text for user and system messages.
+import { element } from "../dom.js";
+import { MarkdownView } from "../markdown.js";
+
+export class TextPartView {
+  constructor(context) {
+    this.markdown = context.role === "assistant";
+    this.el = element("div", this.markdown ? "agui-part agui-text" : "agui-part agui-text agui-plain");
+    this.el.dataset.partType = "text";
+    this.view = this.markdown ? new MarkdownView() : null;
+    if (this.view) this.el.append(this.view.el);
+    this.text = null;
+    this.state = null;
+  }
+
+  update(part) {
+    const text = typeof part.text === "string" ? part.text : "";
+    const state = part.state === "streaming" ? "streaming" : "done";
+    if (text === this.text && state === this.state) return;
+    this.el.dataset.state = state;
+    if (this.view) this.view.update(text, state !== "streaming");
+    else this.el.textContent = text;
+    this.text = text;
+    this.state = state;
+  }
+}

@@ -1,0 +1,215 @@
+// The live-patch protocol, front-end side: applies `patch` and `snapshot` custom messages in seq order and asks for a
+// snapshot (`resync`) whenever it cannot be sure its state matches the kernel's. See docs/widget.md.
+//
+// Message and part objects are treated as immutable: an op replaces the objects on its path instead of mutating
+// them, because the same op payload is delivered to every view of the model, and because an untouched part keeps
+// its identity, which is how the renderer knows what to leave alone.
+
+export const BUSY_STATUSES = new Set(["submitted", "streaming"]);
+
+// A resync that got no snapshot is asked for again when patches keep arriving this long after.
+const RESYNC_RETRY_MS = 2000;
+
+export class ProtocolError extends Error {}
+
+/** What a batch of ops touched, for the renderer: message indexes, the list length, status. */
+export class Touched {
+  constructor() {
+    this.messages = new Set();
+    this.all = false;
+    this.length = false;
+    this.status = false;
+    this.replacement = null; // a snapshot's message list, to be merged into the state by the view
+  }
+
+  get any() {
+    return this.all || this.length || this.status || this.messages.size > 0;
+  }
+}
+
+function isIndex(value) {
+  return Number.isInteger(value) && value >= 0;
+}
+
+function checkMessage(value, where) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ProtocolError(`${where}: message is not an object`);
+  }
+  if (value.parts !== undefined && !Array.isArray(value.parts)) {
+    throw new ProtocolError(`${where}: parts is not a list`);
+  }
+  for (const part of value.parts ?? []) checkPart(part, where);
+  return value;
+}
+
+function checkPart(value, where) {
+  if (value === null || typeof value !== "object" || typeof value.type !== "string") {
+    throw new ProtocolError(`${where}: part has no string type`);
+  }
+  return value;
+}
+
+function messageAt(messages, mi, where) {
+  if (!isIndex(mi) || mi >= messages.length) {
+    throw new ProtocolError(`${where}: no message ${mi} (have ${messages.length})`);
+  }
+  return messages[mi];
+}
+
+function withPart(message, pi, part, where) {
+  const parts = Array.isArray(message.parts) ? message.parts.slice() : [];
+  if (!isIndex(pi) || pi > parts.length) throw new ProtocolError(`${where}: no part ${pi} (have ${parts.length})`);
+  parts[pi] = part;
+  return { ...message, parts };
+}
+
+/** Apply compact ops to `state` ({messages, status, error}) in order, recording what changed in `touched`. */
+export function applyOps(state, ops, touched) {
+  if (!Array.isArray(ops)) throw new ProtocolError("patch: ops is not a list");
+  const messages = state.messages;
+  for (let k = 0; k < ops.length; k += 1) {
+    const op = ops[k];
+    const where = `op ${k} (${Array.isArray(op) ? op[0] : typeof op})`;
+    if (!Array.isArray(op)) throw new ProtocolError(`${where}: not a list`);
+    switch (op[0]) {
+      case "m": {
+        const [, mi, message] = op;
+        if (!isIndex(mi) || mi > messages.length) {
+          throw new ProtocolError(`${where}: no message ${mi} (have ${messages.length})`);
+        }
+        messages[mi] = checkMessage(message, where);
+        touched.messages.add(mi);
+        break;
+      }
+      case "p": {
+        const [, mi, pi, part] = op;
+        messages[mi] = withPart(messageAt(messages, mi, where), pi, checkPart(part, where), where);
+        touched.messages.add(mi);
+        break;
+      }
+      case "t": {
+        const [, mi, pi, text] = op;
+        const message = messageAt(messages, mi, where);
+        const part = Array.isArray(message.parts) ? message.parts[pi] : undefined;
+        if (!isIndex(pi) || part === undefined) throw new ProtocolError(`${where}: no part ${pi}`);
+        if (typeof text !== "string") throw new ProtocolError(`${where}: text is not a string`);
+        const previous = typeof part.text === "string" ? part.text : "";
+        messages[mi] = withPart(message, pi, { ...part, text: previous + text }, where);
+        touched.messages.add(mi);
+        break;
+      }
+      case "meta": {
+        const [, mi, metadata] = op;
+        const message = messageAt(messages, mi, where);
+        const next = { ...message, metadata };
+        if (metadata === null || metadata === undefined) delete next.metadata;
+        messages[mi] = next;
+        touched.messages.add(mi);
+        break;
+      }
+      case "parts": {
+        const [, mi, parts] = op;
+        const message = messageAt(messages, mi, where);
+        if (!Array.isArray(parts)) throw new ProtocolError(`${where}: parts is not a list`);
+        for (const part of parts) checkPart(part, where);
+        messages[mi] = { ...message, parts };
+        touched.messages.add(mi);
+        break;
+      }
+      case "len": {
+        const [, length] = op;
+        if (!isIndex(length) || length > messages.length) {
+          throw new ProtocolError(`${where}: cannot truncate ${messages.length} messages to ${length}`);
+        }
+        messages.length = length;
+        touched.length = true;
+        break;
+      }
+      case "status": {
+        const [, status, error] = op;
+        if (typeof status !== "string") throw new ProtocolError(`${where}: status is not a string`);
+        state.status = status;
+        state.error = typeof error === "string" ? error : "";
+        touched.status = true;
+        break;
+      }
+      default:
+        throw new ProtocolError(`${where}: unknown op`);
+    }
+  }
+}
+
+/**
+ * Sequencing: which custom messages to apply, and when to ask for a snapshot.
+ *
+ * `seq` is the seq of the last applied patch or snapshot; `null` until the first one (a view mounted while the
+ * widget was idle renders the `messages` trait, which the kernel keeps equal to the patched state whenever the
+ * status is not busy, so the first patch it sees continues from there).
+ */
+export class PatchSync {
+  constructor(send, now = () => Date.now()) {
+    this.send = send;
+    this.now = now;
+    this.seq = null;
+    this.awaitingSnapshot = false;
+    this.resyncSentAt = 0;
+    this.resyncs = 0;
+    this.lastError = null;
+  }
+
+  /** Ask the kernel for a snapshot and drop patches until it comes. */
+  requestResync(reason) {
+    const now = this.now();
+    if (this.awaitingSnapshot && now - this.resyncSentAt < RESYNC_RETRY_MS) return;
+    this.awaitingSnapshot = true;
+    this.resyncSentAt = now;
+    this.resyncs += 1;
+    this.lastError = reason ?? null;
+    this.send({ kind: "resync" });
+  }
+
+  /** Handle one custom message against `state`; returns what it touched. Unknown kinds are ignored. */
+  receive(message, state) {
+    const touched = new Touched();
+    if (message === null || typeof message !== "object") return touched;
+    if (message.kind === "snapshot") {
+      if (!Array.isArray(message.messages)) {
+        this.requestResync("snapshot without a messages list");
+        return touched;
+      }
+      try {
+        for (const [index, item] of message.messages.entries()) checkMessage(item, `snapshot message ${index}`);
+      } catch (error) {
+        this.requestResync(String(error.message ?? error));
+        return touched;
+      }
+      touched.replacement = message.messages;
+      if (typeof message.status === "string") state.status = message.status;
+      state.error = typeof message.error === "string" ? message.error : "";
+      this.seq = Number.isInteger(message.seq) ? message.seq : null;
+      this.awaitingSnapshot = false;
+      touched.all = true;
+      touched.status = true;
+      return touched;
+    }
+    if (message.kind !== "patch") return touched;
+    if (this.awaitingSnapshot) {
+      this.requestResync("patch while waiting for a snapshot");
+      return touched;
+    }
+    if (!Number.isInteger(message.seq) || (this.seq !== null && message.seq !== this.seq + 1)) {
+      this.requestResync(`gap: expected seq ${this.seq === null ? "any" : this.seq + 1}, got ${message.seq}`);
+      return touched;
+    }
+    try {
+      applyOps(state, message.ops, touched);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      this.requestResync(`seq ${message.seq} ${error.message}`);
+      touched.all = true;
+      return touched;
+    }
+    this.seq = message.seq;
+    return touched;
+  }
+}

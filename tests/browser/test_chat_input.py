@@ -1,0 +1,176 @@
+"""The input area: keyboard behaviour, refusals while busy, Stop, Regenerate, Copy and file attachments."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from chat_samples import conversation
+
+pytestmark = pytest.mark.browser
+
+COUNT_DOCUMENT_KEYS = """() => {
+  window.__documentKeys = [];
+  for (const type of ['keydown', 'keyup', 'keypress']) {
+    document.addEventListener(type, (event) => window.__documentKeys.push(type + ':' + event.key));
+  }
+}"""
+
+
+def test_enter_sends_and_shift_enter_breaks_the_line(chat):
+    widget = chat.open()
+    box = widget.locator("[data-agui=input]")
+    box.click()
+    chat.page.keyboard.type("line one")
+    chat.page.keyboard.press("Shift+Enter")
+    chat.page.keyboard.type("line two")
+    assert widget.sent() == []
+    assert box.input_value() == "line one\nline two"
+    chat.page.keyboard.press("Enter")
+    assert widget.sent() == [{"kind": "send", "text": "line one\nline two", "files": []}]
+    assert box.input_value() == ""
+    chat.page.keyboard.press("Enter")  # nothing to send
+    widget.locator("[data-agui=send]").click()
+    assert len(widget.sent()) == 1
+
+
+def test_enter_while_composing_does_not_send(chat):
+    widget = chat.open()
+    box = widget.locator("[data-agui=input]")
+    box.fill("にほんご")
+    box.dispatch_event("keydown", {"key": "Enter", "isComposing": True, "bubbles": True, "cancelable": True})
+    assert widget.sent() == []
+    widget.locator("[data-agui=send]").click()
+    assert widget.sent() == [{"kind": "send", "text": "にほんご", "files": []}]
+
+
+def test_key_events_never_reach_notebook_shortcuts(chat):
+    widget = chat.open(messages=conversation())
+    chat.evaluate(COUNT_DOCUMENT_KEYS)
+    assert widget.root.get_attribute("data-lm-suppress-shortcuts") == "true"
+    widget.locator("[data-agui=input]").click()
+    chat.page.keyboard.type("a")
+    chat.page.keyboard.press("Escape")
+    chat.page.keyboard.press("Shift+Enter")
+    widget.locator("[data-agui=approval-reason]:visible").click()
+    chat.page.keyboard.type("dd")
+    assert chat.evaluate("() => window.__documentKeys") == []
+    # Outside the widget the document still hears keys (the listener works).
+    chat.evaluate("() => document.activeElement.blur()")
+    chat.page.keyboard.press("x")
+    assert chat.evaluate("() => window.__documentKeys") == ["keydown:x", "keypress:x", "keyup:x"]
+
+
+@pytest.mark.parametrize("status", ["submitted", "streaming"])
+def test_sending_while_busy_is_refused_with_a_reason(chat, status):
+    widget = chat.open(messages=conversation(), status=status)
+    assert widget.sent() == [{"kind": "resync"}]  # mounted mid-run
+    widget.clear_sent()
+    box = widget.locator("[data-agui=input]")
+    box.fill("one more thing")
+    box.press("Enter")
+    notice = widget.locator("[data-agui=notice]")
+    assert notice.is_visible()
+    assert notice.inner_text() == "The agent is still answering. Wait for it to finish or press Stop."
+    assert widget.locator("[data-agui=send]").get_attribute("aria-disabled") == "true"
+    assert box.input_value() == "one more thing"
+    assert widget.sent() == []
+    widget.set("status", "ready")
+    assert not notice.is_visible()
+    box.press("Enter")
+    assert widget.sent() == [{"kind": "send", "text": "one more thing", "files": []}]
+
+
+def test_stop_while_streaming(chat):
+    widget = chat.open(messages=conversation())
+    stop = widget.locator("[data-agui=stop]")
+    assert not stop.is_visible()
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["status", "streaming", ""]]})
+    stop.click()
+    assert widget.sent() == [{"kind": "stop"}]
+    assert stop.is_disabled()
+    widget.deliver({"kind": "patch", "seq": 2, "ops": [["status", "ready", ""]]})
+    assert not stop.is_visible()
+
+
+def test_regenerate_the_last_answer(chat):
+    widget = chat.open(messages=conversation())
+    regenerate = widget.locator("[data-agui=regenerate]:visible")
+    assert regenerate.count() == 1
+    regenerate.click()
+    assert widget.sent() == [{"kind": "regenerate"}]
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["status", "submitted", ""]]})
+    assert widget.locator("[data-agui=regenerate]:visible").count() == 0
+    widget.deliver({"kind": "patch", "seq": 2, "ops": [["status", "ready", ""], ["len", 3]]})
+    # The last message is now the user's: nothing to regenerate.
+    assert widget.locator("[data-agui=regenerate]:visible").count() == 0
+
+
+def test_copy_a_message(chat):
+    widget = chat.open(messages=conversation())
+    widget.message(0).hover()
+    widget.message(0).locator("[data-agui=copy]").click()
+    assert chat.evaluate("() => navigator.clipboard.readText()") == (
+        "What's the weather in Paris today? Here is the chart from this morning."
+    )
+    assert widget.sent() == []  # copying is local
+
+
+def test_attachments_are_sent_as_data_urls(chat):
+    widget = chat.open()
+    with chat.page.expect_file_chooser() as chooser:
+        widget.locator("[data-agui=attach]").click()
+    chooser.value.set_files(
+        [
+            {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"hello notes"},
+            {"name": "drop.bin", "mimeType": "application/octet-stream", "buffer": b"\x00\x01"},
+        ]
+    )
+    chips = widget.locator("[data-agui=attachment]")
+    chips.nth(1).locator("[data-agui=remove-attachment]").click()
+    chat.page.wait_for_function(
+        "() => document.querySelector('[data-agui=attachment]').dataset.ready === 'true'"
+    )
+    assert chips.count() == 1
+    widget.locator("[data-agui=input]").press("Enter")  # files alone can be sent
+    encoded = base64.b64encode(b"hello notes").decode()
+    assert widget.sent() == [
+        {
+            "kind": "send",
+            "text": "",
+            "files": [
+                {
+                    "mediaType": "text/plain",
+                    "filename": "notes.txt",
+                    "url": f"data:text/plain;base64,{encoded}",
+                }
+            ],
+        }
+    ]
+    assert chips.count() == 0
+
+
+def test_image_attachment_shows_a_thumbnail_and_large_files_are_refused(chat):
+    widget = chat.open()
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    )
+    file_input = widget.locator("[data-agui=file-input]")
+    file_input.set_input_files([{"name": "dot.png", "mimeType": "image/png", "buffer": png}])
+    chat.page.wait_for_function("() => document.querySelector('.agui-attachment-thumb') !== null")
+    assert widget.locator(".agui-attachment-thumb").get_attribute("src").startswith("data:image/png;base64,")
+    # Dropped on the widget (the file is made in the page: 6 MB through the test driver would be slow). With the
+    # image already attached, it would take the message over the 6 MB limit.
+    widget.root.evaluate(
+        """(root) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(6 * 1024 * 1024)], 'huge.bin'));
+        transfer.items.add(new File(['a,b'], 'table.csv', {type: 'text/csv'}));
+        root.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
+      }"""
+    )
+    assert (
+        widget.locator("[data-agui=notice]").inner_text()
+        == "huge.bin is too large to attach (6 MB in all per message)."
+    )
+    assert widget.locator("[data-agui=attachment]").all_inner_texts() == ["dot.png", "table.csv"]
