@@ -483,7 +483,9 @@ class ChatWidget(anywidget.AnyWidget):
     def _finish(self, error: str, failure: BaseException | None) -> None:
         status = "error" if error else "ready"
         self.exception = failure
-        self._set_status(status, error)
+        # Views see the last patch before the traits say the run is over, so the trait state and the patched
+        # state agree whenever the status is not busy.
+        self._batcher.set_status(status, error)
         self._flush()
         self._sync_traits(status, error)
 
