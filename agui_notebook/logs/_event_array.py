@@ -1,0 +1,259 @@
+"""The ``event`` column: every event's raw JSON kept once in memory and decoded to a dict on access.
+
+A million events as dicts would take several times the log's size; as raw JSON in the buffer the log was
+read into they take the log's size plus 6 bytes an event (which buffer, which line). A line is found on
+first access (one pass over the buffer for its newlines) and decoded with orjson each time it is read, so
+a dict taken from the column is a fresh copy: changing it does not change the table.
+
+>>> arr = EventArray.from_events([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])
+>>> arr[0]["runId"]
+'r'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import orjson
+import pandas as pd
+from pandas.api.extensions import ExtensionArray, ExtensionDtype, register_extension_dtype, take
+from pandas.api.indexers import check_array_indexer
+
+__all__ = ["EventArray", "EventBlob", "EventDtype"]
+
+
+class EventBlob:
+    """A buffer of JSON lines (a whole log file, or events serialized for the table) and its line offsets."""
+
+    __slots__ = ("_ends", "_starts", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._starts: np.ndarray | None = None
+        self._ends: np.ndarray | None = None
+
+    @classmethod
+    def from_events(cls, events: Iterable[Any]) -> EventBlob:
+        """Serialize events (dicts) one per line; line ``i`` holds the ``i``-th event."""
+        return cls(b"\n".join(map(orjson.dumps, events)))
+
+    def _index(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._starts is None or self._ends is None:
+            data = np.frombuffer(self.data, dtype=np.uint8)
+            # In slices so that a large log needs no second buffer-sized temporary.
+            step = 1 << 24
+            newlines = np.concatenate(
+                [np.flatnonzero(data[at : at + step] == 10) + at for at in range(0, len(data), step)]
+                or [np.empty(0, dtype=np.int64)]
+            )
+            self._starts = np.concatenate([[0], newlines + 1])
+            self._ends = np.concatenate([newlines, [len(self.data)]])
+        return self._starts, self._ends
+
+    def raw(self, line: int) -> bytes:
+        """The bytes of 0-based ``line``."""
+        starts, ends = self._index()
+        return self.data[starts[line] : ends[line]]
+
+    def decode(self, line: int) -> Any:
+        """The event on 0-based ``line``: its JSON, unwrapped from an SSE ``data:`` field or a recorder record."""
+        raw = self.raw(line)
+        if raw[:5] == b"data:":
+            raw = raw[5:]
+        value = orjson.loads(raw)
+        if type(value) is dict and "type" not in value and "event" in value:
+            return value["event"]
+        return value
+
+    def __getstate__(self) -> bytes:
+        return self.data
+
+    def __setstate__(self, state: bytes) -> None:
+        self.__init__(state)  # type: ignore[misc]
+
+
+@register_extension_dtype
+class EventDtype(ExtensionDtype):
+    """dtype of the ``event`` column: AG-UI events as dicts, stored as raw JSON."""
+
+    name = "agui_event"
+    type = dict
+    kind = "O"
+    na_value = None
+
+    @classmethod
+    def construct_array_type(cls) -> type[EventArray]:
+        return EventArray
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return "None"
+    text = orjson.dumps(value).decode()
+    return text if len(text) <= 72 else text[:71] + "…"
+
+
+class EventArray(ExtensionArray):
+    """A pandas array of AG-UI events backed by raw JSON lines; ``arr[i]`` decodes event ``i`` to a dict."""
+
+    _dtype = EventDtype()
+
+    def __init__(self, blobs: tuple[EventBlob, ...], blob: np.ndarray, line: np.ndarray) -> None:
+        self._blobs = blobs
+        self._blob = blob  # int16 index into _blobs, -1 for a missing event
+        self._line = line  # int64 0-based line in that blob
+
+    # -- construction ------------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_blob(cls, blob: EventBlob, lines: np.ndarray) -> EventArray:
+        """Events on the given 0-based lines of one blob."""
+        return cls((blob,), np.zeros(len(lines), dtype=np.int16), np.asarray(lines, dtype=np.int64))
+
+    @classmethod
+    def from_events(cls, events: Sequence[Any]) -> EventArray:
+        """Events from dicts (``None`` for a missing one)."""
+        present = [event for event in events if event is not None]
+        blob = EventBlob.from_events(present)
+        flags = np.fromiter((event is not None for event in events), dtype=bool, count=len(events))
+        line = np.full(len(events), -1, dtype=np.int64)
+        line[flags] = np.arange(len(present))
+        return cls((blob,), np.where(flags, 0, -1).astype(np.int16), line)
+
+    @classmethod
+    def _from_sequence(cls, scalars: Any, *, dtype: Any = None, copy: bool = False) -> EventArray:
+        if isinstance(scalars, EventArray):
+            return scalars.copy() if copy else scalars
+        values = [None if _is_missing(value) else value for value in scalars]
+        return cls.from_events([orjson.loads(v) if isinstance(v, (str, bytes)) else v for v in values])
+
+    @classmethod
+    def _from_factorized(cls, values: np.ndarray, original: EventArray) -> EventArray:
+        return cls._from_sequence(values)
+
+    @classmethod
+    def _concat_same_type(cls, to_concat: Sequence[EventArray]) -> EventArray:
+        blobs: list[EventBlob] = []
+        positions: dict[int, int] = {}
+        blob_parts = []
+        for array in to_concat:
+            lookup = np.empty(len(array._blobs) + 1, dtype=np.int16)
+            lookup[-1] = -1
+            for i, blob in enumerate(array._blobs):
+                if id(blob) not in positions:
+                    positions[id(blob)] = len(blobs)
+                    blobs.append(blob)
+                lookup[i] = positions[id(blob)]
+            blob_parts.append(lookup[array._blob])
+        if len(blobs) > np.iinfo(np.int16).max:
+            raise ValueError("too many distinct event buffers in one column")
+        empty_blob = np.empty(0, dtype=np.int16)
+        empty_line = np.empty(0, dtype=np.int64)
+        return cls(
+            tuple(blobs),
+            np.concatenate(blob_parts or [empty_blob]),
+            np.concatenate([array._line for array in to_concat] or [empty_line]),
+        )
+
+    # -- the ExtensionArray interface --------------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> EventDtype:
+        return self._dtype
+
+    def __len__(self) -> int:
+        return len(self._blob)
+
+    def _decode(self, i: int) -> Any:
+        blob = self._blob[i]
+        if blob < 0:
+            return None
+        return self._blobs[blob].decode(int(self._line[i]))
+
+    def __getitem__(self, item: Any) -> Any:
+        if isinstance(item, (int, np.integer)):
+            return self._decode(int(item))
+        if isinstance(item, tuple) and len(item) == 1:
+            item = item[0]
+        if not isinstance(item, slice):
+            item = check_array_indexer(self, item)
+        return type(self)(self._blobs, self._blob[item], self._line[item])
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self._decode(i)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        key = check_array_indexer(self, key) if not isinstance(key, (int, np.integer, slice)) else key
+        if isinstance(value, EventArray):
+            new = value
+        elif isinstance(value, dict) or _is_missing(value):
+            count = len(np.arange(len(self))[key]) if not isinstance(key, (int, np.integer)) else 1
+            new = EventArray.from_events([None if _is_missing(value) else value] * count)
+        else:
+            new = EventArray._from_sequence(value)
+        merged = EventArray._concat_same_type([self, new])
+        blob = merged._blob[: len(self)].copy()
+        line = merged._line[: len(self)].copy()
+        if isinstance(key, (int, np.integer)):
+            blob[key] = merged._blob[len(self)]
+            line[key] = merged._line[len(self)]
+        else:
+            blob[key] = merged._blob[len(self) :]
+            line[key] = merged._line[len(self) :]
+        self._blobs, self._blob, self._line = merged._blobs, blob, line
+
+    def isna(self) -> np.ndarray:
+        return self._blob < 0
+
+    def take(self, indices: Sequence[int], *, allow_fill: bool = False, fill_value: Any = None) -> EventArray:
+        if allow_fill and not _is_missing(fill_value):
+            raise ValueError("an event column can only be filled with None")
+        blob = take(self._blob, indices, allow_fill=allow_fill, fill_value=-1)
+        line = take(self._line, indices, allow_fill=allow_fill, fill_value=-1)
+        return type(self)(self._blobs, blob, line)
+
+    def copy(self) -> EventArray:
+        return type(self)(self._blobs, self._blob.copy(), self._line.copy())
+
+    @property
+    def nbytes(self) -> int:
+        return int(self._blob.nbytes + self._line.nbytes + sum(len(b.data) for b in self._blobs))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        out = np.empty(len(self), dtype=object)
+        for i in range(len(self)):
+            out[i] = self._decode(i)
+        return out
+
+    def __eq__(self, other: Any) -> np.ndarray:  # type: ignore[override]
+        mine = np.asarray(self)
+        if isinstance(other, (EventArray, list, np.ndarray, pd.Series)):
+            theirs = np.asarray(other, dtype=object)
+            return np.fromiter(
+                (a == b for a, b in zip(mine, theirs, strict=True)), dtype=bool, count=len(mine)
+            )
+        return np.fromiter((a == other for a in mine), dtype=bool, count=len(mine))
+
+    def _values_for_factorize(self) -> tuple[np.ndarray, Any]:
+        out = np.empty(len(self), dtype=object)
+        for i in range(len(self)):
+            value = self._decode(i)
+            out[i] = None if value is None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+        return out, None
+
+    def _formatter(self, boxed: bool = False):
+        return _short
+
+    def raw(self, i: int) -> bytes:
+        """The raw JSON bytes of event ``i`` as read (an SSE ``data:`` line or a recorder record included)."""
+        blob = self._blob[i]
+        if blob < 0:
+            raise KeyError(i)
+        return self._blobs[blob].raw(int(self._line[i]))
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value) or value is pd.NA

@@ -1,0 +1,706 @@
+"""``load_events``: AG-UI event logs (files, globs, folders, text, lists, recorders) as one pandas table.
+
+Columns are built batch by batch straight from the parsed dicts, never row by row: ids become categorical
+codes (consecutive events mostly share an id, so only the places where it changes are hashed), ``delta``
+lengths come from one ``map(len, ...)``, and the fields that only a few event types carry are read from
+those events alone. Which run an event belongs to is decided by walking the RUN_STARTED / RUN_FINISHED /
+RUN_ERROR events only; everything in between is filled in with numpy.
+"""
+
+from __future__ import annotations
+
+import gc
+import glob
+import os
+from collections.abc import Iterator
+from itertools import repeat
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._columns import EVENT_COLUMNS, names
+from ._event_array import EventArray
+from ._kinds import (
+    DELTA_TYPES,
+    EVENT_TYPES,
+    FIELD_TYPES,
+    HOT_TYPES,
+    REASONING_TYPES,
+)
+from ._read import NO_TIME, Batch, Problems, normalized, read_buffer, read_items, value_runs
+
+__all__ = ["events_table", "load_events"]
+
+_LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
+_SPARSE_KEYS = ("threadId", "runId", "toolCallName", "parentMessageId", "role", "stepName")
+_MESSAGE_FAMILY = (
+    frozenset({"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK"})
+    | REASONING_TYPES
+)
+_CHUNK_FAMILIES = (
+    ("TEXT_MESSAGE_CHUNK", "messageId"),
+    ("REASONING_MESSAGE_CHUNK", "messageId"),
+    ("TOOL_CALL_CHUNK", "toolCallId"),
+)
+
+
+class _Codes:
+    """Integer codes for the values of one categorical column, shared by every source of a load."""
+
+    __slots__ = ("index", "values")
+
+    def __init__(self) -> None:
+        self.index: dict[Any, int] = {}
+        self.values: list[Any] = []
+
+    def code(self, value: Any) -> int:
+        try:
+            found = self.index.get(value)
+        except TypeError:  # an id that is an object or a list: keep it as its text
+            value = str(value)
+            found = self.index.get(value)
+        if found is not None:
+            return found
+        if value is None or (type(value) is float and value != value):  # absent: None or NaN
+            return -1
+        found = len(self.values)
+        self.index[value] = found
+        self.values.append(value if isinstance(value, str) else str(value))
+        return found
+
+    def dense(self, values: np.ndarray) -> np.ndarray:
+        """Codes of an object array; only where a value differs from the one before is it looked up."""
+        starts, distinct = value_runs(values)
+        codes = np.fromiter(map(self.code, distinct), dtype=np.int32, count=len(starts))
+        return np.repeat(codes, np.diff(np.append(starts, len(values))))
+
+    def categorical(self, codes: np.ndarray) -> pd.Categorical:
+        return pd.Categorical.from_codes(codes, categories=pd.Index(self.values, dtype=object).astype(str))
+
+
+def _gather(items: list[Any], rows: np.ndarray) -> list[Any]:
+    if len(rows) == len(items):
+        return items
+    if len(rows) == 1:
+        return [items[rows[0]]]
+    return list(itemgetter(*rows.tolist())(items))
+
+
+def _text_array(values: np.ndarray) -> Any:
+    """pandas' ``str`` column (NaN for missing) over the object array, which is checked, not copied."""
+    try:
+        dtype = pd.StringDtype("python", na_value=np.nan)
+    except TypeError:  # pandas before 2.3 has no NaN-semantics string dtype: plain objects
+        return values
+    template = pd.arrays.StringArray(np.array(["", np.nan], dtype=object), dtype=dtype)
+    try:
+        # Every value is a str or NaN by construction: skip the scan the public constructor makes.
+        return template._from_backing_data(values)
+    except AttributeError:  # pragma: no cover - a pandas without the internal constructor
+        return pd.arrays.StringArray(values, dtype=dtype)
+
+
+def _utc(ns: np.ndarray) -> pd.DatetimeIndex:
+    return pd.DatetimeIndex(ns.view("M8[ns]")).tz_localize("UTC")
+
+
+class _TableBuilder:
+    """Accumulates the columns of the events table batch by batch."""
+
+    def __init__(self) -> None:
+        self.sources = _Codes()
+        self.types = _Codes()
+        self.ids = {key: _Codes() for key in ("messageId", "toolCallId", "subagentRunId", *_SPARSE_KEYS)}
+        self.parts: dict[str, list[np.ndarray]] = {
+            name: []
+            for name in (
+                "line", "type", "received", "timestamp", "messageId", "toolCallId", "subagentRunId", "delta",
+                "chars", "blob_line",
+            )
+        }  # fmt: skip
+        self.sparse: dict[str, tuple[list[np.ndarray], list[np.ndarray]]] = {
+            key: ([], []) for key in _SPARSE_KEYS
+        }
+        self.blobs: list[Any] = []
+        self.batch_sources: list[int] = []
+        self.batch_blobs: list[int] = []
+        self.batch_sizes: list[int] = []
+        self.blob_positions: dict[int, int] = {}
+        self.rows = 0
+        self._luts: dict[str, np.ndarray] = {}
+        self._lut_size = -1
+
+    # -- type lookups ------------------------------------------------------------------------------------------
+
+    def _lut(self, name: str) -> np.ndarray:
+        """Boolean lookup by type code: does the type carry field ``name`` (unknown types carry all)."""
+        if self._lut_size != len(self.types.values):
+            self._luts = {}
+            self._lut_size = len(self.types.values)
+        lut = self._luts.get(name)
+        if lut is None:
+            known = [t in EVENT_TYPES for t in self.types.values]
+            if name == "text_delta":
+                flags = [t in DELTA_TYPES for t in self.types.values]
+            elif name == "unknown":
+                flags = [not k for k in known]
+            elif name == "not_hot":
+                flags = [t not in HOT_TYPES for t in self.types.values]
+            else:
+                wanted = FIELD_TYPES[name]
+                flags = [t in wanted or not k for t, k in zip(self.types.values, known, strict=True)]
+            lut = np.array(flags, dtype=bool)
+            self._luts[name] = lut
+        return lut
+
+    # -- one batch ---------------------------------------------------------------------------------------------
+
+    def add(self, source: int, batch: Batch) -> None:
+        """Add one batch of a source's events (``source`` is the source's code)."""
+        events = batch.events
+        n = len(events)
+        parts = self.parts
+        run_types = np.fromiter(
+            map(self.types.code, batch.type_values), dtype=np.int16, count=len(batch.type_values)
+        )
+        run_starts = batch.type_starts
+        run_ends = np.append(run_starts[1:], n)
+        runs = (run_types, run_starts, run_ends)
+        parts["type"].append(np.repeat(run_types, run_ends - run_starts))
+        self.batch_sources.append(source)
+        self.batch_sizes.append(n)
+        parts["line"].append(batch.lines.astype(np.int32))
+        blob_id = self.blob_positions.get(id(batch.blob))
+        if blob_id is None:
+            blob_id = self.blob_positions[id(batch.blob)] = len(self.blobs)
+            self.blobs.append(batch.blob)
+        self.batch_blobs.append(blob_id)
+        parts["blob_line"].append(batch.blob_lines.astype(np.int32))
+        if batch.received_ns is not None or parts["received"]:
+            if not parts["received"] and self.rows:  # the first recorded batch: earlier ones had none
+                parts["received"].append(np.full(self.rows, NO_TIME, dtype=np.int64))
+            parts["received"].append(
+                batch.received_ns if batch.received_ns is not None else np.full(n, NO_TIME)
+            )
+        table = batch.table
+        parts["timestamp"].append(_timestamps(table[:, 3]))
+        parts["messageId"].append(self.ids["messageId"].dense(table[:, 1]))
+        self._subagents(events, runs, n)
+        self._delta(table[:, 2], runs, n)
+        self._tool_call_ids(events, runs, n)
+        for key in _SPARSE_KEYS:
+            self._sparse(key, events, runs)
+        self.rows += n
+
+    def _rows(self, lut_name: str, runs: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        """Rows of the batch whose type is flagged in a lookup (found from the runs of equal types)."""
+        run_types, run_starts, run_ends = runs
+        selected = self._lut(lut_name)[run_types]
+        starts = run_starts[selected]
+        lengths = run_ends[selected] - starts
+        if not len(lengths):
+            return np.empty(0, dtype=np.int64)
+        offsets = starts - np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(offsets, lengths)
+
+    def _delta(self, column: np.ndarray, runs: Any, n: int) -> None:
+        """Lengths of the text deltas; other values (absent, STATE_DELTA's patch) are blanked in finish()."""
+        chars = np.zeros(n, dtype=np.int32)
+        rows = self._rows("text_delta", runs)
+        if len(rows):
+            picked = column[rows]
+            try:
+                chars[rows] = np.fromiter(map(len, picked), dtype=np.int32, count=len(rows))
+            except TypeError:  # a chunk without a delta, or a delta that is not text
+                chars[rows] = [len(v) if isinstance(v, str) else 0 for v in picked]
+        unknown = self._rows("unknown", runs)
+        if len(unknown):
+            chars[unknown] = [len(v) if isinstance(v, str) else 0 for v in column[unknown]]
+        self.parts["delta"].append(np.ascontiguousarray(column))
+        self.parts["chars"].append(chars)
+
+    def _subagents(self, events: list[dict[str, Any]], runs: Any, n: int) -> None:
+        """``subagentRunId`` of every event, read once a non-streaming event has carried one.
+
+        A subagent's work always starts with events other than deltas (SUBAGENT_STARTED, a message start),
+        so the deltas of a log without subagents are never looked at for it.
+        """
+        parts = self.parts["subagentRunId"]
+        if not parts:
+            if not any("subagentRunId" in events[i] for i in self._rows("not_hot", runs).tolist()):
+                return
+            if self.rows:
+                parts.append(np.full(self.rows, -1, dtype=np.int32))
+        found = np.fromiter(map(dict.get, events, repeat("subagentRunId")), dtype=object, count=n)
+        parts.append(self.ids["subagentRunId"].dense(found))
+
+    def _tool_call_ids(self, events: list[dict[str, Any]], runs: Any, n: int) -> None:
+        """``toolCallId`` of the tool events (arguments included: they can be the bulk of a log)."""
+        rows = self._rows("toolCallId", runs)
+        column = np.full(n, -1, dtype=np.int32)
+        if len(rows):
+            picked = _gather(events, rows)
+            found = np.fromiter(map(dict.get, picked, repeat("toolCallId")), dtype=object, count=len(rows))
+            column[rows] = self.ids["toolCallId"].dense(found)
+        self.parts["toolCallId"].append(column)
+
+    def _sparse(self, key: str, events: list[dict[str, Any]], runs: Any) -> None:
+        """A field only some event types carry, read from those events and kept as (row, code) pairs."""
+        rows = self._rows(key, runs)
+        if not len(rows):
+            return
+        codes = self.ids[key]
+        picked = _gather(events, rows)
+        values = np.fromiter(
+            map(codes.code, map(dict.get, picked, repeat(key))), dtype=np.int32, count=len(rows)
+        )
+        present = values >= 0
+        if present.any():
+            positions, found = self.sparse[key]
+            positions.append(rows[present] + self.rows)
+            found.append(values[present])
+
+    # -- the table ---------------------------------------------------------------------------------------------
+
+    def _take(self, name: str) -> np.ndarray:
+        """A column's parts joined into one array, released from the builder."""
+        parts = self.parts[name]
+        self.parts[name] = []
+        if not parts:
+            return np.empty(0, dtype=np.int64)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    def _sparse_lookup(self, key: str) -> dict[int, int]:
+        """The codes of a sparse field by row, for fields only a few events carry."""
+        positions, found = self.sparse[key]
+        if not positions:
+            return {}
+        return dict(zip(np.concatenate(positions).tolist(), np.concatenate(found).tolist(), strict=True))
+
+    def _sparse_column(self, key: str) -> np.ndarray:
+        column = np.full(self.rows, -1, dtype=np.int32)
+        positions, found = self.sparse[key]
+        if positions:
+            column[np.concatenate(positions)] = np.concatenate(found)
+        return column
+
+    def finish(self) -> pd.DataFrame:
+        """The events table; the accumulated parts are released as each column is built."""
+        n = self.rows
+        ids = self.ids
+        sizes = np.array(self.batch_sizes, dtype=np.int64)
+        batch_sources = np.array(self.batch_sources, dtype=np.int32)
+        source = np.repeat(batch_sources, sizes)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        changes = (
+            np.flatnonzero(np.diff(batch_sources, prepend=-1)) if len(sizes) else np.empty(0, dtype=np.int64)
+        )
+        source_starts = offsets[changes]
+        types = self._take("type").astype(np.int16, copy=False)
+        type_names = self.types.values
+        type_index = {name: code for code, name in enumerate(type_names)}
+
+        message = self._take("messageId").astype(np.int32, copy=False)
+        tool_call = self._take("toolCallId").astype(np.int32, copy=False)
+        self._fill_chunk_ids(types, type_index, source, {"messageId": message, "toolCallId": tool_call})
+        segments = _assign_runs(types, type_index, source_starts, self._sparse_lookup("runId"),
+                                self._sparse_lookup("threadId"))  # fmt: skip
+
+        stamp_ns = _milliseconds_to_ns(self._take("timestamp"))
+        received = self._take("received") if self.parts["received"] else None
+        time_ns = stamp_ns if received is None else np.where(received != NO_TIME, received, stamp_ns)
+        del received
+
+        columns: dict[str, Any] = {}
+        columns["source"] = self.sources.categorical(source)
+        columns["line"] = self._take("line").astype(np.int32, copy=False)
+        columns["seq"] = segments.positions(source)
+        del source
+        columns["thread_id"] = ids["threadId"].categorical(segments.spread(segments.thread_codes))
+        columns["run_id"] = ids["runId"].categorical(segments.spread(segments.run_codes))
+        t = segments.since_start(time_ns, types, type_index.get("RUN_STARTED", -1))
+        in_message = _lookup(type_names, _MESSAGE_FAMILY)[types] if n else np.zeros(0, dtype=bool)
+        columns["type"] = self.types.categorical(types)
+        del types
+        columns["time"] = _utc(time_ns)
+        columns["timestamp"] = _utc(stamp_ns)
+        del time_ns, stamp_ns
+        columns["t"] = t
+        role = _fill_by_owner(self._sparse_column("role"), message, in_message)
+        del in_message
+        columns["message_id"] = ids["messageId"].categorical(message)
+        del message
+        tool_name = _fill_by_owner(self._sparse_column("toolCallName"), tool_call, tool_call >= 0)
+        columns["tool_call_id"] = ids["toolCallId"].categorical(tool_call)
+        del tool_call
+        columns["tool_call_name"] = ids["toolCallName"].categorical(tool_name)
+        del tool_name
+        columns["parent_message_id"] = ids["parentMessageId"].categorical(
+            self._sparse_column("parentMessageId")
+        )
+        columns["role"] = ids["role"].categorical(role)
+        del role
+        chars = self._take("chars").astype(np.int32, copy=False)
+        deltas = self._take("delta").astype(object, copy=False)
+        deltas[chars == 0] = np.nan
+        columns["delta"] = _text_array(deltas)
+        del deltas
+        columns["chars"] = chars
+        columns["step_name"] = ids["stepName"].categorical(self._sparse_column("stepName"))
+        subagent = (
+            self._take("subagentRunId") if self.parts["subagentRunId"] else np.full(n, -1, dtype=np.int8)
+        )
+        columns["subagent_run_id"] = ids["subagentRunId"].categorical(subagent)
+        blob = np.repeat(
+            np.array(self.batch_blobs, dtype=np.int16), np.array(self.batch_sizes, dtype=np.int64)
+        )
+        columns["event"] = EventArray(
+            tuple(self.blobs), blob, self._take("blob_line").astype(np.int32, copy=False)
+        )
+        frame = pd.DataFrame(columns, copy=False)
+        assert list(frame.columns) == names(EVENT_COLUMNS)
+        return frame
+
+    def _fill_chunk_ids(
+        self, types: np.ndarray, type_index: dict[str, int], source: np.ndarray, ids: dict[str, np.ndarray]
+    ) -> None:
+        """A *_CHUNK event without an id continues the previous chunk's message or tool call (same source)."""
+        for chunk_type, key in _CHUNK_FAMILIES:
+            code = type_index.get(chunk_type)
+            if code is None:
+                continue
+            rows = np.flatnonzero(types == code)
+            column = ids[key]
+            values = column[rows]
+            if (values >= 0).all():
+                continue
+            filled = pd.Series(np.where(values >= 0, values, np.nan)).groupby(source[rows]).ffill()
+            column[rows] = filled.fillna(-1).to_numpy(dtype=np.int32)
+
+
+def _lookup(type_names: list[str], wanted: frozenset[str]) -> np.ndarray:
+    return np.fromiter((name in wanted for name in type_names), dtype=bool, count=len(type_names))
+
+
+def _timestamps(column: np.ndarray) -> np.ndarray:
+    """Milliseconds as float64, NaN where absent or not a number."""
+    try:
+        return column.astype(np.float64)
+    except (TypeError, ValueError):
+        out = np.full(len(column), np.nan)
+        for i, value in enumerate(column):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[i] = value
+        return out
+
+
+def _fill_by_owner(values: np.ndarray, owner: np.ndarray, eligible: np.ndarray) -> np.ndarray:
+    """Fill missing codes from another event of the same owner (message or tool call) that has one."""
+    known = (values >= 0) & (owner >= 0)
+    if not known.any():
+        return values
+    table = np.full(int(owner.max()) + 1, -1, dtype=np.int32)
+    table[owner[known]] = values[known]
+    fill = (values < 0) & (owner >= 0) & eligible
+    out = values.copy()
+    out[fill] = table[owner[fill]]
+    return out
+
+
+def _milliseconds_to_ns(ms: np.ndarray) -> np.ndarray:
+    """Epoch milliseconds (float64, NaN where absent) as int64 nanoseconds, NaT where absent."""
+    present = ~np.isnan(ms)
+    out = np.full(len(ms), NO_TIME, dtype=np.int64)
+    whole = ms[present].astype(np.int64)
+    if np.array_equal(whole, ms[present]):
+        out[present] = whole * 1_000_000
+    else:  # fractional milliseconds: exact to the microsecond
+        out[present] = np.round(ms[present] * 1000).astype(np.int64) * 1000
+    return out
+
+
+class _Segments:
+    """Stretches of consecutive events in the same run (or in none), and each run's run and thread codes."""
+
+    def __init__(
+        self, starts: list[int], runs: list[int], n: int, run_codes: list[int], thread_codes: list[int]
+    ):
+        self.starts = np.array(starts, dtype=np.int64)
+        self.runs = np.array(runs, dtype=np.int64)
+        self.lengths = np.diff(np.append(self.starts, n))
+        self.n = n
+        self.run_count = len(run_codes)
+        self.run_codes = np.array([*run_codes, -1], dtype=np.int32)  # index -1: no run
+        self.thread_codes = np.array([*thread_codes, -1], dtype=np.int32)
+
+    def spread(self, per_run: np.ndarray) -> np.ndarray:
+        """A per-run value on every event of the run."""
+        return np.repeat(per_run[self.runs], self.lengths)
+
+    def since_start(self, time_ns: np.ndarray, types: np.ndarray, started: int) -> np.ndarray:
+        """Seconds since each event's run started: its RUN_STARTED, else its earliest timed event."""
+        if not self.run_count or not self.n:
+            return np.full(self.n, np.nan)
+        never = np.iinfo(np.int64).max
+        earliest = np.minimum.reduceat(np.where(time_ns == NO_TIME, never, time_ns), self.starts)
+        start = np.full(self.run_count + 1, never, dtype=np.int64)
+        np.minimum.at(start, self.runs, earliest)
+        start_rows = np.flatnonzero(types == started)
+        row_run = self.runs[np.searchsorted(self.starts, start_rows, side="right") - 1]
+        stamped = time_ns[start_rows] != NO_TIME
+        start[row_run[stamped]] = time_ns[start_rows[stamped]]
+        start[-1] = never
+        origin = self.spread(start)
+        known = (origin != never) & (time_ns != NO_TIME)
+        t = np.full(self.n, np.nan)
+        t[known] = (time_ns[known] - origin[known]) / 1e9
+        return t
+
+    def positions(self, source: np.ndarray) -> np.ndarray:
+        """0-based position of each event in its run (events outside runs: among those of their source)."""
+        if not self.n:
+            return np.empty(0, dtype=np.int32)
+        group = np.where(self.runs >= 0, self.runs, self.run_count + source[self.starts])
+        if len(np.unique(group)) == len(group):
+            # Every run is one stretch of events (no nesting, no interleaving): count from its start.
+            return (np.arange(self.n, dtype=np.int64) - np.repeat(self.starts, self.lengths)).astype(np.int32)
+        rows = np.repeat(group, self.lengths)
+        return pd.Series(rows).groupby(rows, sort=False).cumcount().to_numpy(dtype=np.int32)
+
+
+def _assign_runs(
+    types: np.ndarray,
+    type_index: dict[str, int],
+    source_starts: np.ndarray,
+    run_ids: dict[int, int],
+    thread_ids: dict[int, int],
+) -> _Segments:
+    """Which run every event belongs to, found by walking the run boundaries only.
+
+    Runs nest: an event belongs to the innermost run started and not yet finished in its source. A
+    RUN_FINISHED for a run whose start is not in the log claims the events since the previous run ended.
+    """
+    n = len(types)
+    started = type_index.get("RUN_STARTED", -2)
+    finished = type_index.get("RUN_FINISHED", -2)
+    errored = type_index.get("RUN_ERROR", -2)
+    boundary = np.flatnonzero((types == started) | (types == finished) | (types == errored))
+    run_codes: list[int] = []
+    thread_codes: list[int] = []
+    change_rows: list[int] = []
+    change_runs: list[int] = []
+    stack: list[int] = []
+
+    def change(row: int, run: int) -> None:
+        """From ``row`` on, events belong to ``run`` (stretches of one run stay one segment)."""
+        if change_rows and change_rows[-1] == row:
+            change_runs[-1] = run
+            if len(change_runs) > 1 and change_runs[-2] == run:
+                change_rows.pop()
+                change_runs.pop()
+        elif not change_runs or change_runs[-1] != run:
+            change_rows.append(row)
+            change_runs.append(run)
+
+    def new_run(row: int) -> int:
+        run_codes.append(run_ids.get(row, -1))
+        thread_codes.append(thread_ids.get(row, -1))
+        return len(run_codes) - 1
+
+    markers = np.concatenate([boundary, source_starts]).astype(np.int64)
+    is_source_start = np.concatenate([np.zeros(len(boundary), bool), np.ones(len(source_starts), bool)])
+    # At the same row a source start comes first.
+    order = np.argsort(np.concatenate([boundary * 2 + 1, source_starts * 2]), kind="stable")
+    for position in order.tolist():
+        row = int(markers[position])
+        if is_source_start[position]:
+            stack.clear()
+            change(row, -1)
+            continue
+        kind = types[row]
+        if kind == started:
+            stack.append(new_run(row))
+            change(row, stack[-1])
+            continue
+        if kind == finished:
+            run_code = run_ids.get(row, -1)
+            match = next((i for i in range(len(stack) - 1, -1, -1) if run_codes[stack[i]] == run_code), None)
+            if match is None and run_code < 0 and stack:
+                match = len(stack) - 1
+            if match is not None:
+                key = stack.pop(match)
+            else:
+                key = new_run(row)
+                if not stack and change_runs and change_runs[-1] == -1:
+                    change_runs[-1] = key  # the events since the last run ended belong to this one
+        else:
+            if not stack:
+                continue  # a RUN_ERROR outside any run names no run to attach to
+            key = stack.pop()
+        change(row, key)
+        if row + 1 < n:
+            change(row + 1, stack[-1] if stack else -1)
+    if not change_rows or change_rows[0] != 0:
+        change_rows.insert(0, 0)
+        change_runs.insert(0, -1)
+    if not n:
+        change_rows, change_runs = [], []
+    return _Segments(change_rows, change_runs, n, run_codes, thread_codes)
+
+
+# -- sources ---------------------------------------------------------------------------------------------------
+
+
+def _looks_like_text(text: str) -> bool:
+    head = text.lstrip()[:6]
+    return (
+        not head or head[:1] in ("{", "[") or head.startswith(("data:", "event:", "id:", ":")) or "\n" in text
+    )
+
+
+def _paths(pattern: str) -> list[str]:
+    if os.path.isdir(pattern):
+        found = [
+            os.path.join(pattern, name)
+            for name in sorted(os.listdir(pattern))
+            if name.endswith(_LOG_SUFFIXES) and os.path.isfile(os.path.join(pattern, name))
+        ]
+        if not found:
+            raise FileNotFoundError(f"no event logs ({', '.join(_LOG_SUFFIXES)}) in folder {pattern!r}")
+        return found
+    if any(char in pattern for char in "*?["):
+        found = sorted(path for path in glob.glob(pattern, recursive=True) if os.path.isfile(path))
+        if not found:
+            raise FileNotFoundError(f"no files match {pattern!r}")
+        return found
+    if not os.path.exists(pattern):
+        raise FileNotFoundError(f"{pattern!r} is neither an existing file nor JSONL, JSON or SSE text")
+    return [pattern]
+
+
+class _Source:
+    """One named input: a buffer to read, or in-memory items."""
+
+    __slots__ = ("data", "items", "name", "path", "size")
+
+    def __init__(self, name: str, *, data: bytes | None = None, path: str | None = None, items: Any = None):
+        self.name = name
+        self.data = data
+        self.path = path
+        self.items = items
+        self.size = len(data) if data is not None else (os.path.getsize(path) if path is not None else 0)
+
+    def batches(self, problems: Problems) -> Iterator[Batch]:
+        if self.items is not None:
+            return read_items(self.name, self.items, problems)
+        data = self.data
+        if data is None:
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+                data = handle.read()
+        return read_buffer(self.name, data, problems)
+
+
+def _sources(source: Any) -> list[_Source]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return [_Source("<text>", data=bytes(source))]
+    if isinstance(source, str):
+        if _looks_like_text(source):
+            return [_Source("<text>", data=source.encode())]
+        return [_Source(path, path=path) for path in _paths(source)]
+    if isinstance(source, os.PathLike):
+        return [_Source(path, path=path) for path in _paths(os.fspath(source))]
+    if hasattr(source, "read"):
+        data = source.read()
+        name = getattr(source, "name", None)
+        return [
+            _Source(
+                name if isinstance(name, str) else "<file>",
+                data=data.encode() if isinstance(data, str) else data,
+            )
+        ]
+    if hasattr(source, "events") and not isinstance(source, (list, tuple, dict)):
+        return [_Source("<recorder>", items=list(source.events))]
+    if isinstance(source, dict):
+        return [_Source("<events>", items=[source])]
+    if (
+        isinstance(source, (list, tuple))
+        and source
+        and all(isinstance(s, (str, os.PathLike)) for s in source)
+        and not any(isinstance(s, str) and _looks_like_text(s) for s in source)
+    ):
+        return [found for item in source for found in _sources(item)]
+    if hasattr(source, "__iter__"):
+        return [_Source("<events>", items=list(source))]
+    raise TypeError(f"cannot load events from {type(source).__name__}")
+
+
+def _progress_bar(progress: bool | None, total: int) -> Any:
+    if progress is False or total == 0:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        if progress:
+            raise ImportError("a progress bar needs tqdm: pip install 'agui-notebook[progress]'") from None
+        return None
+    # Shown only when loading takes more than a moment (unless asked for explicitly).
+    delay = 0 if progress else 0.5
+    return tqdm(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
+
+
+def load_events(source: Any, *, errors: str = "raise", progress: bool | None = None) -> pd.DataFrame:
+    """Load AG-UI event logs into a DataFrame with one row per event (columns: ``EVENT_COLUMNS``).
+
+    ``source`` is a path, a glob, a folder (its ``*.jsonl``/``*.json``/``*.sse``/... files), a list of
+    paths, an open file, raw JSONL/JSON/SSE text, a list of events (dicts or ``ag_ui.core`` models) or of
+    recorder records, or anything with an ``events`` list of records (an ``EventRecorder``, a ChatWidget).
+    Lines may be bare events or :class:`RecordedEvent` records; AI SDK UI-message streams are read as the
+    equivalent AG-UI events.
+
+    ``errors="raise"`` stops at the first unreadable line with an ``EventParseError`` naming the file and
+    line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. ``progress``
+    shows a tqdm bar: ``None`` when loading takes more than half a second, ``True`` always, ``False`` never.
+
+    >>> df = load_events('{"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1000}\\n'
+    ...                  '{"type":"RUN_FINISHED","threadId":"t","runId":"r","timestamp":1500}')
+    >>> df[["run_id", "type", "t"]].values.tolist()
+    [['r', 'RUN_STARTED', 0.0], ['r', 'RUN_FINISHED', 0.5]]
+    """
+    if isinstance(source, pd.DataFrame):
+        return source
+    problems = Problems(errors)
+    sources = _sources(source)
+    builder = _TableBuilder()
+    bar = _progress_bar(progress, sum(s.size for s in sources))
+    collecting = gc.isenabled()
+    # Millions of short-lived dicts would trigger collections that find nothing to free.
+    gc.disable()
+    try:
+        for item in sources:
+            code = builder.sources.code(item.name)
+            for batch in normalized(item.batches(problems)):
+                builder.add(code, batch)
+                if bar is not None:
+                    bar.update(batch.nbytes)
+            item.data = None
+        frame = builder.finish()
+    finally:
+        if collecting:
+            gc.enable()
+        if bar is not None:
+            bar.close()
+    frame.attrs["errors"] = problems.items
+    problems.warn()
+    return frame
+
+
+def events_table(source: Any) -> pd.DataFrame:
+    """The events table of ``source``: itself when it already is one, else ``load_events(source)``."""
+    if isinstance(source, pd.DataFrame):
+        missing = {"type", "time", "run_id", "event"} - set(source.columns)
+        if missing:
+            raise ValueError(f"not an events table (from load_events): missing columns {sorted(missing)}")
+        return source
+    return load_events(source)

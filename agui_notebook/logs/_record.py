@@ -1,0 +1,246 @@
+"""Recording event streams: each event with its receive time, appended to a JSONL log as it arrives.
+
+A log line is one :class:`RecordedEvent`, ``{"received_ns": <int>, "event": <the event's wire form>}``.
+The event is written exactly as it was received (AG-UI models as their wire dicts, dicts as they are); the
+receive time is ``time.time_ns()`` at arrival, so timings keep sub-millisecond precision even where the
+producer stamps milliseconds or nothing. :func:`load_events` reads these logs (and ``recorder.events``).
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "run.jsonl")
+>>> events = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}]
+>>> [e["type"] for e in record(events, path)]
+['RUN_STARTED']
+>>> open(path).read().count("received_ns")
+1
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import warnings
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from typing import Any, TypedDict
+
+import orjson
+from pydantic import BaseModel
+
+from ._errors import EventLogWarning
+
+__all__ = ["EventRecorder", "RecordedEvent", "record"]
+
+
+class RecordedEvent(TypedDict):
+    """One recorded event: when it arrived and what it was (one line of a recorder log)."""
+
+    received_ns: int
+    """Receive time in nanoseconds since the Unix epoch (``time.time_ns()``)."""
+    event: dict[str, Any]
+    """The event in its wire form (camelCase keys, ``type`` a string), unaltered."""
+
+
+def _model_wire(item: BaseModel) -> dict[str, Any]:
+    from agui_notebook.agui._intake import to_wire_event
+
+    if type(item).__module__.startswith("ag_ui."):
+        return to_wire_event(item)
+    # Other protocol models (pydantic-ai's AI SDK chunks, say) use the same camelCase-without-nulls wire form.
+    return item.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class _TextFrames:
+    """Splits text items (SSE or JSONL, in arbitrary pieces) into the JSON payloads they carry."""
+
+    __slots__ = ("_data", "_partial")
+
+    def __init__(self) -> None:
+        self._partial = ""
+        self._data: list[str] = []
+
+    def feed(self, text: str) -> list[str]:
+        text = self._partial + text
+        lines = text.split("\n")
+        self._partial = lines.pop()
+        payloads: list[str] = []
+        for line in lines:
+            self._line(line.rstrip("\r"), payloads)
+        # A whole JSON object without its newline (one event per item) need not wait for the next item.
+        partial = self._partial
+        if partial.lstrip().startswith("{") and not self._data:
+            try:
+                orjson.loads(partial)
+            except orjson.JSONDecodeError:
+                pass
+            else:
+                payloads.append(partial)
+                self._partial = ""
+        return payloads
+
+    def _line(self, line: str, payloads: list[str]) -> None:
+        if not line:
+            if self._data:
+                payloads.append("\n".join(self._data))
+                self._data = []
+        elif line.startswith("data:"):
+            value = line[5:]
+            self._data.append(value[1:] if value.startswith(" ") else value)
+        elif line.lstrip().startswith("{") and not self._data:
+            payloads.append(line)
+
+    def finish(self) -> list[str]:
+        payloads: list[str] = []
+        if self._partial:
+            self._line(self._partial.rstrip("\r"), payloads)
+            self._partial = ""
+        self._line("", payloads)
+        return payloads
+
+
+class EventRecorder:
+    """Records events with their receive times, in memory (``events``) and/or appended to a JSONL log.
+
+    Works around any stream of AG-UI events (``ag_ui.core`` models or dicts), AI SDK UI-message chunks, or
+    the SSE/JSONL text an endpoint sends; the items are passed on unchanged.
+
+    >>> recorder = EventRecorder()
+    >>> item = {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi"}
+    >>> [r["event"] is item for r in recorder.add(item)]
+    [True]
+    >>> len(recorder.events)
+    1
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        keep: bool = True,
+        clock: Callable[[], int] = time.time_ns,
+    ) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self.keep = keep
+        self.events: list[RecordedEvent] = []
+        self._clock = clock
+        self._file: Any = None
+        self._lock = threading.Lock()
+        self._frames = _TextFrames()
+        self._warned = False
+
+    def add(self, item: Any) -> list[RecordedEvent]:
+        """Record one stream item now; returns its records (none for SSE comments or ``[DONE]``)."""
+        received_ns = self._clock()
+        return [self._store(received_ns, event) for event in self._wire_events(item)]
+
+    def _wire_events(self, item: Any) -> list[dict[str, Any]]:
+        if type(item) is dict:
+            return [item]
+        if isinstance(item, BaseModel):
+            return [_model_wire(item)]
+        if isinstance(item, (bytes, bytearray, memoryview)):
+            item = bytes(item).decode("utf-8", "replace")
+        if isinstance(item, str):
+            return self._decoded(self._frames.feed(item))
+        if isinstance(item, dict):
+            return [dict(item)]
+        self._warn(f"cannot record a {type(item).__name__}")
+        return []
+
+    def _decoded(self, payloads: list[str]) -> list[dict[str, Any]]:
+        events = []
+        for payload in payloads:
+            if payload.strip() == "[DONE]":
+                continue
+            try:
+                value = orjson.loads(payload)
+            except orjson.JSONDecodeError:
+                self._warn(f"skipped a payload that is not JSON: {payload[:60]!r}")
+                continue
+            if type(value) is dict:
+                events.append(value)
+            else:
+                self._warn(f"skipped a JSON payload that is not an object: {payload[:60]!r}")
+        return events
+
+    def _warn(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"EventRecorder: {message}", EventLogWarning, stacklevel=4)
+
+    def _store(self, received_ns: int, event: dict[str, Any]) -> RecordedEvent:
+        entry: RecordedEvent = {"received_ns": received_ns, "event": event}
+        with self._lock:
+            if self.keep:
+                self.events.append(entry)
+            if self.path is not None:
+                if self._file is None:
+                    self._file = open(self.path, "ab")  # noqa: SIM115 - kept open across events
+                self._file.write(orjson.dumps(entry, default=str) + b"\n")
+                # Flushed per event so that a crashed or interrupted run still leaves its log behind.
+                self._file.flush()
+        return entry
+
+    def wrap(self, stream: Iterable[Any] | AsyncIterable[Any]) -> Any:
+        """Pass a sync or async stream through unchanged, recording each item as it arrives."""
+        if isinstance(stream, AsyncIterable):
+            return self._wrap_async(stream)
+        return self._wrap_sync(stream)
+
+    def _wrap_sync(self, stream: Iterable[Any]) -> Iterator[Any]:
+        for item in stream:
+            self.add(item)
+            yield item
+        self._flush_text()
+
+    async def _wrap_async(self, stream: AsyncIterable[Any]) -> AsyncIterator[Any]:
+        async for item in stream:
+            self.add(item)
+            yield item
+        self._flush_text()
+
+    def _flush_text(self) -> None:
+        received_ns = self._clock()
+        for event in self._decoded(self._frames.finish()):
+            self._store(received_ns, event)
+
+    def close(self) -> None:
+        """Close the log file (recording again reopens it for appending)."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+    def __enter__(self) -> EventRecorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"EventRecorder(path={self.path!r}, events={len(self.events)})"
+
+
+def record(stream: Iterable[Any] | AsyncIterable[Any], path: str | os.PathLike[str]) -> Any:
+    """Pass ``stream`` through unchanged while appending each event, with its receive time, to ``path``.
+
+    Returns an iterator of the same kind (sync or async); the log is closed when the stream ends.
+
+    >>> async def run(adapter):  # doctest: +SKIP
+    ...     async for event in record(adapter.run_stream(), "run.jsonl"):
+    ...         ...
+    """
+    recorder = EventRecorder(path, keep=False)
+    if isinstance(stream, AsyncIterable):
+        return _closing_async(recorder, stream)
+    return _closing_sync(recorder, stream)
+
+
+def _closing_sync(recorder: EventRecorder, stream: Iterable[Any]) -> Iterator[Any]:
+    with recorder:
+        yield from recorder.wrap(stream)
+
+
+async def _closing_async(recorder: EventRecorder, stream: AsyncIterable[Any]) -> AsyncIterator[Any]:
+    with recorder:
+        async for item in recorder.wrap(stream):
+            yield item
