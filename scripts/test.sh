@@ -6,4 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-chromium.sh || echo "warning: Chromium could not be installed; browser tests will not run" >&2
 bash scripts/setup.sh
 .venv/bin/ruff check agui_notebook tests bench
-exec .venv/bin/python -m pytest "$@"
+# The notebooks' demo agent streams without pauses under test; nbval compares their stored outputs.
+export AGUI_DEMO_SPEED=0
+exec .venv/bin/python -m pytest --nbval --nbval-current-env \
+  --nbval-sanitize-with notebooks/nbval_sanitize.cfg "$@"

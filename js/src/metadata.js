@@ -20,17 +20,36 @@ function count(value) {
   return typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en-US") : null;
 }
 
+/** Token counts added up over usage entries; provider and model names are left out. */
+function sumUsage(entries) {
+  const total = {};
+  for (const entry of entries) {
+    for (const [key, value] of Object.entries(entry)) {
+      if (typeof value === "number" && Number.isFinite(value)) total[key] = (total[key] ?? 0) + value;
+    }
+  }
+  return total;
+}
+
 /** The hover line ("model · 1,234 in · 56 out · 3 s") and a longer tooltip, or null when there is nothing. */
 export function describeMetadata(metadata) {
   const info = agui(metadata);
   if (info === null) return null;
   const short = [];
   const long = [];
-  if (typeof info.model === "string" && info.model) {
-    short.push(label(info.model, 60));
-    long.push(`Model: ${label(info.model, 200)}`);
+  // RUN_FINISHED carries usage as a list (one entry per provider and model); a single object is accepted too.
+  const entries = (Array.isArray(info.usage) ? info.usage : [info.usage]).filter(
+    (entry) => entry && typeof entry === "object" && !Array.isArray(entry),
+  );
+  const models = [info.model, ...entries.map((entry) => entry.model)].filter(
+    (model, index, all) => typeof model === "string" && model && all.indexOf(model) === index,
+  );
+  if (models.length > 0) {
+    const model = models.join(", ");
+    short.push(label(model, 60));
+    long.push(`Model: ${label(model, 200)}`);
   }
-  const usage = info.usage && typeof info.usage === "object" ? info.usage : null;
+  const usage = entries.length > 0 ? sumUsage(entries) : null;
   if (usage) {
     const input = count(usage.inputTokens);
     const output = count(usage.outputTokens);
@@ -51,9 +70,11 @@ export function describeMetadata(metadata) {
     short.push(formatDuration(finished - started));
     long.push(`Duration: ${((finished - started) / 1000).toFixed(2)} s`);
   }
-  if (typeof info.outcome === "string" && info.outcome) {
-    if (info.outcome !== "success") short.push(label(info.outcome, 40));
-    long.push(`Outcome: ${label(info.outcome, 60)}`);
+  // The AG-UI outcome is an object ({type: "success" | "interrupt" | "cancelled", ...}); a bare string is accepted.
+  const outcome = typeof info.outcome === "string" ? info.outcome : info.outcome?.type;
+  if (typeof outcome === "string" && outcome) {
+    if (outcome !== "success") short.push(label(outcome, 40));
+    long.push(`Outcome: ${label(outcome, 60)}`);
   }
   if (typeof info.threadId === "string") long.push(`Thread: ${label(info.threadId, 80)}`);
   if (typeof info.runId === "string") long.push(`Run: ${label(info.runId, 80)}`);

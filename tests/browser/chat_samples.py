@@ -75,9 +75,25 @@ AGUI_METADATA = {
     "ag-ui": {
         "threadId": "thread-1",
         "runId": "run-1",
-        "outcome": "success",
-        "model": "gpt-4.1-mini",
-        "usage": {"inputTokens": 1234, "outputTokens": 456, "reasoningTokens": 128, "totalTokens": 1818},
+        "outcome": {"type": "success"},
+        # As the bridge writes it: RUN_FINISHED.usage, one entry per model call's provider and model.
+        "usage": [
+            {
+                "provider": "openai",
+                "model": "gpt-4.1-mini",
+                "inputTokens": 1000,
+                "outputTokens": 400,
+                "reasoningTokens": 128,
+                "totalTokens": 1528,
+            },
+            {
+                "provider": "openai",
+                "model": "gpt-4.1-mini",
+                "inputTokens": 234,
+                "outputTokens": 56,
+                "totalTokens": 290,
+            },
+        ],
         "startedAt": 1_700_000_000_000,
         "finishedAt": 1_700_000_003_400,
     }

@@ -112,7 +112,10 @@ def test_conversation_markdown_tools_sources_and_metadata(chat):
     assert meta.text_content() == "gpt-4.1-mini · 1,234 in · 456 out · 128 reasoning · 3 s"
     title = meta.get_attribute("title")
     assert "Model: gpt-4.1-mini" in title and "Run: run-1" in title and "Duration: 3.40 s" in title
-    assert AGUI_METADATA["ag-ui"]["usage"]["totalTokens"] == 1818 and "totalTokens: 1,818" in title
+    assert (
+        sum(u["totalTokens"] for u in AGUI_METADATA["ag-ui"]["usage"]) == 1818
+        and "totalTokens: 1,818" in title
+    )
 
     pending = widget.message(3)
     assert pending.locator("[data-agui=encrypted]").is_visible()

@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 BUNDLE = ROOT / "agui_notebook" / "static" / "widget.js"
 START_TIMEOUT = 120.0  # JupyterLab on a busy 2-core machine
+QUICKSTART_SPEED = "0.3"
 UI_TIMEOUT_MS = 90_000
 
 NOTEBOOK_CELLS = [
@@ -133,6 +134,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     notebooks = base / "notebooks"
     notebooks.mkdir()
     (notebooks / "chat.ipynb").write_text(json.dumps(_notebook(), indent=1))
+    shutil.copy(ROOT / "notebooks" / "quickstart.ipynb", notebooks / "quickstart.ipynb")
     settings = base / "settings"
     _quiet_settings(settings)
     port = _free_port()
@@ -145,6 +147,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         "JUPYTERLAB_SETTINGS_DIR": str(settings),
         "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces"),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
+        "AGUI_DEMO_SPEED": QUICKSTART_SPEED,  # the demo agent streams visibly, a few seconds a run
     }
     log = base / "lab.log"
     command = [
@@ -260,4 +263,75 @@ def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
         _wait_for(lambda: "KERNEL" in output.inner_text(), 30, "the second cell's output")
         assert output.inner_text().strip() == "KERNEL ready ['user', 'assistant'] ['output-available']"
         page.screenshot(path=str(artifacts_dir / "e2e-4-notebook.png"), full_page=True)
+        assert errors == []
+
+
+def _run_cell_containing(page: Any, text: str) -> Any:
+    cell = page.locator(".jp-NotebookPanel .jp-CodeCell", has_text=text).first
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    return cell
+
+
+def test_quickstart_notebook_with_the_demo_agent(lab: Lab, artifacts_dir: Path) -> None:
+    """The main job: the quickstart notebook in JupyterLab, a person chatting with the built-in demo agent."""
+    with chromium_browser() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 1100})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(UI_TIMEOUT_MS)
+        page.goto(
+            f"{lab.url}/lab/tree/quickstart.ipynb?reset&token={lab.token}", wait_until="domcontentloaded"
+        )
+        page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell .cm-content")
+        _wait_for(lambda: _kernel_idle(lab), START_TIMEOUT, "the notebook's kernel to be idle")
+
+        _run_cell_containing(page, "SPEED = float")
+        _run_cell_containing(page, "ChatWidget(DemoAgent")
+        chat = page.locator(".agui-chat")
+        prompt = page.locator("[data-agui=input]")
+        prompt.wait_for(state="visible")
+        page.wait_for_selector(".agui-chat[data-status=ready]")
+
+        prompt.fill("What's the weather in Rome?")
+        prompt.press("Enter")
+        assistant = page.locator("[data-role=assistant]").last
+        # Mid-stream: the plan, the reasoning and the tool call are in, the answer has just started.
+        page.wait_for_selector("[data-role=assistant] [data-part-type=text] h2")
+        chat.screenshot(
+            path=str(artifacts_dir / "quickstart-1-streaming.png")
+        )  # docs/images/widget-streaming.png
+
+        approve = page.locator("[data-tool-state=approval-requested] [data-agui=approve]")
+        approve.wait_for(state="visible")
+        page.wait_for_selector(".agui-chat[data-status=ready]")
+        chat.screenshot(path=str(artifacts_dir / "quickstart-2-approval.png"))
+        approve.click()
+        page.wait_for_selector(
+            "[data-role=assistant] [data-part-type=tool-send_report][data-tool-state=output-available]"
+        )
+        page.wait_for_selector(".agui-chat[data-status=ready]")
+        chat.screenshot(path=str(artifacts_dir / "quickstart-3-final.png"))
+
+        part_types = assistant.locator("[data-part-type]").evaluate_all(
+            "nodes => nodes.map(node => node.dataset.partType)"
+        )
+        assert part_types == [
+            "data-plan",
+            "step-start",
+            "reasoning",
+            "tool-get_weather",
+            "step-start",
+            "text",
+            "source-url",
+            "file",
+            "tool-send_report",
+            "step-start",
+            "text",
+        ]
+        answer = assistant.locator("[data-part-type=text]").first
+        assert answer.locator("h2").inner_text() == "Weather in Rome"
+        assert answer.locator("table tr").count() == 4
+        assert assistant.locator("[data-part-type=file] img").count() == 1
+        assert assistant.locator("[data-part-type=text]").last.inner_text().startswith("Done: the report")
         assert errors == []
