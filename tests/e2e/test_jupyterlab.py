@@ -193,12 +193,6 @@ def _wait_for(condition: Any, timeout: float, what: str) -> None:
         time.sleep(0.25)
 
 
-def _run_cell(page: Any, index: int) -> None:
-    cell = page.locator(".jp-NotebookPanel .jp-Cell").nth(index)
-    cell.locator(".cm-content").click()
-    page.keyboard.press("Shift+Enter")
-
-
 def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
     with chromium_browser() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -206,10 +200,10 @@ def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(UI_TIMEOUT_MS)
         page.goto(f"{lab.url}/lab/tree/chat.ipynb?reset&token={lab.token}", wait_until="domcontentloaded")
-        page.wait_for_selector(".jp-NotebookPanel .jp-Cell .cm-content")
+        page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell .cm-content")
         _wait_for(lambda: _kernel_idle(lab), START_TIMEOUT, "the notebook's kernel to be idle")
 
-        _run_cell(page, 0)
+        _run_cell_containing(page, "ChatWidget(demo_agent")
         chat = page.locator(".agui-chat")
         prompt = page.locator("[data-agui=input]")
         prompt.wait_for(state="visible")
@@ -257,7 +251,7 @@ def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
         )
 
         # The kernel holds the same conversation.
-        _run_cell(page, 1)
+        _run_cell_containing(page, "KERNEL")
         output = page.locator(".jp-NotebookPanel .jp-Cell").nth(1).locator(".jp-OutputArea-output")
         output.wait_for(state="visible")
         _wait_for(lambda: "KERNEL" in output.inner_text(), 30, "the second cell's output")
@@ -267,10 +261,21 @@ def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
 
 
 def _run_cell_containing(page: Any, text: str) -> Any:
+    """Run the code cell holding ``text`` and wait until the kernel has executed it (its prompt shows a number).
+
+    A click can land before the freshly opened notebook takes keyboard input; the run is then tried again.
+    """
     cell = page.locator(".jp-NotebookPanel .jp-CodeCell", has_text=text).first
-    cell.locator(".cm-content").click()
-    page.keyboard.press("Shift+Enter")
-    return cell
+    prompt = cell.locator(".jp-InputPrompt")
+    for _ in range(3):
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if any(ch.isdigit() for ch in prompt.inner_text()):
+                return cell
+            time.sleep(0.25)
+    raise AssertionError(f"the cell holding {text!r} did not run")
 
 
 def test_quickstart_notebook_with_the_demo_agent(lab: Lab, artifacts_dir: Path) -> None:
