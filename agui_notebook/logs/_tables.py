@@ -414,13 +414,48 @@ def _outcome_marker(value: Any) -> str | None:
     return None
 
 
+def _results_join_their_calls(ev: _Events, owner: np.ndarray) -> np.ndarray:
+    """Give a result that arrives in a later run than its call (a run resumed after an approval) to that call.
+
+    Tool calls are keyed by run; a ``TOOL_CALL_RESULT`` whose run never showed the call takes the key of the
+    latest earlier call with the same id in the same source and thread.
+    """
+    codes = {name: i for i, name in enumerate(ev.type_names)}
+    result_code = codes.get("TOOL_CALL_RESULT", -2)
+    is_result = ev.types == result_code
+    result_rows = np.flatnonzero(is_result & (owner >= 0))
+    if not len(result_rows):
+        return owner
+    call_rows = np.flatnonzero(~is_result & (owner >= 0))
+    called = set(owner[call_rows].tolist())
+    orphans = [row for row in result_rows.tolist() if owner[row] not in called]
+    if not orphans:
+        return owner
+    frame = ev.frame
+    ids = frame["tool_call_id"].cat.codes.to_numpy()
+    threads = frame["thread_id"].cat.codes.to_numpy()
+    sources = frame["source"].cat.codes.to_numpy()
+    owner = owner.copy()
+    latest: dict[tuple[int, int, int], int] = {}
+    calls = iter(call_rows.tolist())
+    next_call = next(calls, None)
+    for row in orphans:
+        while next_call is not None and next_call < row:
+            latest[(sources[next_call], threads[next_call], ids[next_call])] = owner[next_call]
+            next_call = next(calls, None)
+        target = latest.get((sources[row], threads[row], ids[row]))
+        if target is not None:
+            owner[row] = target
+    return owner
+
+
 class _ToolCalls:
     """Per tool call: its START/END/RESULT times, arguments and result."""
 
     def __init__(self, ev: _Events, chunks: _Chunks, run_errors: dict[int, str]) -> None:
         frame = ev.frame
         in_tool = ev.mask(_TOOL_TYPES)
-        owner = np.where(in_tool, ev.owner("tool_call_id"), -1)
+        owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
         self.first_row, key = _compact(owner)
         size = len(self.first_row)
         self.size = size

@@ -291,3 +291,32 @@ def test_sse_and_ui_stream_captures_give_the_same_shape() -> None:
     assert ui["timestamp"].isna().all() and ui["time"].notna().all()
     # Every AG-UI event made from a UI chunk keeps the chunk.
     assert ui["event"].iloc[3]["rawEvent"]["type"] == "reasoning-delta"
+
+
+def test_a_result_in_the_resumed_run_joins_its_call() -> None:
+    """An approval splits a tool call across runs: START/ARGS/END in the first, RESULT in the resumed one."""
+    ms = 1_700_000_000_000
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "timestamp": ms},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "delete", "timestamp": ms + 100},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"p": 1}', "timestamp": ms + 200},
+        {"type": "TOOL_CALL_END", "toolCallId": "c", "timestamp": ms + 300},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1", "timestamp": ms + 400,
+         "outcome": {"type": "interrupt", "interrupts": [{"id": "i", "reason": "tool_call", "toolCallId": "c"}]}},
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "timestamp": ms + 5_000},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m", "content": "done", "timestamp": ms + 5_300},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2", "timestamp": ms + 5_400},
+        # the same id in another thread is another call
+        {"type": "RUN_STARTED", "threadId": "u", "runId": "r3", "timestamp": ms + 6_000},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m2", "content": "x", "timestamp": ms + 6_100},
+        {"type": "RUN_FINISHED", "threadId": "u", "runId": "r3", "timestamp": ms + 6_200},
+    ]  # fmt: skip
+    calls = tool_calls_df(events)
+    assert calls[["run_id", "status", "result_chars"]].to_dict("records") == [
+        {"run_id": "r1", "status": "ok", "result_chars": 4},
+        {"run_id": "r3", "status": "ok", "result_chars": 1},
+    ]
+    assert calls.loc[0, "args"] == {"p": 1}
+    assert calls.loc[0, "latency_s"] == pytest.approx(5.0)
+    assert calls.loc[0, "total_s"] == pytest.approx(5.2)
+    assert runs_df(events).set_index("run_id").tool_calls.to_dict() == {"r1": 1, "r2": 0, "r3": 1}
