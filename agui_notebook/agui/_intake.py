@@ -116,19 +116,19 @@ def to_wire_event(obj: Any) -> dict[str, Any]:
 # -- raw reading: (line, event | None, error | None) triples --------------------------------------------------
 
 
-def _json_error(exc: orjson.JSONDecodeError) -> str:
+def json_error_text(exc: orjson.JSONDecodeError) -> str:
     return f"invalid JSON ({exc.msg} at column {exc.colno})"
 
 
 def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
     if type(value) is not dict:
-        return None, f"expected a JSON object, got {_json_kind(value)}"
+        return None, f"expected a JSON object, got {json_kind(value)}"
     if type(value.get("type")) is not str:
         return None, "event has no string 'type'"
     return value, None
 
 
-def _json_kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
     if isinstance(value, str):
@@ -163,7 +163,7 @@ def _jsonl_triples(data: bytes | str) -> Iterator[tuple[int | None, dict[str, An
         except orjson.JSONDecodeError as exc:
             if not line.strip():
                 continue
-            yield number, None, _json_error(exc)
+            yield number, None, json_error_text(exc)
             continue
         event, error = _checked(value)
         yield number, event, error
@@ -210,7 +210,7 @@ class _SSEDecoder:
         try:
             value = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
-            return line, None, _json_error(exc)
+            return line, None, json_error_text(exc)
         event, error = _checked(value)
         return line, event, error
 
@@ -274,7 +274,7 @@ class _ItemDecoder:
             try:
                 value = orjson.loads(item)
             except orjson.JSONDecodeError as exc:
-                return [(line, None, _json_error(exc))]
+                return [(line, None, json_error_text(exc))]
             if isinstance(value, list):
                 return [(line, *_checked(v)) for v in value]
             return [(line, *_checked(value))]

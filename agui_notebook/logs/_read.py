@@ -19,7 +19,7 @@ import orjson
 from pydantic import BaseModel
 
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
-from agui_notebook.agui._intake import EventParseError, to_wire_event
+from agui_notebook.agui._intake import EventParseError, json_error_text, json_kind, to_wire_event
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._errors import EventLogWarning
@@ -84,28 +84,10 @@ class Batch:
     nbytes: int
 
 
-def _json_error(exc: orjson.JSONDecodeError) -> str:
-    return f"invalid JSON ({exc.msg} at column {exc.colno})"
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return type(value).__name__
-
-
 def _unwrap(value: Any) -> tuple[dict[str, Any] | None, int, str | None]:
     """The event in a decoded line or item (a recorder record is unwrapped), its receive time, or the problem."""
     if type(value) is not dict:
-        return None, NO_TIME, f"expected a JSON object, got {_kind(value)}"
+        return None, NO_TIME, f"expected a JSON object, got {json_kind(value)}"
     received = NO_TIME
     if "type" not in value and "event" in value:
         received_ns = value.get("received_ns")
@@ -113,7 +95,7 @@ def _unwrap(value: Any) -> tuple[dict[str, Any] | None, int, str | None]:
             received = received_ns
         value = value["event"]
         if type(value) is not dict:
-            return None, NO_TIME, f"recorded event is {_kind(value)}, not an object"
+            return None, NO_TIME, f"recorded event is {json_kind(value)}, not an object"
     if type(value.get("type")) is not str:
         return None, NO_TIME, "event has no string 'type'"
     return value, received, None
@@ -235,7 +217,7 @@ def _slow_slice(name: str, piece: bytes, first_line: int, blob: EventBlob, probl
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            problems.add(name, line, _json_error(exc), raw)
+            problems.add(name, line, json_error_text(exc), raw)
             continue
         event, received, error = _unwrap(value)
         if error is not None:
@@ -302,7 +284,7 @@ def _sse_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
         try:
             value = orjson.loads(payload)
         except orjson.JSONDecodeError as exc:
-            problems.add(name, line, _json_error(exc), payload)
+            problems.add(name, line, json_error_text(exc), payload)
             continue
         event, received, error = _unwrap(value)
         if error is not None:
@@ -380,10 +362,10 @@ def _array_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch
         values = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         # A JSONL log whose events are arrays is no log; report where the JSON broke.
-        problems.add(name, exc.lineno, _json_error(exc), None)
+        problems.add(name, exc.lineno, json_error_text(exc), None)
         return
     if not isinstance(values, list):
-        problems.add(name, 1, f"expected a JSON array of events, got {_kind(values)}", None)
+        problems.add(name, 1, f"expected a JSON array of events, got {json_kind(values)}", None)
         return
     for batch in read_items(name, values, problems):
         batch.nbytes = len(data) * len(batch.events) // max(len(values), 1)
