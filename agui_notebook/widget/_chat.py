@@ -409,7 +409,10 @@ class ChatWidget(anywidget.AnyWidget):
         wire: dict[str, JSON] = {
             "threadId": self.thread_id,
             "runId": run_id,
-            "messages": to_agui_messages_wire(self._conversation.messages),
+            # Activity messages stay on the client, as @ag-ui/client's run input leaves them out.
+            "messages": [
+                m for m in to_agui_messages_wire(self._conversation.messages) if m["role"] != "activity"
+            ],
             "tools": self.tools,
             "context": [],
             "protocolVersion": "1.0",

@@ -377,6 +377,32 @@ async def test_the_run_input_carries_the_conversation_tools_state_and_files(tmp_
     assert [m.role for m in chat.ui_messages] == ["user", "assistant", "user", "assistant"]
 
 
+async def test_activity_stays_on_the_client() -> None:
+    """Plans, sources and other activity are shown but not sent back to the agent (as @ag-ui/client does)."""
+    inputs: list[RunAgentInput] = []
+
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        inputs.append(run_input)
+        yield {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "plan",
+            "activityType": "plan",
+            "content": {"steps": []},
+        }
+        yield {
+            "type": "TEXT_MESSAGE_CHUNK",
+            "messageId": f"a{len(inputs)}",
+            "role": "assistant",
+            "delta": "ok",
+        }
+
+    chat = ChatWidget(agent)
+    await chat.send("one")
+    await chat.send("two")
+    assert [p["type"] for p in chat.messages[1]["parts"]] == ["data-plan", "step-start", "text"]
+    assert [m.role for m in inputs[1].messages] == ["user", "assistant", "user"]
+
+
 # ---------------------------------------------------------------------------------------------- approvals
 
 
