@@ -120,7 +120,20 @@ def json_error_text(exc: orjson.JSONDecodeError) -> str:
     return f"invalid JSON ({exc.msg} at column {exc.colno})"
 
 
+def recorded_event(value: Any) -> Any:
+    """The event inside a recorder line (``{"received_ns": ..., "event": {...}}``), else ``value`` itself."""
+    if (
+        type(value) is dict
+        and "type" not in value
+        and type(value.get("event")) is dict
+        and "received_ns" in value
+    ):
+        return value["event"]
+    return value
+
+
 def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
+    value = recorded_event(value)
     if type(value) is not dict:
         return None, f"expected a JSON object, got {json_kind(value)}"
     if type(value.get("type")) is not str:
@@ -466,6 +479,8 @@ def wire_event_list(
         name, data = blob
         parsed = _fast_jsonl(data)
         if parsed is not None:
+            if parsed and recorded_event(parsed[0]) is not parsed[0]:  # a recorder log: unwrap every line
+                parsed = [recorded_event(value) for value in parsed]
             return _finish_parsed(parsed, name, expand_chunks, upgrade_legacy)
         stages = _Stages(name, expand_chunks, upgrade_legacy)
         records: Iterable[EventRecord] = (

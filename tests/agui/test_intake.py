@@ -357,3 +357,34 @@ async def test_aparse_events_reads_async_sources() -> None:
 
     models = await aparse_events(items())
     assert [type(m).__name__ for m in models] == ["RunStartedEvent", "ReasoningMessageContentEvent"]
+
+
+def test_recorder_logs_are_read_as_their_events(tmp_path) -> None:
+    """What ``record``/``EventRecorder`` write (receive time + the event) reads back as the events."""
+    import asyncio
+
+    from agui_notebook.logs._record import record
+
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "hi"},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    path = tmp_path / "run.jsonl"
+
+    async def stream():
+        for event in events:
+            yield event
+
+    async def consume() -> None:
+        async for _ in record(stream(), path):
+            pass
+
+    asyncio.run(consume())
+    assert '"received_ns"' in path.read_text().splitlines()[0]
+    expanded = [e["type"] for e in iter_wire_events(path)]
+    assert expanded == [
+        "RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"
+    ]  # fmt: skip
+    records = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    assert [e["type"] for e in iter_wire_events(records, expand_chunks=False)] == [e["type"] for e in events]
