@@ -489,6 +489,13 @@ def wire_event_list(
             for record in stages.records(index, line, event, error)
         )
     else:
+        if type(source) is list and all(type(e) is dict and type(e.get("type")) is str for e in source):
+            # Wire dicts already: the same finishing pass as parsed JSONL. A problem it meets is reported by
+            # the record path below, which names events by index rather than by line.
+            try:
+                return _finish_parsed(list(source), _ITEMS_SOURCE, expand_chunks, upgrade_legacy)
+            except EventParseError:
+                pass
         records = iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
     events = []
     for record in records:
