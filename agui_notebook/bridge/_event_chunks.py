@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, _ui_part_from_activity, to_ui_messages
 
 JSON = Any
@@ -143,6 +144,7 @@ class EventChunkTranslator:
         self._last_assistant_id: str | None = None
         self._pending_interrupts: dict[str, str] = {}  # interrupt id -> tool call id
         self._owner: dict[str, str] = {}  # AG-UI message id -> id of the UIMessage that shows it
+        self._customs: dict[str, list[dict[str, JSON]]] = {}  # UIMessage id -> its CUSTOM events
 
     # ------------------------------------------------------------------ public
     def push(self, event: dict[str, JSON]) -> list[Routed]:
@@ -644,8 +646,6 @@ class EventChunkTranslator:
         self._emit(out, owner, {"type": f"data-{event['activityType']}", "id": message_id, "data": content})
 
     def _on_activity_delta(self, event: dict[str, JSON], out: list[Routed]) -> None:
-        from agui_notebook.agui._patch import apply_json_patch
-
         message_id = event["messageId"]
         known = self._activities.get(message_id)
         if known is None:
@@ -663,11 +663,11 @@ class EventChunkTranslator:
         self._add_history(event.get("messages") or [], out)
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
-        if self._run is None or self._run.message_id is None:
-            return
-        self._metadata(
-            out, self._run.message_id, {"custom": [{"name": event.get("name"), "value": event.get("value")}]}
-        )
+        owner = self._assistant(out, step=False)
+        customs = self._customs.setdefault(owner, [])
+        customs.append({"name": event.get("name"), "value": event.get("value")})
+        # Metadata merges replace arrays, so the whole list goes out each time.
+        self._metadata(out, owner, {"custom": list(customs)})
 
 
 _HANDLERS = {

@@ -375,3 +375,16 @@ def test_resume_after_reload_continues_the_saved_message() -> None:
     assert tool["state"] == "output-available"
     assert tool["approval"] == {"id": "int-c", "approved": True}
     assert tool["output"] == "deleted"
+
+
+def test_custom_events_accumulate_in_metadata() -> None:
+    events = [
+        *RUN,
+        {"type": "CUSTOM", "name": "progress", "value": 1},
+        {"type": "CUSTOM", "name": "progress", "value": 2},
+    ]
+    (message,) = assemble_with_mirror(events).messages
+    assert message["metadata"]["ag-ui"]["custom"] == [
+        {"name": "progress", "value": 1},
+        {"name": "progress", "value": 2},
+    ]
