@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from ag_ui.core import RunAgentInput
+from demo_expectations import RESUMED_PART_TYPES, SHOWCASE_PART_TYPES
 
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
@@ -26,17 +27,7 @@ def test_showcase_run_has_every_kind_of_part() -> None:
     messages = ui_message_dicts_from_events(events)
     assert [m["role"] for m in messages] == ["user", "assistant"]
     parts = messages[1]["parts"]
-    assert [p["type"] for p in parts] == [
-        "data-plan",
-        "step-start",
-        "reasoning",
-        "tool-get_weather",
-        "step-start",
-        "text",
-        "source-url",
-        "file",
-        "tool-send_report",
-    ]
+    assert [p["type"] for p in parts] == SHOWCASE_PART_TYPES
     assert parts[0]["data"]["steps"][-1] == {"title": "Write the answer", "status": "done"}
     assert parts[3]["input"] == {"city": "Rome", "units": "metric"}
     assert parts[3]["output"]["temp_c"] == 21
@@ -64,6 +55,7 @@ def test_resuming_answers_the_approval(approved: bool, reply: str) -> None:
     )
     messages = ui_message_dicts_from_events(first + run_demo(resumed_input))
     assert [m["role"] for m in messages] == ["user", "assistant"]
+    assert [p["type"] for p in messages[1]["parts"]] == RESUMED_PART_TYPES
     tool = next(p for p in messages[1]["parts"] if p["type"] == "tool-send_report")
     assert tool["state"] == "output-available"
     assert tool["approval"]["approved"] is approved

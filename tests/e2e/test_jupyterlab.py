@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from _chromium import chromium_browser, require_chromium
+from demo_expectations import RESUMED_PART_TYPES
 
 pytestmark = pytest.mark.e2e
 
@@ -193,21 +194,48 @@ def _wait_for(condition: Any, timeout: float, what: str) -> None:
         time.sleep(0.25)
 
 
+def _run_cell_containing(page: Any, text: str) -> Any:
+    """Run the code cell holding ``text`` and wait until the kernel has executed it (its prompt shows a number).
+
+    A click can land before the freshly opened notebook takes keyboard input; the run is then tried again.
+    """
+    cell = page.locator(".jp-NotebookPanel .jp-CodeCell", has_text=text).first
+    prompt = cell.locator(".jp-InputPrompt")
+    for _ in range(3):
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Shift+Enter")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if any(ch.isdigit() for ch in prompt.inner_text()):
+                return cell
+            time.sleep(0.25)
+    raise AssertionError(f"the cell holding {text!r} did not run")
+
+
+def _open_chat(browser: Any, lab: Lab, notebook: str, cells: list[str], height: int) -> tuple[Any, list[str]]:
+    """Open ``notebook`` in JupyterLab, run the cells holding ``cells`` and wait for a ready chat widget.
+
+    Returns the page and the list that collects the page's script errors.
+    """
+    page = browser.new_page(viewport={"width": 1280, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(UI_TIMEOUT_MS)
+    page.goto(f"{lab.url}/lab/tree/{notebook}?reset&token={lab.token}", wait_until="domcontentloaded")
+    page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell .cm-content")
+    _wait_for(lambda: _kernel_idle(lab), START_TIMEOUT, "the notebook's kernel to be idle")
+    for text in cells:
+        _run_cell_containing(page, text)
+    page.locator("[data-agui=input]").wait_for(state="visible")
+    page.wait_for_selector(".agui-chat[data-status=ready]")
+    return page, errors
+
+
 def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 1000})
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(UI_TIMEOUT_MS)
-        page.goto(f"{lab.url}/lab/tree/chat.ipynb?reset&token={lab.token}", wait_until="domcontentloaded")
-        page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell .cm-content")
-        _wait_for(lambda: _kernel_idle(lab), START_TIMEOUT, "the notebook's kernel to be idle")
-
-        _run_cell_containing(page, "ChatWidget(demo_agent")
+        page, errors = _open_chat(browser, lab, "chat.ipynb", ["ChatWidget(demo_agent"], height=1000)
         chat = page.locator(".agui-chat")
         prompt = page.locator("[data-agui=input]")
-        prompt.wait_for(state="visible")
-        page.wait_for_selector(".agui-chat[data-status=ready]")
 
         prompt.fill("Please delete /tmp/demo.txt")
         prompt.press("Enter")
@@ -260,52 +288,22 @@ def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
         assert errors == []
 
 
-def _run_cell_containing(page: Any, text: str) -> Any:
-    """Run the code cell holding ``text`` and wait until the kernel has executed it (its prompt shows a number).
-
-    A click can land before the freshly opened notebook takes keyboard input; the run is then tried again.
-    """
-    cell = page.locator(".jp-NotebookPanel .jp-CodeCell", has_text=text).first
-    prompt = cell.locator(".jp-InputPrompt")
-    for _ in range(3):
-        cell.locator(".cm-content").click()
-        page.keyboard.press("Shift+Enter")
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if any(ch.isdigit() for ch in prompt.inner_text()):
-                return cell
-            time.sleep(0.25)
-    raise AssertionError(f"the cell holding {text!r} did not run")
-
-
 def test_quickstart_notebook_with_the_demo_agent(lab: Lab, artifacts_dir: Path) -> None:
     """The main job: the quickstart notebook in JupyterLab, a person chatting with the built-in demo agent."""
     with chromium_browser() as browser:
-        page = browser.new_page(viewport={"width": 1280, "height": 1100})
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(UI_TIMEOUT_MS)
-        page.goto(
-            f"{lab.url}/lab/tree/quickstart.ipynb?reset&token={lab.token}", wait_until="domcontentloaded"
+        page, errors = _open_chat(
+            browser, lab, "quickstart.ipynb", ["SPEED = float", "ChatWidget(DemoAgent"], height=1100
         )
-        page.wait_for_selector(".jp-NotebookPanel .jp-CodeCell .cm-content")
-        _wait_for(lambda: _kernel_idle(lab), START_TIMEOUT, "the notebook's kernel to be idle")
-
-        _run_cell_containing(page, "SPEED = float")
-        _run_cell_containing(page, "ChatWidget(DemoAgent")
         chat = page.locator(".agui-chat")
         prompt = page.locator("[data-agui=input]")
-        prompt.wait_for(state="visible")
-        page.wait_for_selector(".agui-chat[data-status=ready]")
 
         prompt.fill("What's the weather in Rome?")
         prompt.press("Enter")
         assistant = page.locator("[data-role=assistant]").last
         # Mid-stream: the plan, the reasoning and the tool call are in, the answer has just started.
         page.wait_for_selector("[data-role=assistant] [data-part-type=text] h2")
-        chat.screenshot(
-            path=str(artifacts_dir / "quickstart-1-streaming.png")
-        )  # docs/images/widget-streaming.png
+        # the README's picture, docs/images/widget-streaming.png
+        chat.screenshot(path=str(artifacts_dir / "quickstart-1-streaming.png"))
 
         approve = page.locator("[data-tool-state=approval-requested] [data-agui=approve]")
         approve.wait_for(state="visible")
@@ -321,19 +319,7 @@ def test_quickstart_notebook_with_the_demo_agent(lab: Lab, artifacts_dir: Path) 
         part_types = assistant.locator("[data-part-type]").evaluate_all(
             "nodes => nodes.map(node => node.dataset.partType)"
         )
-        assert part_types == [
-            "data-plan",
-            "step-start",
-            "reasoning",
-            "tool-get_weather",
-            "step-start",
-            "text",
-            "source-url",
-            "file",
-            "tool-send_report",
-            "step-start",
-            "text",
-        ]
+        assert part_types == RESUMED_PART_TYPES
         answer = assistant.locator("[data-part-type=text]").first
         assert answer.locator("h2").inner_text() == "Weather in Rome"
         assert answer.locator("table tr").count() == 4
