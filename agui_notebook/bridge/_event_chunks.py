@@ -188,6 +188,9 @@ class EventChunkTranslator:
                         if isinstance(info.get(id_key), str):
                             self._known.add(info[id_key])
                             self._owner[info[id_key]] = message["id"]
+                if part_type.startswith("data-") and isinstance(part.get("id"), str):
+                    self._known.add(part["id"])
+                    self._owner[part["id"]] = message["id"]
                 if not (part_type.startswith("tool-") or part_type == "dynamic-tool"):
                     continue
                 call_id = part.get("toolCallId")
@@ -240,39 +243,34 @@ class EventChunkTranslator:
         out.append(RoutedChunk(message_id, {"type": "message-metadata", "messageMetadata": {AGUI_KEY: info}}))
 
     def _add_history(self, messages: list[dict[str, JSON]], out: list[Routed]) -> None:
-        """Add AG-UI messages not seen yet as whole UIMessages, in front of the first later one already shown."""
+        """Add AG-UI messages not seen yet as whole UIMessages, in front of the first later one already shown.
+
+        A tool message for a call already shown (a front-end tool the client ran between runs) is not history:
+        its result lands on that call's part.
+        """
         fresh = [m for m in messages if m.get("id") not in self._known]
         if not fresh:
             return
+        fresh_calls = {call["id"] for m in fresh for call in m.get("toolCalls") or ()}
+        for message in fresh:
+            self._known.add(message["id"])
+            call_id = message.get("toolCallId")
+            if message.get("role") == "tool" and call_id in self._tools and call_id not in fresh_calls:
+                self._pending_result = _PendingResult(call_id, message["id"], message.get("content"))
+                self._owner[message["id"]] = self._tools[call_id].message_id
+                self._flush_result(out, error=message.get("error"))
+        fresh = [m for m in fresh if m["id"] not in self._owner]
+        if not fresh:
+            return
         before: str | None = None
-        last_fresh = max(i for i, m in enumerate(messages) if m.get("id") not in self._known)
+        last_fresh = max(i for i, m in enumerate(messages) if m.get("id") in {f["id"] for f in fresh})
         for later in messages[last_fresh + 1 :]:
             before = self._owner.get(later.get("id", ""))
             if before is not None:
                 break
-        for message in fresh:
-            self._known.add(message["id"])
-            for call in message.get("toolCalls") or ():
-                self._tools[call["id"]] = _ToolCall(
-                    name=call["function"]["name"], message_id="", ended=True, has_output=False
-                )
-        for message in fresh:
-            if message.get("role") == "tool" and message.get("toolCallId") in self._tools:
-                self._tools[message["toolCallId"]].has_output = True
-        for ui_message in to_ui_messages(fresh):
-            out.append(WholeMessage(ui_message, before))
-            self._owner[ui_message["id"]] = ui_message["id"]
-            for part in ui_message["parts"]:
-                call_id = part.get("toolCallId")
-                if call_id in self._tools:
-                    self._tools[call_id].message_id = ui_message["id"]
-                for key in ("providerMetadata", "callProviderMetadata", "resultProviderMetadata"):
-                    info = (part.get(key) or {}).get(AGUI_KEY) or {}
-                    for id_key in ("messageId", "parentMessageId"):
-                        if isinstance(info.get(id_key), str):
-                            self._owner[info[id_key]] = ui_message["id"]
-                if part.get("type", "").startswith("data-") and isinstance(part.get("id"), str):
-                    self._owner[part["id"]] = ui_message["id"]
+        ui_messages = to_ui_messages(fresh)
+        out.extend(WholeMessage(ui_message, before) for ui_message in ui_messages)
+        self.continue_from(ui_messages)
 
     # ------------------------------------------------------------------ lifecycle
     def _on_run_started(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -591,7 +589,8 @@ class EventChunkTranslator:
             and event.get("entityId") == pending.result_message_id
         )
 
-    def _flush_result(self, out: list[Routed]) -> None:
+    def _flush_result(self, out: list[Routed], *, error: str | None = None) -> None:
+        """Emit the held tool result; ``error`` is a tool message's ``error`` (results from history have one)."""
         pending = self._pending_result
         assert pending is not None
         self._pending_result = None
@@ -604,6 +603,14 @@ class EventChunkTranslator:
         chunk: dict[str, JSON]
         if outcome == "denied":
             chunk = {"type": "tool-output-denied", "toolCallId": pending.tool_call_id}
+        elif error is not None:
+            metadata["content"] = pending.content
+            chunk = {
+                "type": "tool-output-error",
+                "toolCallId": pending.tool_call_id,
+                "errorText": error,
+                "providerMetadata": {AGUI_KEY: metadata},
+            }
         elif outcome in _ERROR_OUTCOMES:
             content = pending.content
             error_text = content if isinstance(content, str) else orjson.dumps(content).decode()

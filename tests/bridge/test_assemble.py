@@ -350,7 +350,10 @@ def test_resume_after_reload_continues_the_saved_message() -> None:
             "type": "RUN_FINISHED",
             "threadId": "t1",
             "runId": "r1",
-            "outcome": {"type": "interrupt", "interrupts": [{"id": "int-c", "reason": "tool_call", "toolCallId": "c"}]},
+            "outcome": {
+                "type": "interrupt",
+                "interrupts": [{"id": "int-c", "reason": "tool_call", "toolCallId": "c"}],
+            },
         },
     ]
     saved = ui_message_dicts_from_events(first)
@@ -388,3 +391,41 @@ def test_custom_events_accumulate_in_metadata() -> None:
         {"name": "progress", "value": 1},
         {"name": "progress", "value": 2},
     ]
+
+
+@pytest.mark.parametrize("error", [None, "the user closed the dialog"])
+def test_a_front_end_tool_result_in_the_next_run_input_lands_on_its_call(error: str | None) -> None:
+    """A client runs a front-end tool between runs and sends its result as a tool message in the next input."""
+    first = [
+        *RUN,
+        {"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "a1"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "confirm", "parentMessageId": "a1"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"q": "ok?"}'},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "outcome": {"type": "success"}},
+    ]
+    tool_message = {"id": "t1-result", "role": "tool", "toolCallId": "c", "content": '{"confirmed": true}'}
+    if error is not None:
+        tool_message["error"] = error
+    history = [
+        {"id": "a1", "role": "assistant", "toolCalls": [
+            {"id": "c", "type": "function", "function": {"name": "confirm", "arguments": '{"q": "ok?"}'}}
+        ]},
+        tool_message,
+    ]  # fmt: skip
+    second = [
+        {"type": "RUN_STARTED", "threadId": "t1", "runId": "r2", "input": {"threadId": "t1", "runId": "r2", "messages": history}},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "a2", "role": "assistant", "delta": "Thanks."},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2"},
+    ]  # fmt: skip
+    messages = assemble_with_mirror([*first, *second]).messages
+    assert [m["id"] for m in messages] == ["r1", "r2"]
+    tool = messages[0]["parts"][1]
+    if error is None:
+        assert tool["state"] == "output-available"
+        assert tool["output"] == {"confirmed": True}
+    else:
+        assert tool["state"] == "output-error"
+        assert tool["errorText"] == error
+    assert messages[1]["parts"][-1]["text"] == "Thanks."
