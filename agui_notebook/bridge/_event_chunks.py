@@ -205,7 +205,9 @@ class EventChunkTranslator:
                     has_output=state in ("output-available", "output-error", "output-denied"),
                 )
                 approval = part.get("approval") or {}
-                if state in ("approval-requested", "approval-responded") and isinstance(approval.get("id"), str):
+                if state in ("approval-requested", "approval-responded") and isinstance(
+                    approval.get("id"), str
+                ):
                     self._pending_interrupts[approval["id"]] = call_id
 
     # ------------------------------------------------------------------ helpers
@@ -252,6 +254,7 @@ class EventChunkTranslator:
         if not fresh:
             return
         fresh_calls = {call["id"] for m in fresh for call in m.get("toolCalls") or ()}
+        history: list[dict[str, JSON]] = []
         for message in fresh:
             self._known.add(message["id"])
             call_id = message.get("toolCallId")
@@ -259,16 +262,18 @@ class EventChunkTranslator:
                 self._pending_result = _PendingResult(call_id, message["id"], message.get("content"))
                 self._owner[message["id"]] = self._tools[call_id].message_id
                 self._flush_result(out, error=message.get("error"))
-        fresh = [m for m in fresh if m["id"] not in self._owner]
-        if not fresh:
+            else:
+                history.append(message)
+        if not history:
             return
+        history_ids = {m["id"] for m in history}
+        last = max(i for i, m in enumerate(messages) if m.get("id") in history_ids)
         before: str | None = None
-        last_fresh = max(i for i, m in enumerate(messages) if m.get("id") in {f["id"] for f in fresh})
-        for later in messages[last_fresh + 1 :]:
+        for later in messages[last + 1 :]:
             before = self._owner.get(later.get("id", ""))
             if before is not None:
                 break
-        ui_messages = to_ui_messages(fresh)
+        ui_messages = to_ui_messages(history)
         out.extend(WholeMessage(ui_message, before) for ui_message in ui_messages)
         self.continue_from(ui_messages)
 
