@@ -116,6 +116,19 @@ class _Collected:
         self.lines.append(line)
         self.received.append(received)
 
+    def decode(self, name: str, line: int, raw: bytes, problems: Problems) -> None:
+        """Add the event of one JSON line (or SSE payload), or record why it is not one."""
+        try:
+            value = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            problems.add(name, line, json_error_text(exc), raw)
+            return
+        event, received, error = _unwrap(value)
+        if error is not None:
+            problems.add(name, line, error, raw)
+            return
+        self.add(event, line, received)  # type: ignore[arg-type]
+
     def batch(self, blob: EventBlob | None, blob_lines: list[int] | None, nbytes: int) -> Batch:
         received = np.array(self.received, dtype=np.int64)
         lines = np.array(self.lines, dtype=np.int64)
@@ -214,16 +227,7 @@ def _slow_slice(name: str, piece: bytes, first_line: int, blob: EventBlob, probl
         line = first_line + offset
         if not raw.strip():
             continue
-        try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError as exc:
-            problems.add(name, line, json_error_text(exc), raw)
-            continue
-        event, received, error = _unwrap(value)
-        if error is not None:
-            problems.add(name, line, error, raw)
-            continue
-        collected.add(event, line, received)  # type: ignore[arg-type]
+        collected.decode(name, line, raw, problems)
     return collected.batch(blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
@@ -281,16 +285,7 @@ def _sse_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
     for line, payload in payloads:
         if payload.strip() == b"[DONE]":
             continue
-        try:
-            value = orjson.loads(payload)
-        except orjson.JSONDecodeError as exc:
-            problems.add(name, line, json_error_text(exc), payload)
-            continue
-        event, received, error = _unwrap(value)
-        if error is not None:
-            problems.add(name, line, error, payload)
-            continue
-        collected.add(event, line, received)  # type: ignore[arg-type]
+        collected.decode(name, line, payload, problems)
     if collected.events:
         if single_line:
             yield collected.batch(EventBlob(data), [line - 1 for line in collected.lines], len(data))
