@@ -12,6 +12,8 @@ a dict taken from the column is a fresh copy: changing it does not change the ta
 
 from __future__ import annotations
 
+import json
+import mmap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -21,7 +23,30 @@ import pandas as pd
 from pandas.api.extensions import ExtensionArray, ExtensionDtype, register_extension_dtype, take
 from pandas.api.indexers import check_array_indexer
 
-__all__ = ["EventArray", "EventBlob", "EventDtype"]
+__all__ = ["EventArray", "EventBlob", "EventDtype", "decode_json"]
+
+
+def decode_json(raw: bytes) -> Any:
+    """One JSON value, as orjson reads it, except that a number beyond float range is infinite.
+
+    orjson rejects such numbers where JavaScript's ``JSON.parse`` (and the loader's struct path, which skips
+    the fields it does not read) accept them; reading them as JavaScript does keeps every path in agreement.
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "infinity" not in str(exc):
+            raise
+        value = json.loads(raw, parse_constant=_reject_constant)
+        try:
+            orjson.dumps(value)  # the standard library lets lone surrogates through; orjson does not
+        except orjson.JSONEncodeError as encode_error:
+            raise orjson.JSONDecodeError(str(encode_error), raw.decode("utf-8", "replace"), 0) from None
+        return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise orjson.JSONDecodeError(f"{name} is not JSON", "", 0)
 
 
 class EventBlob:
@@ -29,7 +54,7 @@ class EventBlob:
 
     __slots__ = ("_ends", "_starts", "data")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
         self._starts: np.ndarray | None = None
         self._ends: np.ndarray | None = None
@@ -62,13 +87,13 @@ class EventBlob:
         raw = self.raw(line)
         if raw[:5] == b"data:":
             raw = raw[5:]
-        value = orjson.loads(raw)
+        value = decode_json(raw)
         if type(value) is dict and "type" not in value and "event" in value:
             return value["event"]
         return value
 
     def __getstate__(self) -> bytes:
-        return self.data
+        return self.data if isinstance(self.data, bytes) else self.data[:]
 
     def __setstate__(self, state: bytes) -> None:
         self.__init__(state)  # type: ignore[misc]

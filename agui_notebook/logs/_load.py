@@ -13,8 +13,6 @@ import gc
 import glob
 import os
 from collections.abc import Iterator
-from itertools import repeat
-from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -22,6 +20,7 @@ import pandas as pd
 
 from ._columns import EVENT_COLUMNS, names
 from ._event_array import EventArray
+from ._file_buffer import FileBuffer
 from ._kinds import (
     DELTA_TYPES,
     EVENT_TYPES,
@@ -73,19 +72,18 @@ class _Codes:
     def dense(self, values: np.ndarray) -> np.ndarray:
         """Codes of an object array; only where a value differs from the one before is it looked up."""
         starts, distinct = value_runs(values)
-        codes = np.fromiter(map(self.code, distinct), dtype=np.int32, count=len(starts))
+        values_list = distinct.tolist()
+        try:
+            found = list(map(self.index.get, values_list))
+        except TypeError:  # an unhashable id: code() keeps it as its text
+            found = [None] * len(values_list)
+        if None in found:
+            found = [self.code(v) if f is None else f for v, f in zip(values_list, found, strict=True)]
+        codes = np.array(found, dtype=np.int32)
         return np.repeat(codes, np.diff(np.append(starts, len(values))))
 
     def categorical(self, codes: np.ndarray) -> pd.Categorical:
         return pd.Categorical.from_codes(codes, categories=pd.Index(self.values, dtype=object).astype(str))
-
-
-def _gather(items: list[Any], rows: np.ndarray) -> list[Any]:
-    if len(rows) == len(items):
-        return items
-    if len(rows) == 1:
-        return [items[rows[0]]]
-    return list(itemgetter(*rows.tolist())(items))
 
 
 def _text_array(values: np.ndarray) -> Any:
@@ -159,8 +157,7 @@ class _TableBuilder:
 
     def add(self, source: int, batch: Batch) -> None:
         """Add one batch of a source's events (``source`` is the source's code)."""
-        events = batch.events
-        n = len(events)
+        n = len(batch.events)
         parts = self.parts
         run_types = np.fromiter(
             map(self.types.code, batch.type_values), dtype=np.int16, count=len(batch.type_values)
@@ -184,14 +181,13 @@ class _TableBuilder:
             parts["received"].append(
                 batch.received_ns if batch.received_ns is not None else np.full(n, NO_TIME)
             )
-        table = batch.table
-        parts["timestamp"].append(_timestamps(table[:, 3]))
-        parts["messageId"].append(self.ids["messageId"].dense(table[:, 1]))
-        self._subagents(events, runs, n)
-        self._delta(table[:, 2], runs, n)
-        self._tool_call_ids(events, runs, n)
+        parts["timestamp"].append(batch.timestamps)
+        parts["messageId"].append(self.ids["messageId"].dense(batch.message_ids))
+        self._subagents(batch, runs, n)
+        self._delta(batch.deltas, runs, n)
+        self._tool_call_ids(batch, runs, n)
         for key in _SPARSE_KEYS:
-            self._sparse(key, events, runs)
+            self._sparse(key, batch, runs)
         self.rows += n
 
     def _rows(self, lut_name: str, runs: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
@@ -218,10 +214,10 @@ class _TableBuilder:
         unknown = self._rows("unknown", runs)
         if len(unknown):
             chars[unknown] = [len(v) if isinstance(v, str) else 0 for v in column[unknown]]
-        self.parts["delta"].append(np.ascontiguousarray(column))
+        self.parts["delta"].append(column)
         self.parts["chars"].append(chars)
 
-    def _subagents(self, events: list[dict[str, Any]], runs: Any, n: int) -> None:
+    def _subagents(self, batch: Batch, runs: Any, n: int) -> None:
         """``subagentRunId`` of every event, read once a non-streaming event has carried one.
 
         A subagent's work always starts with events other than deltas (SUBAGENT_STARTED, a message start),
@@ -229,33 +225,29 @@ class _TableBuilder:
         """
         parts = self.parts["subagentRunId"]
         if not parts:
-            if not any("subagentRunId" in events[i] for i in self._rows("not_hot", runs).tolist()):
+            found = batch.field("subagentRunId", self._rows("not_hot", runs))
+            if all(value is None for value in found):
                 return
             if self.rows:
                 parts.append(np.full(self.rows, -1, dtype=np.int32))
-        found = np.fromiter(map(dict.get, events, repeat("subagentRunId")), dtype=object, count=n)
+        found = np.fromiter(batch.field("subagentRunId"), dtype=object, count=n)
         parts.append(self.ids["subagentRunId"].dense(found))
 
-    def _tool_call_ids(self, events: list[dict[str, Any]], runs: Any, n: int) -> None:
+    def _tool_call_ids(self, batch: Batch, runs: Any, n: int) -> None:
         """``toolCallId`` of the tool events (arguments included: they can be the bulk of a log)."""
         rows = self._rows("toolCallId", runs)
         column = np.full(n, -1, dtype=np.int32)
         if len(rows):
-            picked = _gather(events, rows)
-            found = np.fromiter(map(dict.get, picked, repeat("toolCallId")), dtype=object, count=len(rows))
+            found = np.fromiter(batch.field("toolCallId", rows), dtype=object, count=len(rows))
             column[rows] = self.ids["toolCallId"].dense(found)
         self.parts["toolCallId"].append(column)
 
-    def _sparse(self, key: str, events: list[dict[str, Any]], runs: Any) -> None:
+    def _sparse(self, key: str, batch: Batch, runs: Any) -> None:
         """A field only some event types carry, read from those events and kept as (row, code) pairs."""
         rows = self._rows(key, runs)
         if not len(rows):
             return
-        codes = self.ids[key]
-        picked = _gather(events, rows)
-        values = np.fromiter(
-            map(codes.code, map(dict.get, picked, repeat(key))), dtype=np.int32, count=len(rows)
-        )
+        values = np.fromiter(map(self.ids[key].code, batch.field(key, rows)), dtype=np.int32, count=len(rows))
         present = values >= 0
         if present.any():
             positions, found = self.sparse[key]
@@ -382,18 +374,6 @@ class _TableBuilder:
 
 def _lookup(type_names: list[str], wanted: frozenset[str]) -> np.ndarray:
     return np.fromiter((name in wanted for name in type_names), dtype=bool, count=len(type_names))
-
-
-def _timestamps(column: np.ndarray) -> np.ndarray:
-    """Milliseconds as float64, NaN where absent or not a number."""
-    try:
-        return column.astype(np.float64)
-    except (TypeError, ValueError):
-        out = np.full(len(column), np.nan)
-        for i, value in enumerate(column):
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                out[i] = value
-        return out
 
 
 def _fill_by_owner(values: np.ndarray, owner: np.ndarray, eligible: np.ndarray) -> np.ndarray:
@@ -595,11 +575,10 @@ class _Source:
     def batches(self, problems: Problems) -> Iterator[Batch]:
         if self.items is not None:
             return read_items(self.name, self.items, problems)
-        data = self.data
-        if data is None:
-            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
-                data = handle.read()
-        return read_buffer(self.name, data, problems)
+        if self.data is None:
+            buffer = FileBuffer(self.path)  # type: ignore[arg-type]
+            return read_buffer(self.name, buffer.data, problems, buffer.ready)
+        return read_buffer(self.name, self.data, problems)
 
 
 def _sources(source: Any) -> list[_Source]:

@@ -1,29 +1,41 @@
 """Reading event logs in batches: JSONL (bare events or recorder records), SSE captures, JSON arrays, lists.
 
-A JSONL log is read in ~1 MB slices, each parsed by one ``orjson.loads`` call on the slice with its newlines
-turned into commas; a slice that does not parse that way (a broken or blank line) is read again line by line
-to say which lines are bad. Every batch keeps the buffer its events were read from, so the table's ``event``
+A JSONL log is read in ~1 MB slices, each decoded by one msgspec call into small structs holding only the
+fields the loader reads (the rest of each line is validated and skipped, never built into dicts). A slice
+that needs whole events (legacy THINKING_* events, AI SDK chunks) is parsed into dicts by one ``orjson``
+call instead, and one that does not parse either way (a broken or blank line) is read again line by line to
+say which lines are bad. Every batch keeps the buffer its events were read from, so the table's ``event``
 column can decode them later without holding a million dicts.
 """
 
 from __future__ import annotations
 
+import math
+import mmap
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import repeat
+from operator import attrgetter, itemgetter
 from typing import Any
 
+import msgspec
 import numpy as np
 import orjson
 from pydantic import BaseModel
 
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
-from agui_notebook.agui._intake import EventParseError, json_error_text, json_kind, to_wire_event
+from agui_notebook.agui._intake import (
+    EVENT_TYPES,
+    EventParseError,
+    json_error_text,
+    json_kind,
+    to_wire_event,
+)
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._errors import EventLogWarning
-from ._event_array import EventBlob
+from ._event_array import EventBlob, decode_json
 
 __all__ = ["NO_TIME", "Batch", "Problems", "read_buffer", "read_items"]
 
@@ -31,6 +43,9 @@ NO_TIME = np.iinfo(np.int64).min
 """``received_ns`` of an event that was not recorded (numpy's NaT)."""
 
 _SLICE_BYTES = 1 << 20
+Buffer = bytes | mmap.mmap
+"""A whole log in memory (anonymous ``mmap`` memory when a ``FileBuffer`` reads it)."""
+Ready = Callable[[int], int]
 _SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b":")
 
 
@@ -63,13 +78,60 @@ class Problems:
             )
 
 
+class LineFields(msgspec.Struct, gc=False):
+    """The fields of an event that the loader reads; a JSONL line is decoded into this and nothing more."""
+
+    type: Any = None
+    messageId: Any = None
+    delta: Any = None
+    timestamp: float | None = math.nan
+    """Epoch milliseconds; a line whose timestamp is not a number (or null) leaves the struct path."""
+    toolCallId: Any = None
+    threadId: Any = None
+    runId: Any = None
+    toolCallName: Any = None
+    parentMessageId: Any = None
+    role: Any = None
+    stepName: Any = None
+    subagentRunId: Any = None
+
+
+class RecordFields(msgspec.Struct, gc=False):
+    """A recorder line (``{"received_ns": ..., "event": {...}}``) decoded the same way."""
+
+    event: LineFields
+    received_ns: int = NO_TIME
+
+
+_LINE_DECODER = msgspec.json.Decoder(LineFields)
+_RECORD_DECODER = msgspec.json.Decoder(RecordFields)
+_TYPE, _MESSAGE_ID, _DELTA, _TIMESTAMP = map(attrgetter, ("type", "messageId", "delta", "timestamp"))
+
+
+def gather(items: list[Any], rows: np.ndarray) -> list[Any]:
+    """``items`` at ``rows`` (all of them, unchanged, when every row is asked for)."""
+    if len(rows) == len(items):
+        return items
+    if len(rows) <= 1:
+        return [items[row] for row in rows.tolist()]
+    return list(itemgetter(*rows.tolist())(items))
+
+
 @dataclass
 class Batch:
-    """Consecutive events of one source, in the wire form, with where each came from."""
+    """Consecutive events of one source, in the wire form, with where each came from.
 
-    events: list[dict[str, Any]]
-    table: np.ndarray
-    """``key_table(events)``: the fields every event is read for."""
+    The events are dicts, or ``LineFields`` structs when the batch came from the struct path (``structs``);
+    ``field`` reads either kind.
+    """
+
+    events: list[Any]
+    message_ids: np.ndarray
+    """Object array of each event's ``messageId`` (None or NaN where absent)."""
+    deltas: np.ndarray
+    """Object array of each event's ``delta`` (None or NaN where absent)."""
+    timestamps: np.ndarray
+    """float64 epoch milliseconds of each event, NaN where absent or not a number."""
     type_starts: np.ndarray
     """Positions where the event type differs from the previous event's."""
     type_values: np.ndarray
@@ -82,6 +144,52 @@ class Batch:
     blob_lines: np.ndarray
     """int64 0-based line of each event in ``blob``."""
     nbytes: int
+    structs: bool = False
+
+    def field(self, key: str, rows: np.ndarray | None = None) -> Iterator[Any]:
+        """The value of ``key`` (None where absent) of every event, or of the events at ``rows``."""
+        items = self.events if rows is None else gather(self.events, rows)
+        if self.structs:
+            return map(attrgetter(key), items)
+        return map(dict.get, items, repeat(key))
+
+
+def _timestamps(column: np.ndarray) -> np.ndarray:
+    """Milliseconds as float64, NaN where absent or not a number."""
+    try:
+        return column.astype(np.float64)
+    except (TypeError, ValueError):
+        out = np.full(len(column), np.nan)
+        for i, value in enumerate(column):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[i] = value
+        return out
+
+
+def dict_batch(
+    events: list[dict[str, Any]],
+    lines: np.ndarray,
+    received_ns: np.ndarray | None,
+    blob: EventBlob,
+    blob_lines: np.ndarray,
+    nbytes: int,
+) -> Batch:
+    """A batch of events as dicts; TypeError when one is not a dict."""
+    table = key_table(events)
+    type_starts, type_values = value_runs(table[:, 0])
+    return Batch(
+        events=events,
+        message_ids=table[:, 1],
+        deltas=np.ascontiguousarray(table[:, 2]),
+        timestamps=_timestamps(table[:, 3]),
+        type_starts=type_starts,
+        type_values=type_values,
+        lines=lines,
+        received_ns=received_ns,
+        blob=blob,
+        blob_lines=blob_lines,
+        nbytes=nbytes,
+    )
 
 
 def _unwrap(value: Any) -> tuple[dict[str, Any] | None, int, str | None]:
@@ -119,7 +227,7 @@ class _Collected:
     def decode(self, name: str, line: int, raw: bytes, problems: Problems) -> None:
         """Add the event of one JSON line (or SSE payload), or record why it is not one."""
         try:
-            value = orjson.loads(raw)
+            value = decode_json(raw)
         except orjson.JSONDecodeError as exc:
             problems.add(name, line, json_error_text(exc), raw)
             return
@@ -131,22 +239,16 @@ class _Collected:
 
     def batch(self, blob: EventBlob | None, blob_lines: list[int] | None, nbytes: int) -> Batch:
         received = np.array(self.received, dtype=np.int64)
-        lines = np.array(self.lines, dtype=np.int64)
         if blob is None:
             blob = EventBlob.from_events(self.events)
             blob_lines = list(range(len(self.events)))
-        table = key_table(self.events)
-        type_starts, type_values = value_runs(table[:, 0])
-        return Batch(
-            events=self.events,
-            table=table,
-            type_starts=type_starts,
-            type_values=type_values,
-            lines=lines,
-            received_ns=received if (received != NO_TIME).any() else None,
-            blob=blob,
-            blob_lines=np.array(blob_lines, dtype=np.int64),
-            nbytes=nbytes,
+        return dict_batch(
+            self.events,
+            np.array(self.lines, dtype=np.int64),
+            received if (received != NO_TIME).any() else None,
+            blob,
+            np.array(blob_lines, dtype=np.int64),
+            nbytes,
         )
 
 
@@ -182,35 +284,79 @@ def key_table(events: list[dict[str, Any]]) -> np.ndarray:
     return table
 
 
-def _fast_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
-    """Parse a slice of whole lines in one call; None when any line is off (then the slow path says which)."""
+def _line_count_matches(count: int, piece: bytes | memoryview) -> bool:
+    """Whether a slice decoded into one value per line (two values on one line would shift every line after it)."""
+    return count == int(np.count_nonzero(np.frombuffer(piece, dtype=np.uint8) == 10)) + 1
+
+
+def _is_record(piece: bytes | memoryview) -> bool:
+    """Whether the slice's first line is a recorder record rather than a bare event."""
+    view = memoryview(piece)
+    size = 1024
+    while True:
+        head = bytes(view[:size])
+        end = head.find(b"\n")
+        if end != -1 or size >= len(view):
+            break
+        size *= 16
     try:
-        values = orjson.loads(b"".join((b"[", piece.replace(b"\n", b","), b"]")))
+        first = orjson.loads(head if end == -1 else head[:end])
     except orjson.JSONDecodeError:
-        return None
-    count = len(values)
-    # Two values on one line would shift every line number after it.
-    if count != int(np.count_nonzero(np.frombuffer(piece, dtype=np.uint8) == 10)) + 1:
-        return None
+        return False
+    return type(first) is dict and "type" not in first and "event" in first
+
+
+def _needs_dicts(types: Iterable[Any]) -> bool:
+    """Whether events of these types are rewritten (legacy THINKING_*, AI SDK chunks), which needs them whole."""
+    return any(t in LEGACY_EVENT_TYPES or is_ui_chunk_type(t) for t in types)
+
+
+def _struct_slice(
+    piece: bytes | memoryview, first_line: int, blob: EventBlob, *, ascii: bool = False
+) -> Batch | None:
+    """Decode a slice of whole lines into ``LineFields`` in one call; None when it needs the dict path.
+
+    ``ascii`` says the caller already knows the slice is ASCII; otherwise its UTF-8 is checked here, since
+    msgspec skips the fields it does not read without checking theirs.
+    """
+    if not ascii:
+        try:
+            str(piece, "utf-8")
+        except UnicodeDecodeError:
+            return None
     received = None
     try:
-        first = values[0]
-        if type(first) is dict and "type" not in first and "event" in first:
-            received = np.fromiter(
-                map(dict.get, values, repeat("received_ns"), repeat(NO_TIME)), np.int64, count
-            )
-            values = list(map(dict.get, values, repeat("event")))
-        table = key_table(values)
-        type_starts, type_values = value_runs(table[:, 0])
-    except (TypeError, ValueError, OverflowError):
+        if _is_record(piece):
+            records = _RECORD_DECODER.decode_lines(piece)
+            count = len(records)
+            received = np.fromiter(map(attrgetter("received_ns"), records), np.int64, count)
+            events = list(map(attrgetter("event"), records))
+            del records
+        else:
+            events = _LINE_DECODER.decode_lines(piece)
+            count = len(events)
+    except (msgspec.DecodeError, msgspec.ValidationError):
         return None
-    # The slow path names the line of a missing or non-string type.
-    if not all(type(t) is str for t in type_values):
+    if not _line_count_matches(count, piece):
         return None
+    types = np.fromiter(map(_TYPE, events), dtype=object, count=count)
+    type_starts, type_values = value_runs(types)
+    try:
+        distinct = set(type_values.tolist())
+    except TypeError:  # a list or object as the type
+        return None
+    if not distinct <= EVENT_TYPES and (any(type(t) is not str for t in distinct) or _needs_dicts(distinct)):
+        return None  # the slow path names the line of a missing or non-string type
+    try:
+        timestamps = np.fromiter(map(_TIMESTAMP, events), dtype=np.float64, count=count)
+    except TypeError:  # a null timestamp
+        timestamps = _timestamps(np.fromiter(map(_TIMESTAMP, events), dtype=object, count=count))
     lines = np.arange(first_line, first_line + count, dtype=np.int64)
     return Batch(
-        events=values,
-        table=table,
+        events=events,
+        message_ids=np.fromiter(map(_MESSAGE_ID, events), dtype=object, count=count),
+        deltas=np.fromiter(map(_DELTA, events), dtype=object, count=count),
+        timestamps=timestamps,
         type_starts=type_starts,
         type_values=type_values,
         lines=lines,
@@ -218,7 +364,36 @@ def _fast_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
         blob=blob,
         blob_lines=lines - 1,
         nbytes=len(piece) + 1,
+        structs=True,
     )
+
+
+def _dict_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
+    """Parse a slice of whole lines into dicts in one call; None when any line is off."""
+    try:
+        values = orjson.loads(b"".join((b"[", piece.replace(b"\n", b","), b"]")))
+    except orjson.JSONDecodeError:
+        return None
+    count = len(values)
+    if not _line_count_matches(count, piece):
+        return None
+    received = None
+    try:
+        first = values[0]
+        if type(first) is dict and "type" not in first and "event" in first:
+            times = list(map(dict.get, values, repeat("received_ns"), repeat(NO_TIME)))
+            if set(map(type, times)) != {int}:  # the slow path reads a time that is no integer as none
+                return None
+            received = np.array(times, dtype=np.int64)
+            values = list(map(dict.get, values, repeat("event")))
+        lines = np.arange(first_line, first_line + count, dtype=np.int64)
+        batch = dict_batch(values, lines, received, blob, lines - 1, len(piece) + 1)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    # The slow path names the line of a missing or non-string type.
+    if not all(type(t) is str for t in batch.type_values):
+        return None
+    return batch
 
 
 def _slow_slice(name: str, piece: bytes, first_line: int, blob: EventBlob, problems: Problems) -> Batch:
@@ -231,28 +406,66 @@ def _slow_slice(name: str, piece: bytes, first_line: int, blob: EventBlob, probl
     return collected.batch(blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
-def _jsonl_batches(name: str, data: bytes, start: int, problems: Problems) -> Iterator[Batch]:
+def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, ready: Ready) -> Iterator[Batch]:
     blob = EventBlob(data)
-    stop = len(data)
-    while stop > start and data[stop - 1] in b" \t\r\n":
-        stop -= 1
+    size = len(data)
     # Lines before `start` (blank ones, or a byte-order mark) still count for the line numbers.
-    first_line = data.count(b"\n", 0, start) + 1
-    while start < stop:
-        end = data.find(b"\n", min(start + _SLICE_BYTES, stop), stop)
-        if end == -1:
-            end = stop
-        piece = data[start:end]
-        batch = _fast_slice(piece, first_line, blob)
-        if batch is not None:
-            count = len(batch.events)
+    first_line = data[:start].count(b"\n") + 1
+    # Once a source has events that are rewritten whole, the rest of it is read as dicts (see normalized()).
+    as_dicts = False
+    view = memoryview(data)
+    while True:
+        end = _slice_end(data, start, ready)
+        if end <= start:
+            break
+        piece_view = view[start:end]
+        ascii = _is_ascii(piece_view)
+        batch = None if as_dicts else _struct_slice(piece_view, first_line, blob, ascii=ascii)
+        if batch is None:
+            piece = bytes(piece_view)
+            batch = _dict_slice(piece, first_line, blob)
+            if batch is None:
+                batch = _slow_slice(name, piece, first_line, blob, problems)
+                count = piece.count(b"\n") + 1
+            else:
+                count = len(batch.events)
+            as_dicts = as_dicts or _needs_dicts(batch.type_values.tolist())
         else:
-            count = piece.count(b"\n") + 1
-            batch = _slow_slice(name, piece, first_line, blob, problems)
+            count = len(batch.events)
         if batch.events:
             yield batch
         first_line += count
         start = end + 1
+        if start >= size:
+            break
+
+
+def _slice_end(data: Buffer, start: int, ready: Ready) -> int:
+    """Where the slice from ``start`` ends: the first line end past ``_SLICE_BYTES``, waiting for the bytes.
+
+    The last slice stops before the log's trailing whitespace.
+    """
+    size = len(data)
+    target = start + _SLICE_BYTES
+    if target < size:
+        filled = ready(target + 1)
+        while True:
+            end = data.find(b"\n", target, filled)
+            if end != -1:
+                return end
+            if filled >= size:
+                break
+            filled = ready(filled + _SLICE_BYTES)
+    ready(size)
+    stop = size
+    while stop > start and data[stop - 1] in b" \t\r\n":
+        stop -= 1
+    end = data.find(b"\n", min(target, stop), stop)
+    return stop if end == -1 else end
+
+
+def _is_ascii(piece: memoryview) -> bool:
+    return not len(piece) or int(np.frombuffer(piece, dtype=np.uint8).max()) < 0x80
 
 
 # -- SSE -----------------------------------------------------------------------------------------------------
@@ -331,30 +544,42 @@ def read_items(
 # -- buffers ---------------------------------------------------------------------------------------------------
 
 
-def read_buffer(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
-    """Batches of a whole log read into memory; the format is told from its first characters."""
-    start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+def _all_there(data: Buffer) -> Ready:
+    return lambda count: len(data)
+
+
+def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None = None) -> Iterator[Batch]:
+    """Batches of a log read into memory; the format is told from its first characters.
+
+    ``ready(n)`` waits until the first ``n`` bytes of ``data`` have arrived (a ``FileBuffer`` still being
+    filled) and returns how many have; without it the whole buffer is there.
+    """
+    ready = ready or _all_there(data)
     length = len(data)
+    ready(4096)
+    start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
     while start < length and data[start] in b" \t\r\n":
         start += 1
+        if start % 4096 == 0:
+            ready(start + 4096)
     if start == length:
         return iter(())
-    head = data[start : start + 8]
+    head = bytes(data[start : start + 8])
     if head[:1] == b"{":
-        return _jsonl_batches(name, data, start, problems)
+        return _jsonl_batches(name, data, start, problems, ready)
+    ready(length)  # the other formats are read whole, as bytes
+    data = data if isinstance(data, bytes) else data[:]
     if head[:1] == b"[":
         return _array_batches(name, data, problems)
     if head.startswith(_SSE_PREFIXES):
         return _sse_batches(name, data, problems)
-    problems.add(
-        name, data.count(b"\n", 0, start) + 1, f"not JSONL, JSON or SSE (starts with {head!r})", head
-    )
+    problems.add(name, data[:start].count(b"\n") + 1, f"not JSONL, JSON or SSE (starts with {head!r})", head)
     return iter(())
 
 
 def _array_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
     try:
-        values = orjson.loads(data)
+        values = decode_json(data)
     except orjson.JSONDecodeError as exc:
         # A JSONL log whose events are arrays is no log; report where the JSON broke.
         problems.add(name, exc.lineno, json_error_text(exc), None)
@@ -397,18 +622,13 @@ def normalized(batches: Iterator[Batch]) -> Iterator[Batch]:
 
 def _rebuilt(batch: Batch, events: list[dict[str, Any]], origin: list[int]) -> Batch:
     index = np.array(origin, dtype=np.int64)
-    table = key_table(events)
-    type_starts, type_values = value_runs(table[:, 0])
-    return Batch(
-        events=events,
-        table=table,
-        type_starts=type_starts,
-        type_values=type_values,
-        lines=batch.lines[index],
-        received_ns=None if batch.received_ns is None else batch.received_ns[index],
-        blob=EventBlob.from_events(events),
-        blob_lines=np.arange(len(events), dtype=np.int64),
-        nbytes=batch.nbytes,
+    return dict_batch(
+        events,
+        batch.lines[index],
+        None if batch.received_ns is None else batch.received_ns[index],
+        EventBlob.from_events(events),
+        np.arange(len(events), dtype=np.int64),
+        batch.nbytes,
     )
 
 

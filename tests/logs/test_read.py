@@ -7,7 +7,16 @@ import orjson
 import pytest
 
 from agui_notebook.logs._event_array import EventBlob
-from agui_notebook.logs._read import NO_TIME, Problems, _fast_slice, read_buffer, read_items, value_runs
+from agui_notebook.logs._read import (
+    NO_TIME,
+    Batch,
+    Problems,
+    _dict_slice,
+    _struct_slice,
+    read_buffer,
+    read_items,
+    value_runs,
+)
 
 MIXED = [
     {"type": "TOOL_CALL_RESULT", "messageId": "a", "toolCallId": "c", "content": "text"},
@@ -27,30 +36,91 @@ def piece(events: list) -> bytes:
     return b"\n".join(orjson.dumps(e) for e in events)
 
 
-def test_mixed_field_types_stay_on_the_fast_path() -> None:
+def fields(batch: Batch, key: str) -> list:
+    return list(batch.field(key))
+
+
+def test_mixed_field_types_stay_on_the_struct_path() -> None:
     data = piece(MIXED)
-    batch = _fast_slice(data, 1, EventBlob(data))
-    assert batch is not None
-    assert batch.events == MIXED
+    batch = _struct_slice(data, 1, EventBlob(data))
+    assert batch is not None and batch.structs
+    assert fields(batch, "type") == [e["type"] for e in MIXED]
+    assert fields(batch, "toolCallId") == ["c", "d", None, None, None]
+    assert batch.deltas.tolist() == [None, None, MIXED[2]["delta"], "hi", None]
+    assert batch.message_ids.tolist() == ["a", "b", None, "m", None]
+    assert np.isnan(batch.timestamps[[0, 1, 2, 4]]).all() and batch.timestamps[3] == 5.0
     assert batch.lines.tolist() == [1, 2, 3, 4, 5] and batch.blob_lines.tolist() == [0, 1, 2, 3, 4]
     assert batch.type_values.tolist() == ["TOOL_CALL_RESULT", "STATE_DELTA", "TEXT_MESSAGE_CONTENT", "CUSTOM"]
     assert batch.type_starts.tolist() == [0, 2, 3, 4]
     assert batch.received_ns is None
 
 
-def test_fast_path_declines_what_the_slow_path_must_explain() -> None:
+def test_dict_path_reads_the_same_fields() -> None:
+    data = piece(MIXED)
+    batch = _dict_slice(data, 1, EventBlob(data))
+    assert batch is not None and not batch.structs and batch.events == MIXED
+    assert fields(batch, "toolCallId") == ["c", "d", None, None, None]
+    assert batch.deltas.tolist()[2:4] == [MIXED[2]["delta"], "hi"]
+    assert batch.type_starts.tolist() == [0, 2, 3, 4]
+
+
+def test_both_fast_paths_decline_what_the_slow_path_must_explain() -> None:
     for lines in ([b'{"type":"A"}', b""], [b'{"type":"A"}', b"{oops"], [b'{"type":"A"}', b"[1]"],
-                  [b'{"type":"A"}', b'{"type":3}'], [b'{"type":"A"}, {"type":"B"}']):  # fmt: skip
+                  [b'{"type":"A"}', b'{"type":3}'], [b'{"type":"A"}, {"type":"B"}'],
+                  [b'{"type":"A"}', b'{"type":"B","x":"\xff"}'],  # invalid UTF-8 in a field not read
+                  [b'{"type":"A"}', b'{"type":"B","x":"\\ud800"}']):  # fmt: skip
         data = b"\n".join(lines)
-        assert _fast_slice(data, 1, EventBlob(data)) is None, lines
+        assert _struct_slice(data, 1, EventBlob(data)) is None, lines
+        assert _dict_slice(data, 1, EventBlob(data)) is None, lines
 
 
-def test_recorder_records_on_the_fast_path() -> None:
+def test_struct_path_leaves_rewritten_and_odd_events_to_the_dict_path() -> None:
+    for events in (
+        [{"type": "RUN_STARTED"}, {"type": "THINKING_START"}],  # legacy: upgraded whole
+        [{"type": "start"}, {"type": "text-delta", "id": "t", "delta": "x"}],  # AI SDK chunks: converted
+        [{"type": "A", "timestamp": True}],  # a timestamp that is no number
+        [{"type": "A", "timestamp": "12"}],
+    ):
+        data = piece(events)
+        assert _struct_slice(data, 1, EventBlob(data)) is None, events
+        assert _dict_slice(data, 1, EventBlob(data)) is not None, events
+
+
+def test_null_timestamps_and_non_ascii_text_stay_on_the_struct_path() -> None:
+    events = [{"type": "A", "timestamp": None}, {"type": "B", "delta": "grüße 👋", "timestamp": 7}]
+    data = piece(events)
+    batch = _struct_slice(data, 1, EventBlob(data))
+    assert batch is not None
+    assert np.isnan(batch.timestamps[0]) and batch.timestamps[1] == 7.0
+    assert batch.deltas.tolist() == [None, "grüße 👋"]
+
+
+def test_numbers_beyond_float_range_read_as_infinite_on_every_path() -> None:
+    # JSON.parse reads 1e400 as Infinity; orjson refuses it, msgspec skips it unread.
+    line = b'{"type":"CUSTOM","name":"n","value":1e400}'
+    assert _struct_slice(line, 1, EventBlob(line)) is not None
+    data = line + b"\n{oops"  # the broken line sends the slice down the line-by-line path
+    problems = Problems("collect")
+    (batch,) = read_buffer("x", data, problems)
+    assert batch.lines.tolist() == [1] and [p["line"] for p in problems.items] == [2]
+    assert batch.blob.decode(0)["value"] == float("inf")
+
+
+def test_recorder_records_on_both_fast_paths() -> None:
     records = [{"received_ns": 10 + i, "event": e} for i, e in enumerate(MIXED)]
     data = piece(records)
-    batch = _fast_slice(data, 1, EventBlob(data))
-    assert batch is not None and batch.events == MIXED
-    assert batch.received_ns.tolist() == [10, 11, 12, 13, 14]
+    for read in (_struct_slice, _dict_slice):
+        batch = read(data, 1, EventBlob(data))
+        assert batch is not None
+        assert fields(batch, "type") == [e["type"] for e in MIXED]
+        assert batch.received_ns.tolist() == [10, 11, 12, 13, 14]
+    # A bare event among records, or a record whose time is not an integer: the line-by-line path.
+    for odd in (MIXED[0], {"received_ns": 1.5, "event": MIXED[0]}, {"received_ns": True, "event": MIXED[0]}):
+        data = piece([*records[:2], odd])
+        assert _struct_slice(data, 1, EventBlob(data)) is None
+        assert _dict_slice(data, 1, EventBlob(data)) is None
+        (batch,) = read_buffer("x", data, Problems("raise"))
+        assert batch.received_ns.tolist() == [10, 11, NO_TIME]
 
 
 def test_formats_by_first_characters() -> None:
