@@ -1,0 +1,63 @@
+"""FileBuffer: a file read on another thread, waited for piece by piece, and its failures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from agui_notebook.logs import _file_buffer, _read
+from agui_notebook.logs._file_buffer import FileBuffer
+from agui_notebook.logs._load import load_events
+
+from .conftest import jsonl, known_events
+
+
+def test_reads_the_whole_file_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_file_buffer, "_CHUNK_BYTES", 1000)
+    content = os.urandom(25_500)
+    path = tmp_path / "bytes.bin"
+    path.write_bytes(content)
+    buffer = FileBuffer(str(path))
+    assert buffer.ready(1) >= 1
+    assert buffer.ready(len(content) + 10) == len(content)  # asking past the end waits for the end only
+    assert buffer.data[:] == content and len(buffer.data) == len(content)
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(b"")
+    buffer = FileBuffer(str(path))
+    assert buffer.ready(100) == 0 and buffer.data == b""
+    assert len(load_events(path)) == 0
+
+
+def test_a_file_that_shrinks_while_read_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"type":"A"}\n')
+    real_fstat = os.fstat
+
+    class Taller:
+        def __init__(self, result: os.stat_result) -> None:
+            self.st_size = result.st_size + 100
+
+    monkeypatch.setattr(_file_buffer.os, "fstat", lambda fd: Taller(real_fstat(fd)))
+    buffer = FileBuffer(str(path))
+    with pytest.raises(OSError, match="got shorter while it was being read"):
+        buffer.ready(50)
+    with pytest.raises(OSError, match="got shorter"):
+        load_events(path)
+
+
+def test_slices_wait_for_their_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small chunks and slices: the loader reads each slice only once its bytes are there."""
+    monkeypatch.setattr(_file_buffer, "_CHUNK_BYTES", 97)
+    monkeypatch.setattr(_read, "_SLICE_BYTES", 200)
+    data = jsonl(known_events()) + b"\n\n  \n"
+    path = tmp_path / "known.jsonl"
+    path.write_bytes(data)
+    from_file = load_events(path)
+    from_text = load_events(data)
+    assert from_file.drop(columns=["source", "event"]).equals(from_text.drop(columns=["source", "event"]))
+    assert from_file["event"].tolist() == known_events()
