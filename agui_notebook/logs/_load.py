@@ -392,6 +392,11 @@ def _fill_by_owner(values: np.ndarray, owner: np.ndarray, eligible: np.ndarray) 
 def _milliseconds_to_ns(ms: np.ndarray) -> np.ndarray:
     """Epoch milliseconds (float64, NaN where absent) as int64 nanoseconds, NaT where absent."""
     present = ~np.isnan(ms)
+    if present.all():  # the usual log: every event stamped in whole milliseconds
+        whole = ms.astype(np.int64)
+        if np.array_equal(whole, ms):
+            whole *= 1_000_000
+            return whole
     out = np.full(len(ms), NO_TIME, dtype=np.int64)
     whole = ms[present].astype(np.int64)
     if np.array_equal(whole, ms[present]):
@@ -434,6 +439,8 @@ class _Segments:
         start[-1] = never
         origin = self.spread(start)
         known = (origin != never) & (time_ns != NO_TIME)
+        if known.all():
+            return (time_ns - origin) / 1e9
         t = np.full(self.n, np.nan)
         t[known] = (time_ns[known] - origin[known]) / 1e9
         return t
