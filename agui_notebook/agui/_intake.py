@@ -120,20 +120,34 @@ def json_error_text(exc: orjson.JSONDecodeError) -> str:
     return f"invalid JSON ({exc.msg} at column {exc.colno})"
 
 
+def is_recorded(value: Any) -> bool:
+    """Whether a decoded line is a recorder record rather than an event: an object with ``event``, no ``type``.
+
+    This is the one definition every reader uses. A record's ``received_ns`` (integer nanoseconds) is optional,
+    and an ``event`` that is not an object is reported where the record is read.
+
+    >>> is_recorded({"received_ns": 5, "event": {"type": "RUN_STARTED"}}), is_recorded({"type": "CUSTOM"})
+    (True, False)
+    """
+    return type(value) is dict and "type" not in value and "event" in value
+
+
+def recorded_time(record: dict[str, Any]) -> int | None:
+    """A record's ``received_ns`` when it is an integer (a bool is not), else None."""
+    value = record.get("received_ns")
+    return value if type(value) is int else None
+
+
 def recorded_event(value: Any) -> Any:
-    """The event inside a recorder line (``{"received_ns": ..., "event": {...}}``), else ``value`` itself."""
-    if (
-        type(value) is dict
-        and "type" not in value
-        and type(value.get("event")) is dict
-        and "received_ns" in value
-    ):
-        return value["event"]
-    return value
+    """The event inside a recorder record (see :func:`is_recorded`), else ``value`` itself."""
+    return value["event"] if is_recorded(value) else value
 
 
 def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
-    value = recorded_event(value)
+    if is_recorded(value):
+        value = value["event"]
+        if type(value) is not dict:
+            return None, f"recorded event is {json_kind(value)}, not an object"
     if type(value) is not dict:
         return None, f"expected a JSON object, got {json_kind(value)}"
     if type(value.get("type")) is not str:
@@ -479,9 +493,10 @@ def wire_event_list(
         name, data = blob
         parsed = _fast_jsonl(data)
         if parsed is not None:
-            if parsed and recorded_event(parsed[0]) is not parsed[0]:  # a recorder log: unwrap every line
+            lines = parsed
+            if parsed and is_recorded(parsed[0]):  # a recorder log: unwrap every line
                 parsed = [recorded_event(value) for value in parsed]
-            return _finish_parsed(parsed, name, expand_chunks, upgrade_legacy)
+            return _finish_parsed(parsed, name, expand_chunks, upgrade_legacy, lines)
         stages = _Stages(name, expand_chunks, upgrade_legacy)
         records: Iterable[EventRecord] = (
             record
@@ -506,8 +521,9 @@ def wire_event_list(
 
 
 def _finish_parsed(
-    parsed: list[Any], name: str, expand_chunks: bool, upgrade_legacy: bool
+    parsed: list[Any], name: str, expand_chunks: bool, upgrade_legacy: bool, lines: list[Any] | None = None
 ) -> list[dict[str, Any]]:
+    """Upgrade and expand parsed events; ``lines`` are the values as read (records not yet unwrapped)."""
     upgrader = LegacyEventUpgrader() if upgrade_legacy else None
     expander = ChunkExpander() if expand_chunks else None
     lanes = expander._lanes if expander is not None else {}
@@ -523,7 +539,7 @@ def _finish_parsed(
             if type(event_type) is not str:
                 raise TypeError
         except (TypeError, KeyError, IndexError):
-            _, error = _checked(event)
+            _, error = _checked(event if lines is None else lines[index])
             # Blank lines were rejected by the fast path, so the line is the index + 1.
             raise EventParseError(
                 f"{name}:{index + 1}: {error}", source=name, line=index + 1, index=index

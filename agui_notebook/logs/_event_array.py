@@ -23,6 +23,8 @@ import pandas as pd
 from pandas.api.extensions import ExtensionArray, ExtensionDtype, register_extension_dtype, take
 from pandas.api.indexers import check_array_indexer
 
+from agui_notebook.agui._intake import recorded_event
+
 __all__ = ["EventArray", "EventBlob", "EventDtype", "decode_json"]
 
 
@@ -87,10 +89,7 @@ class EventBlob:
         raw = self.raw(line)
         if raw[:5] == b"data:":
             raw = raw[5:]
-        value = decode_json(raw)
-        if type(value) is dict and "type" not in value and "event" in value:
-            return value["event"]
-        return value
+        return recorded_event(decode_json(raw))
 
     def __getstate__(self) -> bytes:
         return self.data if isinstance(self.data, bytes) else self.data[:]

@@ -28,8 +28,10 @@ from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import (
     EVENT_TYPES,
     EventParseError,
+    is_recorded,
     json_error_text,
     json_kind,
+    recorded_time,
     to_wire_event,
 )
 
@@ -194,16 +196,15 @@ def dict_batch(
 
 def _unwrap(value: Any) -> tuple[dict[str, Any] | None, int, str | None]:
     """The event in a decoded line or item (a recorder record is unwrapped), its receive time, or the problem."""
-    if type(value) is not dict:
-        return None, NO_TIME, f"expected a JSON object, got {json_kind(value)}"
     received = NO_TIME
-    if "type" not in value and "event" in value:
-        received_ns = value.get("received_ns")
-        if type(received_ns) is int:
-            received = received_ns
+    if is_recorded(value):
+        time = recorded_time(value)
+        received = NO_TIME if time is None else time
         value = value["event"]
         if type(value) is not dict:
             return None, NO_TIME, f"recorded event is {json_kind(value)}, not an object"
+    if type(value) is not dict:
+        return None, NO_TIME, f"expected a JSON object, got {json_kind(value)}"
     if type(value.get("type")) is not str:
         return None, NO_TIME, "event has no string 'type'"
     return value, received, None
@@ -303,7 +304,7 @@ def _is_record(piece: bytes | memoryview) -> bool:
         first = orjson.loads(head if end == -1 else head[:end])
     except orjson.JSONDecodeError:
         return False
-    return type(first) is dict and "type" not in first and "event" in first
+    return is_recorded(first)
 
 
 def _needs_dicts(types: Iterable[Any]) -> bool:
@@ -380,7 +381,7 @@ def _dict_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
     received = None
     try:
         first = values[0]
-        if type(first) is dict and "type" not in first and "event" in first:
+        if is_recorded(first):
             times = list(map(dict.get, values, repeat("received_ns"), repeat(NO_TIME)))
             if set(map(type, times)) != {int}:  # the slow path reads a time that is no integer as none
                 return None

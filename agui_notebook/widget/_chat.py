@@ -30,6 +30,7 @@ import anywidget
 import orjson
 import traitlets
 
+from agui_notebook.agui._intake import is_recorded, recorded_time
 from agui_notebook.bridge._messages import data_url, to_agui_messages, to_agui_messages_wire, to_ui_messages
 from agui_notebook.logs._record import EventRecorder
 from agui_notebook.ui._changes import MessageChange
@@ -601,8 +602,8 @@ async def _atimed(stream: AsyncIterable[Any]) -> AsyncIterator[tuple[int | None,
 
 
 def _timed(item: Any) -> tuple[int | None, Any]:
-    if type(item) is dict and "event" in item and isinstance(item.get("received_ns"), int):
-        return item["received_ns"], item["event"]
+    if is_recorded(item):
+        return recorded_time(item), item["event"]
     return None, item
 
 

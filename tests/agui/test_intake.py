@@ -388,3 +388,19 @@ def test_recorder_logs_are_read_as_their_events(tmp_path) -> None:
     ]  # fmt: skip
     records = [orjson.loads(line) for line in path.read_bytes().splitlines()]
     assert [e["type"] for e in iter_wire_events(records, expand_chunks=False)] == [e["type"] for e in events]
+
+
+def test_the_core_and_the_logs_agree_on_what_a_recorder_record_is() -> None:
+    """One definition: an object with ``event`` and no ``type``; ``received_ns`` is optional."""
+    from agui_notebook.logs._load import load_events
+
+    event = {"type": "CUSTOM", "name": "n", "value": 1}
+    lines = [{"event": event}, {"received_ns": 5, "event": event}, {"received_ns": True, "event": event}]
+    text = b"\n".join(orjson.dumps(line) for line in lines)
+    assert list(iter_wire_events(text)) == [event] * 3
+    assert load_events(text)["event"].tolist() == [event] * 3
+    bad = b'{"received_ns": 5, "event": "CUSTOM"}'
+    with pytest.raises(EventParseError, match="recorded event is a string, not an object"):
+        list(iter_wire_events(bad))
+    with pytest.raises(EventParseError, match="recorded event is a string, not an object"):
+        load_events(bad)
