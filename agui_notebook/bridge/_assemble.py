@@ -41,7 +41,9 @@ class UIMessageAssembler:
     ('text', 'Hi')
     """
 
-    def __init__(self, messages: Iterable[dict[str, JSON]] = ()) -> None:
+    def __init__(self, messages: Iterable[dict[str, JSON]] = (), *, defer_tool_input: bool = False) -> None:
+        self.defer_tool_input = defer_tool_input
+        """Leave streamed tool inputs unparsed until ``settle()`` (see ``UIMessageStreamReducer``)."""
         self.messages: list[dict[str, JSON]] = [dict(m) for m in messages]
         self._index: dict[str, int] = {m["id"]: i for i, m in enumerate(self.messages)}
         known = {m["id"] for m in to_agui_messages_wire(self.messages)} | set(self._index)
@@ -65,6 +67,12 @@ class UIMessageAssembler:
                 changes.extend(self._apply(self._translator.push(expanded)))
             return changes
         return self._apply(self._translator.push(wire))
+
+    def settle(self) -> None:
+        """Parse the deferred tool inputs into ``messages`` (a no-op unless ``defer_tool_input``)."""
+        if self.defer_tool_input:
+            for reducer in self._reducers.values():
+                reducer.settle()
 
     def close(self) -> list[MessageChange]:
         """Flush what is held back at the end of a stream (a tool result awaiting an outcome claim).
@@ -95,7 +103,9 @@ class UIMessageAssembler:
                 message: dict[str, JSON] = {"id": item.message_id, "role": "assistant", "parts": []}
                 created.extend(self._put(message))
                 index = self._index[item.message_id]
-            reducer = self._reducers[item.message_id] = UIMessageStreamReducer(message=self.messages[index])
+            reducer = self._reducers[item.message_id] = UIMessageStreamReducer(
+                message=self.messages[index], defer_tool_input=self.defer_tool_input
+            )
         index = self._index[item.message_id]
         changes = reducer.push(item.chunk)
         if reducer.message is not self.messages[index]:

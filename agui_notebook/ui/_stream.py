@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 _MISSING: Any = object()  # a chunk field that is absent (JavaScript's undefined), as opposed to null
+_KEEP: Any = object()  # a part field left as it is (a tool input whose parse is deferred)
 _RESULT_STATES = frozenset({"output-available", "output-error"})
 _FORBIDDEN_MERGE_KEYS = frozenset({"__proto__", "constructor", "prototype"})
 
@@ -96,6 +97,8 @@ def _js_string(value: Any) -> str:
 
 
 def _assign(part: dict[str, Any], key: str, value: Any) -> None:
+    if value is _KEEP:
+        return
     if value is _MISSING:
         part.pop(key, None)
     else:
@@ -171,6 +174,12 @@ class UIMessageStreamReducer:
     receives every ``data-*`` chunk, transient or not; ``on_error`` receives a ``UIMessageStreamErrorChunk``
     for every ``error`` chunk. Read ``reducer.message`` for the current state; values inside it are replaced,
     never modified in place, so a reference taken to a nested value (an input, the metadata) stays valid.
+
+    With ``defer_tool_input=True`` a ``tool-input-delta`` only appends to the call's ``rawInput``; its
+    ``input`` (the partial-JSON parse of all arguments so far) is computed by ``settle()``, which the next
+    chunk of any other kind calls and a reader calls before reading the message. A live view that reads a
+    few dozen times a second then parses long tool arguments that often rather than after every delta, and
+    every state it reads is one the AI SDK passes through.
     """
 
     def __init__(
@@ -180,7 +189,10 @@ class UIMessageStreamReducer:
         on_data: Callable[[dict[str, Any]], None] | None = None,
         on_error: Callable[[UIMessageStreamErrorChunk], None] | None = None,
         lenient: bool = False,
+        defer_tool_input: bool = False,
     ) -> None:
+        self.defer_tool_input = defer_tool_input
+        self._unsettled: dict[Any, tuple[int, PartialJsonBuffer]] = {}
         self.on_data = on_data
         self.on_error = on_error
         self.lenient = lenient
@@ -229,8 +241,16 @@ class UIMessageStreamReducer:
 
     @property
     def message(self) -> dict[str, Any]:
-        """The message so far (the live dict: copy it to keep a snapshot)."""
+        """The message so far (the live dict: copy it to keep a snapshot; ``settle()`` first when deferring)."""
         return self._message
+
+    def settle(self) -> None:
+        """Parse the tool inputs whose deltas were deferred (``defer_tool_input``) into their parts."""
+        unsettled = self._unsettled
+        self._unsettled = {}
+        for index, buffer in unsettled.values():
+            value, state = buffer.parse()
+            _assign(self._parts[index], "input", _MISSING if state == "failed-parse" else value)
 
     def push(self, chunk: dict[str, Any]) -> list[MessageChange]:
         """Apply one chunk; return the changes it made (empty when it changed nothing)."""
@@ -238,6 +258,8 @@ class UIMessageStreamReducer:
         self._chunk_index = self.chunk_count
         self.chunk_count += 1
         chunk_type = chunk.get("type") if type(chunk) is dict else None
+        if self._unsettled and chunk_type != "tool-input-delta":
+            self.settle()  # every other chunk sees (and may read or replace) the parsed inputs
         handler = self._handlers.get(chunk_type)  # type: ignore[arg-type]
         try:
             if handler is not None:
@@ -522,6 +544,8 @@ class UIMessageStreamReducer:
                 part[metadata_key] = provider_metadata
             return _part_change(index)
 
+        if input is _KEEP:  # a new part has no input to keep yet: settle() gives it one
+            input = _MISSING
         if dynamic:
             part = {
                 "type": "dynamic-tool",
@@ -621,27 +645,32 @@ class UIMessageStreamReducer:
         if type(delta) is not str:
             delta = _js_string(delta)
         buffer = partial.buffer
+        deferred = False
         if partial.input_encoding == "text":
             buffer.extend(delta)
             value = buffer.text
+        elif self.defer_tool_input:
+            buffer.extend(delta)
+            value, deferred = _KEEP, True
         else:
             value, state = buffer.append(delta)
             if state == "failed-parse":
                 value = _MISSING
         dynamic = partial.dynamic
-        return [
-            self._update_tool(
-                bool(dynamic) and dynamic is not _MISSING,
-                call_id,
-                partial.tool_name,
-                "input-streaming",
-                input=value,
-                raw_input=buffer.text,
-                input_encoding=partial.input_encoding,
-                title=partial.title,
-                tool_metadata=partial.tool_metadata,
-            )
-        ]
+        change = self._update_tool(
+            bool(dynamic) and dynamic is not _MISSING,
+            call_id,
+            partial.tool_name,
+            "input-streaming",
+            input=value,
+            raw_input=buffer.text,
+            input_encoding=partial.input_encoding,
+            title=partial.title,
+            tool_metadata=partial.tool_metadata,
+        )
+        if deferred:
+            self._unsettled[call_id] = (change.part_index, buffer)
+        return [change]
 
     def _tool_input_available(self, chunk: dict[str, Any]) -> list[MessageChange]:
         return [

@@ -532,6 +532,7 @@ class ChatWidget(anywidget.AnyWidget):
         if self._flush_handle is not None:
             self._flush_handle.cancel()
             self._flush_handle = None
+        self._conversation.settle()  # the patch reads the parts: parse the tool inputs streamed since the last one
         patch = self._batcher.flush()
         if patch is not None:
             self._send_custom(patch)
@@ -558,6 +559,7 @@ class ChatWidget(anywidget.AnyWidget):
         kind = content.get("kind")
         try:
             if kind == "resync":
+                self._conversation.settle()
                 self._send_custom(self._batcher.snapshot(self.status, self.error))
             elif kind == "stop":
                 self.stop()

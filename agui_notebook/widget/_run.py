@@ -122,8 +122,8 @@ class ConversationReducer:
 
     def __init__(self, messages: Iterable[Any] = (), *, state: JSON = None, recorder: Any = None) -> None:
         dicts = [m if isinstance(m, dict) else m.model_dump(mode="json", exclude_none=True) for m in messages]
-        self._assembler = UIMessageAssembler(dicts)
-        self.messages: list[dict[str, JSON]] = self._assembler.messages
+        self._assembler = UIMessageAssembler(dicts, defer_tool_input=True)
+        self._messages: list[dict[str, JSON]] = self._assembler.messages
         self.state: JSON = state
         self.recorder = recorder
         self._run: _Run | None = None
@@ -131,20 +131,33 @@ class ConversationReducer:
         """The run that ended last: its ``errors`` and whether it was ``interrupted``."""
         self._received_ns = 0
 
+    @property
+    def messages(self) -> list[dict[str, JSON]]:
+        """The conversation's UIMessages: the live list, with every streamed tool input parsed."""
+        self.settle()
+        return self._messages
+
+    def settle(self) -> None:
+        """Parse the tool inputs streamed since the last read (they are parsed when read, not per delta)."""
+        self._assembler.settle()
+        run = self._run
+        if run is not None and run.chunk_reducer is not None:
+            run.chunk_reducer.settle()
+
     # ------------------------------------------------------------------------------------------ conversation
     def append(self, message: dict[str, JSON]) -> list[MessageChange]:
         """Append a whole UIMessage (the user's turn)."""
-        self.messages.append(message)
-        return [MessageChange("message", len(self.messages) - 1)]
+        self._messages.append(message)
+        return [MessageChange("message", len(self._messages) - 1)]
 
     def truncate(self, length: int) -> None:
         """Drop every message from ``length`` on (the caller sends the matching ``len`` op)."""
-        del self.messages[length:]
+        del self._messages[length:]
 
     def replace_all(self, messages: Iterable[dict[str, JSON]]) -> None:
         """Start over from ``messages`` (a cleared or replaced conversation); a run in progress is abandoned."""
-        self._assembler = UIMessageAssembler(list(messages))
-        self.messages = self._assembler.messages
+        self._assembler = UIMessageAssembler(list(messages), defer_tool_input=True)
+        self._messages = self._assembler.messages
         self._run = None
         self.last_run = None
 
@@ -155,8 +168,9 @@ class ConversationReducer:
 
         Raises ``KeyError`` when no tool part is waiting for ``approval_id``.
         """
-        for mi in range(len(self.messages) - 1, -1, -1):
-            parts = self.messages[mi].get("parts") or []
+        self.settle()
+        for mi in range(len(self._messages) - 1, -1, -1):
+            parts = self._messages[mi].get("parts") or []
             for pi, part in enumerate(parts):
                 approval = part.get("approval")
                 if type(approval) is not dict or approval.get("id") != approval_id:
@@ -195,18 +209,20 @@ class ConversationReducer:
         return entries
 
     def _last_assistant_parts(self) -> list[dict[str, JSON]]:
-        if self.messages and self.messages[-1].get("role") == "assistant":
-            return self.messages[-1].get("parts") or []
+        self.settle()
+        if self._messages and self._messages[-1].get("role") == "assistant":
+            return self._messages[-1].get("parts") or []
         return []
 
     # ------------------------------------------------------------------------------------------ runs
     def begin_run(self, *, run_id: str, thread_id: str, resume: Iterable[dict[str, JSON]] = ()) -> None:
         """Start a run. A run that resumes an interrupt continues the interrupted assistant message."""
         resume = list(resume)
+        self.settle()
         if not resume:
             # A fresh assembler knows every message shown so far (history it must not add again).
-            self._assembler = UIMessageAssembler(self.messages)
-            self.messages = self._assembler.messages
+            self._assembler = UIMessageAssembler(self._messages, defer_tool_input=True)
+            self._messages = self._assembler.messages
         # The checker applies @ag-ui/client's ordering and schema rules to every event before it is shown.
         checker = EventChecker(state=self.state)
         self._run = _Run(run_id=run_id, thread_id=thread_id, resume=resume, checker=checker)
@@ -243,6 +259,7 @@ class ConversationReducer:
         if run is None:
             return []
         changes: list[MessageChange] = []
+        self.settle()
         self._received_ns = time.time_ns()
         index = run.items
         try:
@@ -302,7 +319,7 @@ class ConversationReducer:
                         "messages": [],
                         "resume": run.resume,
                     }
-                if not run.resume and any(m.get("id") == live.get("runId") for m in self.messages):
+                if not run.resume and any(m.get("id") == live.get("runId") for m in self._messages):
                     # A producer that reuses its run id would otherwise continue an old answer.
                     live["runId"] = run.run_id
             run.event_started = run.event_open = True
@@ -383,13 +400,13 @@ class ConversationReducer:
         except UIMessageStreamError as exc:
             raise RunStreamError(f"item {index} ({exc.chunk_type}): {exc.reason}", index=index) from None
         mi = run.chunk_index
-        if reducer.message is not self.messages[mi]:
-            if reducer.message.get("id") != self.messages[mi].get("id") and self.messages[mi].get("parts"):
+        if reducer.message is not self._messages[mi]:
+            if reducer.message.get("id") != self._messages[mi].get("id") and self._messages[mi].get("parts"):
                 # A new message id starts a separate message (the AI SDK chat appends it).
-                self.messages.append(reducer.message)
-                mi = run.chunk_index = len(self.messages) - 1
+                self._messages.append(reducer.message)
+                mi = run.chunk_index = len(self._messages) - 1
             else:
-                self.messages[mi] = reducer.message
+                self._messages[mi] = reducer.message
             changes.append(MessageChange("message", mi))
             return changes
         changes.extend(MessageChange(c.kind, mi, c.part_index, c.delta) for c in reduced)
@@ -399,17 +416,21 @@ class ConversationReducer:
         def on_error(error: UIMessageStreamErrorChunk) -> None:
             run.errors.append(error.error_text)
 
-        if run.resume and self.messages and self.messages[-1].get("role") == "assistant":
+        if run.resume and self._messages and self._messages[-1].get("role") == "assistant":
             # Answering an approval continues the assistant message that asked, as the AI SDK chat does.
-            run.chunk_index = len(self.messages) - 1
-            run.chunk_reducer = UIMessageStreamReducer(message=self.messages[-1], on_error=on_error)
-            self.messages[-1] = run.chunk_reducer.message
+            run.chunk_index = len(self._messages) - 1
+            run.chunk_reducer = UIMessageStreamReducer(
+                message=self._messages[-1], on_error=on_error, defer_tool_input=True
+            )
+            self._messages[-1] = run.chunk_reducer.message
             return []
         run.chunk_reducer = UIMessageStreamReducer(
-            message={"id": run.run_id, "role": "assistant", "parts": []}, on_error=on_error
+            message={"id": run.run_id, "role": "assistant", "parts": []},
+            on_error=on_error,
+            defer_tool_input=True,
         )
-        self.messages.append(run.chunk_reducer.message)
-        run.chunk_index = len(self.messages) - 1
+        self._messages.append(run.chunk_reducer.message)
+        run.chunk_index = len(self._messages) - 1
         return [MessageChange("message", run.chunk_index)]
 
     def _end_chunks(
@@ -450,8 +471,8 @@ class ConversationReducer:
         )
 
     def _text_message_id(self, run: _Run) -> str:
-        if run.resume and self.messages and self.messages[-1].get("role") == "assistant":
-            return self.messages[-1]["id"]
+        if run.resume and self._messages and self._messages[-1].get("role") == "assistant":
+            return self._messages[-1]["id"]
         return run.run_id
 
     # ------------------------------------------------------------------------------------------ recording

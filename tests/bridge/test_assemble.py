@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic_ai_runs import SCENARIOS, capture
 
+from agui_notebook.agui._intake import wire_event_list
 from agui_notebook.bridge._assemble import (
     UIMessageAssembler,
     ui_chunks_from_events,
@@ -429,3 +431,18 @@ def test_a_front_end_tool_result_in_the_next_run_input_lands_on_its_call(error: 
         assert tool["state"] == "output-error"
         assert tool["errorText"] == error
     assert messages[1]["parts"][-1]["text"] == "Thanks."
+
+
+@pytest.mark.parametrize("name", ["parallel_tools", "reasoning_tool_text", "several_rounds"])
+def test_deferred_tool_inputs_settle_to_the_eager_messages(name: str) -> None:
+    """The widget's assembler parses streamed tool arguments when it is read, not per delta."""
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "agui" / f"{name}.jsonl"
+    eager, deferred = UIMessageAssembler(), UIMessageAssembler(defer_tool_input=True)
+    deferred_args = 0
+    for event in wire_event_list(path):
+        assert deferred.push(event) == eager.push(event)
+        if event["type"] == "TOOL_CALL_ARGS":
+            deferred_args += deferred.messages != eager.messages  # unsettled: input not parsed yet
+        deferred.settle()
+        assert deferred.messages == eager.messages
+    assert deferred_args > 0

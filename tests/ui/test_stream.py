@@ -348,3 +348,63 @@ def test_snapshots_are_what_model_construct_builds():
         assert snapshot.model_dump() == built.model_dump()
         snapshot.role = "user"  # snapshots are ordinary models
         assert "role" in snapshot.__pydantic_fields_set__
+
+
+# -- deferred tool inputs ------------------------------------------------------------------------------------------
+
+
+def _long_arguments_stream() -> list[dict[str, Any]]:
+    """Two parallel calls whose arguments interleave, a delta that leaves the JSON unparsable, and an output
+    that arrives without ``tool-input-available`` (the input must be parsed before it is kept)."""
+    arguments = json.dumps({"path": "notes.md", "content": "line é\n" * 300, "tags": ["a", "b"]})
+    chunks: list[dict[str, Any]] = [
+        {"type": "start", "messageId": "m"},
+        {"type": "tool-input-start", "toolCallId": "a", "toolName": "write"},
+        {"type": "tool-input-start", "toolCallId": "b", "toolName": "search", "dynamic": True},
+    ]
+    for i in range(0, len(arguments), 7):
+        chunks.append({"type": "tool-input-delta", "toolCallId": "a", "inputTextDelta": arguments[i : i + 7]})
+        if i % 70 == 0:
+            chunks.append(
+                {"type": "tool-input-delta", "toolCallId": "b", "inputTextDelta": "{" if i == 0 else " "}
+            )
+    chunks += [
+        {"type": "tool-input-delta", "toolCallId": "b", "inputTextDelta": '"q": 1}x'},  # unparsable: no input
+        {"type": "tool-output-available", "toolCallId": "a", "output": "ok"},
+        {"type": "tool-input-delta", "toolCallId": "b", "inputTextDelta": ""},
+    ]
+    return chunks
+
+
+@pytest.mark.parametrize(
+    ("name", "chunks"), [("long arguments", _long_arguments_stream()), *_fixture_streams().items()]
+)
+def test_deferred_tool_inputs_settle_to_what_every_delta_gives(
+    name: str, chunks: list[dict[str, Any]]
+) -> None:
+    eager = UIMessageStreamReducer(lenient=True)
+    settled_each = UIMessageStreamReducer(lenient=True, defer_tool_input=True)
+    settled_once = UIMessageStreamReducer(lenient=True, defer_tool_input=True)
+    for chunk in chunks:
+        expected = eager.push(chunk)
+        assert settled_each.push(chunk) == expected
+        settled_once.push(chunk)
+        settled_each.settle()
+        assert settled_each.message == eager.message, chunk
+    settled_once.settle()
+    assert settled_once.message == eager.message
+
+
+def test_deferred_inputs_wait_for_settle() -> None:
+    """The deferral is real: between settles a part keeps its last parsed input while rawInput grows."""
+    reducer = UIMessageStreamReducer(defer_tool_input=True)
+    reducer.push({"type": "tool-input-start", "toolCallId": "c", "toolName": "f"})
+    reducer.push({"type": "tool-input-delta", "toolCallId": "c", "inputTextDelta": '{"a": 1'})
+    (part,) = reducer.message["parts"]
+    assert "input" not in part and part["rawInput"] == '{"a": 1'
+    reducer.settle()
+    assert part["input"] == {"a": 1}
+    reducer.push({"type": "tool-input-delta", "toolCallId": "c", "inputTextDelta": ', "b": 2}'})
+    assert part["input"] == {"a": 1} and part["rawInput"] == '{"a": 1, "b": 2}'
+    reducer.push({"type": "finish"})  # any other chunk settles first
+    assert part["input"] == {"a": 1, "b": 2}
