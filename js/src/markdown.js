@@ -8,6 +8,7 @@
 // that arrives after the blocks using it ("[1]: https://..." at the end of an answer) re-renders just those blocks.
 import { Lexer, Parser, getDefaults } from "marked";
 import { button, copyText, element, flashCopied, icon } from "./dom.js";
+import { highlightCode } from "./highlight.js";
 import { sanitizeHtml } from "./sanitize.js";
 
 const OPTIONS = { ...getDefaults(), gfm: true, breaks: false, async: false };
@@ -31,6 +32,7 @@ function enhanceCode(root) {
     header.append(copy);
     pre.replaceWith(frame);
     frame.append(header, pre);
+    if (code) highlightCode(code, language);
   }
   for (const table of root.querySelectorAll("table")) {
     const scroller = element("div", "agui-table");

@@ -21,6 +21,7 @@ SAMPLES = {
     "references": "See [the docs][docs] and [1].\n\nMore text here.\n\n[docs]: https://example.com/docs\n[1]: https://example.com/one",
     "html": "<details><summary>More</summary>\n\nhidden *text*\n\n</details>\n\nend",
     "breaks": "line one  \nline two\\\nline three\n\n\n\n\nfar below",
+    "coloured code": 'Run:\n\n```python\ndef f(x):\n    """Doc."""\n    return x + 1  # one more\n```\n\nDone.',
 }
 
 
@@ -129,6 +130,56 @@ def test_code_block_copy_button_copies_the_code(chat):
     assert button.get_attribute("data-copied") == "true"
 
 
+PYTHON = 'import json\n\n@cache\ndef load(path: str, retries=3):\n    """Read <b>it</b>."""\n    # not <img src=x onerror=alert(1)>\n    return json.loads(open(path).read()) if retries > 0 else None\n'
+
+
+def tokens(widget, kind: str) -> list[str]:
+    return widget.locator(f".agui-code code .agui-tok-{kind}").all_inner_texts()
+
+
+def test_code_blocks_are_coloured_by_language(chat):
+    widget = chat.open(messages=[assistant_text(f"```py\n{PYTHON}```", "done")])
+    code = widget.locator(".agui-code code")
+    assert code.get_attribute("data-highlighted") == "python"
+    assert code.evaluate("(el) => el.textContent") == PYTHON  # colouring never changes the text
+    assert tokens(widget, "keyword") == ["import", "def", "return", "if", "else"]
+    assert tokens(widget, "def") == ["load"] and tokens(widget, "meta") == ["@cache"]
+    assert tokens(widget, "string") == ['"""Read <b>it</b>."""']
+    assert tokens(widget, "comment") == ["# not <img src=x onerror=alert(1)>"]
+    assert tokens(widget, "number") == ["3", "0"] and tokens(widget, "literal") == ["None"]
+    assert widget.locator(".agui-code code b, .agui-code code img").count() == 0  # text, never markup
+    colour = "(el) => getComputedStyle(el).color"
+    keyword = widget.locator(".agui-tok-keyword").first.evaluate(colour)
+    assert keyword != code.evaluate(colour) != widget.locator(".agui-tok-string").first.evaluate(colour)
+    widget.locator("[data-agui=copy-code]").click()
+    assert chat.evaluate("() => navigator.clipboard.readText()") == PYTHON
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "kind", "expected"),
+    [
+        ("ts", "const n: number = 1; // c", "keyword", ["const"]),
+        ("json", '{"a": [true, null, 2]}', "property", ['"a"']),
+        ("bash", 'echo "$HOME" --all # c', "variable", []),
+        ("bash", "export PATH=$HOME/bin", "variable", ["$HOME"]),
+        ("SQL", "select * from t where a = 'x' -- c", "keyword", ["select", "from", "where"]),
+        ("yaml", "name: demo # c\nn: 2", "property", ["name", "n"]),
+    ],
+)
+def test_other_languages(chat, language, source, kind, expected):
+    widget = chat.open(messages=[assistant_text(f"```{language}\n{source}\n```", "done")])
+    assert tokens(widget, kind) == expected
+    assert widget.locator(".agui-code code").evaluate("(el) => el.textContent") == source + "\n"
+
+
+def test_unknown_languages_stay_plain(chat):
+    widget = chat.open(
+        messages=[assistant_text("```brainfuck\n+[--->++<]>+.\n```\n\n```\nno language\n```", "done")]
+    )
+    assert widget.locator(".agui-code code [class^=agui-tok-]").count() == 0
+    assert widget.locator(".agui-code code[data-highlighted]").count() == 0
+
+
 DELTA_TIMING = """
 async ([targets, count]) => {
   // Frames run on demand here, so the time measured is the widget's own work (apply + render + layout).
@@ -183,3 +234,24 @@ def test_500_messages_do_not_slow_new_deltas(chat):
     print(f"median per delta: 6 messages {short_median:.3f} ms, 500 messages {long_median:.3f} ms")
     assert long_median < 8.0  # inside half a frame (a flex list took 40 ms here)
     assert long_median < 2.5 * short_median + 1.5
+
+
+def test_json_views_are_coloured_but_plain_strings_are_not(chat):
+    tool = {
+        "type": "tool-get_weather",
+        "toolCallId": "c",
+        "state": "output-available",
+        "input": {"city": "Paris", "days": 2},
+        "output": "Sunny, 18 degrees",
+    }
+    widget = chat.open(
+        messages=[{"id": "a", "role": "assistant", "parts": [tool, {"type": "data-w", "data": [1]}]}]
+    )
+    texts = "(els) => els.map((e) => e.textContent)"  # the closed card hides them from innerText
+    arguments = widget.locator(".agui-tool-input .agui-json")
+    assert arguments.locator(".agui-tok-property").evaluate_all(texts) == ['"city"', '"days"']
+    assert arguments.locator(".agui-tok-number").evaluate_all(texts) == ["2"]
+    output = widget.locator(".agui-tool-output .agui-json")
+    assert output.locator("[class^=agui-tok-]").count() == 0
+    assert output.evaluate("(e) => e.textContent") == "Sunny, 18 degrees"
+    assert widget.locator(".agui-data .agui-json .agui-tok-number").evaluate_all(texts) == ["1"]

@@ -1,6 +1,7 @@
 // `custom` parts (provider-specific content), `steering-message` parts, and any part type this front end does not
 // know: shown as a labelled, collapsible JSON view so nothing an agent sends is silently lost.
 import { element, icon, label, prettyJson } from "../dom.js";
+import { showJson } from "../highlight.js";
 
 export class CustomPartView {
   constructor(context, type) {
@@ -17,7 +18,8 @@ export class CustomPartView {
     const kind = part.type === "custom" ? part.kind : part.type;
     this.name.textContent = label(kind ?? part.type, 120);
     const { type, ...rest } = part;
-    this.pre.textContent = prettyJson(part.type === "custom" ? part.providerMetadata ?? rest : rest);
+    const value = part.type === "custom" ? part.providerMetadata ?? rest : rest;
+    showJson(this.pre, prettyJson(value), value);
   }
 }
 

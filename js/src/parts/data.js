@@ -1,5 +1,6 @@
 // `data-{name}` parts: a collapsible JSON view (as text).
 import { element, icon, label, prettyJson } from "../dom.js";
+import { showJson } from "../highlight.js";
 
 export class DataPartView {
   constructor(context, type) {
@@ -19,7 +20,7 @@ export class DataPartView {
     this.id.hidden = this.id.textContent === "";
     const text = prettyJson(part.data);
     if (text !== this.text) {
-      this.pre.textContent = text;
+      showJson(this.pre, text, part.data);
       this.text = text;
     }
   }

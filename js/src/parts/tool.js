@@ -1,6 +1,7 @@
 // `tool-{name}` and `dynamic-tool` parts: name, a state badge, the arguments (pretty JSON, live while they
 // stream), the output or error, and Approve/Deny for `approval-requested`.
 import { button, element, icon, label, prettyJson } from "../dom.js";
+import { showJson } from "../highlight.js";
 
 const STATE_LABELS = {
   "input-streaming": "Preparing",
@@ -138,7 +139,7 @@ export class ToolPartView {
     const inputValue = part.input !== undefined ? part.input : part.rawInput;
     const inputText = prettyJson(inputValue);
     if (inputText !== this.inputText) {
-      this.input.pre.textContent = inputText;
+      showJson(this.input.pre, inputText, inputValue);
       this.inputText = inputText;
     }
     this.input.node.hidden = inputText === "";
@@ -151,7 +152,7 @@ export class ToolPartView {
     const hasOutput = state === "output-available" && part.output !== undefined;
     const outputText = hasOutput ? prettyJson(part.output) : "";
     if (outputText !== this.outputText) {
-      this.output.pre.textContent = outputText;
+      showJson(this.output.pre, outputText, part.output);
       this.outputText = outputText;
     }
     this.output.node.hidden = !hasOutput;
