@@ -197,26 +197,27 @@ def _start_server(base: Path, app: str) -> Lab:
         raise
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    require_chromium()  # skip (or fail in CI) before paying for a JupyterLab start
+@contextlib.contextmanager
+def _serving(tmp_path_factory: pytest.TempPathFactory, app: str) -> Iterator[Lab]:
+    require_chromium()  # skip (or fail in CI) before paying for a server start
     _ensure_bundle()
-    running = _start_server(tmp_path_factory.mktemp("lab"), "jupyterlab")
+    running = _start_server(tmp_path_factory.mktemp(app), app)
     try:
         yield running
     finally:
         _stop(running)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    with _serving(tmp_path_factory, "jupyterlab") as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
 def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    require_chromium()
-    _ensure_bundle()
-    running = _start_server(tmp_path_factory.mktemp("notebook7"), "notebook")
-    try:
+    with _serving(tmp_path_factory, "notebook") as running:
         yield running
-    finally:
-        _stop(running)
 
 
 def _kernel_idle(lab: Lab) -> bool:
