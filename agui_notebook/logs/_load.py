@@ -32,6 +32,8 @@ from ._read import NO_TIME, Batch, Problems, normalized, read_buffer, read_items
 
 __all__ = ["events_table", "load_events"]
 
+_THREADED_READ_BYTES = 8 << 20
+"""Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
 _LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
 _SPARSE_KEYS = ("threadId", "runId", "toolCallName", "parentMessageId", "role", "stepName")
 _MESSAGE_FAMILY = (
@@ -582,9 +584,12 @@ class _Source:
     def batches(self, problems: Problems) -> Iterator[Batch]:
         if self.items is not None:
             return read_items(self.name, self.items, problems)
-        if self.data is None:
+        if self.data is None and self.size >= _THREADED_READ_BYTES:
             buffer = FileBuffer(self.path)  # type: ignore[arg-type]
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
+        if self.data is None:
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+                return read_buffer(self.name, handle.read(), problems)
         return read_buffer(self.name, self.data, problems)
 
 
