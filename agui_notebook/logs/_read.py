@@ -98,8 +98,12 @@ class LineFields(msgspec.Struct, gc=False):
     subagentRunId: Any = None
 
 
-class RecordFields(msgspec.Struct, gc=False):
-    """A recorder line (``{"received_ns": ..., "event": {...}}``) decoded the same way."""
+class RecordFields(msgspec.Struct, gc=False, forbid_unknown_fields=True):
+    """A recorder line (``{"received_ns": ..., "event": {...}}``) decoded the same way.
+
+    Any other key sends the slice to the dict path, where each line is told apart: a bare RAW event among
+    records also has an ``event``, but a ``type`` beside it.
+    """
 
     event: LineFields
     received_ns: int = NO_TIME
@@ -382,6 +386,8 @@ def _dict_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
     try:
         first = values[0]
         if is_recorded(first):
+            if not all(map(is_recorded, values)):  # a bare event among the records: the slow path
+                return None
             times = list(map(dict.get, values, repeat("received_ns"), repeat(NO_TIME)))
             if set(map(type, times)) != {int}:  # the slow path reads a time that is no integer as none
                 return None

@@ -115,12 +115,19 @@ def test_recorder_records_on_both_fast_paths() -> None:
         assert fields(batch, "type") == [e["type"] for e in MIXED]
         assert batch.received_ns.tolist() == [10, 11, 12, 13, 14]
     # A bare event among records, or a record whose time is not an integer: the line-by-line path.
-    for odd in (MIXED[0], {"received_ns": 1.5, "event": MIXED[0]}, {"received_ns": True, "event": MIXED[0]}):
+    raw = {"type": "RAW", "event": {"type": "CUSTOM", "name": "inner"}, "source": "s"}  # bare, with an event
+    for odd in (
+        MIXED[0],
+        raw,
+        {"received_ns": 1.5, "event": MIXED[0]},
+        {"received_ns": True, "event": MIXED[0]},
+    ):
         data = piece([*records[:2], odd])
         assert _struct_slice(data, 1, EventBlob(data)) is None
         assert _dict_slice(data, 1, EventBlob(data)) is None
         (batch,) = read_buffer("x", data, Problems("raise"))
         assert batch.received_ns.tolist() == [10, 11, NO_TIME]
+        assert list(batch.field("type"))[2] == (odd["type"] if "type" in odd else odd["event"]["type"])
 
 
 def test_formats_by_first_characters() -> None:
