@@ -650,6 +650,16 @@ class UIMessageStreamReducer:
             buffer.extend(delta)
             value = buffer.text
         elif self.defer_tool_input:
+            unsettled = self._unsettled.get(call_id)
+            if unsettled is not None:
+                # The part is as this call's previous delta left it (any other chunk settles): only rawInput
+                # grows. Dropping the part's reference first lets CPython grow the text in place.
+                index = unsettled[0]
+                part = self._parts[index]
+                part["rawInput"] = ""
+                buffer.extend(delta)
+                part["rawInput"] = buffer.text
+                return [_part_change(index)]
             buffer.extend(delta)
             value, deferred = _KEEP, True
         else:
