@@ -10,6 +10,7 @@ absent optionals left out. Readers upgrade pre-1.0 shapes and expand ``*_CHUNK``
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -120,6 +121,37 @@ def json_error_text(exc: orjson.JSONDecodeError) -> str:
     return f"invalid JSON ({exc.msg} at column {exc.colno})"
 
 
+def decode_json(raw: bytes) -> Any:
+    """One JSON value, as orjson reads it, except that a number beyond float range is infinite.
+
+    orjson rejects such numbers where JavaScript's ``JSON.parse`` (so ``@ag-ui/client``) and the log loader's
+    struct path (which skips the fields it does not read) accept them; reading them as JavaScript does keeps
+    every reader in agreement.
+
+    >>> decode_json(b'{"n": 1e400}')
+    {'n': inf}
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if "infinity" not in str(exc):
+            raise
+        value = json.loads(raw, parse_constant=_reject_constant)
+        try:
+            orjson.dumps(value)  # the standard library lets lone surrogates through; orjson does not
+        except orjson.JSONEncodeError as encode_error:
+            raise orjson.JSONDecodeError(str(encode_error), raw.decode("utf-8", "replace"), 0) from None
+        return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise orjson.JSONDecodeError(f"{name} is not JSON", "", 0)
+
+
+UNFINISHED_LAST_LINE = "; it is the last line and has no newline: is the log still being written?"
+"""Added to the error of a log's last line when no newline ends it (a recorder may be writing it)."""
+
+
 def is_recorded(value: Any) -> bool:
     """Whether a decoded line is a recorder record rather than an event: an object with ``event``, no ``type``.
 
@@ -182,15 +214,15 @@ def _is_sse_start(head: str) -> bool:
 
 
 def _jsonl_triples(data: bytes | str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
-    loads = orjson.loads
     newline = b"\n" if isinstance(data, bytes) else "\n"
-    for number, line in enumerate(data.split(newline), 1):
+    lines = data.split(newline)
+    for number, line in enumerate(lines, 1):
         try:
-            value = loads(line)
+            value = decode_json(line)
         except orjson.JSONDecodeError as exc:
             if not line.strip():
                 continue
-            yield number, None, json_error_text(exc)
+            yield number, None, json_error_text(exc) + (UNFINISHED_LAST_LINE if number == len(lines) else "")
             continue
         event, error = _checked(value)
         yield number, event, error

@@ -12,7 +12,6 @@ a dict taken from the column is a fresh copy: changing it does not change the ta
 
 from __future__ import annotations
 
-import json
 import mmap
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -23,32 +22,9 @@ import pandas as pd
 from pandas.api.extensions import ExtensionArray, ExtensionDtype, register_extension_dtype, take
 from pandas.api.indexers import check_array_indexer
 
-from agui_notebook.agui._intake import recorded_event
+from agui_notebook.agui._intake import decode_json, recorded_event
 
-__all__ = ["EventArray", "EventBlob", "EventDtype", "decode_json"]
-
-
-def decode_json(raw: bytes) -> Any:
-    """One JSON value, as orjson reads it, except that a number beyond float range is infinite.
-
-    orjson rejects such numbers where JavaScript's ``JSON.parse`` (and the loader's struct path, which skips
-    the fields it does not read) accept them; reading them as JavaScript does keeps every path in agreement.
-    """
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        if "infinity" not in str(exc):
-            raise
-        value = json.loads(raw, parse_constant=_reject_constant)
-        try:
-            orjson.dumps(value)  # the standard library lets lone surrogates through; orjson does not
-        except orjson.JSONEncodeError as encode_error:
-            raise orjson.JSONDecodeError(str(encode_error), raw.decode("utf-8", "replace"), 0) from None
-        return value
-
-
-def _reject_constant(name: str) -> Any:
-    raise orjson.JSONDecodeError(f"{name} is not JSON", "", 0)
+__all__ = ["EventArray", "EventBlob", "EventDtype"]
 
 
 class EventBlob:

@@ -27,7 +27,9 @@ from pydantic import BaseModel
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import (
     EVENT_TYPES,
+    UNFINISHED_LAST_LINE,
     EventParseError,
+    decode_json,
     is_recorded,
     json_error_text,
     json_kind,
@@ -37,7 +39,7 @@ from agui_notebook.agui._intake import (
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._errors import EventLogWarning
-from ._event_array import EventBlob, decode_json
+from ._event_array import EventBlob
 
 __all__ = ["NO_TIME", "Batch", "Problems", "read_buffer", "read_items"]
 
@@ -229,12 +231,18 @@ class _Collected:
         self.lines.append(line)
         self.received.append(received)
 
-    def decode(self, name: str, line: int, raw: bytes, problems: Problems) -> None:
-        """Add the event of one JSON line (or SSE payload), or record why it is not one."""
+    def decode(
+        self, name: str, line: int, raw: bytes, problems: Problems, *, unfinished: bool = False
+    ) -> None:
+        """Add the event of one JSON line (or SSE payload), or record why it is not one.
+
+        ``unfinished``: the line is the log's last and no newline ends it, as while a recorder is writing.
+        """
         try:
             value = decode_json(raw)
         except orjson.JSONDecodeError as exc:
-            problems.add(name, line, json_error_text(exc), raw)
+            hint = UNFINISHED_LAST_LINE if unfinished else ""
+            problems.add(name, line, json_error_text(exc) + hint, raw)
             return
         event, received, error = _unwrap(value)
         if error is not None:
@@ -403,13 +411,17 @@ def _dict_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
     return batch
 
 
-def _slow_slice(name: str, piece: bytes, first_line: int, blob: EventBlob, problems: Problems) -> Batch:
+def _slow_slice(
+    name: str, piece: bytes, first_line: int, blob: EventBlob, problems: Problems, *, open_end: bool = False
+) -> Batch:
+    """Every line decoded on its own, each bad one reported; ``open_end``: the log ends inside the last line."""
     collected = _Collected()
-    for offset, raw in enumerate(piece.split(b"\n")):
+    raws = piece.split(b"\n")
+    for offset, raw in enumerate(raws):
         line = first_line + offset
         if not raw.strip():
             continue
-        collected.decode(name, line, raw, problems)
+        collected.decode(name, line, raw, problems, unfinished=open_end and offset == len(raws) - 1)
     return collected.batch(blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
@@ -432,7 +444,7 @@ def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, read
             piece = bytes(piece_view)
             batch = _dict_slice(piece, first_line, blob)
             if batch is None:
-                batch = _slow_slice(name, piece, first_line, blob, problems)
+                batch = _slow_slice(name, piece, first_line, blob, problems, open_end=end == size)
                 count = piece.count(b"\n") + 1
             else:
                 count = len(batch.events)

@@ -404,3 +404,18 @@ def test_the_core_and_the_logs_agree_on_what_a_recorder_record_is() -> None:
         list(iter_wire_events(bad))
     with pytest.raises(EventParseError, match="recorded event is a string, not an object"):
         load_events(bad)
+
+
+def test_core_reads_numbers_beyond_float_range_and_names_an_unfinished_last_line(tmp_path) -> None:
+    """As JSON.parse: 1e400 is infinite (the logs read it so too); a log cut inside its last line says so."""
+    line = b'{"type": "CUSTOM", "name": "n", "value": 1e400}'
+    (event,) = iter_wire_events(line + b"\n")
+    assert event["value"] == float("inf")
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(line + b'\n{"type": "TEXT_MESS')
+    with pytest.raises(EventParseError, match=r"live\.jsonl:2: .*last line and has no newline"):
+        list(iter_wire_events(path))
+    path.write_bytes(line + b'\n{"type": "TEXT_MESS\n')
+    with pytest.raises(EventParseError) as caught:
+        list(iter_wire_events(path))
+    assert "newline" not in str(caught.value)

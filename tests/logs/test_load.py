@@ -308,6 +308,25 @@ def test_errors_raise_names_file_and_line(tmp_path: Path) -> None:
     assert (caught.value.source, caught.value.line) == (str(path), 2)
 
 
+def test_a_log_cut_inside_its_last_line_says_so(tmp_path: Path) -> None:
+    """A recorder still writing leaves a last line without its newline; the error says what that suggests."""
+    path = tmp_path / "live.jsonl"
+    complete = jsonl(RUN[:3])
+    path.write_bytes(complete + b'{"type": "TEXT_MESSAGE_CONT')
+    with pytest.raises(EventParseError, match=r"live\.jsonl:4: .*last line and has no newline") as caught:
+        load_events(path)
+    assert caught.value.line == 4
+    with pytest.warns(EventLogWarning):
+        df = load_events(path, errors="collect")
+    assert len(df) == 3 and df.attrs["errors"][0]["line"] == 4
+    path.write_bytes(
+        complete + b'{"type": "TEXT_MESSAGE_CONT\n'
+    )  # ended by a newline: broken, not unfinished
+    with pytest.raises(EventParseError) as caught:
+        load_events(path)
+    assert "newline" not in str(caught.value)
+
+
 def test_errors_collect_keeps_good_lines_and_reports_each_bad_one(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(BAD_LINES) + "\n")
