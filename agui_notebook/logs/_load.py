@@ -675,6 +675,7 @@ def load_events(source: Any, *, errors: str = "raise", progress: bool | None = N
                 builder.add(code, batch)
                 if bar is not None:
                     bar.update(batch.nbytes)
+                del batch  # freed before the next one is read: its memory serves the next
             item.data = None
         frame = builder.finish()
     finally:

@@ -453,6 +453,7 @@ def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, read
             count = len(batch.events)
         if batch.events:
             yield batch
+        del batch  # freed before the next slice is decoded (see normalized())
         first_line += count
         start = end + 1
         if start >= size:
@@ -628,15 +629,22 @@ def normalized(batches: Iterator[Batch]) -> Iterator[Batch]:
             first = False
             if is_ui_chunk_type(batch.type_values[0]):
                 converter = UIChunkConverter()
-        if converter is not None:
-            yield _converted(batch, converter)
-            continue
-        if upgrader is None and not LEGACY_EVENT_TYPES.isdisjoint(batch.type_values.tolist()):
+        if (
+            converter is None
+            and upgrader is None
+            and not LEGACY_EVENT_TYPES.isdisjoint(batch.type_values.tolist())
+        ):
             upgrader = LegacyEventUpgrader()
-        if upgrader is not None:
-            yield _upgraded(batch, upgrader)
-            continue
-        yield batch
+        if converter is not None:
+            out = _converted(batch, converter)
+        elif upgrader is not None:
+            out = _upgraded(batch, upgrader)
+        else:
+            out = batch
+        # Hold no batch while the next one is read: its objects are freed before the next ones are made.
+        del batch
+        yield out
+        del out
 
 
 def _rebuilt(batch: Batch, events: list[dict[str, Any]], origin: list[int]) -> Batch:
