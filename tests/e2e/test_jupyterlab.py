@@ -271,6 +271,16 @@ def _open_chat(browser: Any, lab: Lab, notebook: str, cells: list[str], height: 
     return page, errors
 
 
+DELETE_FILE_PART_TYPES = ["step-start", "reasoning", "text", "tool-delete_file", "step-start", "text"]
+"""The assistant message of the demo_agent conversation once the deletion was approved."""
+
+
+def _part_types(message: Any) -> list[str]:
+    return message.locator("[data-part-type]").evaluate_all(
+        "nodes => nodes.map(node => node.dataset.partType)"
+    )
+
+
 def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
     with chromium_browser() as browser:
         page, errors = _open_chat(browser, lab, "chat.ipynb", ["ChatWidget(demo_agent"], height=1000)
@@ -302,10 +312,8 @@ def test_chat_widget_in_jupyterlab(lab: Lab, artifacts_dir: Path) -> None:
         page.wait_for_selector("[data-role=assistant] [data-part-type=text] li >> nth=1")
         chat.screenshot(path=str(artifacts_dir / "e2e-3-final.png"))
 
-        part_types = assistant.locator("[data-part-type]").evaluate_all(
-            "nodes => nodes.map(node => node.dataset.partType)"
-        )
-        assert part_types == ["step-start", "reasoning", "text", "tool-delete_file", "step-start", "text"]
+        part_types = _part_types(assistant)
+        assert part_types == DELETE_FILE_PART_TYPES
         assert page.locator("[data-role=assistant]").count() == 1
         assert page.locator("[data-role=user]").count() == 1
         answer = assistant.locator("[data-part-type=text]").last
@@ -356,9 +364,7 @@ def test_quickstart_notebook_with_the_demo_agent(lab: Lab, artifacts_dir: Path) 
         page.wait_for_selector(".agui-chat[data-status=ready]")
         chat.screenshot(path=str(artifacts_dir / "quickstart-3-final.png"))
 
-        part_types = assistant.locator("[data-part-type]").evaluate_all(
-            "nodes => nodes.map(node => node.dataset.partType)"
-        )
+        part_types = _part_types(assistant)
         assert part_types == RESUMED_PART_TYPES
         answer = assistant.locator("[data-part-type=text]").first
         assert answer.locator("h2").inner_text() == "Weather in Rome"
@@ -392,10 +398,8 @@ def test_chat_widget_in_notebook_7(notebook7: Lab, artifacts_dir: Path) -> None:
         page.wait_for_selector(".agui-chat[data-status=ready]")
         page.wait_for_selector("[data-role=assistant] [data-part-type=text] li >> nth=1")
         assistant = page.locator("[data-role=assistant]").last
-        part_types = assistant.locator("[data-part-type]").evaluate_all(
-            "nodes => nodes.map(node => node.dataset.partType)"
-        )
-        assert part_types == ["step-start", "reasoning", "text", "tool-delete_file", "step-start", "text"]
+        part_types = _part_types(assistant)
+        assert part_types == DELETE_FILE_PART_TYPES
         assert page.locator(".agui-chat").get_attribute("data-jp") == "yes"  # Notebook 7's theme variables
         page.locator(".agui-chat").screenshot(path=str(artifacts_dir / "e2e-notebook7.png"))
         # Notebook 7.6 throws one error of its own while it loads settings, notebook or not (its console
