@@ -10,7 +10,6 @@ absent optionals left out. Readers upgrade pre-1.0 shapes and expand ``*_CHUNK``
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -21,6 +20,9 @@ from typing import Any
 import orjson
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from agui_notebook.wire._json import decode_json, json_error_text, json_kind
+from agui_notebook.wire._records import is_recorded, recorded_event
 
 from ._compat import UPGRADED_TYPES, LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -117,62 +119,8 @@ def to_wire_event(obj: Any) -> dict[str, Any]:
 # -- raw reading: (line, event | None, error | None) triples --------------------------------------------------
 
 
-def json_error_text(exc: orjson.JSONDecodeError) -> str:
-    return f"invalid JSON ({exc.msg} at column {exc.colno})"
-
-
-def decode_json(raw: bytes) -> Any:
-    """One JSON value, as orjson reads it, except that a number beyond float range is infinite.
-
-    orjson rejects such numbers where JavaScript's ``JSON.parse`` (so ``@ag-ui/client``) and the log loader's
-    struct path (which skips the fields it does not read) accept them; reading them as JavaScript does keeps
-    every reader in agreement.
-
-    >>> decode_json(b'{"n": 1e400}')
-    {'n': inf}
-    """
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        if "infinity" not in str(exc):
-            raise
-        value = json.loads(raw, parse_constant=_reject_constant)
-        try:
-            orjson.dumps(value)  # the standard library lets lone surrogates through; orjson does not
-        except orjson.JSONEncodeError as encode_error:
-            raise orjson.JSONDecodeError(str(encode_error), raw.decode("utf-8", "replace"), 0) from None
-        return value
-
-
-def _reject_constant(name: str) -> Any:
-    raise orjson.JSONDecodeError(f"{name} is not JSON", "", 0)
-
-
 UNFINISHED_LAST_LINE = "; it is the last line and has no newline: is the log still being written?"
 """Added to the error of a log's last line when no newline ends it (a recorder may be writing it)."""
-
-
-def is_recorded(value: Any) -> bool:
-    """Whether a decoded line is a recorder record rather than an event: an object with ``event``, no ``type``.
-
-    This is the one definition every reader uses. A record's ``received_ns`` (integer nanoseconds) is optional,
-    and an ``event`` that is not an object is reported where the record is read.
-
-    >>> is_recorded({"received_ns": 5, "event": {"type": "RUN_STARTED"}}), is_recorded({"type": "CUSTOM"})
-    (True, False)
-    """
-    return type(value) is dict and "type" not in value and "event" in value
-
-
-def recorded_time(record: dict[str, Any]) -> int | None:
-    """A record's ``received_ns`` when it is an integer (a bool is not), else None."""
-    value = record.get("received_ns")
-    return value if type(value) is int else None
-
-
-def recorded_event(value: Any) -> Any:
-    """The event inside a recorder record (see :func:`is_recorded`), else ``value`` itself."""
-    return value["event"] if is_recorded(value) else value
 
 
 def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
@@ -185,20 +133,6 @@ def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
     if type(value.get("type")) is not str:
         return None, "event has no string 'type'"
     return value, None
-
-
-def json_kind(value: Any) -> str:
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return type(value).__name__
 
 
 def _first_significant(data: bytes | str) -> str:

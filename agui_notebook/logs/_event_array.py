@@ -22,7 +22,8 @@ import pandas as pd
 from pandas.api.extensions import ExtensionArray, ExtensionDtype, register_extension_dtype, take
 from pandas.api.indexers import check_array_indexer
 
-from agui_notebook.agui._intake import decode_json, recorded_event
+from agui_notebook.wire._json import decode_json
+from agui_notebook.wire._records import recorded_event
 
 __all__ = ["EventArray", "EventBlob", "EventDtype"]
 

@@ -1,0 +1,37 @@
+"""Names for the shapes the public API takes and returns, written once.
+
+>>> from agui_notebook._types import JSON
+>>> value: JSON = {"type": "RUN_STARTED"}
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterable, Iterable, Mapping
+from typing import Any, Literal, TypeAlias
+
+from pydantic import BaseModel
+
+__all__ = ["JSON", "ErrorMode", "EventLike", "EventSource", "TextSource", "WireEvent"]
+
+JSON: TypeAlias = Any
+"""A JSON value as ``orjson`` reads it (dict, list, str, int, float, bool or None)."""
+
+WireEvent: TypeAlias = "dict[str, Any]"
+"""An AG-UI event or AI SDK chunk in wire form: a plain dict with camelCase keys and a string ``type``."""
+
+EventLike: TypeAlias = "BaseModel | Mapping[str, Any]"
+"""One event: an ``ag_ui.core`` (or other protocol) pydantic model, or a dict in wire form."""
+
+TextSource: TypeAlias = "str | bytes | bytearray | memoryview | os.PathLike[str]"
+"""A whole text held in memory (JSON, JSONL, SSE or recorder lines) or the path of a file holding one."""
+
+EventSource: TypeAlias = (
+    "TextSource | EventLike | Iterable[EventLike | str | bytes] | AsyncIterable[EventLike | str | bytes]"
+)
+"""Anything the readers take: a text or path, one event, or a (sync or async) stream of events or of text slices
+cut anywhere (an HTTP body as ``aiter_bytes()`` yields it, an open file, lines)."""
+
+ErrorMode: TypeAlias = Literal["raise", "collect"]
+"""What a reader does with bad input: ``"raise"`` the package's error at the first problem, or ``"collect"``
+the problems (each with its location) and go on."""

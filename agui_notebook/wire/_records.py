@@ -1,0 +1,31 @@
+"""The recorder's line shape, ``{"received_ns": ..., "event": {...}}``, told apart from a bare event once.
+
+>>> is_recorded({"received_ns": 5, "event": {"type": "RUN_STARTED"}}), is_recorded({"type": "CUSTOM"})
+(True, False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["is_recorded", "recorded_event", "recorded_time"]
+
+
+def is_recorded(value: Any) -> bool:
+    """Whether a decoded line is a recorder record rather than an event: an object with ``event``, no ``type``.
+
+    A record's ``received_ns`` (integer nanoseconds) is optional, and an ``event`` that is not an object is
+    reported where the record is read.
+    """
+    return type(value) is dict and "type" not in value and "event" in value
+
+
+def recorded_time(record: dict[str, Any]) -> int | None:
+    """A record's ``received_ns`` when it is an integer (a bool is not), else None."""
+    value = record.get("received_ns")
+    return value if type(value) is int else None
+
+
+def recorded_event(value: Any) -> Any:
+    """The event inside a recorder record (see :func:`is_recorded`), else ``value`` itself."""
+    return value["event"] if is_recorded(value) else value
