@@ -27,9 +27,11 @@ import orjson
 from ag_ui.core import Interrupt, Message
 from pydantic import BaseModel, TypeAdapter
 
+from agui_notebook.wire._reader import read_text_source, whole_jsonl_values
+
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
-from ._intake import _fast_jsonl, _read_blob, aiter_event_records, iter_event_records, to_wire_event
+from ._intake import aiter_event_records, iter_event_records, to_wire_event
 from ._patch import JsonPatchError, apply_json_patch
 
 __all__ = [
@@ -946,10 +948,10 @@ def _events_of(source: Any) -> Iterable[Any]:
     """Wire events (or models) of a source without expansion or upgrade: the reducer does both inline."""
     if isinstance(source, (list, tuple)):
         return source
-    blob = _read_blob(source)
+    blob = read_text_source(source)
     if blob is not None:
         # JSONL fast path: the reducer skips anything that is not an event, so no separate check pass.
-        parsed = _fast_jsonl(blob[1])
+        parsed = whole_jsonl_values(blob[1])
         if parsed is not None:
             return parsed
         source = blob[1]

@@ -17,11 +17,19 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-import orjson
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from agui_notebook.wire._json import decode_json, json_error_text, json_kind
+from agui_notebook.wire._reader import (
+    ITEMS_SOURCE,
+    Frame,
+    aiter_frames,
+    frame_of_value,
+    iter_frames,
+    read_text_source,
+    text_frames,
+    whole_jsonl_values,
+)
 from agui_notebook.wire._records import is_recorded, recorded_event
 
 from ._compat import UPGRADED_TYPES, LegacyEventUpgrader
@@ -45,10 +53,6 @@ __all__ = [
 
 EVENT_TYPES = frozenset(member.value for member in EventType)
 """Every event ``type`` AG-UI 1.0 defines."""
-
-_SSE_FIELD_PREFIXES = ("data:", ":", "event:", "id:", "retry:")
-_TEXT_SOURCE = "<text>"
-_ITEMS_SOURCE = "<events>"
 
 
 class EventParseError(ValueError):
@@ -116,197 +120,42 @@ def to_wire_event(obj: Any) -> dict[str, Any]:
     raise TypeError(f"expected an AG-UI event model or dict, got {type(obj).__name__}")
 
 
-# -- raw reading: (line, event | None, error | None) triples --------------------------------------------------
+# -- frames to events ---------------------------------------------------------------------------------------------
 
 
-UNFINISHED_LAST_LINE = "; it is the last line and has no newline: is the log still being written?"
-"""Added to the error of a log's last line when no newline ends it (a recorder may be writing it)."""
-
-
-def _checked(value: Any) -> tuple[dict[str, Any] | None, str | None]:
-    if is_recorded(value):
-        value = value["event"]
+def _checked(frame: Frame) -> Frame:
+    """The frame with its value as an event wire dict, or with the reason it is no event."""
+    if frame.error is not None:
+        return frame
+    value = frame.value
+    if frame.line is None:  # an item given as an object, not read from text
         if type(value) is not dict:
-            return None, f"recorded event is {json_kind(value)}, not an object"
-    if type(value) is not dict:
-        return None, f"expected a JSON object, got {json_kind(value)}"
+            try:
+                value = to_wire_event(value)
+            except TypeError:
+                return Frame(None, None, f"expected an event, JSON text or line, got {type(value).__name__}")
+        if is_recorded(value):
+            frame = frame_of_value(value, None)
+            if frame.error is not None:
+                return frame
+            value = frame.value
     if type(value.get("type")) is not str:
-        return None, "event has no string 'type'"
-    return value, None
+        return Frame(frame.line, None, "event has no string 'type'")
+    if value is not frame.value:
+        return Frame(frame.line, value, None, frame.received_ns)
+    return frame
 
 
-def _first_significant(data: bytes | str) -> str:
-    stripped = data.lstrip()
-    if not stripped:
-        return ""
-    head = stripped[:8]
-    return head.decode("utf-8", "replace") if isinstance(head, bytes) else head
-
-
-def _is_sse_start(head: str) -> bool:
-    return head.startswith(_SSE_FIELD_PREFIXES)
-
-
-def _jsonl_triples(data: bytes | str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
-    newline = b"\n" if isinstance(data, bytes) else "\n"
-    lines = data.split(newline)
-    for number, line in enumerate(lines, 1):
-        try:
-            value = decode_json(line)
-        except orjson.JSONDecodeError as exc:
-            if not line.strip():
-                continue
-            yield number, None, json_error_text(exc) + (UNFINISHED_LAST_LINE if number == len(lines) else "")
-            continue
-        event, error = _checked(value)
-        yield number, event, error
-
-
-def _array_triples(values: list[Any]) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
-    for value in values:
-        event, error = _checked(value)
-        yield None, event, error
-
-
-class _SSEDecoder:
-    """Server-sent-events framing: ``data:`` lines joined per blank-line-separated event; other fields ignored."""
-
-    __slots__ = ("_data", "_first_line", "line_number")
-
-    def __init__(self) -> None:
-        self._data: list[str] = []
-        self._first_line: int | None = None
-        self.line_number = 0
-
-    def feed_line(self, line: str) -> tuple[int | None, dict[str, Any] | None, str | None] | None:
-        self.line_number += 1
-        if line.endswith("\r"):
-            line = line[:-1]
-        if not line:
-            return self.dispatch()
-        if line.startswith("data:"):
-            value = line[5:]
-            if value.startswith(" "):
-                value = value[1:]
-            if self._first_line is None:
-                self._first_line = self.line_number
-            self._data.append(value)
-        return None
-
-    def dispatch(self) -> tuple[int | None, dict[str, Any] | None, str | None] | None:
-        if not self._data:
-            return None
-        text = "\n".join(self._data)
-        line = self._first_line
-        self._data = []
-        self._first_line = None
-        try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            return line, None, json_error_text(exc)
-        event, error = _checked(value)
-        return line, event, error
-
-
-def _sse_triples(text: str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
-    decoder = _SSEDecoder()
-    for line in text.split("\n"):
-        triple = decoder.feed_line(line)
-        if triple is not None:
-            yield triple
-    triple = decoder.dispatch()
-    if triple is not None:
-        yield triple
-
-
-def _blob_triples(data: bytes | str) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
-    head = _first_significant(data)
-    if not head:
-        return iter(())
-    if head[0] in "{[":
-        try:
-            whole = orjson.loads(data)
-        except orjson.JSONDecodeError:
-            return _jsonl_triples(data)
-        if isinstance(whole, list):
-            return _array_triples(whole)
-        event, error = _checked(whole)
-        return iter([(1, event, error)])
-    if _is_sse_start(head):
-        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        return _sse_triples(text)
-    return iter([(1, None, f"not JSON, JSONL or SSE (starts with {head!r})")])
-
-
-class _ItemDecoder:
-    """Reads an iterable's items: event models and dicts, JSON texts, or the lines of a JSONL/SSE stream."""
-
-    __slots__ = ("_sse",)
-
-    def __init__(self) -> None:
-        self._sse = _SSEDecoder()
-
-    def feed(self, item: Any) -> list[tuple[int | None, dict[str, Any] | None, str | None]]:
-        if type(item) is dict or isinstance(item, (BaseModel, Mapping)):
-            try:
-                event, error = _checked(to_wire_event(item))
-            except TypeError as exc:
-                return [(None, None, str(exc))]
-            return [(None, event, error)]
-        if isinstance(item, (bytes, bytearray, memoryview)):
-            item = bytes(item).decode("utf-8", "replace")
-        if not isinstance(item, str):
-            return [(None, None, f"expected an event, JSON text or line, got {type(item).__name__}")]
-        sse = self._sse
-        # One trailing newline terminates the item's (last) line; anything before it separates lines.
-        if item.endswith("\n"):
-            item = item[:-1]
-        if item.lstrip()[:1] in ("{", "[") and not sse._data:
-            sse.line_number += item.count("\n") + 1
-            line = sse.line_number
-            try:
-                value = orjson.loads(item)
-            except orjson.JSONDecodeError as exc:
-                return [(line, None, json_error_text(exc))]
-            if isinstance(value, list):
-                return [(line, *_checked(v)) for v in value]
-            return [(line, *_checked(value))]
-        triples = []
-        for line in item.split("\n"):
-            triple = sse.feed_line(line)
-            if triple is not None:
-                triples.append(triple)
-        return triples
-
-    def finish(self) -> list[tuple[int | None, dict[str, Any] | None, str | None]]:
-        triple = self._sse.dispatch()
-        return [] if triple is None else [triple]
-
-
-def _looks_like_text(text: str) -> bool:
-    head = _first_significant(text)
-    return not head or head[0] in "{[" or _is_sse_start(head) or "\n" in text
-
-
-def _source_triples(
-    source: Any,
-) -> tuple[str, Iterator[tuple[int | None, dict[str, Any] | None, str | None]]]:
-    """Name the source and iterate its raw (line, event, error) triples."""
-    blob = _read_blob(source)
-    if blob is not None:
-        return blob[0], _blob_triples(blob[1])
+def _source_frames(source: Any) -> tuple[str, Iterator[Frame]]:
+    """Name the source and iterate its frames."""
+    text = read_text_source(source)
+    if text is not None:
+        return text[0], text_frames(text[1])
     if type(source) is dict or isinstance(source, (BaseModel, Mapping)):
-        return _ITEMS_SOURCE, iter(_ItemDecoder().feed(source))
+        return ITEMS_SOURCE, iter([Frame(None, source)])
     if isinstance(source, Iterable):
-        return _ITEMS_SOURCE, _iterable_triples(source)
+        return ITEMS_SOURCE, iter_frames(source)
     raise TypeError(f"cannot read AG-UI events from {type(source).__name__}")
-
-
-def _iterable_triples(items: Iterable[Any]) -> Iterator[tuple[int | None, dict[str, Any] | None, str | None]]:
-    decoder = _ItemDecoder()
-    for item in items:
-        yield from decoder.feed(item)
-    yield from decoder.finish()
 
 
 # -- the pipeline: legacy upgrade, chunk expansion, records ----------------------------------------------------
@@ -322,12 +171,12 @@ class _Stages:
         self.upgrader = LegacyEventUpgrader() if upgrade_legacy else None
         self.expander = ChunkExpander() if expand_chunks else None
 
-    def records(
-        self, index: int, line: int | None, event: dict[str, Any] | None, error: str | None
-    ) -> list[EventRecord]:
+    def records(self, index: int, frame: Frame) -> list[EventRecord]:
         name = self.name
+        frame = _checked(frame)
+        line, event = frame.line, frame.value
         if event is None:
-            return [EventRecord(index, name, line, None, error)]
+            return [EventRecord(index, name, line, None, frame.error)]
         upgrader = self.upgrader
         if upgrader is not None and upgrader.needs_upgrade(event):
             event = upgrader.upgrade(event)
@@ -350,10 +199,10 @@ def iter_event_records(
     >>> [(r.location, r.error is None) for r in records]
     [('<text>:1', True), ('<text>:2', False)]
     """
-    name, triples = _source_triples(source)
+    name, frames = _source_frames(source)
     stages = _Stages(name, expand_chunks, upgrade_legacy)
-    for index, (line, event, error) in enumerate(triples):
-        yield from stages.records(index, line, event, error)
+    for index, frame in enumerate(frames):
+        yield from stages.records(index, frame)
 
 
 async def aiter_event_records(
@@ -364,16 +213,10 @@ async def aiter_event_records(
         for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):
             yield record
         return
-    stages = _Stages(_ITEMS_SOURCE, expand_chunks, upgrade_legacy)
-    decoder = _ItemDecoder()
+    stages = _Stages(ITEMS_SOURCE, expand_chunks, upgrade_legacy)
     index = 0
-    async for item in source:
-        for line, event, error in decoder.feed(item):
-            for record in stages.records(index, line, event, error):
-                yield record
-            index += 1
-    for line, event, error in decoder.finish():
-        for record in stages.records(index, line, event, error):
+    async for frame in aiter_frames(source):
+        for record in stages.records(index, frame):
             yield record
         index += 1
 
@@ -407,45 +250,6 @@ async def aiter_wire_events(
         yield record.event  # type: ignore[misc]
 
 
-def _read_path(path: str) -> bytes:
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{path!r} is neither an existing file nor JSON, JSONL or SSE text")
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def _read_blob(source: Any) -> tuple[str, bytes | str] | None:
-    """The name and whole text of a text-like source (bytes, text, path, open file); ``None`` for others."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _TEXT_SOURCE, bytes(source)
-    if isinstance(source, str):
-        if _looks_like_text(source):
-            return _TEXT_SOURCE, source
-        return source, _read_path(source)
-    if isinstance(source, os.PathLike):
-        path = os.fspath(source)
-        return str(path), _read_path(str(path))
-    if hasattr(source, "read") and not isinstance(source, (AsyncIterable, BaseModel)):
-        name = getattr(source, "name", None)
-        return (name if isinstance(name, str) else "<file>"), source.read()
-    return None
-
-
-def _fast_jsonl(data: bytes | str) -> list[Any] | None:
-    """Parse JSONL in one tight comprehension; ``None`` when anything is off (the slow path then says where)."""
-    head = _first_significant(data)
-    if not head or head[0] != "{":
-        return None
-    lines = data.split(b"\n" if isinstance(data, bytes) else "\n")
-    if not lines[-1].strip():
-        lines.pop()
-    loads = orjson.loads
-    try:
-        return [loads(line) for line in lines]
-    except orjson.JSONDecodeError:
-        return None
-
-
 def wire_event_list(
     source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
 ) -> list[dict[str, Any]]:
@@ -454,10 +258,10 @@ def wire_event_list(
     JSONL bytes/text and files take a fast path: one comprehension of ``orjson.loads``, then only the events
     that need it go through the legacy upgrade and chunk expansion.
     """
-    blob = _read_blob(source)
-    if blob is not None:
-        name, data = blob
-        parsed = _fast_jsonl(data)
+    text = read_text_source(source)
+    if text is not None:
+        name, data = text
+        parsed = whole_jsonl_values(data)
         if parsed is not None:
             lines = parsed
             if parsed and is_recorded(parsed[0]):  # a recorder log: unwrap every line
@@ -465,16 +269,14 @@ def wire_event_list(
             return _finish_parsed(parsed, name, expand_chunks, upgrade_legacy, lines)
         stages = _Stages(name, expand_chunks, upgrade_legacy)
         records: Iterable[EventRecord] = (
-            record
-            for index, (line, event, error) in enumerate(_blob_triples(data))
-            for record in stages.records(index, line, event, error)
+            record for index, frame in enumerate(text_frames(data)) for record in stages.records(index, frame)
         )
     else:
         if type(source) is list and all(type(e) is dict and type(e.get("type")) is str for e in source):
             # Wire dicts already: the same finishing pass as parsed JSONL. A problem it meets is reported by
             # the record path below, which names events by index rather than by line.
             try:
-                return _finish_parsed(list(source), _ITEMS_SOURCE, expand_chunks, upgrade_legacy)
+                return _finish_parsed(list(source), ITEMS_SOURCE, expand_chunks, upgrade_legacy)
             except EventParseError:
                 pass
         records = iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
@@ -505,7 +307,7 @@ def _finish_parsed(
             if type(event_type) is not str:
                 raise TypeError
         except (TypeError, KeyError, IndexError):
-            _, error = _checked(event if lines is None else lines[index])
+            error = _checked(frame_of_value(event if lines is None else lines[index], index + 1)).error
             # Blank lines were rejected by the fast path, so the line is the index + 1.
             raise EventParseError(
                 f"{name}:{index + 1}: {error}", source=name, line=index + 1, index=index

@@ -25,8 +25,9 @@ import orjson
 from pydantic import BaseModel
 
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
-from agui_notebook.agui._intake import EVENT_TYPES, UNFINISHED_LAST_LINE, EventParseError, to_wire_event
+from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
 from agui_notebook.wire._json import decode_json, json_error_text, json_kind
+from agui_notebook.wire._reader import UNFINISHED_LAST_LINE
 from agui_notebook.wire._records import is_recorded, recorded_time
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type

@@ -39,12 +39,26 @@ def decode_json(raw: bytes | bytearray | memoryview | str) -> Any:
         if "infinity" not in str(exc):
             raise
         text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8")
-        value = json.loads(text, parse_constant=_reject_constant)
+        try:
+            value = json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
+        except json.JSONDecodeError as error:
+            raise orjson.JSONDecodeError(error.msg, error.doc, error.pos) from None
+        except RecursionError:
+            raise orjson.JSONDecodeError("too deeply nested", text, 0) from None
         try:
             orjson.dumps(value)  # the standard library lets lone surrogates through; orjson does not
         except orjson.JSONEncodeError as encode_error:
             raise orjson.JSONDecodeError(str(encode_error), text, 0) from None
         return value
+
+
+def _js_int(digits: str) -> int | float:
+    """An integer as orjson reads it: exact within 64 bits, else the nearest double (as ``JSON.parse``)."""
+    if len(digits) <= 20:
+        value = int(digits)
+        if -(2**63) <= value < 2**64:
+            return value
+    return float(digits)
 
 
 def _reject_constant(name: str) -> Any:
@@ -80,8 +94,8 @@ def json_kind(value: Any) -> str:
 def js_number(value: float | int) -> str:
     """JavaScript's ``Number.prototype.toString()`` of a number: ``1``, ``0.1``, ``1e+21``, ``1e-7``, ``NaN``.
 
-    >>> js_number(2.0), js_number(123456789012345678901234), js_number(0.000001)
-    ('2', '1.2345678901234568e+23', '0.000001')
+    >>> js_number(2.0), js_number(2**70), js_number(0.000001)
+    ('2', '1.1805916207174113e+21', '0.000001')
     """
     if type(value) is int and -_EXACT_INT < value < _EXACT_INT:
         return str(value)

@@ -49,8 +49,10 @@ def test_files_and_paths(tmp_path):
 def test_sse_details():
     text = ': keep-alive\nevent: message\nid: 1\ndata: {"type":\ndata: "start"}\n\nretry: 10\r\ndata:{"type":"finish"}\r\n\r\n'
     assert list(iter_ui_chunks(text)) == [{"type": "start"}, {"type": "finish"}]
+    # [DONE] is skipped, not an end: the AI SDK's parseJsonEventStream ignores it and reads on.
     assert list(iter_ui_chunks('data: {"type":"a"}\n\ndata: [DONE]\n\ndata: {"type":"b"}\n\n')) == [
-        {"type": "a"}
+        {"type": "a"},
+        {"type": "b"},
     ]
 
 
@@ -62,13 +64,15 @@ def test_pydantic_models_are_dumped_as_on_the_wire():
     ]
 
 
-def test_bad_input_names_the_item():
-    with pytest.raises(ChunkDecodeError, match=r"^item 1: not JSON"):
+def test_bad_input_names_the_line_or_item():
+    with pytest.raises(ChunkDecodeError, match=r"^<events>:2: invalid JSON \(") as caught:
         list(iter_ui_chunks(['{"type": "start"}', "data: {nope}\n\n"]))
-    with pytest.raises(ChunkDecodeError, match=r"^item 0: expected a JSON object"):
+    assert (caught.value.source, caught.value.line, caught.value.index) == ("<events>", 2, 1)
+    with pytest.raises(ChunkDecodeError, match=r"^<text>:1: expected a JSON object, got an array$"):
         list(iter_ui_chunks("data: [1, 2]\n\n"))
-    with pytest.raises(ChunkDecodeError, match=r"cannot read a chunk from int"):
-        list(iter_ui_chunks([1]))
+    with pytest.raises(ChunkDecodeError, match=r"^<events>: item 1: cannot read a chunk from int$"):
+        list(iter_ui_chunks([{"type": "start"}, 1]))
+    assert isinstance(caught.value, ValueError)
 
 
 async def test_async_sources():
