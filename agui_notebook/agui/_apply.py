@@ -946,7 +946,7 @@ class EventReducer:
 
 def _events_of(source: Any) -> Iterable[Any]:
     """Wire events (or models) of a source without expansion or upgrade: the reducer does both inline."""
-    if isinstance(source, (list, tuple)):
+    if isinstance(source, (list, tuple)) and all(type(e) is dict or isinstance(e, BaseModel) for e in source):
         return source
     blob = read_text_source(source)
     if blob is not None:

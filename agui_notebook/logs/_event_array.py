@@ -23,6 +23,7 @@ from pandas.api.extensions import ExtensionArray, ExtensionDtype, register_exten
 from pandas.api.indexers import check_array_indexer
 
 from agui_notebook.wire._json import decode_json
+from agui_notebook.wire._reader import BOM
 from agui_notebook.wire._records import recorded_event
 
 __all__ = ["EventArray", "EventBlob", "EventDtype"]
@@ -64,6 +65,8 @@ class EventBlob:
     def decode(self, line: int) -> Any:
         """The event on 0-based ``line``: its JSON, unwrapped from an SSE ``data:`` field or a recorder record."""
         raw = self.raw(line)
+        if line == 0 and raw[:3] == BOM:
+            raw = raw[3:]
         if raw[:5] == b"data:":
             raw = raw[5:]
         return recorded_event(decode_json(raw))

@@ -26,9 +26,9 @@ from pydantic import BaseModel
 
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
-from agui_notebook.wire._json import decode_json, json_error_text, json_kind
-from agui_notebook.wire._reader import UNFINISHED_LAST_LINE
-from agui_notebook.wire._records import is_recorded, recorded_time
+from agui_notebook.wire._json import JSONDecodeError, decode_json
+from agui_notebook.wire._reader import BOM, Frame, WireReader, frame_of_value, text_frames
+from agui_notebook.wire._records import is_recorded
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._errors import EventLogWarning
@@ -43,7 +43,6 @@ _SLICE_BYTES = 1 << 20
 Buffer = bytes | mmap.mmap
 """A whole log in memory (anonymous ``mmap`` memory when a ``FileBuffer`` reads it)."""
 Ready = Callable[[int], int]
-_SSE_PREFIXES = (b"data:", b"event:", b"id:", b"retry:", b":")
 
 
 class Problems:
@@ -193,20 +192,13 @@ def dict_batch(
     )
 
 
-def _unwrap(value: Any) -> tuple[dict[str, Any] | None, int, str | None]:
-    """The event in a decoded line or item (a recorder record is unwrapped), its receive time, or the problem."""
-    received = NO_TIME
-    if is_recorded(value):
-        time = recorded_time(value)
-        received = NO_TIME if time is None else time
-        value = value["event"]
-        if type(value) is not dict:
-            return None, NO_TIME, f"recorded event is {json_kind(value)}, not an object"
-    if type(value) is not dict:
-        return None, NO_TIME, f"expected a JSON object, got {json_kind(value)}"
-    if type(value.get("type")) is not str:
-        return None, NO_TIME, "event has no string 'type'"
-    return value, received, None
+def _event_problem(frame: Frame) -> str | None:
+    """Why a frame holds no event (None when it does): the reader's error, or an object with no string type."""
+    if frame.error is not None:
+        return frame.error
+    if type(frame.value.get("type")) is not str:
+        return "event has no string 'type'"
+    return None
 
 
 class _Collected:
@@ -224,24 +216,19 @@ class _Collected:
         self.lines.append(line)
         self.received.append(received)
 
-    def decode(
-        self, name: str, line: int, raw: bytes, problems: Problems, *, unfinished: bool = False
+    def add_frames(
+        self, name: str, frames: Iterable[Frame], problems: Problems, text: bytes, first_line: int = 1
     ) -> None:
-        """Add the event of one JSON line (or SSE payload), or record why it is not one.
-
-        ``unfinished``: the line is the log's last and no newline ends it, as while a recorder is writing.
-        """
-        try:
-            value = decode_json(raw)
-        except orjson.JSONDecodeError as exc:
-            hint = UNFINISHED_LAST_LINE if unfinished else ""
-            problems.add(name, line, json_error_text(exc) + hint, raw)
-            return
-        event, received, error = _unwrap(value)
-        if error is not None:
-            problems.add(name, line, error, raw)
-            return
-        self.add(event, line, received)  # type: ignore[arg-type]
+        """Add the events of frames the wire reader read from ``text`` (whose first line is ``first_line``);
+        report the rest with their lines and text."""
+        for frame in frames:
+            error = _event_problem(frame)
+            if error is not None:
+                line = frame.line
+                problems.add(name, line, error, None if line is None else _line_text(text, line - first_line + 1))
+                continue
+            received = frame.received_ns
+            self.add(frame.value, frame.line, NO_TIME if received is None else received)  # type: ignore[arg-type]
 
     def batch(self, blob: EventBlob | None, blob_lines: list[int] | None, nbytes: int) -> Batch:
         received = np.array(self.received, dtype=np.int64)
@@ -407,14 +394,13 @@ def _dict_slice(piece: bytes, first_line: int, blob: EventBlob) -> Batch | None:
 def _slow_slice(
     name: str, piece: bytes, first_line: int, blob: EventBlob, problems: Problems, *, open_end: bool = False
 ) -> Batch:
-    """Every line decoded on its own, each bad one reported; ``open_end``: the log ends inside the last line."""
+    """The slice read by the wire reader, each bad line reported; ``open_end``: the log ends inside its last line."""
+    reader = WireReader(first_line=first_line, start_of_text=first_line == 1)
+    frames = reader.feed(piece) + ([] if open_end else reader.feed(b"\n")) + reader.close()
     collected = _Collected()
-    raws = piece.split(b"\n")
-    for offset, raw in enumerate(raws):
-        line = first_line + offset
-        if not raw.strip():
-            continue
-        collected.decode(name, line, raw, problems, unfinished=open_end and offset == len(raws) - 1)
+    collected.add_frames(name, frames, problems, piece, first_line)
+    if reader.line != first_line + piece.count(b"\n") or any(f.line is None for f in frames):
+        return collected.batch(None, None, len(piece) + 1)  # lines other than the buffer's: serialize them
     return collected.batch(blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
@@ -484,53 +470,69 @@ def _is_ascii(piece: memoryview) -> bool:
 # -- SSE -----------------------------------------------------------------------------------------------------
 
 
-def _sse_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
-    payloads: list[tuple[int, bytes]] = []
-    pending: list[bytes] = []
-    pending_line = 0
-    single_line = True
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        raw = raw.rstrip(b"\r")
-        if not raw:
-            if pending:
-                single_line &= len(pending) == 1
-                payloads.append((pending_line, b"\n".join(pending)))
-                pending = []
-            continue
-        if raw[:5] == b"data:":
-            value = raw[5:]
-            if value[:1] == b" ":
-                value = value[1:]
-            if not pending:
-                pending_line = number
-            pending.append(value)
-    if pending:
-        single_line &= len(pending) == 1
-        payloads.append((pending_line, b"\n".join(pending)))
+def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
+    """A whole SSE capture or JSON document, read by the wire reader (events serialized for the table).
+
+    The events of a JSON array are numbered by their position in it, as in-memory lists are.
+    """
+    if data.lstrip(BOM + b" \t\r\n")[:1] == b"[":
+        try:
+            values = decode_json(data[len(BOM) :] if data.startswith(BOM) else data)
+        except JSONDecodeError:
+            values = None
+        if type(values) is list:
+            for batch in read_items(name, values, problems):
+                batch.nbytes = len(data) * len(batch.events) // max(len(values), 1)
+                yield batch
+            return
     collected = _Collected()
-    for line, payload in payloads:
-        if payload.strip() == b"[DONE]":
-            continue
-        collected.decode(name, line, payload, problems)
-    if collected.events:
-        if single_line:
-            yield collected.batch(EventBlob(data), [line - 1 for line in collected.lines], len(data))
-        else:
-            yield collected.batch(None, None, len(data))
+    collected.add_frames(name, text_frames(data), problems, data)
+    if not collected.events:
+        return
+    blob = EventBlob(data)
+    if data.count(b"\r") == data.count(b"\r\n") and all(_one_data_line(blob, line) for line in collected.lines):
+        # The table's event column decodes straight from the capture, as read (numbers beyond float range
+        # stay infinite, which no serializer writes back).
+        yield collected.batch(blob, [line - 1 for line in collected.lines], len(data))
+    else:
+        yield collected.batch(None, None, len(data))
+
+
+def _one_data_line(blob: EventBlob, line: int) -> bool:
+    """Whether the SSE event on 1-based ``line`` is that one ``data:`` line alone."""
+    if not blob.raw(line - 1).startswith(b"data:"):
+        return False
+    try:
+        return not blob.raw(line).startswith(b"data")
+    except IndexError:
+        return True
+
+
+def _line_text(data: bytes, line: int | None) -> bytes | None:
+    """The text of a 1-based line of ``data`` (for a problem's snippet), split as ``\n`` splits it."""
+    if line is None:
+        return None
+    start = 0
+    for _ in range(line - 1):
+        start = data.find(b"\n", start) + 1
+        if start == 0:
+            return None
+    end = data.find(b"\n", start)
+    return data[start : end if end != -1 else len(data)][:200]
 
 
 # -- JSON arrays and in-memory items ---------------------------------------------------------------------------
 
 
-def _item_event(item: Any) -> tuple[dict[str, Any] | None, int, str | None]:
-    if type(item) is dict:
-        return _unwrap(item)
-    if isinstance(item, BaseModel) or hasattr(item, "keys"):
+def _item_frame(item: Any, position: int) -> Frame:
+    if type(item) is not dict:
+        if not isinstance(item, BaseModel) and not hasattr(item, "keys"):
+            return Frame(position, None, f"expected an event (a dict or an ag_ui.core model), got {type(item).__name__}")
         try:
-            return _unwrap(to_wire_event(item))
+            item = to_wire_event(item)
         except TypeError as exc:
-            return None, NO_TIME, str(exc)
-    return None, NO_TIME, f"expected an event (a dict or an ag_ui.core model), got {type(item).__name__}"
+            return Frame(position, None, str(exc))
+    return frame_of_value(item, position)
 
 
 def read_items(
@@ -540,13 +542,15 @@ def read_items(
     collected = _Collected()
     position = 0
     for position, item in enumerate(items, 1):
-        event, received, error = _item_event(item)
+        frame = _item_frame(item, position)
+        error = _event_problem(frame)
         if error is not None:
             problems.add(
                 name, position, error, None if type(item) is not dict else orjson.dumps(item, default=str)
             )
             continue
-        collected.add(event, position, received)  # type: ignore[arg-type]
+        received = frame.received_ns
+        collected.add(frame.value, position, NO_TIME if received is None else received)
         if len(collected.events) >= batch_size:
             yield collected.batch(None, None, 0)
             collected = _Collected()
@@ -570,7 +574,7 @@ def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None
     ready = ready or _all_there(data)
     length = len(data)
     ready(4096)
-    start = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+    start = len(BOM) if data[: len(BOM)] == BOM else 0
     while start < length and data[start] in b" \t\r\n":
         start += 1
         if start % 4096 == 0:
@@ -581,28 +585,7 @@ def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None
     if head[:1] == b"{":
         return _jsonl_batches(name, data, start, problems, ready)
     ready(length)  # the other formats are read whole, as bytes
-    data = data if isinstance(data, bytes) else data[:]
-    if head[:1] == b"[":
-        return _array_batches(name, data, problems)
-    if head.startswith(_SSE_PREFIXES):
-        return _sse_batches(name, data, problems)
-    problems.add(name, data[:start].count(b"\n") + 1, f"not JSONL, JSON or SSE (starts with {head!r})", head)
-    return iter(())
-
-
-def _array_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]:
-    try:
-        values = decode_json(data)
-    except orjson.JSONDecodeError as exc:
-        # A JSONL log whose events are arrays is no log; report where the JSON broke.
-        problems.add(name, exc.lineno, json_error_text(exc), None)
-        return
-    if not isinstance(values, list):
-        problems.add(name, 1, f"expected a JSON array of events, got {json_kind(values)}", None)
-        return
-    for batch in read_items(name, values, problems):
-        batch.nbytes = len(data) * len(batch.events) // max(len(values), 1)
-        yield batch
+    return _text_batches(name, data if isinstance(data, bytes) else data[:], problems)
 
 
 # -- normalising: legacy THINKING_* events and AI SDK chunks -----------------------------------------------------

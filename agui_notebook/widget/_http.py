@@ -91,11 +91,11 @@ class HttpAgent:
                     )
                 # Chunk expansion and legacy upgrades are the consumer's business: yield what was sent.
                 records = aiter_event_records(
-                    response.aiter_lines(), expand_chunks=False, upgrade_legacy=False
+                    response.aiter_bytes(), expand_chunks=False, upgrade_legacy=False
                 )
                 async for record in records:
                     if record.error is not None:
-                        raise HttpAgentError(f"POST {self.url}: event {record.index}: {record.error}")
+                        raise HttpAgentError(f"POST {self.url}: {record.location}: {record.error}")
                     assert record.event is not None
                     yield record.event
         finally:

@@ -71,6 +71,7 @@ SSE_FIELDS = (b"data:", b"event:", b"id:", b"retry:", b":")
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _DONE = b"[DONE]"
+_SWALLOW_BREAK, _SWALLOW_LF = 1, 2
 _JSON_HEADS = frozenset(bytes([c]) for c in b'{["-0123456789')
 
 
@@ -134,16 +135,18 @@ class WireReader:
         "_swallow_break",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, *, first_line: int = 1, start_of_text: bool = True) -> None:
+        """``first_line`` numbers the first line; ``start_of_text=False`` reads a slice from inside a text
+        (a log read in slices): no BOM is looked for and no value may span lines."""
         self._pending = b""  # the text after the last line break
-        self._line = 0  # lines completed so far
-        self._started = False  # past a possible BOM
-        self._swallow_break = False  # a line completed early: its line break may still arrive
+        self._line = first_line - 1  # lines completed so far
+        self._started = not start_of_text  # past a possible BOM
+        self._swallow_break = 0  # a line completed early: its line break (or the \n of \r\n) may still arrive
         self._data: list[bytes] = []  # the data lines of the SSE event being read
         self._data_line = 0
         self._document: list[bytes] | None = None  # the lines of a first JSON value spanning lines
         self._document_depth = 0
-        self._seen_value = False  # a JSON line has been read (only the first value may span lines)
+        self._seen_value = not start_of_text  # a JSON line has been read (only the first value may span lines)
         self._recognized = False  # a JSON or SSE line has been read
         self._rejected = False  # the text does not start as JSON or SSE: said once, the rest is not read
 
@@ -350,16 +353,26 @@ class WireReader:
         except JSONDecodeError:
             return False
         self._line += 1
-        self._read_line(pending, frames)
-        self._swallow_break = True
+        if pending.endswith(b"\r"):  # the line break came already; only its \n half may follow
+            self._read_line(pending[:-1], frames)
+            self._swallow_break = _SWALLOW_LF
+        else:
+            self._read_line(pending, frames)
+            self._swallow_break = _SWALLOW_BREAK
         return True
 
     def _after_early_line(self, data: bytes) -> bytes:
         """Drop the blanks and the one line break that end a line already read early."""
+        if self._swallow_break == _SWALLOW_LF:
+            self._swallow_break = 0
+            return data[1:] if data[:1] == b"\n" else data
         stripped = data.lstrip(b" \t")
         if not stripped:
             return b""  # still only blanks: the line break may come in the next slice
-        self._swallow_break = False
+        if stripped == b"\r":  # the line break, whose \n half may come in the next slice
+            self._swallow_break = _SWALLOW_LF
+            return b""
+        self._swallow_break = 0
         if stripped.startswith(b"\r\n"):
             return stripped[2:]
         if stripped[:1] in (b"\r", b"\n"):

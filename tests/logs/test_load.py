@@ -372,7 +372,7 @@ def test_bad_items_in_lists_and_sse() -> None:
 
 
 def test_not_a_log() -> None:
-    with pytest.raises(EventParseError, match="not JSONL, JSON or SSE"):
+    with pytest.raises(EventParseError, match="not JSON, JSONL or SSE"):
         load_events("hello\nworld")
     with pytest.raises(ValueError, match="errors must be"):
         load_events(RUN, errors="ignore")
