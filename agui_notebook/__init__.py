@@ -80,13 +80,8 @@ from agui_notebook.ui._parts import (
     UIPart,
     UnknownUIPart,
 )
-from agui_notebook.ui._stream import (
-    UIMessageStreamError,
-    UIMessageStreamErrorChunk,
-    UIMessageStreamReducer,
-    read_ui_message_stream,
-    ui_message_from_chunks,
-)
+from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
+from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
 from agui_notebook.ui._validate import (
     SafeValidationResult,
     UIMessageValidationError,
