@@ -11,6 +11,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from agui_notebook.wire._json import js_string
+
 from ._changes import MessageChange
 from ._metadata import deep_merge_metadata
 from ._partial_json import PartialJsonBuffer
@@ -828,15 +830,7 @@ class UIMessageStreamReducer:
 
 def _appended_text(value: Any) -> str:
     """What JavaScript's ``text += value`` appends for a non-string chunk field (absent is ``undefined``)."""
-    if value is _MISSING:
-        return "undefined"
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
+    return "undefined" if value is _MISSING else js_string(value)
 
 
 def _tool_type(tool_name: Any) -> str:

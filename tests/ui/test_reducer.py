@@ -11,7 +11,7 @@ import pytest
 
 from agui_notebook.ui import _reducer
 from agui_notebook.ui._changes import MessageChange
-from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamReducer
+from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
 
 from .stream_cases import fixture_streams, reference_cases, reference_errors
 
@@ -43,6 +43,50 @@ def test_matches_process_ui_message_stream():
         if failed_at != next((i for kind, i in errors if kind == "malformed"), None):
             mismatches.append((name, "failing chunk", failed_at, errors))
     assert mismatches == []
+
+
+def test_non_string_values_are_appended_as_javascript_prints_them():
+    # `text += delta` and `tool-${toolName}` in the AI SDK: String(value). The fixture non_string_values.jsonl
+    # holds the same kinds of value for the differential test above.
+    errors: list[UIMessageStreamErrorChunk] = []
+    reducer = UIMessageStreamReducer(on_error=errors.append)
+    reducer.push({"type": "text-start", "id": "t"})
+    deltas = [
+        1.0,
+        2.5,
+        1e21,
+        1e-7,
+        -0.0,
+        12345678901234567890,
+        [1.0, None, "a", [2, 3.5], {"k": 1}],
+        {"a": 1},
+    ]
+    changes = [reducer.push({"type": "text-delta", "id": "t", "delta": delta}) for delta in deltas]
+    reducer.push({"type": "text-delta", "id": "t", "delta": None})
+    reducer.push({"type": "text-delta", "id": "t"})  # absent: undefined
+    assert [change.delta for (change,) in changes] == [
+        "1",
+        "2.5",
+        "1e+21",
+        "1e-7",
+        "0",
+        "12345678901234567000",
+        "1,,a,2,3.5,[object Object]",
+        "[object Object]",
+    ]
+    assert reducer.message["parts"][0]["text"] == "".join(c.delta for (c,) in changes) + "nullundefined"
+    reducer.push({"type": "tool-input-start", "toolCallId": "c", "toolName": 3.0})
+    reducer.push({"type": "tool-input-delta", "toolCallId": "c", "inputTextDelta": [1.0]})
+    reducer.push({"type": "tool-input-delta", "toolCallId": "c", "inputTextDelta": 0.5})
+    assert reducer.message["parts"][1] == {
+        "type": "tool-3",
+        "toolCallId": "c",
+        "state": "input-streaming",
+        "input": 10.5,
+        "rawInput": "10.5",
+    }
+    reducer.push({"type": "error", "errorText": 2.0})
+    assert [e.error_text for e in errors] == ["2"]
 
 
 def test_changes_describe_each_chunk():
