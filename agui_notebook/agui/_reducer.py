@@ -13,6 +13,8 @@ from typing import Any
 
 import orjson
 
+from agui_notebook.wire._json import js_string
+
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
 from ._intake import to_wire_event
@@ -34,25 +36,6 @@ def _fold_metadata(target: dict[str, Any], event: dict[str, Any]) -> None:
     target["metadata"] = spread_merge_metadata(target.get("metadata"), event["metadata"])
 
 
-def _js_string(value: Any) -> str:
-    """How JavaScript's template literal prints a JSON value (only malformed deltas need it)."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_string(v) for v in value)
-    return "[object Object]"
-
-
 def _js_truthy(value: Any) -> bool:
     return not (
         value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
@@ -63,7 +46,7 @@ def _join(parts: list[Any]) -> str:
     try:
         return "".join(parts)
     except TypeError:
-        return "".join(_js_string(part) for part in parts)
+        return "".join(js_string(part) for part in parts)
 
 
 def _own_message(message: Any) -> Any:
