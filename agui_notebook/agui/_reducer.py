@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import orjson
-
-from agui_notebook.wire._json import js_string
+from agui_notebook.wire._json import JSONDecodeError, decode_json, js_string
 
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -460,8 +458,8 @@ class EventReducer:
             arguments = function.get("arguments")
             if isinstance(arguments, str) and arguments.strip():
                 try:
-                    orjson.loads(arguments)
-                except orjson.JSONDecodeError as exc:
+                    decode_json(arguments)  # as the client's JSON.parse reads them: 1e400 is fine
+                except JSONDecodeError as exc:
                     self._report(
                         index,
                         "invalid-tool-arguments",

@@ -266,6 +266,12 @@ def test_every_rule_has_a_case() -> None:
     assert set(RULES) - covered == {"invalid-json", "not-an-event", "unknown-format"}  # covered below
 
 
+def test_tool_arguments_are_read_as_json_parse_reads_them() -> None:
+    assert verify_events(run(tool("c1", "f", '{"n": 1e400}'))) == []  # JSON.parse: Infinity
+    (problem,) = verify_events(run(tool("c1", "f", '{"a":')))
+    assert problem.message.startswith("arguments of tool call 'c1' are not JSON (")
+
+
 def test_bad_input_is_a_located_problem_never_an_exception(tmp_path: Path) -> None:
     path = tmp_path / "events.jsonl"
     lines = [json.dumps(e) for e in run(text("m1", "a"))]
