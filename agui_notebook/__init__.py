@@ -21,14 +21,7 @@ Three parts, one public surface (every other module is private):
 
 from __future__ import annotations
 
-from agui_notebook.agui._apply import (
-    EventReducer,
-    ProtocolError,
-    RunInfo,
-    ThreadState,
-    aapply_events,
-    apply_events,
-)
+from agui_notebook.agui._apply import ProtocolError, aapply_events, apply_events
 from agui_notebook.agui._intake import (
     EventParseError,
     aparse_events,
@@ -37,6 +30,8 @@ from agui_notebook.agui._intake import (
     to_wire_event,
 )
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
+from agui_notebook.agui._reducer import EventReducer
+from agui_notebook.agui._thread import RunInfo, ThreadState
 from agui_notebook.agui._verify import Problem, averify_events, verify_events
 from agui_notebook.bridge._assemble import (
     UIMessageAssembler,
@@ -80,13 +75,8 @@ from agui_notebook.ui._parts import (
     UIPart,
     UnknownUIPart,
 )
-from agui_notebook.ui._stream import (
-    UIMessageStreamError,
-    UIMessageStreamErrorChunk,
-    UIMessageStreamReducer,
-    read_ui_message_stream,
-    ui_message_from_chunks,
-)
+from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
+from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
 from agui_notebook.ui._validate import (
     SafeValidationResult,
     UIMessageValidationError,

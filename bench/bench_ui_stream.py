@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from agui_notebook.ui._partial_json import PartialJsonBuffer, parse_partial_json
-from agui_notebook.ui._stream import UIMessageStreamReducer, read_ui_message_stream, ui_message_from_chunks
+from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
+from agui_notebook.ui._reducer import UIMessageStreamReducer
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,9 +1,7 @@
-"""The reference reducer: AG-UI events to messages, state, pending interrupts and run records.
+"""Applying a whole AG-UI stream: ``apply_events`` and ``aapply_events``, lenient or strict.
 
-Gives the same messages, state and pending interrupts as @ag-ui/client 1.0's ``defaultApplyEvents`` behind the
-client's compatibility boundary and chunk expansion (what ``runAgent`` feeds it), without its per-event deep
-copies: messages are indexed by id, tool calls by id, and streamed deltas are collected in lists and joined
-when the result is read.
+Lenient, the events go straight to the reducer, as @ag-ui/client's reducer takes them; strict, through the
+checker first (``verify_events``'s rules), raising at the first error.
 
 >>> thread = apply_events(
 ...     b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\\n'
@@ -18,40 +16,19 @@ when the result is read.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Callable, Iterable
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import AsyncIterable, Iterable
 from typing import Any
 
-import orjson
-from ag_ui.core import Interrupt, Message
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from agui_notebook.wire._reader import read_text_source, whole_jsonl_values
 
-from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
-from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
-from ._intake import aiter_event_records, iter_event_records, to_wire_event
-from ._patch import JsonPatchError, apply_json_patch
+from ._intake import aiter_event_records, iter_event_records
+from ._reducer import EventReducer
+from ._thread import ThreadState
+from ._verify import EventChecker, Problem
 
-__all__ = [
-    "ACTIVITY_HISTORY_METADATA_KEY",
-    "EventReducer",
-    "ProtocolError",
-    "RunInfo",
-    "StepInfo",
-    "SubagentInfo",
-    "ThreadState",
-    "aapply_events",
-    "apply_events",
-    "merge_metadata",
-]
-
-ACTIVITY_HISTORY_METADATA_KEY = "@ag-ui/client"
-"""MESSAGES_SNAPSHOT metadata key under which a producer declares which activity types it owns."""
-
-_MESSAGE_LIST = TypeAdapter(list[Message])
-_INTERRUPT_LIST = TypeAdapter(list[Interrupt])
+__all__ = ["ProtocolError", "aapply_events", "apply_events"]
 
 
 class ProtocolError(ValueError):
@@ -60,888 +37,42 @@ class ProtocolError(ValueError):
     ``problem`` is the :class:`~agui_notebook.agui._verify.Problem` found; ``index`` the event's position.
     """
 
-    def __init__(self, problem: Any) -> None:
+    def __init__(self, problem: Problem) -> None:
         super().__init__(problem.describe())
         self.problem = problem
         self.index = problem.index
 
 
-@dataclass(slots=True)
-class StepInfo:
-    """One STEP_STARTED/STEP_FINISHED pair; ``end_index``/``finished_at`` stay ``None`` while it is open."""
+def apply_events(
+    events: Any, *, messages: Iterable[Any] | None = None, state: Any = None, strict: bool = False
+) -> ThreadState:
+    """Apply AG-UI events (anything the intake reads: models, dicts, JSONL/SSE text or bytes, a path) to messages.
 
-    name: str
-    subagent_run_id: str | None
-    start_index: int
-    started_at: int | None
-    end_index: int | None = None
-    finished_at: int | None = None
-
-
-@dataclass(slots=True)
-class SubagentInfo:
-    """One subagent invocation, from SUBAGENT_STARTED to SUBAGENT_FINISHED or SUBAGENT_ERROR."""
-
-    subagent_run_id: str
-    name: str | None
-    start_index: int
-    started_at: int | None
-    parent_subagent_run_id: str | None = None
-    parent_tool_call_id: str | None = None
-    parent_message_id: str | None = None
-    outcome: str | None = None
-    """``"success"``, ``"suspended"``, ``"error"``, or ``None`` while running."""
-    result: Any = None
-    error: str | None = None
-    end_index: int | None = None
-    finished_at: int | None = None
-
-
-@dataclass(slots=True)
-class RunInfo:
-    """What one run (RUN_STARTED to RUN_FINISHED/RUN_ERROR) did, besides messages and state.
-
-    Indexes are positions in the input events; times are the events' ``timestamp`` values (milliseconds).
-    ``usage`` and ``interrupts`` are wire dicts (``TokenUsage``/``Interrupt`` shapes).
+    ``messages`` and ``state`` are where the thread starts (default: no messages, ``{}`` like the client).
+    Lenient by default, like the client's reducer: an event that cannot apply is skipped and unreadable
+    input lines are ignored. ``strict=True`` checks every event as :func:`verify_events` does and raises
+    :class:`ProtocolError` (or :class:`EventParseError`) at the first error.
     """
-
-    thread_id: str | None
-    run_id: str | None
-    start_index: int
-    started_at: int | None
-    parent_run_id: str | None = None
-    outcome: str | None = None
-    """``"success"``, ``"interrupt"``, ``"cancelled"``, ``"error"`` (RUN_ERROR), or ``None`` while open."""
-    result: Any = None
-    usage: list[dict[str, Any]] = field(default_factory=list)
-    interrupts: list[dict[str, Any]] = field(default_factory=list)
-    pending_tool_call_ids: list[str] = field(default_factory=list)
-    error: str | None = None
-    error_code: str | None = None
-    end_index: int | None = None
-    finished_at: int | None = None
-    event_count: int = 0
-    steps: list[StepInfo] = field(default_factory=list)
-    subagents: list[SubagentInfo] = field(default_factory=list)
-
-    @property
-    def duration_ms(self) -> int | None:
-        """Milliseconds from RUN_STARTED to the terminal event, when both carry timestamps."""
-        if self.started_at is None or self.finished_at is None:
-            return None
-        return self.finished_at - self.started_at
-
-
-@dataclass
-class ThreadState:
-    """The result of applying events: messages, state, pending interrupts and one record per run."""
-
-    message_dicts: list[dict[str, Any]]
-    """The messages as wire dicts (camelCase keys), exactly as @ag-ui/client would hold them."""
-    state: Any
-    interrupt_dicts: list[dict[str, Any]]
-    """Interrupts of the last RUN_FINISHED with an interrupt outcome, still waiting for a resume."""
-    runs: list[RunInfo]
-
-    @cached_property
-    def messages(self) -> list[Any]:
-        """The messages as validated ``ag_ui.core`` ``Message`` models."""
-        return _MESSAGE_LIST.validate_python(self.message_dicts)
-
-    @cached_property
-    def interrupts(self) -> list[Interrupt]:
-        """The pending interrupts as ``ag_ui.core.Interrupt`` models."""
-        return _INTERRUPT_LIST.validate_python(self.interrupt_dicts)
-
-    @property
-    def thread_id(self) -> str | None:
-        """The thread of the last run."""
-        return self.runs[-1].thread_id if self.runs else None
-
-    @property
-    def outcome(self) -> str | None:
-        """The last run's outcome (``None`` when there is no run or it is still open)."""
-        return self.runs[-1].outcome if self.runs else None
-
-
-# -- helpers ----------------------------------------------------------------------------------------------------
-
-
-def _spread(value: Any) -> dict[str, Any]:
-    """What JavaScript's ``{...value}`` yields for a JSON value."""
-    if type(value) is dict:
-        return value
-    if isinstance(value, (list, str)):
-        return {str(i): item for i, item in enumerate(value)}
-    return {}
-
-
-def merge_metadata(existing: dict[str, Any] | None, incoming: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Fold ``incoming`` metadata into ``existing`` key by key, the last write winning (AG-UI ``mergeMetadata``).
-
-    Never recurses: a value under a key is replaced whole. Returns a new dict; ``None`` incoming changes nothing.
-
-    >>> merge_metadata({"usage": {"in": 3}, "a": 1}, {"usage": {"out": 2}})
-    {'usage': {'out': 2}, 'a': 1}
-    """
-    if incoming is None:
-        return existing
-    if existing is None:
-        return dict(_spread(incoming))
-    return {**_spread(existing), **_spread(incoming)}
-
-
-def _merge_metadata(target: dict[str, Any], event: dict[str, Any]) -> None:
-    """Merge an event's metadata (present, possibly null) into the message or tool call it builds."""
-    incoming = event["metadata"]
-    existing = target.get("metadata")
-    if existing is None and "metadata" not in target:
-        target["metadata"] = dict(_spread(incoming))
-    else:
-        target["metadata"] = {**_spread(existing), **_spread(incoming)}
-
-
-def _js_string(value: Any) -> str:
-    """How JavaScript's template literal prints a JSON value (only malformed deltas need it)."""
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_string(v) for v in value)
-    return "[object Object]"
-
-
-def _js_truthy(value: Any) -> bool:
-    return not (
-        value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
-    )
-
-
-def _join(parts: list[Any]) -> str:
-    try:
-        return "".join(parts)
-    except TypeError:
-        return "".join(_js_string(part) for part in parts)
-
-
-def _own_message(message: Any) -> Any:
-    """A copy of an incoming message that the reducer may change without touching the caller's event."""
-    if type(message) is not dict:
-        return message
-    shell = dict(message)
-    if shell.get("subagentRunId", 0) is None:
-        del shell["subagentRunId"]
-    tool_calls = shell.get("toolCalls")
-    if type(tool_calls) is list:
-        shell["toolCalls"] = [_own_tool_call(tc) for tc in tool_calls]
-    return shell
-
-
-def _own_tool_call(tool_call: Any) -> Any:
-    if type(tool_call) is not dict:
-        return tool_call
-    shell = dict(tool_call)
-    if type(shell.get("function")) is dict:
-        shell["function"] = dict(shell["function"])
-    return shell
-
-
-def _authoritative_activity_types(event: dict[str, Any]) -> Any:
-    """``None`` (absent: infer), ``_ALL`` (explicit null: owns every type) or the list of owned types."""
-    metadata = event.get("metadata")
-    if type(metadata) is not dict or ACTIVITY_HISTORY_METADATA_KEY not in metadata:
-        return None
-    value = metadata[ACTIVITY_HISTORY_METADATA_KEY]
-    if not value or type(value) is not dict:
-        return []
-    if "authoritativeActivityTypes" not in value:
-        return None
-    types = value["authoritativeActivityTypes"]
-    if types is None:
-        return _ALL
-    if type(types) is list and all(isinstance(t, str) for t in types):
-        return types
-    return []
-
-
-_ALL = object()
-
-Reporter = Callable[[int, str, str], None]
-
-
-# -- the reducer ------------------------------------------------------------------------------------------------
-
-
-class EventReducer:
-    """Applies AG-UI wire events one by one (or in bulk); read the result with :meth:`result`.
-
-    Usable on a live stream: :meth:`feed` takes one event (model, wire dict, chunk or legacy shape) and
-    :meth:`result` may be called at any point.
-
-    >>> reducer = EventReducer()
-    >>> reducer.feed({"type": "TEXT_MESSAGE_START", "messageId": "m1"})
-    >>> reducer.feed({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"})
-    >>> reducer.result().message_dicts
-    [{'id': 'm1', 'role': 'assistant', 'content': 'Hi'}]
-    """
-
-    def __init__(
-        self, *, messages: Iterable[Any] | None = None, state: Any = None, report: Reporter | None = None
-    ) -> None:
-        # Called with (index, rule, message) for each event the reducer has to skip or cannot fully apply.
-        self._report = report
-        self._messages: list[dict[str, Any]] = []
-        self._by_id: dict[Any, dict[str, Any]] = {}
-        # tool call id -> (message holding it first, the tool call)
-        self._tool_calls: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
-        # Streamed text/arguments, joined when read: id -> [target, part, part, ...]. The target is the
-        # message (content) or the tool call's function (arguments).
-        self._text: dict[Any, list[Any]] = {}
-        self._args: dict[Any, list[Any]] = {}
-        self.state: Any = {} if state is None else state
-        self._interrupts: list[dict[str, Any]] = []
-        self.runs: list[RunInfo] = []
-        self._run: RunInfo | None = None
-        self._run_tool_call_ids: list[str] = []
-        self._run_tool_call_set: set[str] = set()
-        self._answered: set[Any] = set()
-        self._expander = ChunkExpander()
-        self._upgrader = LegacyEventUpgrader()
-        self._index = 0
-        self._aliased = False
-        for message in messages or ():
-            if not isinstance(message, dict):
-                message = message.model_dump(mode="json", by_alias=True)
-            self._append(_own_message(message))
-        self._handlers = {
-            "TEXT_MESSAGE_START": self._text_start,
-            "TEXT_MESSAGE_CONTENT": self._text_content,
-            "TEXT_MESSAGE_END": self._text_end,
-            "REASONING_MESSAGE_START": self._reasoning_start,
-            "REASONING_MESSAGE_CONTENT": self._text_content,
-            "REASONING_MESSAGE_END": self._text_end,
-            "TOOL_CALL_START": self._tool_start,
-            "TOOL_CALL_ARGS": self._tool_args,
-            "TOOL_CALL_END": self._tool_end,
-            "TOOL_CALL_RESULT": self._tool_result,
-            "STATE_SNAPSHOT": self._state_snapshot,
-            "STATE_DELTA": self._state_delta,
-            "MESSAGES_SNAPSHOT": self._messages_snapshot,
-            "ACTIVITY_SNAPSHOT": self._activity_snapshot,
-            "ACTIVITY_DELTA": self._activity_delta,
-            "REASONING_ENCRYPTED_VALUE": self._encrypted_value,
-            "RUN_STARTED": self._run_started,
-            "RUN_FINISHED": self._run_finished,
-            "RUN_ERROR": self._run_error,
-            "STEP_STARTED": self._step_started,
-            "STEP_FINISHED": self._step_finished,
-            "SUBAGENT_STARTED": self._subagent_started,
-            "SUBAGENT_FINISHED": self._subagent_finished,
-            "SUBAGENT_ERROR": self._subagent_finished,
-        }
-        for chunk_type in CHUNK_TYPES:
-            self._handlers[chunk_type] = self._chunk
-        for legacy_type in LEGACY_EVENT_TYPES:
-            self._handlers[legacy_type] = self._legacy
-
-    # -- feeding -------------------------------------------------------------------------------------------------
-
-    def feed(self, event: Any, index: int | None = None) -> None:
-        """Apply one event (an ``ag_ui.core`` model or a wire dict; chunk and legacy events are translated)."""
-        self.feed_all((event,), start=self._index if index is None else index)
-
-    def feed_all(self, events: Iterable[Any], *, start: int | None = None) -> None:
-        """Apply events in order; their indexes (for run records) count from ``start``."""
-        handlers = self._handlers
-        text = self._text
-        args = self._args
-        lanes = self._expander._lanes
-        run = self._run
-        index = self._index if start is None else start
-        for event in events:
-            try:
-                if type(event) is not dict:
-                    event = to_wire_event(event)
-                event_type = event.get("type")
-                if lanes:
-                    self._through_expander(event, index)
-                    run = self._run
-                # The three streaming deltas take the inline path once their target has a buffer.
-                elif event_type == "TEXT_MESSAGE_CONTENT" or event_type == "REASONING_MESSAGE_CONTENT":
-                    buffer = text.get(event.get("messageId"))
-                    if buffer is None:
-                        self._text_content(event, index)
-                    else:
-                        buffer.append(event.get("delta"))
-                        if "metadata" in event:
-                            _merge_metadata(buffer[0], event)
-                elif event_type == "TOOL_CALL_ARGS":
-                    buffer = args.get(event.get("toolCallId"))
-                    if buffer is None:
-                        self._tool_args(event, index)
-                    else:
-                        buffer.append(event.get("delta"))
-                        if "metadata" in event:
-                            _merge_metadata(buffer[0], event)
-                else:
-                    handler = handlers.get(event_type)
-                    if handler is not None:
-                        handler(event, index)
-                        run = self._run
-            except (AttributeError, TypeError, KeyError, IndexError, LookupError):
-                # A malformed event the reference would fail the run on: skipped here, reported by verify.
-                pass
-            if run is not None:
-                run.event_count += 1
-            index += 1
-        self._index = index
-
-    def _through_expander(self, event: dict[str, Any], index: int) -> None:
-        if event.get("type") in LEGACY_EVENT_TYPES:
-            # The client upgrades legacy events before it expands chunks, so they close lanes as 1.0 ones do.
-            event = self._upgrader.upgrade(event)
-        try:
-            expanded = self._expander.feed(event)
-        except ChunkExpansionError:
-            # The reference's run fails here; a lenient replay skips the chunk it cannot place.
-            return
-        handlers = self._handlers
-        for item in expanded:
-            handler = handlers.get(item.get("type"))
-            if handler is not None and item.get("type") not in CHUNK_TYPES:
-                handler(item, index)
-
-    def _chunk(self, event: dict[str, Any], index: int) -> None:
-        self._through_expander(event, index)
-
-    def _legacy(self, event: dict[str, Any], index: int) -> None:
-        upgraded = self._upgrader.upgrade(event)
-        handler = self._handlers.get(upgraded.get("type"))
-        if handler is not None and handler != self._legacy:
-            handler(upgraded, index)
-
-    # -- reading ------------------------------------------------------------------------------------------------
-
-    def _flush(self) -> None:
-        for buffer in self._text.values():
-            buffer[0]["content"] = _join(buffer[1:])
-        self._text.clear()
-        for buffer in self._args.values():
-            buffer[0]["function"]["arguments"] = _join(buffer[1:])
-        self._args.clear()
-
-    def result(self, *, copy: bool = True) -> ThreadState:
-        """The messages, state, pending interrupts and runs so far; the reducer can keep going after.
-
-        With ``copy=False`` the result shares the reducer's own message dicts, which later events change.
-        """
-        self._flush()
-        messages, interrupts, runs = self._messages, self._interrupts, self.runs
-        if copy:
-            messages = [_own_message(m) for m in messages]
-            interrupts, runs = list(interrupts), list(runs)
-        return ThreadState(message_dicts=messages, state=self.state, interrupt_dicts=interrupts, runs=runs)
-
-    # -- message index ------------------------------------------------------------------------------------------
-
-    def _append(self, message: dict[str, Any]) -> None:
-        self._messages.append(message)
-        message_id = message.get("id") if type(message) is dict else None
-        if message_id not in self._by_id:
-            self._by_id[message_id] = message
-        tool_calls = message.get("toolCalls") if type(message) is dict else None
-        if type(tool_calls) is list:
-            for tool_call in tool_calls:
-                tool_call_id = tool_call.get("id") if type(tool_call) is dict else None
-                if tool_call_id not in self._tool_calls:
-                    self._tool_calls[tool_call_id] = (message, tool_call)
-
-    def _reindex(self) -> None:
-        """Rebuild the id indexes after messages were replaced or reordered (flushes the buffers first)."""
-        self._flush()
-        messages = self._messages
-        self._messages = []
-        self._by_id = {}
-        self._tool_calls = {}
-        for message in messages:
-            self._append(message)
-
-    def _position(self, message: dict[str, Any]) -> int:
-        """Where ``message`` first appears in the list."""
-        messages = self._messages
-        if self._aliased:
-            # A snapshot put one message object at several places; the reference acts on the first.
-            for position, candidate in enumerate(messages):
-                if candidate is message:
-                    return position
-            raise LookupError
-        # Searching from the end: the message a new event refers to is almost always a recent one.
-        for position in range(len(messages) - 1, -1, -1):
-            if messages[position] is message:
-                return position
-        raise LookupError
-
-    def _assistant_holding(self, tool_call_id: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The first assistant message holding a tool call with this id, and that tool call."""
-        found = self._tool_calls.get(tool_call_id)
-        if found is None:
-            return None
-        if found[0].get("role") == "assistant":
-            return found
-        for message in self._messages:
-            if (
-                type(message) is dict
-                and message.get("role") == "assistant"
-                and type(message.get("toolCalls")) is list
-            ):
-                for tool_call in message["toolCalls"]:
-                    if type(tool_call) is dict and tool_call.get("id") == tool_call_id:
-                        return message, tool_call
-        return None
-
-    # -- text and reasoning messages ----------------------------------------------------------------------------
-
-    def _collides_with_activity(self, event: dict[str, Any], index: int, target: Any) -> bool:
-        if target is None or target.get("role") != "activity":
-            return False
-        if self._report is not None:
-            self._report(
-                index,
-                "activity-id-collision",
-                f"message {event.get('messageId')!r} is an activity message; the event is dropped",
-            )
-        return True
-
-    def _text_start(self, event: dict[str, Any], index: int) -> None:
-        message_id = event.get("messageId")
-        existing = self._by_id.get(message_id)
-        if self._collides_with_activity(event, index, existing):
-            return
-        target = existing
-        if target is None:
-            target = {"id": message_id, "role": event.get("role", "assistant"), "content": ""}
-            if "name" in event:
-                target["name"] = event["name"]
-            if event.get("subagentRunId") is not None:
-                target["subagentRunId"] = event["subagentRunId"]
-            self._append(target)
-        if "metadata" in event:
-            _merge_metadata(target, event)
-
-    def _reasoning_start(self, event: dict[str, Any], index: int) -> None:
-        message_id = event.get("messageId")
-        existing = self._by_id.get(message_id)
-        if self._collides_with_activity(event, index, existing):
-            return
-        target = existing
-        if target is None:
-            target = {"id": message_id, "role": "reasoning", "content": ""}
-            if event.get("subagentRunId") is not None:
-                target["subagentRunId"] = event["subagentRunId"]
-            self._append(target)
-        if "metadata" in event:
-            _merge_metadata(target, event)
-
-    def _text_content(self, event: dict[str, Any], index: int) -> None:
-        message_id = event.get("messageId")
-        target = self._by_id.get(message_id)
-        if target is None or self._collides_with_activity(event, index, target):
-            return
-        buffer = self._text.get(message_id)
-        if buffer is None or buffer[0] is not target:
-            if buffer is not None:
-                target_before = buffer[0]
-                target_before["content"] = _join(buffer[1:])
-            content = target.get("content")
-            buffer = [target, content if type(content) is str else ""]
-            self._text[message_id] = buffer
-        buffer.append(event.get("delta"))
-        if "metadata" in event:
-            _merge_metadata(target, event)
-
-    def _text_end(self, event: dict[str, Any], index: int) -> None:
-        target = self._by_id.get(event.get("messageId"))
-        if target is None or self._collides_with_activity(event, index, target):
-            return
-        if "metadata" in event:
-            _merge_metadata(target, event)
-
-    # -- tool calls ---------------------------------------------------------------------------------------------
-
-    def _tool_start(self, event: dict[str, Any], index: int) -> None:
-        tool_call_id = event.get("toolCallId")
-        tool_name = event.get("toolCallName")
-        if tool_call_id not in self._run_tool_call_set:
-            self._run_tool_call_set.add(tool_call_id)
-            self._run_tool_call_ids.append(tool_call_id)
-        found = self._tool_calls.get(tool_call_id)
-        if found is not None:
-            # Replayed start: update the call already held instead of adding a second copy.
-            tool_call = found[1]
-            tool_call["function"]["name"] = tool_name
-            if "metadata" in event:
-                _merge_metadata(tool_call, event)
-            return
-        parent_id = event.get("parentMessageId")
-        created = False
-        if parent_id:
-            target = self._by_id.get(parent_id)
-            if target is None or target.get("role") != "assistant":
-                target = {
-                    "id": tool_call_id if target is not None else parent_id,
-                    "role": "assistant",
-                    "toolCalls": [],
-                }
-                created = True
-        else:
-            target = {"id": tool_call_id, "role": "assistant", "toolCalls": []}
-            created = True
-        if created:
-            if event.get("subagentRunId") is not None:
-                target["subagentRunId"] = event["subagentRunId"]
-            self._append(target)
-        if target.get("toolCalls") is None:
-            target["toolCalls"] = []
-        tool_call = {"id": tool_call_id, "type": "function", "function": {"name": tool_name, "arguments": ""}}
-        target["toolCalls"].append(tool_call)
-        self._tool_calls[tool_call_id] = (target, tool_call)
-        if "metadata" in event:
-            _merge_metadata(tool_call, event)
-
-    def _tool_args(self, event: dict[str, Any], index: int) -> None:
-        tool_call_id = event.get("toolCallId")
-        found = self._tool_calls.get(tool_call_id)
-        if found is None:
-            return
-        tool_call = found[1]
-        buffer = self._args.get(tool_call_id)
-        if buffer is None or buffer[0] is not tool_call:
-            buffer = [tool_call, tool_call["function"].get("arguments", "undefined")]
-            self._args[tool_call_id] = buffer
-        buffer.append(event.get("delta"))
-        if "metadata" in event:
-            _merge_metadata(tool_call, event)
-
-    def _tool_end(self, event: dict[str, Any], index: int) -> None:
-        tool_call_id = event.get("toolCallId")
-        found = self._tool_calls.get(tool_call_id)
-        if found is None:
-            return
-        if "metadata" in event:
-            _merge_metadata(found[1], event)
-        if self._report is not None:
-            buffer = self._args.pop(tool_call_id, None)
-            function = found[1]["function"]
-            if buffer is not None:
-                function["arguments"] = _join(buffer[1:])
-            arguments = function.get("arguments")
-            if isinstance(arguments, str) and arguments.strip():
-                try:
-                    orjson.loads(arguments)
-                except orjson.JSONDecodeError as exc:
-                    self._report(
-                        index,
-                        "invalid-tool-arguments",
-                        f"arguments of tool call {tool_call_id!r} are not JSON ({exc.msg})",
-                    )
-
-    def _tool_result(self, event: dict[str, Any], index: int) -> None:
-        tool_call_id = event.get("toolCallId")
-        self._answered.add(tool_call_id)
-        message: dict[str, Any] = {
-            "id": event.get("messageId"),
-            "toolCallId": tool_call_id,
-            "role": event.get("role") or "tool",
-            "content": event.get("content"),
-        }
-        if event.get("subagentRunId") is not None:
-            message["subagentRunId"] = event["subagentRunId"]
-        if "metadata" in event:
-            _merge_metadata(message, event)
-        owner = self._assistant_holding(tool_call_id)
-        if owner is None:
-            self._append(message)
-            return
-        messages = self._messages
-        position = self._position(owner[0]) + 1
-        while position < len(messages) and messages[position].get("role") == "tool":
-            position += 1
-        messages.insert(position, message)
-        message_id = message["id"]
-        if message_id in self._by_id:
-            # Two messages share the id: which one comes first now depends on where this one went.
-            self._reindex()
-        else:
-            self._by_id[message_id] = message
-
-    # -- state --------------------------------------------------------------------------------------------------
-
-    def _state_snapshot(self, event: dict[str, Any], index: int) -> None:
-        self.state = event.get("snapshot")
-
-    def _state_delta(self, event: dict[str, Any], index: int) -> None:
-        try:
-            self.state = apply_json_patch(self.state, event.get("delta"))
-        except JsonPatchError as exc:
-            # The reference keeps the previous state when a patch does not apply.
-            if self._report is not None:
-                self._report(index, "state-patch-failed", f"state patch does not apply: {exc}")
-
-    # -- snapshots and activities -------------------------------------------------------------------------------
-
-    def _messages_snapshot(self, event: dict[str, Any], index: int) -> None:
-        incoming = event.get("messages")
-        if type(incoming) is not list:
-            return
-        self._flush()
-        snapshot = [_own_message(upgrade_inbound_message(m)) for m in incoming]
-        by_id = {}
-        for message in snapshot:
-            by_id[message.get("id") if type(message) is dict else None] = message
-        owned_types = _authoritative_activity_types(event)
-        has_activity = any(type(m) is dict and m.get("role") == "activity" for m in snapshot)
-        has_reasoning = any(type(m) is dict and m.get("role") == "reasoning" for m in snapshot)
-
-        def kept_locally(message: dict[str, Any]) -> bool:
-            role = message.get("role")
-            if role == "activity":
-                if type(owned_types) is list:
-                    return message.get("activityType") not in owned_types
-                return owned_types is not _ALL and not has_activity
-            return role == "reasoning" and not has_reasoning
-
-        merged = []
-        reused: set[int] = set()
-        self._aliased = False
-        for message in self._messages:
-            message_id = message.get("id")
-            if message_id in by_id:
-                replacement = by_id[message_id]
-                if id(replacement) in reused:
-                    self._aliased = True
-                reused.add(id(replacement))
-                merged.append(replacement)
-            elif kept_locally(message):
-                merged.append(message)
-        present = {m.get("id") if type(m) is dict else None for m in merged}
-        for message in snapshot:
-            if (message.get("id") if type(message) is dict else None) not in present:
-                merged.append(message)
-        self._messages = merged
-        self._reindex()
-
-    def _activity_snapshot(self, event: dict[str, Any], index: int) -> None:
-        message_id = event.get("messageId")
-        existing = self._by_id.get(message_id)
-        replace = event.get("replace")
-        replace = True if replace is None else _js_truthy(replace)
-        target = None
-        if existing is None or existing.get("role") != "activity":
-            if existing is not None and not replace:
-                return
-            target = {
-                "id": message_id,
-                "role": "activity",
-                "activityType": event.get("activityType"),
-                "content": event.get("content"),
-            }
-            if event.get("subagentRunId") is not None:
-                target["subagentRunId"] = event["subagentRunId"]
-            if existing is None:
-                self._append(target)
-            else:
-                self._messages[self._position(existing)] = target
-                self._reindex()
-        else:
-            target = existing
-            if replace:
-                target["activityType"] = event.get("activityType")
-                target["content"] = event.get("content")
-                if event.get("subagentRunId") is not None:
-                    target["subagentRunId"] = event["subagentRunId"]
-                else:
-                    target.pop("subagentRunId", None)
-        if "metadata" in event:
-            _merge_metadata(target, event)
-
-    def _activity_delta(self, event: dict[str, Any], index: int) -> None:
-        message_id = event.get("messageId")
-        target = self._by_id.get(message_id)
-        if target is None or target.get("role") != "activity":
-            if self._report is not None:
-                what = "no message" if target is None else f"a {target.get('role')} message"
-                self._report(
-                    index,
-                    "activity-delta-unknown-message",
-                    f"{message_id!r} is {what}, not an activity; the delta is dropped",
-                )
-            return
-        if "metadata" in event:
-            _merge_metadata(target, event)
-        content = target.get("content")
-        patch = event.get("patch")
-        try:
-            target["content"] = apply_json_patch(
-                {} if content is None else content, [] if patch is None else patch
-            )
-        except JsonPatchError as exc:
-            if self._report is not None:
-                self._report(
-                    index, "activity-patch-failed", f"activity patch for {message_id!r} does not apply: {exc}"
-                )
-            return
-        target["activityType"] = event.get("activityType")
-
-    def _encrypted_value(self, event: dict[str, Any], index: int) -> None:
-        entity_id = event.get("entityId")
-        value = event.get("encryptedValue")
-        if event.get("subtype") == "tool-call":
-            found = self._assistant_holding(entity_id)
-            if found is not None:
-                found[1]["encryptedValue"] = value
-            elif self._report is not None:
-                self._report(index, "unknown-entity", f"no assistant message holds tool call {entity_id!r}")
-            return
-        target = self._by_id.get(entity_id)
-        if target is not None and target.get("role") != "activity":
-            target["encryptedValue"] = value
-        elif self._report is not None:
-            self._report(index, "unknown-entity", f"no message {entity_id!r} can hold an encrypted value")
-
-    # -- runs, steps, subagents ---------------------------------------------------------------------------------
-
-    def _run_started(self, event: dict[str, Any], index: int) -> None:
-        self._run_tool_call_ids = []
-        self._run_tool_call_set = set()
-        self._answered = set()
-        run = RunInfo(
-            thread_id=event.get("threadId"),
-            run_id=event.get("runId"),
-            start_index=index,
-            started_at=event.get("timestamp"),
-            parent_run_id=event.get("parentRunId"),
-        )
-        self.runs.append(run)
-        self._run = run
-        run_input = event.get("input")
-        messages = run_input.get("messages") if type(run_input) is dict else None
-        if type(messages) is list:
-            for message in messages:
-                message = upgrade_inbound_message(message)
-                if message.get("id") not in self._by_id:
-                    self._append(_own_message(message))
-
-    def _current_run(self, event: dict[str, Any], index: int) -> RunInfo:
-        run = self._run
-        if run is None or run.outcome is not None:
-            # A terminal event with no open run still gets a record, so nothing it says is lost.
-            run = RunInfo(
-                thread_id=event.get("threadId"), run_id=event.get("runId"), start_index=index, started_at=None
-            )
-            self.runs.append(run)
-            self._run = run
-        return run
-
-    def _run_finished(self, event: dict[str, Any], index: int) -> None:
-        run = self._current_run(event, index)
-        outcome = event.get("outcome")
-        kind = outcome.get("type") if type(outcome) is dict else None
-        if kind == "interrupt":
-            interrupts = outcome.get("interrupts") or []
-            self._interrupts = [
-                {k: v for k, v in i.items() if k != "subagentRunId"}
-                if type(i) is dict and i.get("subagentRunId", 0) is None
-                else i
-                for i in interrupts
-            ]
-            run.outcome = "interrupt"
-            run.interrupts = list(self._interrupts)
-        else:
-            self._interrupts = []
-            run.outcome = "cancelled" if kind == "cancelled" else "success"
-            if run.outcome == "success":
-                run.result = event.get("result")
-                named = outcome.get("pendingToolCallIds") if kind == "success" else None
-                if named:
-                    run.pending_tool_call_ids = list(named)
-                else:
-                    answered = self._answered
-                    run.pending_tool_call_ids = [i for i in self._run_tool_call_ids if i not in answered]
-        run.usage = list(event.get("usage") or ())
-        run.end_index = index
-        run.finished_at = event.get("timestamp")
-
-    def _run_error(self, event: dict[str, Any], index: int) -> None:
-        run = self._current_run(event, index)
-        run.outcome = "error"
-        run.error = event.get("message")
-        run.error_code = event.get("code")
-        run.usage = list(event.get("usage") or ())
-        run.end_index = index
-        run.finished_at = event.get("timestamp")
-
-    def _step_started(self, event: dict[str, Any], index: int) -> None:
-        run = self._run
-        if run is not None:
-            run.steps.append(
-                StepInfo(event.get("stepName"), event.get("subagentRunId"), index, event.get("timestamp"))
-            )
-
-    def _step_finished(self, event: dict[str, Any], index: int) -> None:
-        run = self._run
-        if run is None:
-            return
-        name, owner = event.get("stepName"), event.get("subagentRunId")
-        for step in reversed(run.steps):
-            if step.name == name and step.subagent_run_id == owner and step.end_index is None:
-                step.end_index = index
-                step.finished_at = event.get("timestamp")
-                return
-
-    def _subagent_started(self, event: dict[str, Any], index: int) -> None:
-        run = self._run
-        if run is not None:
-            run.subagents.append(
-                SubagentInfo(
-                    subagent_run_id=event.get("subagentRunId"),
-                    name=event.get("name"),
-                    start_index=index,
-                    started_at=event.get("timestamp"),
-                    parent_subagent_run_id=event.get("parentSubagentRunId"),
-                    parent_tool_call_id=event.get("parentToolCallId"),
-                    parent_message_id=event.get("parentMessageId"),
-                )
-            )
-
-    def _subagent_finished(self, event: dict[str, Any], index: int) -> None:
-        run = self._run
-        if run is None:
-            return
-        owner = event.get("subagentRunId")
-        for subagent in reversed(run.subagents):
-            if subagent.subagent_run_id == owner and subagent.end_index is None:
-                if event.get("type") == "SUBAGENT_ERROR":
-                    subagent.outcome = "error"
-                    subagent.error = event.get("message")
-                else:
-                    outcome = event.get("outcome")
-                    subagent.outcome = outcome.get("type") if type(outcome) is dict else "success"
-                    subagent.result = event.get("result")
-                subagent.end_index = index
-                subagent.finished_at = event.get("timestamp")
-                return
-
-
-# -- entry points -----------------------------------------------------------------------------------------------
+    if strict:
+        return _apply_checked(events, messages=messages, state=state)
+    reducer = EventReducer(messages=messages, state=state)
+    reducer.feed_all(_events_of(events), start=0)
+    return reducer.result(copy=False)
+
+
+async def aapply_events(
+    events: Any, *, messages: Iterable[Any] | None = None, state: Any = None, strict: bool = False
+) -> ThreadState:
+    """Async :func:`apply_events`, for async iterables (e.g. a live SSE response) as well."""
+    if not isinstance(events, AsyncIterable):
+        return apply_events(events, messages=messages, state=state, strict=strict)
+    if strict:
+        return await _aapply_checked(events, messages=messages, state=state)
+    reducer = EventReducer(messages=messages, state=state)
+    async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
+        if record.event is not None:
+            reducer.feed_all((record.event,), start=record.index)
+    return reducer.result(copy=False)
 
 
 def _events_of(source: Any) -> Iterable[Any]:
@@ -965,37 +96,38 @@ def _events_of(source: Any) -> Iterable[Any]:
     )
 
 
-def apply_events(
-    events: Any, *, messages: Iterable[Any] | None = None, state: Any = None, strict: bool = False
-) -> ThreadState:
-    """Apply AG-UI events (anything the intake reads: models, dicts, JSONL/SSE text or bytes, a path) to messages.
-
-    ``messages`` and ``state`` are where the thread starts (default: no messages, ``{}`` like the client).
-    Lenient by default, like the client's reducer: an event that cannot apply is skipped and unreadable
-    input lines are ignored. ``strict=True`` checks every event as :func:`verify_events` does and raises
-    :class:`ProtocolError` (or :class:`EventParseError`) at the first error.
-    """
-    if strict:
-        from ._verify import apply_checked
-
-        return apply_checked(events, messages=messages, state=state)
-    reducer = EventReducer(messages=messages, state=state)
-    reducer.feed_all(_events_of(events), start=0)
-    return reducer.result(copy=False)
+def _apply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:
+    """Apply events, raising :class:`ProtocolError` at the first error-severity problem (``strict=True``)."""
+    checker = EventChecker(messages=messages, state=state)
+    for record in iter_event_records(events, expand_chunks=False, upgrade_legacy=False):
+        if record.error is not None:
+            record.raise_error()
+        seen = len(checker.problems)
+        checker.check_record(record)
+        _raise_first_error(checker, seen)
+    seen = len(checker.problems)
+    checker.finish()
+    _raise_first_error(checker, seen)
+    return checker.reducer.result(copy=False)
 
 
-async def aapply_events(
-    events: Any, *, messages: Iterable[Any] | None = None, state: Any = None, strict: bool = False
-) -> ThreadState:
-    """Async :func:`apply_events`, for async iterables (e.g. a live SSE response) as well."""
-    if not isinstance(events, AsyncIterable):
-        return apply_events(events, messages=messages, state=state, strict=strict)
-    if strict:
-        from ._verify import aapply_checked
-
-        return await aapply_checked(events, messages=messages, state=state)
-    reducer = EventReducer(messages=messages, state=state)
+async def _aapply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:
+    """Async :func:`_apply_checked`."""
+    checker = EventChecker(messages=messages, state=state)
     async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
-        if record.event is not None:
-            reducer.feed_all((record.event,), start=record.index)
-    return reducer.result(copy=False)
+        if record.error is not None:
+            record.raise_error()
+        seen = len(checker.problems)
+        checker.check_record(record)
+        _raise_first_error(checker, seen)
+    seen = len(checker.problems)
+    checker.finish()
+    _raise_first_error(checker, seen)
+    return checker.reducer.result(copy=False)
+
+
+def _raise_first_error(checker: EventChecker, start: int) -> None:
+    """Raise the first error-severity problem found since ``start`` (warnings pass)."""
+    for problem in checker.problems[start:]:
+        if problem.severity == "error":
+            raise ProtocolError(problem)

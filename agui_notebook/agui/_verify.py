@@ -19,20 +19,12 @@ from typing import Any, Literal
 from ag_ui.core import Event
 from pydantic import ValidationError
 
-from ._apply import EventReducer, ProtocolError, ThreadState
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
 from ._intake import EVENT_TYPES, EventRecord, _event_adapter, aiter_event_records, iter_event_records
+from ._reducer import EventReducer
 
-__all__ = [
-    "RULES",
-    "EventChecker",
-    "Problem",
-    "aapply_checked",
-    "apply_checked",
-    "averify_events",
-    "verify_events",
-]
+__all__ = ["RULES", "EventChecker", "Problem", "averify_events", "verify_events"]
 
 Severity = Literal["error", "warning"]
 
@@ -157,7 +149,6 @@ _RECORD_ERROR_RULES = (
     ("invalid JSON", "invalid-json"),
     ("not JSON, JSONL or SSE", "unknown-format"),
 )
-_SUBAGENT_LIFECYCLE = frozenset({"SUBAGENT_STARTED", "SUBAGENT_FINISHED", "SUBAGENT_ERROR"})
 _PARENT = "(the parent agent)"
 
 
@@ -739,39 +730,3 @@ async def averify_events(
     async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
         checker.check_record(record)
     return checker.finish()
-
-
-def _raise_first_error(checker: EventChecker, start: int) -> None:
-    for problem in checker.problems[start:]:
-        if problem.severity == "error":
-            raise ProtocolError(problem)
-
-
-def apply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:
-    """Apply events, raising :class:`ProtocolError` at the first error-severity problem (``strict=True``)."""
-    checker = EventChecker(messages=messages, state=state)
-    for record in iter_event_records(events, expand_chunks=False, upgrade_legacy=False):
-        if record.error is not None:
-            record.raise_error()
-        seen = len(checker.problems)
-        checker.check_record(record)
-        _raise_first_error(checker, seen)
-    seen = len(checker.problems)
-    checker.finish()
-    _raise_first_error(checker, seen)
-    return checker.reducer.result(copy=False)
-
-
-async def aapply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:
-    """Async :func:`apply_checked`."""
-    checker = EventChecker(messages=messages, state=state)
-    async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
-        if record.error is not None:
-            record.raise_error()
-        seen = len(checker.problems)
-        checker.check_record(record)
-        _raise_first_error(checker, seen)
-    seen = len(checker.problems)
-    checker.finish()
-    _raise_first_error(checker, seen)
-    return checker.reducer.result(copy=False)

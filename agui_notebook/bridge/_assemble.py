@@ -21,7 +21,7 @@ from agui_notebook.bridge._event_chunks import (
 )
 from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.ui._changes import MessageChange
-from agui_notebook.ui._stream import UIMessageStreamReducer
+from agui_notebook.ui._reducer import UIMessageStreamReducer
 
 JSON = Any
 

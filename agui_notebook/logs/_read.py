@@ -500,7 +500,8 @@ def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]
 
 def _one_data_line(blob: EventBlob, line: int) -> bool:
     """Whether the SSE event on 1-based ``line`` is that one ``data:`` line alone."""
-    if not blob.raw(line - 1).startswith(b"data:"):
+    raw = blob.raw(line - 1)
+    if not (raw[len(BOM) :] if line == 1 and raw.startswith(BOM) else raw).startswith(b"data:"):
         return False
     try:
         return not blob.raw(line).startswith(b"data")

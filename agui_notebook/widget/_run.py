@@ -30,7 +30,7 @@ from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
 from agui_notebook.agui._verify import EventChecker
 from agui_notebook.bridge._assemble import UIMessageAssembler
 from agui_notebook.ui._changes import MessageChange
-from agui_notebook.ui._stream import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
+from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
 
 __all__ = ["ConversationReducer", "RunOutcome", "RunStreamError", "StateUpdateWarning", "classify_item"]
 

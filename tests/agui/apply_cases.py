@@ -15,7 +15,7 @@ def run_finished(run_id: str = R, **fields: Any) -> dict[str, Any]:
     return {"type": "RUN_FINISHED", "threadId": T, "runId": run_id, **fields}
 
 
-def text(message_id: str, *deltas: str, role: str | None = None, **fields: Any) -> list[dict[str, Any]]:
+def text(message_id: str, *deltas: Any, role: str | None = None, **fields: Any) -> list[dict[str, Any]]:
     start = {"type": "TEXT_MESSAGE_START", "messageId": message_id, **fields}
     if role is not None:
         start["role"] = role
@@ -27,7 +27,7 @@ def text(message_id: str, *deltas: str, role: str | None = None, **fields: Any) 
 
 
 def tool(
-    call_id: str, name: str, *deltas: str, parent: str | None = None, **fields: Any
+    call_id: str, name: str, *deltas: Any, parent: str | None = None, **fields: Any
 ) -> list[dict[str, Any]]:
     start = {"type": "TOOL_CALL_START", "toolCallId": call_id, "toolCallName": name, **fields}
     if parent is not None:
@@ -49,7 +49,7 @@ def result(call_id: str, message_id: str, content: Any = "ok", **fields: Any) ->
     }
 
 
-def reasoning(message_id: str, *deltas: str, **fields: Any) -> list[dict[str, Any]]:
+def reasoning(message_id: str, *deltas: Any, **fields: Any) -> list[dict[str, Any]]:
     return [
         {"type": "REASONING_START", "messageId": message_id},
         {"type": "REASONING_MESSAGE_START", "messageId": message_id, "role": "reasoning", **fields},
@@ -712,6 +712,26 @@ CASES: dict[str, dict[str, Any]] = {
                 "type": "MESSAGES_SNAPSHOT",
                 "messages": [{"id": "u1", "role": "user", "content": "x", "subagentRunId": None}],
             }
+        )
+    },
+    "invalid-non-string-deltas": {
+        # The schema wants string deltas; the reducer appends any other JSON value as `${delta}` does.
+        "events": run(
+            text(
+                "m1",
+                "n=",
+                1.0,
+                1e22,
+                1e-7,
+                12345678901234567890,
+                -0.0,
+                [1, None, [2.5]],
+                {"a": 1},
+                True,
+                None,
+            ),
+            tool("c1", "f", 2.0, [3, 4.5], parent="m1"),
+            reasoning("r1", 0.5, 100.0),
         )
     },
     "invalid-run-finished-with-open-message": {

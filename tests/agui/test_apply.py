@@ -1,4 +1,4 @@
-"""apply_events against @ag-ui/client's defaultApplyEvents, driven through node on the same sequences."""
+"""apply_events against @ag-ui/client's defaultApplyEvents, driven through node on the same sequences; strict replay."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ag_ui.core import AssistantMessage, Interrupt, ToolMessage, UserMessage
 
-from agui_notebook.agui._apply import EventReducer, apply_events
-from tests.agui.apply_cases import CASES, USER
+from agui_notebook.agui._apply import ProtocolError, apply_events
+from agui_notebook.agui._intake import EventParseError
+from agui_notebook.agui._verify import verify_events
+from tests.agui.apply_cases import CASES, USER, run, run_started, text, tool
 from tests.conftest import run_node_reference
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "agui"
@@ -133,16 +134,6 @@ def test_every_source_form_gives_the_same_thread() -> None:
     ]
 
 
-def test_messages_are_models_and_interrupts_too() -> None:
-    thread = apply_events(CASES["interrupt-outcome"]["events"], messages=[UserMessage(id="u0", content="hi")])
-    assert [type(m) for m in thread.messages] == [UserMessage, AssistantMessage]
-    assert thread.messages[1].tool_calls[0].function.name == "delete"
-    assert [type(i) for i in thread.interrupts] == [Interrupt, Interrupt]
-    assert thread.interrupts[0].tool_call_id == "c1"
-    assert thread.outcome == "interrupt"
-    assert isinstance(apply_events(CASES["tool-without-parent"]["events"]).messages[1], ToolMessage)
-
-
 def test_input_events_and_initial_messages_are_not_mutated() -> None:
     events = CASES["snapshot-then-stream-into-snapshot-message"]["events"]
     before = copy.deepcopy(events)
@@ -154,71 +145,47 @@ def test_input_events_and_initial_messages_are_not_mutated() -> None:
     assert apply_events(events).message_dicts == apply_events(events).message_dicts
 
 
-def test_run_records() -> None:
-    events = [
-        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "timestamp": 1000},
-        {"type": "STEP_STARTED", "stepName": "plan", "timestamp": 1001},
-        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f"},
-        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
-        {"type": "STEP_FINISHED", "stepName": "plan", "timestamp": 1005},
-        {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "helper"},
-        {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1", "result": 3},
-        {
-            "type": "RUN_FINISHED",
-            "threadId": "t",
-            "runId": "r1",
-            "timestamp": 1500,
-            "result": {"ok": True},
-            "usage": [{"provider": "openai", "model": "m", "inputTokens": 10, "outputTokens": 5}],
-        },
-        {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "timestamp": 2000},
-        {"type": "RUN_ERROR", "message": "boom", "code": "E1", "timestamp": 2100},
-    ]
-    first, second = apply_events(events).runs
-    assert (first.run_id, first.outcome, first.result, first.duration_ms, first.event_count) == (
-        "r1",
-        "success",
-        {"ok": True},
-        500,
-        8,
-    )
-    assert first.pending_tool_call_ids == ["c1"]
-    assert first.usage == [{"provider": "openai", "model": "m", "inputTokens": 10, "outputTokens": 5}]
-    assert [(s.name, s.start_index, s.end_index, s.finished_at) for s in first.steps] == [
-        ("plan", 1, 4, 1005)
-    ]
-    assert [(s.subagent_run_id, s.name, s.outcome, s.result) for s in first.subagents] == [
-        ("s1", "helper", "success", 3)
-    ]
-    assert (
-        second.run_id,
-        second.outcome,
-        second.error,
-        second.error_code,
-        second.start_index,
-        second.end_index,
-    ) == (
-        "r2",
-        "error",
-        "boom",
-        "E1",
-        8,
-        9,
-    )
-
-
-def test_the_reducer_reads_a_live_stream_event_by_event() -> None:
-    reducer = EventReducer()
-    for event in CASES["text-simple"]["events"][:3]:
-        reducer.feed(event)
-    assert reducer.result().message_dicts == [{"id": "m1", "role": "assistant", "content": "Hel"}]
-    for event in CASES["text-simple"]["events"][3:]:
-        reducer.feed(event)
-    assert reducer.result().message_dicts == [{"id": "m1", "role": "assistant", "content": "Hello"}]
-    assert reducer.result().runs[0].outcome == "success"
-
-
 def test_unreadable_lines_are_skipped_when_lenient() -> None:
     good = CASES["text-simple"]["events"]
     text = "\n".join([json.dumps(good[0]), "{broken", *(json.dumps(e) for e in good[1:])])
     assert apply_events(text).message_dicts == [{"id": "m1", "role": "assistant", "content": "Hello"}]
+
+
+# -- strict replay -------------------------------------------------------------------------------------------------
+
+
+def test_strict_apply_raises_at_the_first_error_naming_the_event() -> None:
+    events = run(text("m1", "a"), {"type": "TOOL_CALL_ARGS", "toolCallId": "c7", "delta": "{}"})
+    with pytest.raises(
+        ProtocolError, match=r"^event 4 \(TOOL_CALL_ARGS\): no active tool call 'c7'"
+    ) as caught:
+        apply_events(events, strict=True)
+    assert caught.value.index == 4
+    assert caught.value.problem.rule == "tool-call-not-open"
+    assert isinstance(caught.value, ValueError)
+    assert apply_events(events).message_dicts == [{"id": "m1", "role": "assistant", "content": "a"}]
+
+
+def test_strict_apply_raises_on_unreadable_input_and_passes_warnings() -> None:
+    with pytest.raises(EventParseError, match=r"^<text>:2: invalid JSON"):
+        apply_events(json.dumps(run_started()) + "\n{oops", strict=True)
+    thread = apply_events(run(tool("c1", "f", "{}"), tool("c1", "f")), strict=True)  # only a warning
+    assert thread.message_dicts[0]["toolCalls"][0]["function"]["arguments"] == "{}"
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if not n.startswith("invalid-")])
+def test_strict_apply_gives_the_lenient_result_on_accepted_sequences(name: str) -> None:
+    case = CASES[name]
+    kwargs = {"messages": case.get("messages"), "state": case.get("state")}
+    strict = apply_events(case["events"], strict=True, **kwargs) if not _has_errors(case) else None
+    if strict is not None:
+        lenient = apply_events(case["events"], **kwargs)
+        assert (strict.message_dicts, strict.state, strict.interrupt_dicts) == (
+            lenient.message_dicts,
+            lenient.state,
+            lenient.interrupt_dicts,
+        )
+
+
+def _has_errors(case: dict[str, Any]) -> bool:
+    return any(p.severity == "error" for p in verify_events(case["events"], messages=case.get("messages")))

@@ -9,8 +9,6 @@ from typing import Any
 
 import pytest
 
-from agui_notebook.agui._apply import ProtocolError, apply_events
-from agui_notebook.agui._intake import EventParseError
 from agui_notebook.agui._verify import RULES, Problem, averify_events, verify_events
 from tests.agui.apply_cases import (
     CASES,
@@ -268,6 +266,12 @@ def test_every_rule_has_a_case() -> None:
     assert set(RULES) - covered == {"invalid-json", "not-an-event", "unknown-format"}  # covered below
 
 
+def test_tool_arguments_are_read_as_json_parse_reads_them() -> None:
+    assert verify_events(run(tool("c1", "f", '{"n": 1e400}'))) == []  # JSON.parse: Infinity
+    (problem,) = verify_events(run(tool("c1", "f", '{"a":')))
+    assert problem.message.startswith("arguments of tool call 'c1' are not JSON (")
+
+
 def test_bad_input_is_a_located_problem_never_an_exception(tmp_path: Path) -> None:
     path = tmp_path / "events.jsonl"
     lines = [json.dumps(e) for e in run(text("m1", "a"))]
@@ -311,46 +315,6 @@ async def test_async_verify() -> None:
             yield event
 
     assert [p.rule for p in await averify_events(items())] == ["first-event"]
-
-
-# -- strict replay -------------------------------------------------------------------------------------------------
-
-
-def test_strict_apply_raises_at_the_first_error_naming_the_event() -> None:
-    events = run(text("m1", "a"), {"type": "TOOL_CALL_ARGS", "toolCallId": "c7", "delta": "{}"})
-    with pytest.raises(
-        ProtocolError, match=r"^event 4 \(TOOL_CALL_ARGS\): no active tool call 'c7'"
-    ) as caught:
-        apply_events(events, strict=True)
-    assert caught.value.index == 4
-    assert caught.value.problem.rule == "tool-call-not-open"
-    assert isinstance(caught.value, ValueError)
-    assert apply_events(events).message_dicts == [{"id": "m1", "role": "assistant", "content": "a"}]
-
-
-def test_strict_apply_raises_on_unreadable_input_and_passes_warnings() -> None:
-    with pytest.raises(EventParseError, match=r"^<text>:2: invalid JSON"):
-        apply_events(json.dumps(run_started()) + "\n{oops", strict=True)
-    thread = apply_events(run(tool("c1", "f", "{}"), tool("c1", "f")), strict=True)  # only a warning
-    assert thread.message_dicts[0]["toolCalls"][0]["function"]["arguments"] == "{}"
-
-
-@pytest.mark.parametrize("name", [n for n in CASES if not n.startswith("invalid-")])
-def test_strict_apply_gives_the_lenient_result_on_accepted_sequences(name: str) -> None:
-    case = CASES[name]
-    kwargs = {"messages": case.get("messages"), "state": case.get("state")}
-    strict = apply_events(case["events"], strict=True, **kwargs) if not _has_errors(case) else None
-    if strict is not None:
-        lenient = apply_events(case["events"], **kwargs)
-        assert (strict.message_dicts, strict.state, strict.interrupt_dicts) == (
-            lenient.message_dicts,
-            lenient.state,
-            lenient.interrupt_dicts,
-        )
-
-
-def _has_errors(case: dict[str, Any]) -> bool:
-    return any(p.severity == "error" for p in verify_events(case["events"], messages=case.get("messages")))
 
 
 # -- against the client ----------------------------------------------------------------------------------------------

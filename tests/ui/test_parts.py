@@ -24,7 +24,7 @@ from agui_notebook.ui._parts import (
     UIMessage,
     UnknownUIPart,
 )
-from agui_notebook.ui._stream import UIMessageStreamReducer
+from agui_notebook.ui._reducer import UIMessageStreamReducer
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ui_streams"
 

@@ -1,4 +1,4 @@
-"""The UI message stream reducer (AI SDK chunks applied to one UIMessage dict) and stream reading on top of it.
+"""The UI message stream reducer: AI SDK chunks applied to one assistant UIMessage, kept as a plain dict.
 
 This is the hot path shared by ``read_ui_message_stream``, the AG-UI bridge and the widget. It follows the AI
 SDK's ``processUIMessageStream`` (ai 7) chunk by chunk, and reports what each chunk changed as ``MessageChange``
@@ -8,31 +8,21 @@ records so a renderer can patch instead of re-rendering.
 from __future__ import annotations
 
 import copy
-import os
-import typing
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable, Iterator
-from typing import Any, overload
+from collections.abc import Callable
+from typing import Any
 
-from pydantic import TypeAdapter
+from agui_notebook.wire._json import js_string
 
 from ._changes import MessageChange
-from ._chunk_source import ChunkSource, aiter_ui_chunks, iter_ui_chunks
+from ._metadata import deep_merge_metadata
 from ._partial_json import PartialJsonBuffer
-from ._parts import MessageT, UIMessage
+from ._parts import UIMessage
 
-__all__ = [
-    "UIMessageStreamError",
-    "UIMessageStreamErrorChunk",
-    "UIMessageStreamReducer",
-    "merge_metadata",
-    "read_ui_message_stream",
-    "ui_message_from_chunks",
-]
+__all__ = ["UIMessageStreamError", "UIMessageStreamErrorChunk", "UIMessageStreamReducer"]
 
 _MISSING: Any = object()  # a chunk field that is absent (JavaScript's undefined), as opposed to null
 _KEEP: Any = object()  # a part field left as it is (a tool input whose parse is deferred)
 _RESULT_STATES = frozenset({"output-available", "output-error"})
-_FORBIDDEN_MERGE_KEYS = frozenset({"__proto__", "constructor", "prototype"})
 
 
 class UIMessageStreamError(ValueError):
@@ -60,40 +50,6 @@ class UIMessageStreamErrorChunk(Exception):
         super().__init__(error_text)
         self.error_text = error_text
         self.chunk_index = chunk_index
-
-
-def merge_metadata(base: Any, overrides: Any) -> Any:
-    """Deep-merge message metadata as the AI SDK does: nested objects merge, everything else is replaced.
-
-    Neither argument is modified; the result shares unchanged nested values with them.
-
-    >>> merge_metadata({"usage": {"input": 3}, "model": "a"}, {"usage": {"output": 5}})
-    {'usage': {'input': 3, 'output': 5}, 'model': 'a'}
-    """
-    if type(base) is not dict or type(overrides) is not dict:
-        return overrides
-    result = dict(base)
-    for key, value in overrides.items():
-        if key in _FORBIDDEN_MERGE_KEYS:
-            continue
-        current = result.get(key)
-        result[key] = (
-            merge_metadata(current, value) if type(current) is dict and type(value) is dict else value
-        )
-    return result
-
-
-def _js_string(value: Any) -> str:
-    """What JavaScript's ``text += value`` appends for a non-string delta."""
-    if value is _MISSING:
-        return "undefined"
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
 
 
 def _assign(part: dict[str, Any], key: str, value: Any) -> None:
@@ -379,7 +335,7 @@ class UIMessageStreamReducer:
         part = self._parts[index]
         delta = chunk.get("delta", _MISSING)
         if type(delta) is not str:
-            delta = _js_string(delta)
+            delta = _appended_text(delta)
         text = part["text"]
         part["text"] = ""  # drop the dict's reference so CPython can grow the string in place
         text += delta
@@ -524,7 +480,7 @@ class UIMessageStreamReducer:
             if dynamic:
                 _assign(part, "toolName", tool_name)
             else:
-                part["type"] = f"tool-{_js_string(tool_name) if type(tool_name) is not str else tool_name}"
+                part["type"] = _tool_type(tool_name)
             _assign(part, "input", input)
             _assign(part, "output", output)
             _assign(part, "errorText", error_text)
@@ -563,7 +519,7 @@ class UIMessageStreamReducer:
             }
         else:
             part = {
-                "type": f"tool-{_js_string(tool_name) if type(tool_name) is not str else tool_name}",
+                "type": _tool_type(tool_name),
                 "toolCallId": call_id,
                 "state": state,
                 "title": title,
@@ -643,7 +599,7 @@ class UIMessageStreamReducer:
             )
         delta = chunk.get("inputTextDelta", _MISSING)
         if type(delta) is not str:
-            delta = _js_string(delta)
+            delta = _appended_text(delta)
         buffer = partial.buffer
         deferred = False
         if partial.input_encoding == "text":
@@ -860,7 +816,7 @@ class UIMessageStreamReducer:
         if metadata is None:
             return False
         current = self._message.get("metadata")
-        self._message["metadata"] = metadata if current is None else merge_metadata(current, metadata)
+        self._message["metadata"] = metadata if current is None else deep_merge_metadata(current, metadata)
         return True
 
     def _error(self, chunk: dict[str, Any]) -> list[MessageChange]:
@@ -872,9 +828,19 @@ class UIMessageStreamReducer:
         return []
 
 
+def _appended_text(value: Any) -> str:
+    """What JavaScript's ``text += value`` appends for a non-string chunk field (absent is ``undefined``)."""
+    return "undefined" if value is _MISSING else js_string(value)
+
+
+def _tool_type(tool_name: Any) -> str:
+    """The part type ``tool-${toolName}`` the AI SDK builds for a static tool call."""
+    return "tool-" + (tool_name if type(tool_name) is str else _appended_text(tool_name))
+
+
 def _error_text(chunk: dict[str, Any]) -> str:
     text = chunk.get("errorText", _MISSING)
-    return text if type(text) is str else _js_string(text)
+    return text if type(text) is str else _appended_text(text)
 
 
 def _hashable(value: Any) -> bool:
@@ -896,265 +862,3 @@ def _pick(chunk: dict[str, Any], part_type: str, keys: tuple[str, ...]) -> dict[
         if key in chunk:
             part[key] = chunk[key]
     return part
-
-
-# -- reading a whole stream ------------------------------------------------------------------------------------
-
-
-class _SnapshotBuilder:
-    """Keeps a model of every part in step with the reducer's dicts, using the change records.
-
-    Only the parts a chunk changed are validated again, so a snapshot costs one small validation plus a list
-    copy, however long the message. Unchanged parts are shared between snapshots.
-    """
-
-    def __init__(self, reducer: UIMessageStreamReducer, message_type: type[UIMessage]) -> None:
-        self._reducer = reducer
-        self._message_type = message_type
-        self._validate_part, self._validate_metadata = _validators(message_type)
-        self._models: list[Any] = []
-        self._metadata: Any = None
-        self.rebuild()
-
-    def rebuild(self) -> None:
-        message = self._reducer.message
-        self._models = [self._validate_part(part) for part in message["parts"]]
-        if "metadata" in message:
-            self._metadata = self._validate_metadata(message["metadata"])
-
-    def apply(self, changes: list[MessageChange]) -> None:
-        message = self._reducer.message
-        models = self._models
-        for change in changes:
-            kind = change.kind
-            if kind == "text" or kind == "part":
-                index = change.part_index
-                model = self._validate_part(message["parts"][index])
-                if index == len(models):
-                    models.append(model)
-                else:
-                    models[index] = model
-            elif kind == "metadata":
-                self._metadata = self._validate_metadata(message["metadata"])
-            else:
-                self.rebuild()
-
-    def snapshot(self) -> UIMessage:
-        """The message as a model: what ``model_construct`` builds, without its per-field work, per update."""
-        message = self._reducer.message
-        has_metadata = "metadata" in message
-        snapshot = _new_object(self._message_type)
-        fields = {
-            "id": message.get("id"),
-            "role": message.get("role"),
-            "metadata": self._metadata if has_metadata else None,
-            "parts": list(self._models),
-        }
-        _set_attribute(snapshot, "__dict__", fields)
-        _set_attribute(
-            snapshot, "__pydantic_fields_set__", set(_WITH_METADATA if has_metadata else _WITHOUT_METADATA)
-        )
-        _set_attribute(snapshot, "__pydantic_extra__", {})
-        _set_attribute(snapshot, "__pydantic_private__", None)
-        return snapshot
-
-
-_set_attribute = object.__setattr__
-_WITH_METADATA = frozenset({"id", "role", "metadata", "parts"})
-_WITHOUT_METADATA = frozenset({"id", "role", "parts"})
-_VALIDATORS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
-
-
-def _validators(message_type: type[UIMessage]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-    validators = _VALIDATORS.get(message_type)
-    if validators is None:
-        fields = message_type.model_fields
-        (part_type,) = typing.get_args(fields["parts"].annotation)
-        validators = (
-            TypeAdapter(part_type).validate_python,
-            TypeAdapter(fields["metadata"].annotation or Any).validate_python,
-        )
-        _VALIDATORS[message_type] = validators
-    return validators
-
-
-def _starting_message(message: UIMessage | dict[str, Any] | None) -> dict[str, Any] | None:
-    if message is None or isinstance(message, dict):
-        return message
-    return message.model_dump(mode="json")
-
-
-def _error_reporter(
-    on_error: Callable[[Exception], None] | None, terminate_on_error: bool
-) -> Callable[[UIMessageStreamErrorChunk], None]:
-    def report(error: UIMessageStreamErrorChunk) -> None:
-        if on_error is not None:
-            on_error(error)
-        if terminate_on_error:
-            raise error
-
-    return report
-
-
-def _read_sync(
-    source: Any,
-    reducer: UIMessageStreamReducer,
-    message_type: type[UIMessage],
-    on_error: Callable[[Exception], None] | None,
-    terminate_on_error: bool,
-) -> Iterator[UIMessage]:
-    snapshots = _SnapshotBuilder(reducer, message_type)
-    push = reducer.push
-    for chunk in iter_ui_chunks(source):
-        try:
-            changes = push(chunk)
-        except UIMessageStreamError as error:
-            if on_error is not None:
-                on_error(error)
-            if terminate_on_error:
-                raise
-            return  # the AI SDK stops reading a malformed stream
-        if changes:
-            snapshots.apply(changes)
-            if chunk.get("type") != "start-step":  # the AI SDK adds the step boundary without an update
-                yield snapshots.snapshot()
-
-
-async def _read_async(
-    source: AsyncIterable[Any],
-    reducer: UIMessageStreamReducer,
-    message_type: type[UIMessage],
-    on_error: Callable[[Exception], None] | None,
-    terminate_on_error: bool,
-) -> AsyncIterator[UIMessage]:
-    snapshots = _SnapshotBuilder(reducer, message_type)
-    push = reducer.push
-    async for chunk in aiter_ui_chunks(source):
-        try:
-            changes = push(chunk)
-        except UIMessageStreamError as error:
-            if on_error is not None:
-                on_error(error)
-            if terminate_on_error:
-                raise
-            return
-        if changes:
-            snapshots.apply(changes)
-            if chunk.get("type") != "start-step":
-                yield snapshots.snapshot()
-
-
-@overload
-def read_ui_message_stream(
-    chunks: AsyncIterable[Any],
-    *,
-    message: UIMessage | dict[str, Any] | None = None,
-    on_error: Callable[[Exception], None] | None = None,
-    terminate_on_error: bool = False,
-    on_data: Callable[[dict[str, Any]], None] | None = None,
-    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse] - MessageT has a default
-) -> AsyncIterator[MessageT]: ...
-@overload
-def read_ui_message_stream(
-    chunks: str | bytes | os.PathLike[str] | Iterable[Any],
-    *,
-    message: UIMessage | dict[str, Any] | None = None,
-    on_error: Callable[[Exception], None] | None = None,
-    terminate_on_error: bool = False,
-    on_data: Callable[[dict[str, Any]], None] | None = None,
-    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
-) -> Iterator[MessageT]: ...
-def read_ui_message_stream(
-    chunks: ChunkSource,
-    *,
-    message: UIMessage | dict[str, Any] | None = None,
-    on_error: Callable[[Exception], None] | None = None,
-    terminate_on_error: bool = False,
-    on_data: Callable[[dict[str, Any]], None] | None = None,
-    message_type: type[UIMessage] = UIMessage,
-) -> Iterator[UIMessage] | AsyncIterator[UIMessage]:
-    """Read a UI message stream, yielding the assistant message after every update, as ``readUIMessageStream``.
-
-    ``chunks`` are dicts, JSON texts, SSE (``data: {...}`` lines) or pydantic chunk models, from a sync or an
-    async iterable, or one SSE / JSON-lines text (see ``iter_ui_chunks``). A sync source gives a generator, an
-    async source an async generator::
-
-        for message in read_ui_message_stream(sse_text):
-            print(message.parts[-1])
-
-        async for message in read_ui_message_stream(response.aiter_bytes()):
-            ...
-
-    A snapshot is yielded whenever the AI SDK would emit one (not for ``start-step``, ``finish-step`` or
-    ``error``, nor for chunks that change nothing). Snapshots are ``message_type`` models built cheaply:
-    only the parts a chunk changed are validated again and the others are shared with the previous
-    snapshot, so treat snapshots as read-only. ``message`` continues an earlier assistant message.
-
-    Errors follow the AI SDK: ``error`` chunks and malformed streams (``UIMessageStreamError``) go to
-    ``on_error``; a malformed stream then ends the iteration quietly unless ``terminate_on_error``, which
-    raises the error (an ``error`` chunk raises ``UIMessageStreamErrorChunk``). ``on_data`` receives every
-    ``data-*`` chunk, including transient ones that are not added to the message.
-    """
-    reducer = UIMessageStreamReducer(
-        _starting_message(message), on_data=on_data, on_error=_error_reporter(on_error, terminate_on_error)
-    )
-    if hasattr(chunks, "__aiter__"):
-        return _read_async(chunks, reducer, message_type, on_error, terminate_on_error)  # type: ignore[arg-type]
-    return _read_sync(chunks, reducer, message_type, on_error, terminate_on_error)
-
-
-@overload
-def ui_message_from_chunks(
-    chunks: AsyncIterable[Any],
-    *,
-    message: UIMessage | dict[str, Any] | None = None,
-    on_error: Callable[[Exception], None] | None = None,
-    on_data: Callable[[dict[str, Any]], None] | None = None,
-    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
-) -> Coroutine[Any, Any, MessageT]: ...
-@overload
-def ui_message_from_chunks(
-    chunks: str | bytes | os.PathLike[str] | Iterable[Any],
-    *,
-    message: UIMessage | dict[str, Any] | None = None,
-    on_error: Callable[[Exception], None] | None = None,
-    on_data: Callable[[dict[str, Any]], None] | None = None,
-    message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
-) -> MessageT: ...
-def ui_message_from_chunks(
-    chunks: ChunkSource,
-    *,
-    message: UIMessage | dict[str, Any] | None = None,
-    on_error: Callable[[Exception], None] | None = None,
-    on_data: Callable[[dict[str, Any]], None] | None = None,
-    message_type: type[UIMessage] = UIMessage,
-) -> UIMessage | Coroutine[Any, Any, UIMessage]:
-    """The assistant message a whole UI message stream builds (a coroutine for an async source).
-
-    >>> ui_message_from_chunks([
-    ...     {"type": "start", "messageId": "m1"},
-    ...     {"type": "text-start", "id": "t"},
-    ...     {"type": "text-delta", "id": "t", "delta": "Hi"},
-    ...     {"type": "text-end", "id": "t"},
-    ... ]).model_dump()
-    {'id': 'm1', 'role': 'assistant', 'parts': [{'type': 'text', 'text': 'Hi', 'state': 'done'}]}
-
-    A malformed stream raises ``UIMessageStreamError``; ``error`` chunks go to ``on_error`` (ignored
-    without it). Accepts the same sources as ``read_ui_message_stream``.
-    """
-    reducer = UIMessageStreamReducer(_starting_message(message), on_data=on_data, on_error=on_error)
-    if hasattr(chunks, "__aiter__"):
-        return _message_from_async(chunks, reducer, message_type)  # type: ignore[arg-type]
-    push = reducer.push
-    for chunk in iter_ui_chunks(chunks):  # type: ignore[arg-type]
-        push(chunk)
-    return message_type.model_validate(reducer.message)
-
-
-async def _message_from_async(
-    chunks: AsyncIterable[Any], reducer: UIMessageStreamReducer, message_type: type[UIMessage]
-) -> UIMessage:
-    push = reducer.push
-    async for chunk in aiter_ui_chunks(chunks):
-        push(chunk)
-    return message_type.model_validate(reducer.message)

@@ -1,0 +1,98 @@
+"""UIMessage models of a reducer's message after every update, each costing one small validation.
+
+``read_ui_message_stream`` yields one per update, as ``readUIMessageStream`` does; building each from scratch
+would validate the whole message every time.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from ._changes import MessageChange
+from ._parts import UIMessage
+from ._reducer import UIMessageStreamReducer
+
+__all__ = ["SnapshotBuilder"]
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+_WITH_METADATA = frozenset({"id", "role", "metadata", "parts"})
+_WITHOUT_METADATA = frozenset({"id", "role", "parts"})
+_VALIDATORS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+
+
+class SnapshotBuilder:
+    """Keeps a model of every part in step with the reducer's dicts, using the change records.
+
+    Only the parts a chunk changed are validated again, so a snapshot costs one small validation plus a list
+    copy, however long the message. Unchanged parts are shared between snapshots.
+    """
+
+    def __init__(self, reducer: UIMessageStreamReducer, message_type: type[UIMessage]) -> None:
+        self._reducer = reducer
+        self._message_type = message_type
+        self._validate_part, self._validate_metadata = _validators(message_type)
+        self._models: list[Any] = []
+        self._metadata: Any = None
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        """Validate every part again: after a change that replaced or removed parts."""
+        message = self._reducer.message
+        self._models = [self._validate_part(part) for part in message["parts"]]
+        if "metadata" in message:
+            self._metadata = self._validate_metadata(message["metadata"])
+
+    def apply(self, changes: list[MessageChange]) -> None:
+        """Bring the models in step with what one chunk changed."""
+        message = self._reducer.message
+        models = self._models
+        for change in changes:
+            kind = change.kind
+            if kind == "text" or kind == "part":
+                index = change.part_index
+                model = self._validate_part(message["parts"][index])
+                if index == len(models):
+                    models.append(model)
+                else:
+                    models[index] = model
+            elif kind == "metadata":
+                self._metadata = self._validate_metadata(message["metadata"])
+            else:
+                self.rebuild()
+
+    def snapshot(self) -> UIMessage:
+        """The message as a model: what ``model_construct`` builds, without its per-field work, per update."""
+        message = self._reducer.message
+        has_metadata = "metadata" in message
+        snapshot = _new_object(self._message_type)
+        fields = {
+            "id": message.get("id"),
+            "role": message.get("role"),
+            "metadata": self._metadata if has_metadata else None,
+            "parts": list(self._models),
+        }
+        _set_attribute(snapshot, "__dict__", fields)
+        _set_attribute(
+            snapshot, "__pydantic_fields_set__", set(_WITH_METADATA if has_metadata else _WITHOUT_METADATA)
+        )
+        _set_attribute(snapshot, "__pydantic_extra__", {})
+        _set_attribute(snapshot, "__pydantic_private__", None)
+        return snapshot
+
+
+def _validators(message_type: type[UIMessage]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    validators = _VALIDATORS.get(message_type)
+    if validators is None:
+        fields = message_type.model_fields
+        (part_type,) = typing.get_args(fields["parts"].annotation)
+        validators = (
+            TypeAdapter(part_type).validate_python,
+            TypeAdapter(fields["metadata"].annotation or Any).validate_python,
+        )
+        _VALIDATORS[message_type] = validators
+    return validators
