@@ -21,13 +21,7 @@ import pandas as pd
 from ._columns import EVENT_COLUMNS, names
 from ._event_array import EventArray
 from ._file_buffer import FileBuffer
-from ._kinds import (
-    DELTA_TYPES,
-    EVENT_TYPES,
-    FIELD_TYPES,
-    HOT_TYPES,
-    REASONING_TYPES,
-)
+from ._kinds import CHUNK_ID_KEYS, DELTA_TYPES, EVENT_TYPES, FIELD_TYPES, HOT_TYPES, MESSAGE_TYPES
 from ._read import NO_TIME, Batch, Problems, normalized, read_buffer, read_items, value_runs
 
 __all__ = ["events_table", "load_events"]
@@ -36,15 +30,6 @@ _THREADED_READ_BYTES = 8 << 20
 """Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
 _LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
 _SPARSE_KEYS = ("threadId", "runId", "toolCallName", "parentMessageId", "role", "stepName")
-_MESSAGE_FAMILY = (
-    frozenset({"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK"})
-    | REASONING_TYPES
-)
-_CHUNK_FAMILIES = (
-    ("TEXT_MESSAGE_CHUNK", "messageId"),
-    ("REASONING_MESSAGE_CHUNK", "messageId"),
-    ("TOOL_CALL_CHUNK", "toolCallId"),
-)
 
 
 class _Codes:
@@ -315,7 +300,7 @@ class _TableBuilder:
         columns["thread_id"] = ids["threadId"].categorical(segments.spread(segments.thread_codes))
         columns["run_id"] = ids["runId"].categorical(segments.spread(segments.run_codes))
         t = segments.since_start(time_ns, types, type_index.get("RUN_STARTED", -1))
-        in_message = _lookup(type_names, _MESSAGE_FAMILY)[types] if n else np.zeros(0, dtype=bool)
+        in_message = _lookup(type_names, MESSAGE_TYPES)[types] if n else np.zeros(0, dtype=bool)
         columns["type"] = self.types.categorical(types)
         del types
         columns["time"] = _utc(time_ns)
@@ -361,7 +346,7 @@ class _TableBuilder:
         self, types: np.ndarray, type_index: dict[str, int], source: np.ndarray, ids: dict[str, np.ndarray]
     ) -> None:
         """A *_CHUNK event without an id continues the previous chunk's message or tool call (same source)."""
-        for chunk_type, key in _CHUNK_FAMILIES:
+        for chunk_type, key in CHUNK_ID_KEYS.items():
             code = type_index.get(chunk_type)
             if code is None:
                 continue

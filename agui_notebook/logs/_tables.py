@@ -25,24 +25,21 @@ from ._columns import (
     names,
 )
 from ._kinds import (
+    MESSAGE_END_TYPES,
+    MESSAGE_TYPES,
     REASONING_DELTA_TYPES,
     REASONING_TYPES,
+    RUN_END_TYPES,
     TEXT_DELTA_TYPES,
     TOOL_ARGS_TYPES,
+    TOOL_CALL_START_TYPES,
+    TOOL_CALL_TYPES,
 )
 from ._load import events_table
 
 __all__ = ["chunks_df", "messages_df", "reasoning_df", "runs_df", "tool_calls_df"]
 
 _NAT = np.iinfo(np.int64).min
-_TEXT_TYPES = frozenset(
-    {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK"}
-)
-_MESSAGE_TYPES = _TEXT_TYPES | REASONING_TYPES
-_END_TYPES = frozenset({"TEXT_MESSAGE_END", "REASONING_MESSAGE_END", "REASONING_END"})
-_TOOL_TYPES = frozenset(
-    {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT"}
-)
 _USAGE_KEYS = {
     "input_tokens": "inputTokens",
     "output_tokens": "outputTokens",
@@ -291,7 +288,7 @@ class _Messages:
 
     def __init__(self, ev: _Events, chunks: _Chunks) -> None:
         frame = ev.frame
-        in_message = ev.mask(_MESSAGE_TYPES)
+        in_message = ev.mask(MESSAGE_TYPES)
         owner = np.where(in_message, ev.owner("message_id"), -1)
         self.first_row, key = _compact(owner)
         size = len(self.first_row)
@@ -301,7 +298,7 @@ class _Messages:
         reasoning_rows = np.flatnonzero(ev.mask(REASONING_TYPES) & (key >= 0))
         self.reasoning[key[reasoning_rows]] = True
         self.started = _group_min(key, ev.time, size)
-        end_rows = np.flatnonzero(ev.mask(_END_TYPES) & (key >= 0))
+        end_rows = np.flatnonzero(ev.mask(MESSAGE_END_TYPES) & (key >= 0))
         ended = _group_max(key[end_rows], ev.time[end_rows], size)
         # Chunks of this message: text/reasoning kinds only; map chunk owners to message keys.
         message_chunks = chunks.kind != 2
@@ -454,7 +451,7 @@ class _ToolCalls:
 
     def __init__(self, ev: _Events, chunks: _Chunks, run_errors: dict[int, str]) -> None:
         frame = ev.frame
-        in_tool = ev.mask(_TOOL_TYPES)
+        in_tool = ev.mask(TOOL_CALL_TYPES)
         owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
         self.first_row, key = _compact(owner)
         size = len(self.first_row)
@@ -465,9 +462,7 @@ class _ToolCalls:
         def rows_of(name: str) -> np.ndarray:
             return np.flatnonzero((types == codes.get(name, -2)) & (key >= 0))
 
-        start_rows = _first_in_group(
-            key, np.sort(np.concatenate([rows_of("TOOL_CALL_START"), rows_of("TOOL_CALL_CHUNK")])), size
-        )
+        start_rows = _first_in_group(key, np.flatnonzero(ev.mask(TOOL_CALL_START_TYPES) & (key >= 0)), size)
         end_rows = _first_in_group(key, rows_of("TOOL_CALL_END"), size)
         result_rows = _first_in_group(key, rows_of("TOOL_CALL_RESULT"), size)
         first_event = _group_min(key, ev.time, size)
@@ -527,7 +522,7 @@ class _ToolCalls:
 
 def _run_endings(ev: _Events) -> tuple[np.ndarray, list[Any]]:
     """The last RUN_FINISHED/RUN_ERROR row of each run (-1 for none) and those events decoded."""
-    rows = np.flatnonzero(ev.mask(frozenset({"RUN_FINISHED", "RUN_ERROR"})) & (ev.run >= 0))
+    rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
     last = _last_in_group(ev.run, rows, ev.runs)
     return last, ev.decode(last[last >= 0])
 
