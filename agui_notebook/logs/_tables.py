@@ -16,6 +16,8 @@ import numpy as np
 import orjson
 import pandas as pd
 
+from agui_notebook.agui._tool_outcome import UNSUCCESSFUL_OUTCOMES, claimed_outcome
+
 from ._columns import (
     CHUNK_COLUMNS,
     MESSAGE_COLUMNS,
@@ -47,9 +49,6 @@ _USAGE_KEYS = {
     "cached_input_tokens": "cachedInputTokens",
     "total_tokens": "totalTokens",
 }
-# pydantic-ai marks a failed tool result with an encrypted value on the result message (TOOL_CALL_RESULT has
-# no error field); these outcomes mean the tool did not succeed.
-_FAILED_OUTCOMES = frozenset({"failed", "denied", "interrupted", "retried"})
 
 
 # -- shared plumbing -------------------------------------------------------------------------------------------
@@ -398,19 +397,6 @@ def _content_text(content: Any) -> str:
     return orjson.dumps(content).decode()
 
 
-def _outcome_marker(value: Any) -> str | None:
-    """A non-success outcome that pydantic-ai attached to a tool result message, if any."""
-    try:
-        payload = orjson.loads(value) if isinstance(value, str) else None
-    except orjson.JSONDecodeError:
-        return None
-    if isinstance(payload, dict) and isinstance(payload.get("pydantic_ai"), dict):
-        outcome = payload["pydantic_ai"].get("outcome")
-        if outcome in _FAILED_OUTCOMES:
-            return str(outcome)
-    return None
-
-
 def _results_join_their_calls(ev: _Events, owner: np.ndarray) -> np.ndarray:
     """Give a result that arrives in a later run than its call (a run resumed after an approval) to that call.
 
@@ -494,8 +480,8 @@ class _ToolCalls:
         markers: dict[Any, str] = {}
         for event in ev.decode(np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))):
             if isinstance(event, dict) and event.get("subtype") == "message":
-                outcome = _outcome_marker(event.get("encryptedValue"))
-                if outcome is not None:
+                outcome = claimed_outcome(event.get("encryptedValue"))
+                if outcome in UNSUCCESSFUL_OUTCOMES:
                     markers[event.get("entityId")] = outcome
         self.result: list[Any] = [None] * size
         self.result_chars = np.zeros(size, dtype=np.int64)
