@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from agui_notebook.logs._aisdk import UIChunkConverter, is_ui_chunk_type
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._tables import messages_df, runs_df, tool_calls_df
+from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
 
 
 def convert(chunks: list[dict]) -> list[dict]:

@@ -17,7 +17,7 @@ from agui_notebook.logs._columns import (
     names,
 )
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._tables import chunks_df, messages_df, reasoning_df, runs_df, tool_calls_df
+from agui_notebook import chunks_df, messages_df, reasoning_df, runs_df, tool_calls_df
 
 from .conftest import CAPTURES, T0, at, known_events
 
