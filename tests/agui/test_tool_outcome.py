@@ -90,9 +90,14 @@ def result_with(encrypted_value: str) -> list[dict[str, Any]]:
         {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "search"},
         {"type": "TOOL_CALL_END", "toolCallId": "c"},
         {"type": "TOOL_CALL_RESULT", "messageId": "tr", "toolCallId": "c", "content": "boom"},
-        {"type": "REASONING_ENCRYPTED_VALUE", "subtype": "message", "entityId": "tr", "encryptedValue": encrypted_value},
+        {
+            "type": "REASONING_ENCRYPTED_VALUE",
+            "subtype": "message",
+            "entityId": "tr",
+            "encryptedValue": encrypted_value,
+        },
         {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize(
