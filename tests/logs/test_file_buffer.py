@@ -67,14 +67,3 @@ def test_slices_wait_for_their_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyP
     from_text = load_events(data)
     assert from_file.drop(columns=["source", "event"]).equals(from_text.drop(columns=["source", "event"]))
     assert from_file["event"].tolist() == known_events()
-
-
-def test_small_files_are_read_directly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_sources, "_THREADED_READ_BYTES", 1000)
-    started: list[str] = []
-    monkeypatch.setattr(_sources, "FileBuffer", lambda path: started.append(path) or FileBuffer(path))
-    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
-    small.write_bytes(jsonl(known_events()[:3]))
-    large.write_bytes(jsonl(known_events()))
-    assert len(load_events([small, large])) == 3 + len(known_events())
-    assert started == [str(large)]
