@@ -61,6 +61,7 @@ class Source:
         self.size = len(data) if data is not None else (os.path.getsize(path) if path is not None else 0)
 
     def batches(self, problems: Problems) -> Iterator[Batch]:
+        """The source's events in batches (large files read on another thread while they are decoded)."""
         if self.items is not None:
             return read_items(self.name, self.items, problems)
         if self.data is None and self.size >= _THREADED_READ_BYTES:
@@ -73,7 +74,11 @@ class Source:
 
 
 def sources(source: Any) -> list[Source]:
-    """The sources of a ``load_events`` input: one per file for paths, globs and folders, else one."""
+    """The sources of a ``load_events`` input: one per file for paths, globs and folders, else one.
+
+    >>> [(s.name, s.size) for s in sources('{"type": "RUN_STARTED"}')]
+    [('<text>', 23)]
+    """
     if isinstance(source, (bytes, bytearray, memoryview)):
         return [Source("<text>", data=bytes(source))]
     if isinstance(source, str):

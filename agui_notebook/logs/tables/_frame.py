@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 NAT = np.iinfo(np.int64).min
+"""A missing time among int64 nanoseconds (what NaT is as an integer)."""
 
 
 class EventFrame:
@@ -54,6 +55,7 @@ class EventFrame:
         self.runs = len(self.run_first_row)
 
     def mask(self, wanted: frozenset[str]) -> np.ndarray:
+        """Per row: is its type one of ``wanted``."""
         lookup = np.array([name in wanted for name in self.type_names] + [False], dtype=bool)
         return lookup[self.types]
 
@@ -64,6 +66,7 @@ class EventFrame:
         return raw
 
     def decode(self, rows: np.ndarray) -> list[Any]:
+        """The full events at ``rows``, decoded from the ``event`` column."""
         array = self.frame["event"].array
         return [array[int(i)] for i in rows]
 
@@ -73,11 +76,17 @@ def _ns(column: pd.Series) -> np.ndarray:
 
 
 def utc(ns: np.ndarray) -> pd.DatetimeIndex:
+    """int64 nanoseconds (NAT for missing) as UTC datetimes."""
     return pd.DatetimeIndex(np.asarray(ns, dtype=np.int64).view("M8[ns]")).tz_localize("UTC")
 
 
 def compact(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Renumber non-negative keys 0..k-1 by first appearance; returns (first row of each, new keys)."""
+    """Renumber non-negative keys 0..k-1 by first appearance; returns (first row of each, new keys).
+
+    >>> first, keys = compact(np.array([5, -1, 3, 5]))
+    >>> first.tolist(), keys.tolist()
+    ([0, 2], [0, -1, 1, 0])
+    """
     valid = raw >= 0
     if not valid.any():
         return np.empty(0, dtype=np.int64), np.full(len(raw), -1, dtype=np.int64)
@@ -91,6 +100,7 @@ def compact(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def seconds_between(later: np.ndarray, earlier: np.ndarray) -> np.ndarray:
+    """``later - earlier`` in seconds, NaN where either is NAT."""
     out = (later - earlier) / 1e9
     return np.where((later == NAT) | (earlier == NAT), np.nan, out)
 
@@ -105,6 +115,7 @@ def group_min(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 
 
 def group_max(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Per-key maximum of int64 times, ignoring NaT; NaT where a key has none."""
     out = np.full(size, NAT, dtype=np.int64)
     valid = (keys >= 0) & (values != NAT)
     np.maximum.at(out, keys[valid], values[valid])
@@ -112,6 +123,7 @@ def group_max(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
 
 
 def group_count(keys: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Rows per key (int64), or the sum of ``weights`` per key (float)."""
     valid = keys >= 0
     counted = np.bincount(keys[valid], weights=None if weights is None else weights[valid], minlength=size)
     return counted[:size] if weights is not None else counted[:size].astype(np.int64)
@@ -129,6 +141,7 @@ def first_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
 
 
 def last_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
+    """The last of ``rows`` (ascending) for each key, -1 where none."""
     out = np.full(size, -1, dtype=np.int64)
     if len(rows):
         k = keys[rows]
@@ -138,6 +151,7 @@ def last_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
 
 
 def take(values: np.ndarray, index: np.ndarray, fill: Any) -> np.ndarray:
+    """``values[index]``, with ``fill`` where the index is -1."""
     out = (
         np.where(index >= 0, values[np.maximum(index, 0)], fill) if len(values) else np.full(len(index), fill)
     )
@@ -161,10 +175,12 @@ def text_column(values: list[Any]) -> Any:
 
 
 def delta_texts(frame: pd.DataFrame) -> np.ndarray:
+    """The ``delta`` column as an object array, for joining."""
     return frame["delta"].to_numpy(dtype=object)
 
 
 def word_count(text: str) -> int:
+    """Whitespace-separated words."""
     return len(text.split())
 
 

@@ -65,6 +65,7 @@ class Messages:
 
 
 def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dict[str, Any]:
+    """The columns ``messages_df`` and ``reasoning_df`` share, for the messages at ``rows``."""
     frame = ev.frame
     first = messages.first_row[rows]
     return {
