@@ -51,7 +51,11 @@ from agui_notebook.logs._plots import (
 )
 from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
 from agui_notebook.logs._summary import summarize
-from agui_notebook.logs._tables import chunks_df, messages_df, reasoning_df, runs_df, tool_calls_df
+from agui_notebook.logs.tables._chunks import chunks_df
+from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._reasoning import reasoning_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_source import ChunkDecodeError, aiter_ui_chunks, iter_ui_chunks
 from agui_notebook.ui._partial_json import PartialJsonBuffer, parse_partial_json

@@ -115,7 +115,11 @@ CHILD = r"""
 import gc, json, resource, sys, time
 import pandas as pd
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._tables import chunks_df, messages_df, reasoning_df, runs_df, tool_calls_df
+from agui_notebook.logs.tables._chunks import chunks_df
+from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._reasoning import reasoning_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
 
 method, path = sys.argv[1], sys.argv[2]
 tables = (runs_df, messages_df, chunks_df, tool_calls_df, reasoning_df)

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from agui_notebook.agui._patch import apply_json_patch
+from agui_notebook.agui._tool_outcome import ERROR_OUTCOMES, claimed_outcome
 from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, _ui_part_from_activity, to_ui_messages
 
 JSON = Any
@@ -52,8 +53,6 @@ Routed = RoutedChunk | WholeMessage | TextAppend
 
 # UIMessage parts that have an AI SDK chunk of the same shape, carried by "ui-part" activities.
 _PART_CHUNKS = frozenset({"source-url", "source-document", "file", "reasoning-file", "custom"})
-# pydantic-ai's convention for result outcomes: a JSON claim under "pydantic_ai" in an encrypted value.
-_ERROR_OUTCOMES = frozenset({"failed", "retried"})
 
 
 def tool_output_from_content(content: JSON) -> JSON:
@@ -72,19 +71,6 @@ def tool_output_from_content(content: JSON) -> JSON:
             except orjson.JSONDecodeError:
                 return content
     return content
-
-
-def _claimed_outcome(encrypted_value: str) -> str | None:
-    """The result outcome pydantic-ai packs into a tool message's encrypted value, if any."""
-    if not encrypted_value.startswith("{"):
-        return None
-    try:
-        claim = orjson.loads(encrypted_value)
-    except orjson.JSONDecodeError:
-        return None
-    ours = claim.get("pydantic_ai") if isinstance(claim, dict) else None
-    outcome = ours.get("outcome") if isinstance(ours, dict) else None
-    return outcome if isinstance(outcome, str) else None
 
 
 @dataclass(slots=True)
@@ -604,7 +590,7 @@ class EventChunkTranslator:
         metadata: dict[str, JSON] = {"messageId": pending.result_message_id}
         if pending.encrypted_value is not None:
             metadata["encryptedValue"] = pending.encrypted_value
-        outcome = _claimed_outcome(pending.encrypted_value) if pending.encrypted_value else None
+        outcome = claimed_outcome(pending.encrypted_value)
         chunk: dict[str, JSON]
         if outcome == "denied":
             chunk = {"type": "tool-output-denied", "toolCallId": pending.tool_call_id}
@@ -616,7 +602,7 @@ class EventChunkTranslator:
                 "errorText": error,
                 "providerMetadata": {AGUI_KEY: metadata},
             }
-        elif outcome in _ERROR_OUTCOMES:
+        elif outcome in ERROR_OUTCOMES:
             content = pending.content
             error_text = content if isinstance(content, str) else orjson.dumps(content).decode()
             chunk = {

@@ -1,21 +1,33 @@
-"""AG-UI event types grouped by what the loader and the tables read from them."""
+"""AG-UI event types grouped by what the loader and the tables read from them: every family, once.
+
+>>> sorted(RUN_END_TYPES)
+['RUN_ERROR', 'RUN_FINISHED']
+>>> MESSAGE_END_TYPES <= MESSAGE_TYPES and TOOL_CALL_START_TYPES <= TOOL_CALL_TYPES
+True
+"""
 
 from __future__ import annotations
 
 from agui_notebook.agui._intake import EVENT_TYPES
 
 __all__ = [
+    "CHUNK_ID_KEYS",
     "DELTA_TYPES",
     "EVENT_TYPES",
     "FIELD_TYPES",
     "HOT_TYPES",
     "MESSAGE_END_TYPES",
     "MESSAGE_START_TYPES",
+    "MESSAGE_TYPES",
     "REASONING_DELTA_TYPES",
     "REASONING_TYPES",
     "RUN_BOUNDARY_TYPES",
+    "RUN_END_TYPES",
     "TEXT_DELTA_TYPES",
+    "TEXT_MESSAGE_TYPES",
     "TOOL_ARGS_TYPES",
+    "TOOL_CALL_START_TYPES",
+    "TOOL_CALL_TYPES",
 ]
 
 TEXT_DELTA_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_CHUNK"})
@@ -27,8 +39,13 @@ DELTA_TYPES = TEXT_DELTA_TYPES | REASONING_DELTA_TYPES | TOOL_ARGS_TYPES
 HOT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS"})
 """The bulk of any log; the loader reads only their ids, ``delta`` and ``timestamp``."""
 
-RUN_BOUNDARY_TYPES = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"})
+RUN_END_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
+"""Events that end a run; the last one of a run gives its status, error and usage."""
+RUN_BOUNDARY_TYPES = frozenset({"RUN_STARTED"}) | RUN_END_TYPES
 
+TEXT_MESSAGE_TYPES = frozenset(
+    {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK"}
+)
 MESSAGE_START_TYPES = frozenset({"TEXT_MESSAGE_START", "REASONING_MESSAGE_START", "REASONING_START"})
 MESSAGE_END_TYPES = frozenset({"TEXT_MESSAGE_END", "REASONING_MESSAGE_END", "REASONING_END"})
 REASONING_TYPES = frozenset(
@@ -41,17 +58,29 @@ REASONING_TYPES = frozenset(
         "REASONING_END",
     }
 )
+MESSAGE_TYPES = TEXT_MESSAGE_TYPES | REASONING_TYPES
+"""Events of a text or reasoning message (what ``messages_df`` rows are made of)."""
 
-_TOOL_CALL_ID_TYPES = frozenset(
+TOOL_CALL_START_TYPES = frozenset({"TOOL_CALL_START", "TOOL_CALL_CHUNK"})
+"""Events that can open a tool call: they carry its ``toolCallName`` and ``parentMessageId``."""
+TOOL_CALL_TYPES = frozenset(
     {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT"}
 )
+"""Events of a tool call, each with its ``toolCallId`` (what ``tool_calls_df`` rows are made of)."""
+
+CHUNK_ID_KEYS: dict[str, str] = {
+    "TEXT_MESSAGE_CHUNK": "messageId",
+    "REASONING_MESSAGE_CHUNK": "messageId",
+    "TOOL_CALL_CHUNK": "toolCallId",
+}
+"""The *_CHUNK types and their id: a chunk without one continues the previous chunk's message or tool call."""
 
 FIELD_TYPES: dict[str, frozenset[str]] = {
     "threadId": frozenset({"RUN_STARTED", "RUN_FINISHED"}),
     "runId": frozenset({"RUN_STARTED", "RUN_FINISHED"}),
-    "toolCallId": _TOOL_CALL_ID_TYPES,
-    "toolCallName": frozenset({"TOOL_CALL_START", "TOOL_CALL_CHUNK"}),
-    "parentMessageId": frozenset({"TOOL_CALL_START", "TOOL_CALL_CHUNK"}),
+    "toolCallId": TOOL_CALL_TYPES,
+    "toolCallName": TOOL_CALL_START_TYPES,
+    "parentMessageId": TOOL_CALL_START_TYPES,
     "role": frozenset(
         {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_START", "TOOL_CALL_RESULT"}
     ),

@@ -12,7 +12,11 @@ import numpy as np
 import pandas as pd
 
 from ._load import events_table
-from ._tables import chunks_df, messages_df, reasoning_df, runs_df, tool_calls_df
+from .tables._chunks import chunks_df
+from .tables._messages import messages_df
+from .tables._reasoning import reasoning_df
+from .tables._runs import runs_df
+from .tables._tool_calls import tool_calls_df
 
 __all__ = ["plot_reasoning_lengths", "plot_run_timeline", "plot_token_stream", "plot_tool_latency"]
 

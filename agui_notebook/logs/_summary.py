@@ -14,7 +14,10 @@ import pandas as pd
 
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, summary_names
 from ._load import events_table
-from ._tables import chunks_df, reasoning_df, runs_df, tool_calls_df
+from .tables._chunks import chunks_df
+from .tables._reasoning import reasoning_df
+from .tables._runs import runs_df
+from .tables._tool_calls import tool_calls_df
 
 __all__ = ["summarize"]
 

@@ -1,4 +1,4 @@
-"""Hand-built logs with exact timestamps (for known-answer tests) and the real captures' paths."""
+"""Hand-built logs with exact timestamps (for known answers), the real captures, and column helpers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from types import ModuleType
 from typing import Any
 
 import orjson
+import pandas as pd
 import pytest
+
+from agui_notebook.logs._load import load_events
 
 CAPTURES = Path(__file__).resolve().parent.parent / "fixtures" / "logs"
 T0 = 1_700_000_000_000  # ms since the epoch: 2023-11-14 22:13:20 UTC
@@ -28,6 +31,26 @@ def capture_module() -> ModuleType:
 def at(ms: int, type_: str, **fields: Any) -> dict[str, Any]:
     """An event ``ms`` milliseconds after T0."""
     return {"type": type_, "timestamp": T0 + ms, **fields}
+
+
+def ts(ms: int) -> pd.Timestamp:
+    """The UTC time ``ms`` milliseconds after T0."""
+    return pd.Timestamp(T0 + ms, unit="ms", tz="UTC")
+
+
+def values(column: pd.Series) -> list:
+    """A column's values with every kind of missing value as None (lists and dicts kept as they are)."""
+    return [None if (not isinstance(v, (list, dict)) and pd.isna(v)) else v for v in column.astype(object)]
+
+
+RUN = [
+    at(0, "RUN_STARTED", threadId="t", runId="r"),
+    at(10, "TEXT_MESSAGE_START", messageId="m", role="assistant"),
+    at(25, "TEXT_MESSAGE_CONTENT", messageId="m", delta="Hi"),
+    at(40, "TEXT_MESSAGE_END", messageId="m"),
+    at(50, "RUN_FINISHED", threadId="t", runId="r"),
+]
+"""One short run with one text message."""
 
 
 def known_events() -> list[dict[str, Any]]:
@@ -98,3 +121,15 @@ def known_log(tmp_path: Path) -> Path:
     path = tmp_path / "known.jsonl"
     path.write_bytes(jsonl(known_events()))
     return path
+
+
+@pytest.fixture(scope="module")
+def known() -> pd.DataFrame:
+    """The events table of ``known_events()``."""
+    return load_events(known_events())
+
+
+@pytest.fixture(scope="module")
+def captured() -> pd.DataFrame:
+    """The events table of the recorded pydantic-ai runs (tests/fixtures/logs/capture.py made them)."""
+    return load_events(CAPTURES / "pydantic_ai_runs.jsonl")

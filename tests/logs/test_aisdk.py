@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from agui_notebook.logs._aisdk import UIChunkConverter, is_ui_chunk_type
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._tables import messages_df, runs_df, tool_calls_df
+from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
+
+from .conftest import CAPTURES
 
 
 def convert(chunks: list[dict]) -> list[dict]:
@@ -115,3 +119,8 @@ def test_recorded_ui_stream_loads_into_the_tables() -> None:
     calls = tool_calls_df(df)
     assert calls[["status", "result"]].astype(str).values.tolist() == [["ok", "done"]]
     assert calls["latency_s"].tolist() == [0.1]
+
+
+def test_every_event_made_from_a_ui_chunk_keeps_the_chunk() -> None:
+    ui = load_events(CAPTURES / "pydantic_ai_ui_stream.jsonl")
+    assert ui["event"].iloc[3]["rawEvent"]["type"] == "reasoning-delta"

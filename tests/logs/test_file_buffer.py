@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agui_notebook.logs import _file_buffer, _load, _read
+from agui_notebook.logs import _file_buffer, _read, _sources
 from agui_notebook.logs._file_buffer import FileBuffer
 from agui_notebook.logs._load import load_events
 
@@ -28,7 +28,7 @@ def test_reads_the_whole_file_in_chunks(tmp_path: Path, monkeypatch: pytest.Monk
 @pytest.fixture(autouse=True)
 def every_file_on_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """load_events reads only large files on a thread; here every file is."""
-    monkeypatch.setattr(_load, "_THREADED_READ_BYTES", 0)
+    monkeypatch.setattr(_sources, "_THREADED_READ_BYTES", 0)
 
 
 def test_empty_file(tmp_path: Path) -> None:
@@ -67,14 +67,3 @@ def test_slices_wait_for_their_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyP
     from_text = load_events(data)
     assert from_file.drop(columns=["source", "event"]).equals(from_text.drop(columns=["source", "event"]))
     assert from_file["event"].tolist() == known_events()
-
-
-def test_small_files_are_read_directly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_load, "_THREADED_READ_BYTES", 1000)
-    started: list[str] = []
-    monkeypatch.setattr(_load, "FileBuffer", lambda path: started.append(path) or FileBuffer(path))
-    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
-    small.write_bytes(jsonl(known_events()[:3]))
-    large.write_bytes(jsonl(known_events()))
-    assert len(load_events([small, large])) == 3 + len(known_events())
-    assert started == [str(large)]

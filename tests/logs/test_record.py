@@ -13,7 +13,8 @@ from pydantic_ai.ui.ag_ui import AGUIAdapter
 from agui_notebook.logs._errors import EventLogWarning
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._record import EventRecorder, record
-from agui_notebook.logs._tables import runs_df, tool_calls_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
 
 from .conftest import capture_module
 

@@ -1,0 +1,1 @@
+"""Private: see agui_notebook/__init__.py for the public API."""

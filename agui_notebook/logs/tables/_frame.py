@@ -1,0 +1,199 @@
+"""The events table as the tables see it: numpy arrays with integer group keys, and the grouped reductions.
+
+Every table groups the events table's rows with integer keys (a run is its source and ``run_id``; a message
+its run and ``messageId``; a tool call its run and ``toolCallId``) and aggregates with numpy's and pandas'
+grouped reductions, so a million events take well under a second per table. Only the few events whose
+payload matters beyond the columns (RUN_FINISHED, RUN_ERROR, TOOL_CALL_RESULT, REASONING_ENCRYPTED_VALUE and
+RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_columns`` and docs/metrics.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "NAT",
+    "EventFrame",
+    "category_values",
+    "compact",
+    "delta_texts",
+    "first_in_group",
+    "group_count",
+    "group_max",
+    "group_min",
+    "join_by_key",
+    "last_in_group",
+    "seconds_between",
+    "take",
+    "text_column",
+    "utc",
+    "word_count",
+]
+
+NAT = np.iinfo(np.int64).min
+"""A missing time among int64 nanoseconds (what NaT is as an integer)."""
+
+
+class EventFrame:
+    """The events table as numpy arrays, with the integer keys every table groups by."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+        self.n = len(frame)
+        self.type_names = list(frame["type"].cat.categories)
+        self.types = frame["type"].cat.codes.to_numpy()
+        self.time = _ns(frame["time"])
+        self.chars = frame["chars"].to_numpy()
+        source = frame["source"].cat.codes.to_numpy().astype(np.int64)
+        run = frame["run_id"].cat.codes.to_numpy().astype(np.int64)
+        raw = np.where(run >= 0, source * (len(frame["run_id"].cat.categories) + 1) + run, -1)
+        # Compact run keys 0..runs-1 in order of first appearance.
+        self.run_first_row, self.run = compact(raw)
+        self.runs = len(self.run_first_row)
+
+    def mask(self, wanted: frozenset[str]) -> np.ndarray:
+        """Per row: is its type one of ``wanted``."""
+        lookup = np.array([name in wanted for name in self.type_names] + [False], dtype=bool)
+        return lookup[self.types]
+
+    def owner(self, column: str) -> np.ndarray:
+        """Key of (run, id column) per row; -1 where the id is missing."""
+        ids = self.frame[column].cat.codes.to_numpy().astype(np.int64)
+        raw = np.where(ids >= 0, (self.run + 1) * (len(self.frame[column].cat.categories) + 1) + ids, -1)
+        return raw
+
+    def decode(self, rows: np.ndarray) -> list[Any]:
+        """The full events at ``rows``, decoded from the ``event`` column."""
+        array = self.frame["event"].array
+        return [array[int(i)] for i in rows]
+
+
+def _ns(column: pd.Series) -> np.ndarray:
+    return column.to_numpy(dtype="datetime64[ns]").view(np.int64)
+
+
+def utc(ns: np.ndarray) -> pd.DatetimeIndex:
+    """int64 nanoseconds (NAT for missing) as UTC datetimes."""
+    return pd.DatetimeIndex(np.asarray(ns, dtype=np.int64).view("M8[ns]")).tz_localize("UTC")
+
+
+def compact(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Renumber non-negative keys 0..k-1 by first appearance; returns (first row of each, new keys).
+
+    >>> first, keys = compact(np.array([5, -1, 3, 5]))
+    >>> first.tolist(), keys.tolist()
+    ([0, 2], [0, -1, 1, 0])
+    """
+    valid = raw >= 0
+    if not valid.any():
+        return np.empty(0, dtype=np.int64), np.full(len(raw), -1, dtype=np.int64)
+    rows = np.flatnonzero(valid)
+    codes, uniques = pd.factorize(raw[valid])
+    keys = np.full(len(raw), -1, dtype=np.int64)
+    keys[rows] = codes
+    first = np.full(len(uniques), len(raw), dtype=np.int64)
+    np.minimum.at(first, codes, rows)
+    return first, keys
+
+
+def seconds_between(later: np.ndarray, earlier: np.ndarray) -> np.ndarray:
+    """``later - earlier`` in seconds, NaN where either is NAT."""
+    out = (later - earlier) / 1e9
+    return np.where((later == NAT) | (earlier == NAT), np.nan, out)
+
+
+def group_min(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Per-key minimum of int64 times, ignoring NaT; NaT where a key has none."""
+    out = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
+    valid = (keys >= 0) & (values != NAT)
+    np.minimum.at(out, keys[valid], values[valid])
+    out[out == np.iinfo(np.int64).max] = NAT
+    return out
+
+
+def group_max(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Per-key maximum of int64 times, ignoring NaT; NaT where a key has none."""
+    out = np.full(size, NAT, dtype=np.int64)
+    valid = (keys >= 0) & (values != NAT)
+    np.maximum.at(out, keys[valid], values[valid])
+    return out
+
+
+def group_count(keys: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Rows per key (int64), or the sum of ``weights`` per key (float)."""
+    valid = keys >= 0
+    counted = np.bincount(keys[valid], weights=None if weights is None else weights[valid], minlength=size)
+    return counted[:size] if weights is not None else counted[:size].astype(np.int64)
+
+
+def first_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
+    """The first of ``rows`` (ascending) for each key, -1 where none."""
+    out = np.full(size, -1, dtype=np.int64)
+    if len(rows):
+        k = keys[rows]
+        ok = k >= 0
+        # Reversed so that the earliest row is written last and wins.
+        out[k[ok][::-1]] = rows[ok][::-1]
+    return out
+
+
+def last_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
+    """The last of ``rows`` (ascending) for each key, -1 where none."""
+    out = np.full(size, -1, dtype=np.int64)
+    if len(rows):
+        k = keys[rows]
+        ok = k >= 0
+        out[k[ok]] = rows[ok]
+    return out
+
+
+def take(values: np.ndarray, index: np.ndarray, fill: Any) -> np.ndarray:
+    """``values[index]``, with ``fill`` where the index is -1."""
+    out = (
+        np.where(index >= 0, values[np.maximum(index, 0)], fill) if len(values) else np.full(len(index), fill)
+    )
+    return out
+
+
+def category_values(column: pd.Series, rows: np.ndarray) -> pd.Series:
+    """The values of a categorical column at rows (-1 = missing), as a categorical of the same categories."""
+    codes = column.cat.codes.to_numpy()
+    picked = np.where(rows >= 0, codes[np.maximum(rows, 0)], -1) if len(codes) else np.full(len(rows), -1)
+    return pd.Categorical.from_codes(picked, dtype=column.dtype)
+
+
+def text_column(values: list[Any]) -> Any:
+    """A text column (None for missing), in pandas' ``str`` dtype where it has one."""
+    array = np.array([np.nan if v is None else v for v in values], dtype=object)
+    try:
+        return pd.array(array, dtype=pd.StringDtype("python", na_value=np.nan))
+    except TypeError:  # pandas before 2.3
+        return array
+
+
+def delta_texts(frame: pd.DataFrame) -> np.ndarray:
+    """The ``delta`` column as an object array, for joining."""
+    return frame["delta"].to_numpy(dtype=object)
+
+
+def word_count(text: str) -> int:
+    """Whitespace-separated words."""
+    return len(text.split())
+
+
+def join_by_key(keys: np.ndarray, rows: np.ndarray, deltas: np.ndarray, size: int) -> list[str]:
+    """The deltas at ``rows`` joined per key (in row order)."""
+    texts = [""] * size
+    valid = keys >= 0
+    keys, rows = keys[valid], rows[valid]
+    if len(rows):
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        bounds = np.flatnonzero(np.diff(sorted_keys)) + 1
+        pieces = deltas[rows[order]]
+        for k, part in zip(sorted_keys[np.r_[0, bounds]].tolist(), np.split(pieces, bounds), strict=True):
+            texts[k] = "".join(part)
+    return texts

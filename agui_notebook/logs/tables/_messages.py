@@ -1,0 +1,98 @@
+"""``messages_df``: one row per text or reasoning message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._columns import MESSAGE_COLUMNS, names
+from .._kinds import MESSAGE_END_TYPES, MESSAGE_TYPES, REASONING_TYPES
+from .._load import events_table
+from ._chunks import Chunks
+from ._frame import (
+    NAT,
+    EventFrame,
+    category_values,
+    compact,
+    delta_texts,
+    first_in_group,
+    group_count,
+    group_max,
+    group_min,
+    join_by_key,
+    seconds_between,
+    text_column,
+    utc,
+    word_count,
+)
+
+__all__ = ["Messages", "message_columns", "messages_df"]
+
+
+class Messages:
+    """Per text/reasoning message: its events' times, chunks and text."""
+
+    def __init__(self, ev: EventFrame, chunks: Chunks) -> None:
+        frame = ev.frame
+        in_message = ev.mask(MESSAGE_TYPES)
+        owner = np.where(in_message, ev.owner("message_id"), -1)
+        self.first_row, key = compact(owner)
+        size = len(self.first_row)
+        self.size = size
+        self.key = key
+        self.reasoning = np.zeros(size, dtype=bool)
+        reasoning_rows = np.flatnonzero(ev.mask(REASONING_TYPES) & (key >= 0))
+        self.reasoning[key[reasoning_rows]] = True
+        self.started = group_min(key, ev.time, size)
+        end_rows = np.flatnonzero(ev.mask(MESSAGE_END_TYPES) & (key >= 0))
+        ended = group_max(key[end_rows], ev.time[end_rows], size)
+        # Chunks of this message: text/reasoning kinds only; map chunk owners to message keys.
+        message_chunks = chunks.kind != 2
+        chunk_rows = chunks.rows[message_chunks]
+        chunk_key = key[chunk_rows]
+        self.chunks = group_count(chunk_key, size)
+        self.chars = group_count(chunk_key, size, weights=chunks.chars[message_chunks]).astype(np.int64)
+        last_chunk = group_max(chunk_key, ev.time[chunk_rows], size)
+        self.ended = np.where(ended != NAT, ended, last_chunk)
+        role_rows = first_in_group(
+            key, np.flatnonzero((frame["role"].cat.codes.to_numpy() >= 0) & (key >= 0)), size
+        )
+        self.role = category_values(frame["role"], role_rows)
+        self.run = ev.run[self.first_row] if size else np.empty(0, dtype=np.int64)
+        self.text = join_by_key(chunk_key, chunk_rows, delta_texts(frame), size)
+
+
+def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dict[str, Any]:
+    """The columns ``messages_df`` and ``reasoning_df`` share, for the messages at ``rows``."""
+    frame = ev.frame
+    first = messages.first_row[rows]
+    return {
+        "run_id": category_values(frame["run_id"], first),
+        "message_id": category_values(frame["message_id"], first),
+        "started_at": utc(messages.started[rows]),
+        "ended_at": utc(messages.ended[rows]),
+        "duration_s": seconds_between(messages.ended[rows], messages.started[rows]),
+        "chunks": messages.chunks[rows],
+        "chars": messages.chars[rows],
+        "words": np.array([word_count(messages.text[i]) for i in rows], dtype=np.int64),
+        "text": text_column([messages.text[i] for i in rows]),
+    }
+
+
+def messages_df(events: Any) -> pd.DataFrame:
+    """One row per text or reasoning message: timing, chunks, length and the text itself.
+
+    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    >>> logs.messages_df("run.jsonl").query("kind == 'text'")[["duration_s", "chars"]]  # doctest: +SKIP
+    """
+    ev = EventFrame(events_table(events))
+    messages = Messages(ev, Chunks(ev))
+    rows = np.arange(messages.size)
+    columns = message_columns(ev, messages, rows)
+    columns["role"] = messages.role
+    columns["kind"] = pd.Categorical.from_codes(
+        messages.reasoning.astype(np.int8), categories=["text", "reasoning"]
+    )
+    return pd.DataFrame(columns)[names(MESSAGE_COLUMNS)]

@@ -1,0 +1,47 @@
+"""``reasoning_df``: one row per reasoning message (or span), with its encryption and token count."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._columns import REASONING_COLUMNS, names
+from .._load import events_table
+from ._chunks import Chunks
+from ._frame import EventFrame
+from ._messages import Messages, message_columns
+
+__all__ = ["reasoning_df"]
+
+
+def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) -> pd.DataFrame:
+    """One row per reasoning message (or span): duration, chunks, length, whether it came encrypted.
+
+    ``tokenizer`` (text -> token count or token list) adds a ``tokens`` column.
+
+    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
+    """
+    ev = EventFrame(events_table(events))
+    messages = Messages(ev, Chunks(ev))
+    rows = np.flatnonzero(messages.reasoning)
+    columns = message_columns(ev, messages, rows)
+    encrypted_ids = set()
+    for event in ev.decode(np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))):
+        if isinstance(event, dict) and event.get("subtype") == "message":
+            encrypted_ids.add(event.get("entityId"))
+    message_ids = columns["message_id"]
+    columns["encrypted"] = np.array([m in encrypted_ids for m in message_ids], dtype=bool)
+    wanted = names(REASONING_COLUMNS)
+    if tokenizer is not None:
+        counts = []
+        for i in rows:
+            tokens = tokenizer(messages.text[i])
+            counts.append(tokens if isinstance(tokens, (int, np.integer)) else len(tokens))
+        columns["tokens"] = np.array(counts, dtype=np.int64)
+    else:
+        wanted.remove("tokens")
+    return pd.DataFrame(columns)[wanted]

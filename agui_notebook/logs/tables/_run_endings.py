@@ -1,0 +1,35 @@
+"""How each run ended: its last RUN_FINISHED or RUN_ERROR, which both the runs and the tool calls read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._kinds import RUN_END_TYPES
+from ._frame import EventFrame, last_in_group
+
+__all__ = ["errors_by_run", "run_endings", "run_error_text"]
+
+
+def run_endings(ev: EventFrame) -> tuple[np.ndarray, list[Any]]:
+    """The last RUN_FINISHED/RUN_ERROR row of each run (-1 for none) and those events decoded."""
+    rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
+    last = last_in_group(ev.run, rows, ev.runs)
+    return last, ev.decode(last[last >= 0])
+
+
+def run_error_text(event: dict[str, Any]) -> str:
+    """A RUN_ERROR's message, with its code in brackets when it has one."""
+    message = str(event.get("message", ""))
+    code = event.get("code")
+    return f"{message} [{code}]" if code else message
+
+
+def errors_by_run(ev: EventFrame, last: np.ndarray, endings: list[Any]) -> dict[int, str]:
+    """The error text of every run that ended with RUN_ERROR, by run key (from ``run_endings``)."""
+    errors = {}
+    for run, event in zip(np.flatnonzero(last >= 0).tolist(), endings, strict=True):
+        if isinstance(event, dict) and event.get("type") == "RUN_ERROR":
+            errors[run] = run_error_text(event)
+    return errors

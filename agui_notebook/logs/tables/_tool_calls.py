@@ -1,0 +1,197 @@
+"""``tool_calls_df``: one row per tool call, with its results joined across runs and its outcome claims."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import orjson
+import pandas as pd
+
+from agui_notebook.agui._tool_outcome import UNSUCCESSFUL_OUTCOMES, claimed_outcome
+
+from .._columns import TOOL_CALL_COLUMNS, names
+from .._kinds import TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
+from .._load import events_table
+from ._chunks import Chunks
+from ._frame import (
+    NAT,
+    EventFrame,
+    category_values,
+    compact,
+    delta_texts,
+    first_in_group,
+    group_count,
+    group_min,
+    join_by_key,
+    seconds_between,
+    take,
+    text_column,
+    utc,
+)
+from ._run_endings import errors_by_run, run_endings
+
+__all__ = ["ToolCalls", "tool_calls_df"]
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                texts.append(str(part.get("text", "")))
+            elif isinstance(part, dict):
+                texts.append(f"[{part.get('type', 'part')}]")
+        return "".join(texts)
+    if content is None:
+        return ""
+    return orjson.dumps(content).decode()
+
+
+def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
+    """Give a result that arrives in a later run than its call (a run resumed after an approval) to that call.
+
+    Tool calls are keyed by run; a ``TOOL_CALL_RESULT`` whose run never showed the call takes the key of the
+    latest earlier call with the same id in the same source and thread.
+    """
+    codes = {name: i for i, name in enumerate(ev.type_names)}
+    result_code = codes.get("TOOL_CALL_RESULT", -2)
+    is_result = ev.types == result_code
+    result_rows = np.flatnonzero(is_result & (owner >= 0))
+    if not len(result_rows):
+        return owner
+    call_rows = np.flatnonzero(~is_result & (owner >= 0))
+    called = set(owner[call_rows].tolist())
+    orphans = [row for row in result_rows.tolist() if owner[row] not in called]
+    if not orphans:
+        return owner
+    frame = ev.frame
+    ids = frame["tool_call_id"].cat.codes.to_numpy()
+    threads = frame["thread_id"].cat.codes.to_numpy()
+    sources = frame["source"].cat.codes.to_numpy()
+    owner = owner.copy()
+    latest: dict[tuple[int, int, int], int] = {}
+    calls = iter(call_rows.tolist())
+    next_call = next(calls, None)
+    for row in orphans:
+        while next_call is not None and next_call < row:
+            latest[(sources[next_call], threads[next_call], ids[next_call])] = owner[next_call]
+            next_call = next(calls, None)
+        target = latest.get((sources[row], threads[row], ids[row]))
+        if target is not None:
+            owner[row] = target
+    return owner
+
+
+class ToolCalls:
+    """Per tool call: its START/END/RESULT times, arguments and result."""
+
+    def __init__(self, ev: EventFrame, chunks: Chunks, run_errors: dict[int, str]) -> None:
+        frame = ev.frame
+        in_tool = ev.mask(TOOL_CALL_TYPES)
+        owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
+        self.first_row, key = compact(owner)
+        size = len(self.first_row)
+        self.size = size
+        types = ev.types
+        codes = {name: i for i, name in enumerate(ev.type_names)}
+
+        def rows_of(name: str) -> np.ndarray:
+            return np.flatnonzero((types == codes.get(name, -2)) & (key >= 0))
+
+        start_rows = first_in_group(key, np.flatnonzero(ev.mask(TOOL_CALL_START_TYPES) & (key >= 0)), size)
+        end_rows = first_in_group(key, rows_of("TOOL_CALL_END"), size)
+        result_rows = first_in_group(key, rows_of("TOOL_CALL_RESULT"), size)
+        first_event = group_min(key, ev.time, size)
+        self.started = np.where(start_rows >= 0, take(ev.time, start_rows, NAT), first_event)
+        self.args_end = take(ev.time, end_rows, NAT)
+        self.result_at = take(ev.time, result_rows, NAT)
+        name_rows = first_in_group(
+            key, np.flatnonzero((frame["tool_call_name"].cat.codes.to_numpy() >= 0) & (key >= 0)), size
+        )
+        self.name = category_values(frame["tool_call_name"], name_rows)
+        self.parent = category_values(frame["parent_message_id"], start_rows)
+        self.run = ev.run[self.first_row] if size else np.empty(0, dtype=np.int64)
+        # Arguments: the tool_args chunks in order.
+        args_chunks = chunks.kind == 2
+        arg_rows = chunks.rows[args_chunks]
+        arg_key = key[arg_rows]
+        self.args_chars = group_count(arg_key, size, weights=chunks.chars[args_chunks]).astype(np.int64)
+        args_text = join_by_key(arg_key, arg_rows, delta_texts(frame), size)
+        self.args_valid = np.zeros(size, dtype=bool)
+        self.args: list[Any] = [None] * size
+        for k, text in enumerate(args_text):
+            try:
+                self.args[k] = orjson.loads(text) if text.strip() else {}
+                self.args_valid[k] = True
+            except orjson.JSONDecodeError:
+                pass
+        # Results and errors, from the few result events and the encrypted-value markers beside them.
+        results = ev.decode(result_rows[result_rows >= 0])
+        markers: dict[Any, str] = {}
+        for event in ev.decode(np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))):
+            if isinstance(event, dict) and event.get("subtype") == "message":
+                outcome = claimed_outcome(event.get("encryptedValue"))
+                if outcome in UNSUCCESSFUL_OUTCOMES:
+                    markers[event.get("entityId")] = outcome
+        self.result: list[Any] = [None] * size
+        self.result_chars = np.zeros(size, dtype=np.int64)
+        self.error: list[Any] = [None] * size
+        status = np.full(size, "pending", dtype=object)
+        for k, event in zip(np.flatnonzero(result_rows >= 0).tolist(), results, strict=True):
+            event = event if isinstance(event, dict) else {}
+            text = _content_text(event.get("content"))
+            self.result[k] = text
+            self.result_chars[k] = len(text)
+            error = event.get("error")
+            if error is None and event.get("messageId") in markers:
+                outcome = markers[event["messageId"]]
+                error = f"{outcome}: {text}" if text else outcome
+            self.error[k] = None if error is None else str(error)
+            status[k] = "ok" if error is None else "error"
+        for k in np.flatnonzero(result_rows < 0).tolist():
+            message = run_errors.get(int(self.run[k]))
+            if message is not None:
+                self.error[k] = message
+                status[k] = "error"
+        self.status = status
+
+
+def tool_calls_df(events: Any) -> pd.DataFrame:
+    """One row per tool call: argument streaming, execution latency, arguments, result and status.
+
+    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
+    """
+    ev = EventFrame(events_table(events))
+    last, endings = run_endings(ev)
+    calls = ToolCalls(ev, Chunks(ev), errors_by_run(ev, last, endings))
+    return _tool_frame(ev, calls)
+
+
+def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
+    frame = ev.frame
+    out = pd.DataFrame(
+        {
+            "run_id": category_values(frame["run_id"], calls.first_row),
+            "tool_call_id": category_values(frame["tool_call_id"], calls.first_row),
+            "tool_name": calls.name,
+            "parent_message_id": calls.parent,
+            "started_at": utc(calls.started),
+            "args_end_at": utc(calls.args_end),
+            "result_at": utc(calls.result_at),
+            "args_s": seconds_between(calls.args_end, calls.started),
+            "latency_s": seconds_between(calls.result_at, calls.args_end),
+            "total_s": seconds_between(calls.result_at, calls.started),
+            "args_chars": calls.args_chars,
+            "args_json_valid": calls.args_valid,
+            "args": pd.array(calls.args, dtype=object),
+            "result_chars": calls.result_chars,
+            "result": text_column(calls.result),
+            "error": text_column(calls.error),
+            "status": pd.Categorical(calls.status, categories=["ok", "error", "pending"]),
+        }
+    )
+    return out[names(TOOL_CALL_COLUMNS)]

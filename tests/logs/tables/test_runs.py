@@ -1,0 +1,99 @@
+"""runs_df: known answers on the hand-built log, outcomes, and the real captures' runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from agui_notebook.logs._columns import RUN_COLUMNS, names
+from agui_notebook.logs._load import load_events
+from agui_notebook.logs.tables._runs import runs_df
+
+from ..conftest import CAPTURES, at, ts, values
+
+
+def test_runs_known_answers(known: pd.DataFrame) -> None:
+    runs = runs_df(known)
+    assert list(runs.columns) == names(RUN_COLUMNS)
+    r1, r2, r3, r4 = (runs.iloc[i] for i in range(4))
+    assert values(runs["run_id"]) == ["r1", "r2", "r3", "r4"]
+    assert values(runs["thread_id"]) == ["t1"] * 4
+    assert values(runs["parent_run_id"]) == [None, "r1", None, None]
+    assert values(runs["status"]) == ["success", "error", "interrupt", "incomplete"]
+    assert values(runs["error"]) == [None, "model overloaded [529]", None, None]
+    assert values(runs["started_at"]) == [ts(0), ts(5000), ts(6000), ts(7000)]
+    assert values(runs["finished_at"]) == [ts(3000), ts(5500), ts(6100), None]
+    assert runs["events"].tolist() == [29, 5, 2, 3]
+    assert runs["duration_s"].iloc[:3].tolist() == pytest.approx([3.0, 0.5, 0.1]) and np.isnan(r4.duration_s)
+    # r1: the first chunk is reasoning at 150 ms, the first text at 500 ms.
+    assert (r1.ttft_s, r1.time_to_first_text_s, r2.ttft_s) == pytest.approx((0.15, 0.5, 0.2))
+    assert np.isnan(r3.ttft_s) and np.isnan(r4.time_to_first_text_s)
+    assert runs["text_chars"].tolist() == [17, 7, 0, 0]
+    assert runs["reasoning_chars"].tolist() == [9, 0, 0, 0]
+    assert runs["text_chunks"].tolist() == [5, 1, 0, 0]  # the empty delta is no chunk
+    assert runs["reasoning_chunks"].tolist() == [2, 0, 0, 0]
+    assert runs["tool_calls"].tolist() == [2, 1, 0, 1]
+    # c1 runs 1.4-2.4 s, c2 1.5-2.0 s: one second with a tool executing, not 1.5.
+    assert runs["tool_time_s"].tolist() == pytest.approx([1.0, 0.0, 0.0, 0.0])
+    # Gaps within messages: reasoning 0.1; text 0.1, 0.3; text 0.1 (linear interpolation for p95).
+    assert (r1.itl_p50_s, r1.itl_p95_s) == pytest.approx((0.1, 0.27))
+    assert np.isnan(r2.itl_p50_s)
+    # 7 text/reasoning chunks from 0.15 s to 2.7 s.
+    assert r1.chunks_per_s == pytest.approx(6 / 2.55) and np.isnan(r2.chunks_per_s)
+    # Usage summed over the two models' entries; NA when a run reports none.
+    assert values(runs["input_tokens"]) == [120, None, None, None]
+    assert (r1.output_tokens, r1.reasoning_tokens, r1.cached_input_tokens, r1.total_tokens) == (15, 2, 5, 135)
+    assert str(runs["output_tokens"].dtype) == "Int64"
+    assert r1.tpot_s == pytest.approx(2.55 / 14) and np.isnan(r2.tpot_s)
+
+
+def test_cancelled_outcome_and_run_error_usage() -> None:
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="a"),
+        at(5, "RUN_FINISHED", threadId="t", runId="a", outcome={"type": "cancelled"}),
+        at(6, "RUN_STARTED", threadId="t", runId="b"),
+        at(9, "RUN_ERROR", message="boom", usage=[{"inputTokens": 7}]),
+    ]
+    runs = runs_df(events)
+    assert values(runs["status"]) == ["cancelled", "error"]
+    assert values(runs["input_tokens"]) == [None, 7] and values(runs["output_tokens"]) == [None, None]
+
+
+def test_captured_runs(captured: pd.DataFrame) -> None:
+    runs = runs_df(captured).set_index("run_id")
+    assert dict(runs["status"].astype(str)) == {
+        "text_only": "success",
+        "reasoning_tool_text": "success",
+        "parallel_tools": "success",
+        "retried_tool": "success",
+        "crashing_tool": "error",
+        "needs_approval": "interrupt",
+    }
+    assert runs.loc["crashing_tool", "error"] == "lookup service crashed on 'y'"
+    assert runs["tool_calls"].to_dict() == {
+        "text_only": 0, "reasoning_tool_text": 1, "parallel_tools": 2, "retried_tool": 1, "crashing_tool": 1, "needs_approval": 1,
+    }  # fmt: skip
+    assert runs.loc["text_only", "text_chars"] == len("Hello, world! Here is a list:\n\n- one\n- two\n")
+    assert runs.loc["reasoning_tool_text", "reasoning_chunks"] == 5
+    # Invariants of real timings: ordered, positive, and the parts fit in the whole.
+    assert (runs["duration_s"] > 0).all()
+    assert (runs["ttft_s"] <= runs["duration_s"]).all()
+    assert (
+        runs["time_to_first_text_s"].dropna() >= runs["ttft_s"][runs["time_to_first_text_s"].notna()]
+    ).all()
+    assert (runs["tool_time_s"] < runs["duration_s"]).all()
+    assert (runs["itl_p50_s"].dropna() <= runs["itl_p95_s"].dropna()).all()
+    # The model sleeps 4 ms between pieces: gaps are at least that, and well under a second.
+    assert runs["itl_p50_s"].dropna().between(0.003, 0.5).all()
+    assert runs["output_tokens"].notna().sum() == 5  # usage reported on every RUN_FINISHED
+    assert runs.loc["text_only", "tpot_s"] > 0
+
+
+def test_sse_and_ui_stream_captures_give_the_same_runs() -> None:
+    for name in ("pydantic_ai_run.sse", "pydantic_ai_ui_stream.jsonl"):
+        runs = runs_df(load_events(CAPTURES / name))
+        assert values(runs["status"]) == ["success"]
+        assert runs[
+            ["text_chars", "reasoning_chars", "text_chunks", "reasoning_chunks", "tool_calls"]
+        ].values.tolist() == [[41, 60, 3, 5, 1]]

@@ -1,0 +1,91 @@
+"""tool_calls_df: known answers, the real captures' calls and outcomes, results in a resumed run."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from agui_notebook.logs._columns import TOOL_CALL_COLUMNS, names
+from agui_notebook.logs._load import load_events
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
+
+from ..conftest import CAPTURES, ts, values
+
+
+def test_tool_calls_known_answers(known: pd.DataFrame) -> None:
+    calls = tool_calls_df(known)
+    assert list(calls.columns) == names(TOOL_CALL_COLUMNS)
+    assert values(calls["tool_call_id"]) == ["c1", "c2", "c3", "c4"]
+    assert values(calls["run_id"]) == ["r1", "r1", "r2", "r4"]
+    assert values(calls["tool_name"]) == ["search", "calc", "search", "calc"]
+    assert values(calls["parent_message_id"]) == ["m1", "m1", None, None]
+    assert values(calls["started_at"]) == [ts(1000), ts(1400), ts(5300), ts(7100)]
+    assert values(calls["args_end_at"]) == [ts(1400), ts(1500), None, ts(7200)]
+    assert values(calls["result_at"]) == [ts(2400), ts(2000), None, None]
+    assert values(calls["args_s"]) == pytest.approx([0.4, 0.1, None, 0.1], nan_ok=True)
+    assert values(calls["latency_s"]) == pytest.approx([1.0, 0.5, None, None], nan_ok=True)
+    assert values(calls["total_s"]) == pytest.approx([1.4, 0.6, None, None], nan_ok=True)
+    assert calls["args_chars"].tolist() == [10, 7, 0, 0]
+    assert calls["args_json_valid"].tolist() == [True, False, True, True]
+    assert calls["args"].tolist() == [{"q": "x"}, None, {}, {}]
+    # A list of parts counts its text.
+    assert values(calls["result"]) == ["found it", "division", None, None]
+    assert calls["result_chars"].tolist() == [8, 8, 0, 0]
+    assert values(calls["error"]) == [None, "division by zero", "model overloaded [529]", None]
+    assert values(calls["status"]) == ["ok", "error", "error", "pending"]
+
+
+def test_captured_tool_calls(captured: pd.DataFrame) -> None:
+    calls = tool_calls_df(captured).set_index("tool_call_id")
+    assert dict(calls["status"].astype(str)) == {
+        "call_w1": "ok", "call_p": "ok", "call_o": "ok", "call_f": "error", "call_b": "error", "call_d": "pending",
+    }  # fmt: skip
+    assert calls.loc["call_f", "error"] == "retried: lookup of 'x' failed: backend unavailable"
+    assert calls.loc["call_b", "error"] == "failed: Tool execution was interrupted by an error."
+    assert calls.loc["call_o", "args"] == {"city": "Oslo"} and calls["args_json_valid"].all()
+    assert calls.loc["call_w1", "result"] == '{"city":"Paris","sky":"sunny","temp_c":21}'
+    finished = calls.dropna(subset=["result_at"])
+    assert (finished["started_at"] <= finished["args_end_at"]).all()
+    assert (finished["args_end_at"] <= finished["result_at"]).all()
+    assert finished["total_s"].to_numpy() == pytest.approx(
+        (finished["args_s"] + finished["latency_s"]).to_numpy()
+    )
+    # The weather tool sleeps 20-30 ms.
+    assert calls.loc[["call_w1", "call_p", "call_o"], "latency_s"].between(0.02, 1).all()
+
+
+def test_sse_and_ui_stream_captures_give_the_same_tool_calls() -> None:
+    for name in ("pydantic_ai_run.sse", "pydantic_ai_ui_stream.jsonl"):
+        calls = tool_calls_df(load_events(CAPTURES / name))
+        assert values(calls["status"]) == ["ok"] and calls["args"].tolist() == [{"city": "Paris"}]
+        assert calls["latency_s"].iloc[0] > 0
+
+
+def test_a_result_in_the_resumed_run_joins_its_call() -> None:
+    """An approval splits a tool call across runs: START/ARGS/END in the first, RESULT in the resumed one."""
+    ms = 1_700_000_000_000
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "timestamp": ms},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "delete", "timestamp": ms + 100},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"p": 1}', "timestamp": ms + 200},
+        {"type": "TOOL_CALL_END", "toolCallId": "c", "timestamp": ms + 300},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1", "timestamp": ms + 400,
+         "outcome": {"type": "interrupt", "interrupts": [{"id": "i", "reason": "tool_call", "toolCallId": "c"}]}},
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "timestamp": ms + 5_000},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m", "content": "done", "timestamp": ms + 5_300},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2", "timestamp": ms + 5_400},
+        # the same id in another thread is another call
+        {"type": "RUN_STARTED", "threadId": "u", "runId": "r3", "timestamp": ms + 6_000},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m2", "content": "x", "timestamp": ms + 6_100},
+        {"type": "RUN_FINISHED", "threadId": "u", "runId": "r3", "timestamp": ms + 6_200},
+    ]  # fmt: skip
+    calls = tool_calls_df(events)
+    assert calls[["run_id", "status", "result_chars"]].to_dict("records") == [
+        {"run_id": "r1", "status": "ok", "result_chars": 4},
+        {"run_id": "r3", "status": "ok", "result_chars": 1},
+    ]
+    assert calls.loc[0, "args"] == {"p": 1}
+    assert calls.loc[0, "latency_s"] == pytest.approx(5.0)
+    assert calls.loc[0, "total_s"] == pytest.approx(5.2)
+    assert runs_df(events).set_index("run_id").tool_calls.to_dict() == {"r1": 1, "r2": 0, "r3": 1}
