@@ -11,6 +11,8 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+from agui_notebook.wire._reader import looks_like_text
+
 from ._file_buffer import FileBuffer
 from ._read import Batch, Problems, read_buffer, read_items
 
@@ -19,13 +21,6 @@ __all__ = ["Source", "sources"]
 _THREADED_READ_BYTES = 8 << 20
 """Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
 _LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
-
-
-def _looks_like_text(text: str) -> bool:
-    head = text.lstrip()[:6]
-    return (
-        not head or head[:1] in ("{", "[") or head.startswith(("data:", "event:", "id:", ":")) or "\n" in text
-    )
 
 
 def _paths(pattern: str) -> list[str]:
@@ -82,7 +77,7 @@ def sources(source: Any) -> list[Source]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return [Source("<text>", data=bytes(source))]
     if isinstance(source, str):
-        if _looks_like_text(source):
+        if looks_like_text(source):
             return [Source("<text>", data=source.encode())]
         return [Source(path, path=path) for path in _paths(source)]
     if isinstance(source, os.PathLike):
@@ -104,7 +99,7 @@ def sources(source: Any) -> list[Source]:
         isinstance(source, (list, tuple))
         and source
         and all(isinstance(s, (str, os.PathLike)) for s in source)
-        and not any(isinstance(s, str) and _looks_like_text(s) for s in source)
+        and not any(isinstance(s, str) and looks_like_text(s) for s in source)
     ):
         return [found for item in source for found in sources(item)]
     if hasattr(source, "__iter__"):
