@@ -21,158 +21,196 @@ Three parts, one public surface (every other module is private):
 
 from __future__ import annotations
 
-from agui_notebook.agui._apply import ProtocolError, aapply_events, apply_events
-from agui_notebook.agui._intake import (
-    EventParseError,
-    aparse_events,
-    iter_wire_events,
-    parse_events,
-    to_wire_event,
-)
-from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
-from agui_notebook.agui._reducer import EventReducer
-from agui_notebook.agui._thread import RunInfo, ThreadState
-from agui_notebook.agui._verify import Problem, averify_events, verify_events
-from agui_notebook.bridge._assemble import (
-    UIMessageAssembler,
-    aui_chunks_from_events,
-    ui_chunks_from_events,
-    ui_messages_from_events,
-)
-from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
-from agui_notebook.demo import DemoAgent
-from agui_notebook.logs._errors import EventLogWarning
-from agui_notebook.logs._load import load_events
-from agui_notebook.logs._plots import (
-    plot_reasoning_lengths,
-    plot_run_timeline,
-    plot_token_stream,
-    plot_tool_latency,
-)
-from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
-from agui_notebook.logs._summary import summarize
-from agui_notebook.logs.tables._chunks import chunks_df
-from agui_notebook.logs.tables._messages import messages_df
-from agui_notebook.logs.tables._reasoning import reasoning_df
-from agui_notebook.logs.tables._runs import runs_df
-from agui_notebook.logs.tables._tool_calls import tool_calls_df
-from agui_notebook.ui._changes import MessageChange
-from agui_notebook.ui._chunk_source import ChunkDecodeError, aiter_ui_chunks, iter_ui_chunks
-from agui_notebook.ui._partial_json import PartialJsonBuffer, parse_partial_json
-from agui_notebook.ui._parts import (
-    CustomContentUIPart,
-    DataUIPart,
-    DynamicToolUIPart,
-    FileUIPart,
-    ReasoningFileUIPart,
-    ReasoningUIPart,
-    SourceDocumentUIPart,
-    SourceUrlUIPart,
-    SteeringMessageUIPart,
-    StepStartUIPart,
-    TextUIPart,
-    ToolApproval,
-    ToolState,
-    ToolUIPart,
-    UIMessage,
-    UIMessagePart,
-    UIPart,
-    UnknownUIPart,
-)
-from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
-from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
-from agui_notebook.ui._validate import (
-    SafeValidationResult,
-    UIMessageValidationError,
-    get_tool_name,
-    is_tool_output_error_part,
-    is_tool_ui_part,
-    safe_validate_ui_messages,
-    validate_ui_messages,
-)
-from agui_notebook.widget._chat import ChatWidget
-from agui_notebook.widget._http import HttpAgent, HttpAgentError
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "ChatWidget",
-    "ChunkDecodeError",
-    "CustomContentUIPart",
-    "DataUIPart",
-    "DemoAgent",
-    "DynamicToolUIPart",
-    "EventLogWarning",
-    "EventParseError",
-    "EventRecorder",
-    "EventReducer",
-    "FileUIPart",
-    "HttpAgent",
-    "HttpAgentError",
-    "JsonPatchError",
-    "MessageChange",
-    "PartialJsonBuffer",
-    "Problem",
-    "ProtocolError",
-    "ReasoningFileUIPart",
-    "ReasoningUIPart",
-    "RecordedEvent",
-    "RunInfo",
-    "SafeValidationResult",
-    "SourceDocumentUIPart",
-    "SourceUrlUIPart",
-    "SteeringMessageUIPart",
-    "StepStartUIPart",
-    "TextUIPart",
-    "ThreadState",
-    "ToolApproval",
-    "ToolState",
-    "ToolUIPart",
-    "UIMessage",
-    "UIMessageAssembler",
-    "UIMessagePart",
-    "UIMessageStreamError",
-    "UIMessageStreamErrorChunk",
-    "UIMessageStreamReducer",
-    "UIMessageValidationError",
-    "UIPart",
-    "UnknownUIPart",
-    "__version__",
-    "aapply_events",
-    "aiter_ui_chunks",
-    "aparse_events",
-    "apply_events",
-    "apply_json_patch",
-    "aui_chunks_from_events",
-    "averify_events",
-    "chunks_df",
-    "get_tool_name",
-    "is_tool_output_error_part",
-    "is_tool_ui_part",
-    "iter_ui_chunks",
-    "iter_wire_events",
-    "load_events",
-    "messages_df",
-    "parse_events",
-    "parse_partial_json",
-    "plot_reasoning_lengths",
-    "plot_run_timeline",
-    "plot_token_stream",
-    "plot_tool_latency",
-    "read_ui_message_stream",
-    "reasoning_df",
-    "record",
-    "runs_df",
-    "safe_validate_ui_messages",
-    "summarize",
-    "to_agui_messages",
-    "to_openai_messages",
-    "to_ui_messages",
-    "to_wire_event",
-    "tool_calls_df",
-    "ui_chunks_from_events",
-    "ui_message_from_chunks",
-    "ui_messages_from_events",
-    "validate_ui_messages",
-    "verify_events",
-]
+# Public name -> the private module that defines it. Nothing is imported until a name is first used, so the
+# core (``ui_messages_from_events``, ``apply_events``, ``verify_events`` ...) never loads pandas or the widget.
+_EXPORTS: dict[str, str] = {
+    "AgentError": "agui_notebook._errors",
+    "AguiNotebookError": "agui_notebook._errors",
+    "AguiNotebookWarning": "agui_notebook._errors",
+    "ChunkDecodeError": "agui_notebook._errors",
+    "ChunkExpansionError": "agui_notebook._errors",
+    "EventLogWarning": "agui_notebook._errors",
+    "EventParseError": "agui_notebook._errors",
+    "HttpAgentError": "agui_notebook._errors",
+    "JsonPatchError": "agui_notebook._errors",
+    "PatchError": "agui_notebook._errors",
+    "ProtocolError": "agui_notebook._errors",
+    "RunStreamError": "agui_notebook._errors",
+    "StateUpdateWarning": "agui_notebook._errors",
+    "UIMessageStreamError": "agui_notebook._errors",
+    "UIMessageStreamErrorChunk": "agui_notebook._errors",
+    "UIMessageValidationError": "agui_notebook._errors",
+    "aapply_events": "agui_notebook.agui._apply",
+    "apply_events": "agui_notebook.agui._apply",
+    "aparse_events": "agui_notebook.agui._intake",
+    "iter_wire_events": "agui_notebook.agui._intake",
+    "parse_events": "agui_notebook.agui._intake",
+    "to_wire_event": "agui_notebook.agui._intake",
+    "apply_json_patch": "agui_notebook.agui._patch",
+    "EventReducer": "agui_notebook.agui._reducer",
+    "RunInfo": "agui_notebook.agui._thread",
+    "ThreadState": "agui_notebook.agui._thread",
+    "Problem": "agui_notebook.agui._verify",
+    "averify_events": "agui_notebook.agui._verify",
+    "verify_events": "agui_notebook.agui._verify",
+    "UIMessageAssembler": "agui_notebook.bridge._assemble",
+    "aui_chunks_from_events": "agui_notebook.bridge._assemble",
+    "ui_chunks_from_events": "agui_notebook.bridge._assemble",
+    "ui_messages_from_events": "agui_notebook.bridge._assemble",
+    "to_agui_messages": "agui_notebook.bridge._messages",
+    "to_openai_messages": "agui_notebook.bridge._messages",
+    "to_ui_messages": "agui_notebook.bridge._messages",
+    "DemoAgent": "agui_notebook.demo",
+    "load_events": "agui_notebook.logs._load",
+    "plot_reasoning_lengths": "agui_notebook.logs._plots",
+    "plot_run_timeline": "agui_notebook.logs._plots",
+    "plot_token_stream": "agui_notebook.logs._plots",
+    "plot_tool_latency": "agui_notebook.logs._plots",
+    "EventRecorder": "agui_notebook.logs._record",
+    "RecordedEvent": "agui_notebook.logs._record",
+    "record": "agui_notebook.logs._record",
+    "summarize": "agui_notebook.logs._summary",
+    "chunks_df": "agui_notebook.logs.tables._chunks",
+    "messages_df": "agui_notebook.logs.tables._messages",
+    "reasoning_df": "agui_notebook.logs.tables._reasoning",
+    "runs_df": "agui_notebook.logs.tables._runs",
+    "tool_calls_df": "agui_notebook.logs.tables._tool_calls",
+    "MessageChange": "agui_notebook.ui._changes",
+    "aiter_ui_chunks": "agui_notebook.ui._chunk_source",
+    "iter_ui_chunks": "agui_notebook.ui._chunk_source",
+    "PartialJsonBuffer": "agui_notebook.ui._partial_json",
+    "parse_partial_json": "agui_notebook.ui._partial_json",
+    "CustomContentUIPart": "agui_notebook.ui._parts",
+    "DataUIPart": "agui_notebook.ui._parts",
+    "DynamicToolUIPart": "agui_notebook.ui._parts",
+    "FileUIPart": "agui_notebook.ui._parts",
+    "ReasoningFileUIPart": "agui_notebook.ui._parts",
+    "ReasoningUIPart": "agui_notebook.ui._parts",
+    "SourceDocumentUIPart": "agui_notebook.ui._parts",
+    "SourceUrlUIPart": "agui_notebook.ui._parts",
+    "SteeringMessageUIPart": "agui_notebook.ui._parts",
+    "StepStartUIPart": "agui_notebook.ui._parts",
+    "TextUIPart": "agui_notebook.ui._parts",
+    "ToolApproval": "agui_notebook.ui._parts",
+    "ToolState": "agui_notebook.ui._parts",
+    "ToolUIPart": "agui_notebook.ui._parts",
+    "UIMessage": "agui_notebook.ui._parts",
+    "UIMessagePart": "agui_notebook.ui._parts",
+    "UIPart": "agui_notebook.ui._parts",
+    "UnknownUIPart": "agui_notebook.ui._parts",
+    "read_ui_message_stream": "agui_notebook.ui._read_stream",
+    "ui_message_from_chunks": "agui_notebook.ui._read_stream",
+    "UIMessageStreamReducer": "agui_notebook.ui._reducer",
+    "SafeValidationResult": "agui_notebook.ui._validate",
+    "get_tool_name": "agui_notebook.ui._validate",
+    "is_tool_output_error_part": "agui_notebook.ui._validate",
+    "is_tool_ui_part": "agui_notebook.ui._validate",
+    "safe_validate_ui_messages": "agui_notebook.ui._validate",
+    "validate_ui_messages": "agui_notebook.ui._validate",
+    "ChatWidget": "agui_notebook.widget._chat",
+    "HttpAgent": "agui_notebook.widget._http",
+}
+
+__all__ = [*sorted(_EXPORTS), "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agui_notebook' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps the two lists equal)
+    from agui_notebook._errors import (
+        AgentError,
+        AguiNotebookError,
+        AguiNotebookWarning,
+        ChunkDecodeError,
+        ChunkExpansionError,
+        EventLogWarning,
+        EventParseError,
+        HttpAgentError,
+        JsonPatchError,
+        PatchError,
+        ProtocolError,
+        RunStreamError,
+        StateUpdateWarning,
+        UIMessageStreamError,
+        UIMessageStreamErrorChunk,
+        UIMessageValidationError,
+    )
+    from agui_notebook.agui._apply import aapply_events, apply_events
+    from agui_notebook.agui._intake import aparse_events, iter_wire_events, parse_events, to_wire_event
+    from agui_notebook.agui._patch import apply_json_patch
+    from agui_notebook.agui._reducer import EventReducer
+    from agui_notebook.agui._thread import RunInfo, ThreadState
+    from agui_notebook.agui._verify import Problem, averify_events, verify_events
+    from agui_notebook.bridge._assemble import (
+        UIMessageAssembler,
+        aui_chunks_from_events,
+        ui_chunks_from_events,
+        ui_messages_from_events,
+    )
+    from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
+    from agui_notebook.demo import DemoAgent
+    from agui_notebook.logs._load import load_events
+    from agui_notebook.logs._plots import (
+        plot_reasoning_lengths,
+        plot_run_timeline,
+        plot_token_stream,
+        plot_tool_latency,
+    )
+    from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
+    from agui_notebook.logs._summary import summarize
+    from agui_notebook.logs.tables._chunks import chunks_df
+    from agui_notebook.logs.tables._messages import messages_df
+    from agui_notebook.logs.tables._reasoning import reasoning_df
+    from agui_notebook.logs.tables._runs import runs_df
+    from agui_notebook.logs.tables._tool_calls import tool_calls_df
+    from agui_notebook.ui._changes import MessageChange
+    from agui_notebook.ui._chunk_source import aiter_ui_chunks, iter_ui_chunks
+    from agui_notebook.ui._partial_json import PartialJsonBuffer, parse_partial_json
+    from agui_notebook.ui._parts import (
+        CustomContentUIPart,
+        DataUIPart,
+        DynamicToolUIPart,
+        FileUIPart,
+        ReasoningFileUIPart,
+        ReasoningUIPart,
+        SourceDocumentUIPart,
+        SourceUrlUIPart,
+        SteeringMessageUIPart,
+        StepStartUIPart,
+        TextUIPart,
+        ToolApproval,
+        ToolState,
+        ToolUIPart,
+        UIMessage,
+        UIMessagePart,
+        UIPart,
+        UnknownUIPart,
+    )
+    from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
+    from agui_notebook.ui._reducer import UIMessageStreamReducer
+    from agui_notebook.ui._validate import (
+        SafeValidationResult,
+        get_tool_name,
+        is_tool_output_error_part,
+        is_tool_ui_part,
+        safe_validate_ui_messages,
+        validate_ui_messages,
+    )
+    from agui_notebook.widget._chat import ChatWidget
+    from agui_notebook.widget._http import HttpAgent

@@ -8,11 +8,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterable, Iterable, Mapping
-from typing import Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from pydantic import BaseModel
 
-__all__ = ["JSON", "ErrorMode", "EventLike", "EventSource", "TextSource", "WireEvent"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "JSON",
+    "ErrorMode",
+    "EventLike",
+    "EventSource",
+    "EventsOrSource",
+    "LogSource",
+    "TextSource",
+    "WireEvent",
+]
 
 JSON: TypeAlias = Any
 """A JSON value as ``orjson`` reads it (dict, list, str, int, float, bool or None)."""
@@ -31,6 +43,13 @@ EventSource: TypeAlias = (
 )
 """Anything the readers take: a text or path, one event, or a (sync or async) stream of events or of text slices
 cut anywhere (an HTTP body as ``aiter_bytes()`` yields it, an open file, lines)."""
+
+LogSource: TypeAlias = "TextSource | Iterable[TextSource] | Iterable[EventLike] | Any"
+"""What ``load_events`` reads: a path, glob or folder, several of them, text or bytes, an open file, a list of
+events or recorder records, or an ``EventRecorder``."""
+
+EventsOrSource: TypeAlias = "pd.DataFrame | LogSource"
+"""What the log tables and plots take: the frame ``load_events`` returns, or anything it reads."""
 
 ErrorMode: TypeAlias = Literal["raise", "collect"]
 """What a reader does with bad input: ``"raise"`` the package's error at the first problem, or ``"collect"``

@@ -21,30 +21,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from agui_notebook._errors import ProtocolError
+from agui_notebook._types import JSON, EventSource
 from agui_notebook.wire._reader import read_text_source, whole_jsonl_values
 
 from ._intake import aiter_event_records, iter_event_records
 from ._reducer import EventReducer
 from ._thread import ThreadState
-from ._verify import EventChecker, Problem
+from ._verify import EventChecker
 
 __all__ = ["ProtocolError", "aapply_events", "apply_events"]
 
 
-class ProtocolError(ValueError):
-    """An event sequence that breaks the AG-UI protocol (raised by ``apply_events(..., strict=True)``).
-
-    ``problem`` is the :class:`~agui_notebook.agui._verify.Problem` found; ``index`` the event's position.
-    """
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(problem.describe())
-        self.problem = problem
-        self.index = problem.index
-
-
 def apply_events(
-    events: Any, *, messages: Iterable[Any] | None = None, state: Any = None, strict: bool = False
+    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, strict: bool = False
 ) -> ThreadState:
     """Apply AG-UI events (anything the intake reads: models, dicts, JSONL/SSE text or bytes, a path) to messages.
 
@@ -61,7 +51,7 @@ def apply_events(
 
 
 async def aapply_events(
-    events: Any, *, messages: Iterable[Any] | None = None, state: Any = None, strict: bool = False
+    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, strict: bool = False
 ) -> ThreadState:
     """Async :func:`apply_events`, for async iterables (e.g. a live SSE response) as well."""
     if not isinstance(events, AsyncIterable):

@@ -1,3 +1,4 @@
+
 """Expands the AG-UI ``*_CHUNK`` shorthand into START/CONTENT/END sequences, as @ag-ui/client does."""
 
 from __future__ import annotations
@@ -5,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ag_ui.core import ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent
+
+from agui_notebook._errors import ChunkExpansionError
 
 __all__ = ["CHUNK_TYPES", "ChunkExpander", "ChunkExpansionError"]
 
@@ -53,10 +56,6 @@ _CLOSES_SUBAGENT_LANE = frozenset({"SUBAGENT_FINISHED", "SUBAGENT_ERROR"})
 _END_TYPE = {"text": "TEXT_MESSAGE_END", "tool": "TOOL_CALL_END", "reasoning": "REASONING_MESSAGE_END"}
 _ID_KEY = {"text": "messageId", "tool": "toolCallId", "reasoning": "messageId"}
 _ENTITY = {"text": "text message", "tool": "tool call", "reasoning": "reasoning message"}
-
-
-class ChunkExpansionError(ValueError):
-    """A ``*_CHUNK`` event that cannot be expanded (no id on a first chunk, a conflicting repeat, ...)."""
 
 
 class _Lane:

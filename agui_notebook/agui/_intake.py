@@ -20,6 +20,8 @@ from typing import Any
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from agui_notebook._errors import EventParseError
+from agui_notebook._types import EventLike, EventSource, WireEvent
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
     Frame,
@@ -55,20 +57,6 @@ EVENT_TYPES = frozenset(member.value for member in EventType)
 """Every event ``type`` AG-UI 1.0 defines."""
 
 
-class EventParseError(ValueError):
-    """Input that is not a readable AG-UI event; the message starts with where it is.
-
-    ``source`` is the file path or ``"<text>"``/``"<events>"``, ``line`` the 1-based line (when known) and
-    ``index`` the 0-based position of the event in the input.
-    """
-
-    def __init__(self, message: str, *, source: str, line: int | None, index: int | None) -> None:
-        super().__init__(message)
-        self.source = source
-        self.line = line
-        self.index = index
-
-
 @dataclass(frozen=True, slots=True)
 class EventRecord:
     """One event read from a source, or why it could not be read.
@@ -101,7 +89,7 @@ class EventRecord:
             )
 
 
-def to_wire_event(obj: Any) -> dict[str, Any]:
+def to_wire_event(obj: EventLike) -> WireEvent:
     """Return the wire dict of an ``ag_ui.core`` event model or an event dict (dicts come back as they are).
 
     >>> from ag_ui.core import TextMessageContentEvent
@@ -222,8 +210,8 @@ async def aiter_event_records(
 
 
 def iter_wire_events(
-    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
-) -> Iterator[dict[str, Any]]:
+    source: EventSource, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> Iterator[WireEvent]:
     """Iterate the wire dicts of AG-UI events from any source; bad input raises :class:`EventParseError`.
 
     ``source`` may be an event model or dict, an iterable of those or of JSON texts or JSONL/SSE lines,
@@ -239,8 +227,8 @@ def iter_wire_events(
 
 
 async def aiter_wire_events(
-    source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
-) -> AsyncIterator[dict[str, Any]]:
+    source: EventSource, *, expand_chunks: bool = True, upgrade_legacy: bool = True
+) -> AsyncIterator[WireEvent]:
     """Async :func:`iter_wire_events`; also reads async iterables (of models, dicts, JSON texts or lines)."""
     async for record in aiter_event_records(
         source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy
@@ -372,7 +360,9 @@ def event_model(record: EventRecord) -> Any:
     raise AssertionError("unreachable")
 
 
-def parse_events(source: Any, *, expand_chunks: bool = False, upgrade_legacy: bool = True) -> list[Any]:
+def parse_events(
+    source: EventSource, *, expand_chunks: bool = False, upgrade_legacy: bool = True
+) -> list[Event]:
     """Read and validate AG-UI events into ``ag_ui.core`` models; bad or unknown events raise :class:`EventParseError`.
 
     Chunk events are kept as they were sent unless ``expand_chunks=True``.
@@ -388,8 +378,8 @@ def parse_events(source: Any, *, expand_chunks: bool = False, upgrade_legacy: bo
 
 
 async def aparse_events(
-    source: Any, *, expand_chunks: bool = False, upgrade_legacy: bool = True
-) -> list[Any]:
+    source: EventSource, *, expand_chunks: bool = False, upgrade_legacy: bool = True
+) -> list[Event]:
     """Async :func:`parse_events`, for async iterables as well."""
     models = []
     async for record in aiter_event_records(

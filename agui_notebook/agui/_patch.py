@@ -1,3 +1,4 @@
+
 """RFC 6902 JSON Patch with the semantics of fast-json-patch's validating ``applyPatch``, as @ag-ui/client uses it.
 
 The client applies STATE_DELTA and ACTIVITY_DELTA patches with ``applyPatch(doc, patch, true, false)``: every
@@ -14,23 +15,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agui_notebook._errors import JsonPatchError
+from agui_notebook._types import JSON
+
 __all__ = ["JsonPatchError", "apply_json_patch", "json_equal"]
 
 _OPS = frozenset({"add", "remove", "replace", "move", "copy", "test"})
 _MISSING: Any = object()
-
-
-class JsonPatchError(ValueError):
-    """A patch operation that is malformed or does not apply; names the operation index, op and path."""
-
-    def __init__(self, reason: str, *, index: int, operation: Any) -> None:
-        op = operation.get("op") if isinstance(operation, dict) else None
-        path = operation.get("path") if isinstance(operation, dict) else None
-        where = f"operation {index}" if op is None else f"operation {index} ({op} {path!r})"
-        super().__init__(f"{where}: {reason}")
-        self.index = index
-        self.operation = operation
-        self.reason = reason
 
 
 def json_equal(a: Any, b: Any) -> bool:
@@ -266,7 +257,7 @@ class _Patcher:
         return parent.pop(token)
 
 
-def apply_json_patch(document: Any, operations: Any, *, in_place: bool = False) -> Any:
+def apply_json_patch(document: JSON, operations: JSON, *, in_place: bool = False) -> JSON:
     """Apply an RFC 6902 patch and return the new document; a bad operation raises :class:`JsonPatchError`.
 
     The input is never changed unless ``in_place=True`` (faster, but a failing patch then leaves the
@@ -280,7 +271,7 @@ def apply_json_patch(document: Any, operations: Any, *, in_place: bool = False) 
     >>> apply_json_patch(doc, [{"op": "replace", "path": "/missing", "value": 1}])
     Traceback (most recent call last):
     ...
-    agui_notebook.agui._patch.JsonPatchError: operation 0 (replace '/missing'): path does not exist
+    agui_notebook.JsonPatchError: operation 0 (replace '/missing'): path does not exist
     """
     if type(operations) is not list:
         raise JsonPatchError("a patch must be an array of operations", index=-1, operation=None)

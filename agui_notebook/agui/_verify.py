@@ -12,12 +12,15 @@ client lets through (tool results for unknown calls, reused ids, runs left open,
 from __future__ import annotations
 
 import typing
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 from ag_ui.core import Event
 from pydantic import ValidationError
+
+from agui_notebook._types import JSON, EventSource
 
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -709,7 +712,7 @@ class EventChecker:
 
 
 def verify_events(
-    events: Any, *, messages: Any = None, state: Any = None, validate: bool = True
+    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, validate: bool = True
 ) -> list[Problem]:
     """Check an AG-UI stream (anything the intake reads) and return every problem found, in stream order.
 
@@ -723,7 +726,7 @@ def verify_events(
 
 
 async def averify_events(
-    events: Any, *, messages: Any = None, state: Any = None, validate: bool = True
+    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, validate: bool = True
 ) -> list[Problem]:
     """Async :func:`verify_events`, for async iterables as well."""
     checker = EventChecker(messages=messages, state=state, validate=validate)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
+from ag_ui.core import Message
 
 JSON = Any
 AGUI_KEY = "ag-ui"
@@ -439,7 +440,7 @@ def to_agui_messages_wire(ui_messages: Iterable[Any]) -> list[dict[str, JSON]]:
     return out
 
 
-def to_agui_messages(ui_messages: Iterable[Any]) -> list[Any]:
+def to_agui_messages(ui_messages: Iterable[Any]) -> list[Message]:
     """Convert UIMessages (dicts or models) to AG-UI ``Message`` models, the inverse of :func:`to_ui_messages`.
 
     >>> [m.role for m in to_agui_messages([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}])]

@@ -12,6 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from agui_notebook._types import ErrorMode, LogSource
+
 from ._event_table import EventTableBuilder
 from ._read import Problems, normalized
 from ._sources import sources
@@ -33,7 +35,9 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
     return tqdm(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
 
 
-def load_events(source: Any, *, errors: str = "raise", progress: bool | None = None) -> pd.DataFrame:
+def load_events(
+    source: LogSource, *, errors: ErrorMode = "raise", progress: bool | None = None
+) -> pd.DataFrame:
     """Load AG-UI event logs into a DataFrame with one row per event (columns: ``EVENT_COLUMNS``).
 
     ``source`` is a path, a glob, a folder (its ``*.jsonl``/``*.json``/``*.sse``/... files), a list of

@@ -6,10 +6,12 @@ when omitted) and returns the Axes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+from agui_notebook._types import EventsOrSource
 
 from ._load import events_table
 from .tables._chunks import chunks_df
@@ -17,6 +19,9 @@ from .tables._messages import messages_df
 from .tables._reasoning import reasoning_df
 from .tables._runs import runs_df
 from .tables._tool_calls import tool_calls_df
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["plot_reasoning_lengths", "plot_run_timeline", "plot_token_stream", "plot_tool_latency"]
 
@@ -29,7 +34,7 @@ _COLORS = {
 }
 
 
-def _pyplot() -> Any:
+def _pyplot() -> Axes:
     try:
         import matplotlib.pyplot as plt
     except ImportError:
@@ -37,7 +42,7 @@ def _pyplot() -> Any:
     return plt
 
 
-def _axes(ax: Any, size: tuple[float, float]) -> Any:
+def _axes(ax: Any, size: tuple[float, float]) -> Axes:
     if ax is not None:
         return ax
     _, ax = _pyplot().subplots(figsize=size, layout="constrained")
@@ -64,7 +69,7 @@ def _seconds_since(times: pd.Series, start: pd.Timestamp) -> np.ndarray:
     return ((times - start).dt.total_seconds()).to_numpy(dtype=float)
 
 
-def plot_run_timeline(events: Any, run_id: str | None = None, *, ax: Any = None) -> Any:
+def plot_run_timeline(events: EventsOrSource, run_id: str | None = None, *, ax: Any = None) -> Axes:
     """One run on a time axis: a lane per reasoning/text message with its chunks, and per tool call.
 
     Tool lanes show argument streaming (START to END) and execution (END to RESULT, red when it failed,
@@ -131,7 +136,7 @@ def plot_run_timeline(events: Any, run_id: str | None = None, *, ax: Any = None)
     return ax
 
 
-def plot_token_stream(events: Any, run_id: str | None = None, *, ax: Any = None) -> Any:
+def plot_token_stream(events: EventsOrSource, run_id: str | None = None, *, ax: Any = None) -> Axes:
     """Characters streamed so far over time, one step line per text/reasoning message of a run.
 
     AG-UI streams chunks of characters, not tokens; the y axis counts characters.
@@ -158,7 +163,7 @@ def plot_token_stream(events: Any, run_id: str | None = None, *, ax: Any = None)
     return ax
 
 
-def plot_tool_latency(events: Any, *, ax: Any = None) -> Any:
+def plot_tool_latency(events: EventsOrSource, *, ax: Any = None) -> Axes:
     """Tool execution latency (TOOL_CALL_END to RESULT) by tool: a box per tool, every call a dot."""
     calls = tool_calls_df(events_table(events)).dropna(subset=["latency_s"])
     ax = _axes(ax, (8, 4))
@@ -188,8 +193,8 @@ def plot_tool_latency(events: Any, *, ax: Any = None) -> Any:
 
 
 def plot_reasoning_lengths(
-    events: Any, *, by: str = "chars", tokenizer: Any = None, bins: int = 20, ax: Any = None
-) -> Any:
+    events: EventsOrSource, *, by: str = "chars", tokenizer: Any = None, bins: int = 20, ax: Any = None
+) -> Axes:
     """Histogram of reasoning length per reasoning message: ``by`` chars, words or tokens (with a tokenizer)."""
     if by not in ("chars", "words", "tokens"):
         raise ValueError(f"by must be 'chars', 'words' or 'tokens', not {by!r}")

@@ -24,6 +24,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
 from agui_notebook.wire._json import JSONDecodeError, decode_json
@@ -31,7 +32,6 @@ from agui_notebook.wire._reader import BOM, Frame, WireReader, frame_of_value, t
 from agui_notebook.wire._records import is_recorded
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
-from ._errors import EventLogWarning
 from ._event_array import EventBlob
 
 __all__ = ["NO_TIME", "Batch", "Problems", "read_buffer", "read_items"]

@@ -21,12 +21,14 @@ import threading
 import time
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar, overload
 
 import orjson
 from pydantic import BaseModel
 
-from ._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning
+
+T = TypeVar("T")
 
 __all__ = ["EventRecorder", "RecordedEvent", "record"]
 
@@ -220,7 +222,13 @@ class EventRecorder:
         return f"EventRecorder(path={self.path!r}, events={len(self.events)})"
 
 
-def record(stream: Iterable[Any] | AsyncIterable[Any], path: str | os.PathLike[str]) -> Any:
+@overload
+def record(stream: AsyncIterable[T], path: str | os.PathLike[str]) -> AsyncIterator[T]: ...
+@overload
+def record(stream: Iterable[T], path: str | os.PathLike[str]) -> Iterator[T]: ...
+def record(
+    stream: Iterable[T] | AsyncIterable[T], path: str | os.PathLike[str]
+) -> Iterator[T] | AsyncIterator[T]:
     """Pass ``stream`` through unchanged while appending each event, with its receive time, to ``path``.
 
     Returns an iterator of the same kind (sync or async); the log is closed when the stream ends.
@@ -235,12 +243,12 @@ def record(stream: Iterable[Any] | AsyncIterable[Any], path: str | os.PathLike[s
     return _closing_sync(recorder, stream)
 
 
-def _closing_sync(recorder: EventRecorder, stream: Iterable[Any]) -> Iterator[Any]:
+def _closing_sync(recorder: EventRecorder, stream: Iterable[T]) -> Iterator[T]:
     with recorder:
         yield from recorder.wrap(stream)
 
 
-async def _closing_async(recorder: EventRecorder, stream: AsyncIterable[Any]) -> AsyncIterator[Any]:
+async def _closing_async(recorder: EventRecorder, stream: AsyncIterable[T]) -> AsyncIterator[T]:
     with recorder:
         async for item in recorder.wrap(stream):
             yield item

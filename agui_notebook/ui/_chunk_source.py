@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, TypeAlias
 
+from agui_notebook._errors import ChunkDecodeError
 from agui_notebook._types import TextSource
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
@@ -29,20 +30,6 @@ __all__ = ["ChunkDecodeError", "ChunkSource", "aiter_ui_chunks", "iter_ui_chunks
 ChunkItem: TypeAlias = "dict[str, Any] | str | bytes | Any"
 ChunkSource: TypeAlias = "TextSource | Iterable[ChunkItem] | AsyncIterable[ChunkItem]"
 """Anything ``read_ui_message_stream`` accepts as chunks."""
-
-
-class ChunkDecodeError(ValueError):
-    """Part of a chunk source is not a JSON chunk; the message starts with where: ``<text>:3: invalid JSON ...``.
-
-    ``source`` is the path or ``"<text>"``/``"<events>"``, ``line`` the 1-based line (None for an item given as
-    an object) and ``index`` the 0-based position of the chunk in the source.
-    """
-
-    def __init__(self, message: str, *, source: str, line: int | None, index: int) -> None:
-        super().__init__(message)
-        self.source = source
-        self.line = line
-        self.index = index
 
 
 def _chunk(frame: Frame, source: str, index: int) -> dict[str, Any]:

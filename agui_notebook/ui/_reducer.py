@@ -11,6 +11,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from agui_notebook._errors import UIMessageStreamError, UIMessageStreamErrorChunk
 from agui_notebook.wire._json import js_string
 
 from ._changes import MessageChange
@@ -23,33 +24,6 @@ __all__ = ["UIMessageStreamError", "UIMessageStreamErrorChunk", "UIMessageStream
 _MISSING: Any = object()  # a chunk field that is absent (JavaScript's undefined), as opposed to null
 _KEEP: Any = object()  # a part field left as it is (a tool input whose parse is deferred)
 _RESULT_STATES = frozenset({"output-available", "output-error"})
-
-
-class UIMessageStreamError(ValueError):
-    """A malformed UI message stream: the analogue of the AI SDK's ``UIMessageStreamError``.
-
-    Raised where the AI SDK throws, e.g. a ``text-delta`` for a text part that was never started. The message
-    names the chunk: ``chunk 12 (text-delta): no text part with id 't3'``. ``chunk_index`` counts from 0.
-    """
-
-    def __init__(self, reason: str, *, chunk_index: int, chunk_type: str, chunk_id: str = "") -> None:
-        super().__init__(f"chunk {chunk_index} ({chunk_type}): {reason}")
-        self.reason = reason
-        self.chunk_index = chunk_index
-        self.chunk_type = chunk_type
-        self.chunk_id = chunk_id
-
-
-class UIMessageStreamErrorChunk(Exception):
-    """An ``error`` chunk in a UI message stream: the producer reported ``error_text``.
-
-    ``on_error`` callbacks receive it, like the ``Error(errorText)`` the AI SDK passes to ``onError``.
-    """
-
-    def __init__(self, error_text: str, *, chunk_index: int) -> None:
-        super().__init__(error_text)
-        self.error_text = error_text
-        self.chunk_index = chunk_index
 
 
 def _assign(part: dict[str, Any], key: str, value: Any) -> None:

@@ -11,6 +11,8 @@ from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 from typing_extensions import TypeIs
 
+from agui_notebook._errors import UIMessageValidationError
+
 from ._parts import DynamicToolUIPart, MessageT, ToolUIPart, UIMessage, UIPart
 
 __all__ = [
@@ -28,20 +30,6 @@ Schema = Any
 
 ToolSchemas = Schema | tuple[Schema, Schema | None]
 """A tool's input schema, or ``(input_schema, output_schema)``."""
-
-
-class UIMessageValidationError(ValueError):
-    """UIMessages that are not valid: the analogue of the AI SDK's validation errors.
-
-    ``validateUIMessages`` throws a ``TypeValidationError`` (or ``InvalidArgumentError``); this is the Python
-    counterpart. The message starts with the path of the offending value, e.g.
-    ``messages[0].parts[2].input: ...``; ``path`` holds it alone.
-    """
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: {reason}" if path else reason)
-        self.path = path
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -572,7 +560,7 @@ def validate_ui_messages(
     >>> validate_ui_messages([{"id": "u1", "role": "user", "parts": [{"type": "text"}]}])
     Traceback (most recent call last):
     ...
-    agui_notebook.ui._validate.UIMessageValidationError: messages[0].parts[0].text: required
+    agui_notebook.UIMessageValidationError: messages[0].parts[0].text: required
     """
     try:
         validated = _validate(messages, metadata_schema, data_schemas, tools)

@@ -13,22 +13,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from agui_notebook._errors import HttpAgentError
 from agui_notebook.agui._intake import aiter_event_records
 
 __all__ = ["HttpAgent", "HttpAgentError"]
 
 _ERROR_BODY_CHARS = 500
-
-
-class HttpAgentError(RuntimeError):
-    """The AG-UI server answered with an error status or a stream that is not AG-UI events.
-
-    ``status`` is the HTTP status (``None`` when the response was 2xx but unreadable).
-    """
-
-    def __init__(self, message: str, *, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def _import_httpx() -> Any:

@@ -9,8 +9,8 @@ import orjson
 import pandas as pd
 import pytest
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.agui._intake import EventParseError
-from agui_notebook.logs._errors import EventLogWarning
 from agui_notebook.logs._load import events_table, load_events
 
 from .conftest import CAPTURES, RUN, at, jsonl, values

@@ -10,7 +10,7 @@ import pytest
 from ag_ui.core import RunStartedEvent, TextMessageContentEvent
 from pydantic_ai.ui.ag_ui import AGUIAdapter
 
-from agui_notebook.logs._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._record import EventRecorder, record
 from agui_notebook.logs.tables._runs import runs_df

@@ -1,0 +1,218 @@
+"""Every exception and warning the package raises, in one family.
+
+Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin a caller would reach for
+(``ValueError`` for input that cannot be read, ``TypeError`` for a value of the wrong kind)::
+
+    AguiNotebookError
+    ├── EventParseError            (ValueError)   input that is not a readable AG-UI event: source, line, index
+    │   └── ChunkExpansionError                   a *_CHUNK event that cannot be expanded
+    ├── ChunkDecodeError           (ValueError)   input that is not an AI SDK chunk: source, line, index
+    ├── ProtocolError              (ValueError)   events that break the AG-UI protocol (strict replay)
+    ├── JsonPatchError             (ValueError)   a JSON Patch operation that is malformed or does not apply
+    ├── UIMessageStreamError       (ValueError)   a malformed AI SDK UI message stream: chunk index and type
+    ├── UIMessageStreamErrorChunk                 an ``error`` chunk the producer sent (given to ``on_error``)
+    ├── UIMessageValidationError   (ValueError)   UIMessages that are not valid: the path of the bad value
+    ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
+    ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
+    ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
+    └── PatchError                                a live patch the widget front end could not apply
+
+    AguiNotebookWarning            (UserWarning)
+    ├── EventLogWarning                           unreadable input skipped while loading logs
+    └── StateUpdateWarning                        a STATE_DELTA that did not apply; the old state is kept
+
+>>> from agui_notebook import AguiNotebookError, EventParseError, iter_wire_events
+>>> try:
+...     list(iter_wire_events("{oops}\\n"))
+... except AguiNotebookError as error:
+...     print(type(error).__name__, isinstance(error, ValueError), error.line)
+EventParseError True 1
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agui_notebook.agui._verify import Problem
+
+__all__ = [
+    "AgentError",
+    "AguiNotebookError",
+    "AguiNotebookWarning",
+    "ChunkDecodeError",
+    "ChunkExpansionError",
+    "EventLogWarning",
+    "EventParseError",
+    "HttpAgentError",
+    "JsonPatchError",
+    "PatchError",
+    "ProtocolError",
+    "RunStreamError",
+    "StateUpdateWarning",
+    "UIMessageStreamError",
+    "UIMessageStreamErrorChunk",
+    "UIMessageValidationError",
+]
+
+
+class AguiNotebookError(Exception):
+    """The base of every exception agui-notebook raises."""
+
+
+class AguiNotebookWarning(UserWarning):
+    """The base of every warning agui-notebook issues."""
+
+
+# -- reading -----------------------------------------------------------------------------------------------------
+
+
+class EventParseError(AguiNotebookError, ValueError):
+    """Input that is not a readable AG-UI event; the message starts with where it is.
+
+    ``source`` is the file path or ``"<text>"``/``"<events>"``, ``line`` the 1-based line (when known) and
+    ``index`` the 0-based position of the event in the input.
+    """
+
+    def __init__(self, message: str, *, source: str, line: int | None, index: int | None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
+        self.index = index
+
+
+class ChunkExpansionError(AguiNotebookError, ValueError):
+    """A ``*_CHUNK`` event that cannot be expanded (no id on a first chunk, a conflicting repeat, ...)."""
+
+
+class ChunkDecodeError(AguiNotebookError, ValueError):
+    """Part of a chunk source is not a JSON chunk; the message starts with where: ``<text>:3: invalid JSON ...``.
+
+    ``source`` is the path or ``"<text>"``/``"<events>"``, ``line`` the 1-based line (None for an item given as
+    an object) and ``index`` the 0-based position of the chunk in the source.
+    """
+
+    def __init__(self, message: str, *, source: str, line: int | None, index: int) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
+        self.index = index
+
+
+# -- protocols ---------------------------------------------------------------------------------------------------
+
+
+class ProtocolError(AguiNotebookError, ValueError):
+    """An event sequence that breaks the AG-UI protocol (raised by ``apply_events(..., strict=True)``).
+
+    ``problem`` is the :class:`~agui_notebook.agui._verify.Problem` found; ``index`` the event's position.
+    """
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.describe())
+        self.problem = problem
+        self.index = problem.index
+
+
+class JsonPatchError(AguiNotebookError, ValueError):
+    """A patch operation that is malformed or does not apply; names the operation index, op and path."""
+
+    def __init__(self, reason: str, *, index: int, operation: Any) -> None:
+        op = operation.get("op") if isinstance(operation, dict) else None
+        path = operation.get("path") if isinstance(operation, dict) else None
+        where = f"operation {index}" if op is None else f"operation {index} ({op} {path!r})"
+        super().__init__(f"{where}: {reason}")
+        self.index = index
+        self.operation = operation
+        self.reason = reason
+
+
+class UIMessageStreamError(AguiNotebookError, ValueError):
+    """A malformed UI message stream: the analogue of the AI SDK's ``UIMessageStreamError``.
+
+    Raised where the AI SDK throws, e.g. a ``text-delta`` for a text part that was never started. The message
+    names the chunk: ``chunk 12 (text-delta): no text part with id 't3'``. ``chunk_index`` counts from 0.
+    """
+
+    def __init__(self, reason: str, *, chunk_index: int, chunk_type: str, chunk_id: str = "") -> None:
+        super().__init__(f"chunk {chunk_index} ({chunk_type}): {reason}")
+        self.reason = reason
+        self.chunk_index = chunk_index
+        self.chunk_type = chunk_type
+        self.chunk_id = chunk_id
+
+
+class UIMessageStreamErrorChunk(AguiNotebookError):
+    """An ``error`` chunk in a UI message stream: the producer reported ``error_text``.
+
+    ``on_error`` callbacks receive it, like the ``Error(errorText)`` the AI SDK passes to ``onError``.
+    """
+
+    def __init__(self, error_text: str, *, chunk_index: int) -> None:
+        super().__init__(error_text)
+        self.error_text = error_text
+        self.chunk_index = chunk_index
+
+
+class UIMessageValidationError(AguiNotebookError, ValueError):
+    """UIMessages that are not valid: the analogue of the AI SDK's validation errors.
+
+    ``validateUIMessages`` throws a ``TypeValidationError`` (or ``InvalidArgumentError``); this is the Python
+    counterpart. The message starts with the path of the offending value, e.g.
+    ``messages[0].parts[2].input: ...``; ``path`` holds it alone.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}" if path else reason)
+        self.path = path
+        self.reason = reason
+
+
+# -- the widget and agents ---------------------------------------------------------------------------------------
+
+
+class RunStreamError(AguiNotebookError, ValueError):
+    """A stream item the conversation cannot take; the message names it: ``item 4 (TEXT_MESSAGE_CONTENT): ...``.
+
+    ``index`` is the item's 0-based position in its run's stream.
+    """
+
+    def __init__(self, message: str, *, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class AgentError(AguiNotebookError, TypeError):
+    """An agent the widget cannot run (not an agent at all), or one that broke its contract while running."""
+
+
+class HttpAgentError(AguiNotebookError, RuntimeError):
+    """The AG-UI server answered with an error status or a stream that is not AG-UI events.
+
+    ``status`` is the HTTP status (``None`` when the response was 2xx but unreadable).
+    """
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class PatchError(AguiNotebookError):
+    """A live patch that does not apply to the front end's copy of the messages (it then asks for a reset)."""
+
+
+# -- warnings ----------------------------------------------------------------------------------------------------
+
+
+class EventLogWarning(AguiNotebookWarning):
+    """Some input could not be read and was skipped (``errors="collect"``, or a recorder given non-events)."""
+
+
+class StateUpdateWarning(AguiNotebookWarning):
+    """A STATE_DELTA patch did not apply; the previous state is kept (as @ag-ui/client does)."""
+
+
+# Tracebacks and reprs name the public path users import them from.
+for _name in __all__:
+    globals()[_name].__module__ = "agui_notebook"
+del _name
