@@ -446,7 +446,6 @@ def to_agui_messages(ui_messages: Iterable[Any]) -> list[Message]:
     >>> [m.role for m in to_agui_messages([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}])]
     ['user']
     """
-    from ag_ui.core import Message
     from pydantic import TypeAdapter
 
     adapter = TypeAdapter(list[Message])
