@@ -30,12 +30,12 @@ import anywidget
 import orjson
 import traitlets
 
+from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
 from agui_notebook.bridge._messages import data_url, to_agui_messages, to_agui_messages_wire, to_ui_messages
 from agui_notebook.logs._record import EventRecorder
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._patches import PatchBatcher
-from agui_notebook.widget._run import ConversationReducer, RunOutcome, RunStreamError
 from agui_notebook.wire._records import is_recorded, recorded_time
 
 __all__ = ["BUNDLE", "ChatWidget"]
