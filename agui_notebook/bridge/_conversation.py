@@ -25,16 +25,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EventRecord, to_wire_event
+from agui_notebook.agui._interrupts import approval_response, build_resume_entries
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
 from agui_notebook.agui._verify import EventChecker
 from agui_notebook.bridge._assemble import UIMessageAssembler
 from agui_notebook.ui._changes import MessageChange
+from agui_notebook.ui._chunk_types import classify_type
 from agui_notebook.ui._stream import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
 
 __all__ = ["ConversationReducer", "RunOutcome", "RunStreamError", "StateUpdateWarning", "classify_item"]
 
-JSON = Any
 RunOutcome = Literal["success", "interrupt", "cancelled", "error"]
 """How a run ended: finished, stopped for the user (approvals), stopped by ``stop()``, or failed."""
 
@@ -83,9 +85,7 @@ def classify_item(item: Any) -> tuple[ItemKind, JSON]:
         if isinstance(kind, Enum):
             return "event", to_wire_event(dict(item))
         if type(kind) is str and kind:
-            wire = item if type(item) is dict else dict(item)
-            # AG-UI types are UPPER_SNAKE (1.0 and legacy alike); AI SDK chunk types are lower-kebab.
-            return ("event" if kind[0].isupper() else "chunk"), wire
+            return classify_type(kind), item if type(item) is dict else dict(item)
         raise TypeError(f"a stream item needs a string 'type', got {item.get('type')!r}")
     if isinstance(item, str):
         return "text", str(item)
@@ -196,17 +196,14 @@ class ConversationReducer:
         ]
 
     def resume_entries(self) -> list[dict[str, JSON]]:
-        """AG-UI resume entries for the answered approvals of the last assistant message."""
-        entries = []
-        for part in self._last_assistant_parts():
-            approval = part.get("approval")
-            if part.get("state") != "approval-responded" or type(approval) is not dict:
-                continue
-            payload: dict[str, JSON] = {"approved": bool(approval.get("approved"))}
-            if approval.get("reason") is not None:
-                payload["reason"] = approval["reason"]
-            entries.append({"interruptId": approval.get("id"), "status": "resolved", "payload": payload})
-        return entries
+        """AG-UI resume entries (wire dicts) for the answered approvals of the last assistant message."""
+        answered = [
+            part["approval"]
+            for part in self._last_assistant_parts()
+            if part.get("state") == "approval-responded" and type(part.get("approval")) is dict
+        ]
+        answers = {a.get("id"): approval_response(a.get("approved"), a.get("reason")) for a in answered}
+        return build_resume_entries(answered, answers)
 
     def _last_assistant_parts(self) -> list[dict[str, JSON]]:
         self.settle()
@@ -288,9 +285,7 @@ class ConversationReducer:
         changes: list[MessageChange] = []
         if not run.event_started and event.get("type") != "RUN_STARTED":
             # Hand-written agents often stream bare messages: the widget opens the run for them.
-            changes += self._apply_event(
-                run, self._checked(run, self._synthetic_run_started(run), index)[0], index
-            )
+            changes += self._apply_event(run, self._checked(run, self._run_started(run), index)[0], index)
         for checked in self._checked(run, event, index):
             changes += self._apply_event(run, checked, index)
         return changes
@@ -308,20 +303,7 @@ class ConversationReducer:
     def _apply_event(self, run: _Run, event: dict[str, JSON], index: int) -> list[MessageChange]:
         kind = event.get("type")
         if kind == "RUN_STARTED":
-            live = dict(event)
-            if not run.event_started:
-                if run.resume and "input" not in live:
-                    # The translator continues the interrupted message when the run input answers it; the
-                    # messages are already shown, so the input it sees carries none.
-                    live["input"] = {
-                        "threadId": live.get("threadId", run.thread_id),
-                        "runId": live.get("runId", run.run_id),
-                        "messages": [],
-                        "resume": run.resume,
-                    }
-                if not run.resume and any(m.get("id") == live.get("runId") for m in self._messages):
-                    # A producer that reuses its run id would otherwise continue an old answer.
-                    live["runId"] = run.run_id
+            live = dict(event) if run.event_started else self._run_started(run, event)
             run.event_started = run.event_open = True
             return self._assemble(live, index)
         if kind == "STATE_SNAPSHOT":
@@ -345,15 +327,25 @@ class ConversationReducer:
             run.errors.append(str(event.get("message", "")))
         return self._assemble(event, index)
 
-    def _synthetic_run_started(self, run: _Run) -> dict[str, JSON]:
-        event: dict[str, JSON] = {"type": "RUN_STARTED", "threadId": run.thread_id, "runId": run.run_id}
-        if run.resume:
+    def _run_started(self, run: _Run, received: dict[str, JSON] | None = None) -> dict[str, JSON]:
+        """The RUN_STARTED that opens ``run`` for the assembler: a copy of ``received``, else one made up."""
+        event = (
+            dict(received)
+            if received is not None
+            else {"type": "RUN_STARTED", "threadId": run.thread_id, "runId": run.run_id}
+        )
+        if run.resume and "input" not in event:
+            # The translator continues the interrupted message when the run input answers it; the messages
+            # are already shown, so the input it sees carries none.
             event["input"] = {
-                "threadId": run.thread_id,
-                "runId": run.run_id,
+                "threadId": event.get("threadId", run.thread_id),
+                "runId": event.get("runId", run.run_id),
                 "messages": [],
                 "resume": run.resume,
             }
+        if not run.resume and any(m.get("id") == event.get("runId") for m in self._messages):
+            # A producer that reuses its run id would otherwise continue an old answer.
+            event["runId"] = run.run_id
         return event
 
     def _assemble(self, event: dict[str, JSON], index: int) -> list[MessageChange]:
@@ -368,7 +360,7 @@ class ConversationReducer:
     ) -> list[MessageChange]:
         changes: list[MessageChange] = []
         if not run.event_started:
-            changes += self._assemble(self._synthetic_run_started(run), index)
+            changes += self._assemble(self._run_started(run), index)
             run.event_started = True
         terminal: dict[str, JSON]
         if outcome == "error":
