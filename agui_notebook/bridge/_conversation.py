@@ -30,10 +30,10 @@ from agui_notebook.agui._intake import EventRecord, to_wire_event
 from agui_notebook.agui._interrupts import approval_response, build_resume_entries
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
 from agui_notebook.agui._verify import EventChecker
-from agui_notebook.bridge._assemble import UIMessageAssembler
+from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type
-from agui_notebook.ui._stream import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
+from agui_notebook.ui._stream import UIMessageStreamError, UIMessageStreamErrorChunk
 
 __all__ = ["ConversationReducer", "RunOutcome", "RunStreamError", "StateUpdateWarning", "classify_item"]
 
@@ -103,8 +103,7 @@ class _Run:
     items: int = 0
     event_started: bool = False  # an AG-UI RUN_STARTED (received or synthesized) went to the assembler
     event_open: bool = False  # ... and no RUN_FINISHED/RUN_ERROR yet
-    chunk_reducer: UIMessageStreamReducer | None = None
-    chunk_index: int = -1
+    chunk_stream: StreamedMessage | None = None  # the message AI SDK chunks and text build
     chunk_started: bool = False  # the text path synthesized ``start``/``start-step``
     text_open: bool = False
     text_parts: int = 0
@@ -141,8 +140,8 @@ class ConversationReducer:
         """Parse the tool inputs streamed since the last read (they are parsed when read, not per delta)."""
         self._assembler.settle()
         run = self._run
-        if run is not None and run.chunk_reducer is not None:
-            run.chunk_reducer.settle()
+        if run is not None and run.chunk_stream is not None:
+            run.chunk_stream.reducer.settle()
 
     # ------------------------------------------------------------------------------------------ conversation
     def append(self, message: dict[str, JSON]) -> list[MessageChange]:
@@ -240,11 +239,11 @@ class ConversationReducer:
             self._record(wire)
             return self._push_event(run, wire, index)
         if run.text_open and kind == "chunk":
-            changes = self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index, record=True)
+            changes = self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index)
             run.text_open = False
-            return changes + self._chunk(run, wire, index, record=True)
+            return changes + self._chunk(run, wire, index)
         if kind == "chunk":
-            return self._chunk(run, wire, index, record=True)
+            return self._chunk(run, wire, index)
         return self._push_text(run, wire, index)
 
     def end_run(self, outcome: RunOutcome, error: str = "", code: str | None = None) -> list[MessageChange]:
@@ -261,13 +260,11 @@ class ConversationReducer:
         index = run.items
         try:
             if run.text_open:
-                changes += self._chunk(
-                    run, {"type": "text-end", "id": self._text_id(run)}, index, record=True
-                )
+                changes += self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index)
                 run.text_open = False
-            if run.chunk_reducer is not None:
+            if run.chunk_stream is not None:
                 changes += self._end_chunks(run, outcome, error, code, index)
-            nothing_shown = not run.event_started and run.chunk_reducer is None
+            nothing_shown = not run.event_started and run.chunk_stream is None
             if run.event_open or (outcome == "error" and nothing_shown):
                 changes += self._end_events(run, outcome, error, code, index)
             changes += self._assembler.close()
@@ -378,52 +375,35 @@ class ConversationReducer:
         return changes + self._assemble(terminal, index)
 
     # ------------------------------------------------------------------------------------------ AI SDK chunks
-    def _chunk(self, run: _Run, chunk: dict[str, JSON], index: int, *, record: bool) -> list[MessageChange]:
-        if record:
-            self._record(chunk)
+    def _chunk(self, run: _Run, chunk: dict[str, JSON], index: int) -> list[MessageChange]:
+        self._record(chunk)
         changes: list[MessageChange] = []
-        reducer = run.chunk_reducer
-        if reducer is None:
-            changes += self._open_chunk_message(run)
-            reducer = run.chunk_reducer
-            assert reducer is not None
+        stream = run.chunk_stream
+        if stream is None:
+            stream = self._open_chunk_message(run, changes)
         try:
-            reduced = reducer.push(chunk)
+            changes += stream.push(chunk)
         except UIMessageStreamError as exc:
             raise RunStreamError(f"item {index} ({exc.chunk_type}): {exc.reason}", index=index) from None
-        mi = run.chunk_index
-        if reducer.message is not self._messages[mi]:
-            if reducer.message.get("id") != self._messages[mi].get("id") and self._messages[mi].get("parts"):
-                # A new message id starts a separate message (the AI SDK chat appends it).
-                self._messages.append(reducer.message)
-                mi = run.chunk_index = len(self._messages) - 1
-            else:
-                self._messages[mi] = reducer.message
-            changes.append(MessageChange("message", mi))
-            return changes
-        changes.extend(MessageChange(c.kind, mi, c.part_index, c.delta) for c in reduced)
         return changes
 
-    def _open_chunk_message(self, run: _Run) -> list[MessageChange]:
+    def _open_chunk_message(self, run: _Run, changes: list[MessageChange]) -> StreamedMessage:
         def on_error(error: UIMessageStreamErrorChunk) -> None:
             run.errors.append(error.error_text)
 
+        index = self._resumed_index(run)
+        if index is None:
+            self._messages.append({"id": run.run_id, "role": "assistant", "parts": []})
+            index = len(self._messages) - 1
+            changes.append(MessageChange("message", index))
+        run.chunk_stream = StreamedMessage(self._messages, index, on_error=on_error, defer_tool_input=True)
+        return run.chunk_stream
+
+    def _resumed_index(self, run: _Run) -> int | None:
+        """The assistant message a resumed run continues (the one that asked), as the AI SDK chat does."""
         if run.resume and self._messages and self._messages[-1].get("role") == "assistant":
-            # Answering an approval continues the assistant message that asked, as the AI SDK chat does.
-            run.chunk_index = len(self._messages) - 1
-            run.chunk_reducer = UIMessageStreamReducer(
-                message=self._messages[-1], on_error=on_error, defer_tool_input=True
-            )
-            self._messages[-1] = run.chunk_reducer.message
-            return []
-        run.chunk_reducer = UIMessageStreamReducer(
-            message={"id": run.run_id, "role": "assistant", "parts": []},
-            on_error=on_error,
-            defer_tool_input=True,
-        )
-        self._messages.append(run.chunk_reducer.message)
-        run.chunk_index = len(self._messages) - 1
-        return [MessageChange("message", run.chunk_index)]
+            return len(self._messages) - 1
+        return None
 
     def _end_chunks(
         self, run: _Run, outcome: RunOutcome, error: str, code: str | None, index: int
@@ -439,7 +419,7 @@ class ConversationReducer:
         elif run.chunk_started:
             closing += [{"type": "finish-step"}, {"type": "finish"}]
         for chunk in closing:
-            changes += self._chunk(run, chunk, index, record=True)
+            changes += self._chunk(run, chunk, index)
         return changes
 
     # ------------------------------------------------------------------------------------------ plain text
@@ -448,24 +428,21 @@ class ConversationReducer:
 
     def _push_text(self, run: _Run, text: str, index: int) -> list[MessageChange]:
         changes: list[MessageChange] = []
-        if run.chunk_reducer is None:
+        if run.chunk_stream is None:
             run.chunk_started = True
-            changes += self._chunk(
-                run, {"type": "start", "messageId": self._text_message_id(run)}, index, record=True
-            )
-            changes += self._chunk(run, {"type": "start-step"}, index, record=True)
+            changes += self._chunk(run, {"type": "start", "messageId": self._text_message_id(run)}, index)
+            changes += self._chunk(run, {"type": "start-step"}, index)
         if not run.text_open:
             run.text_parts += 1
             run.text_open = True
-            changes += self._chunk(run, {"type": "text-start", "id": self._text_id(run)}, index, record=True)
+            changes += self._chunk(run, {"type": "text-start", "id": self._text_id(run)}, index)
         return changes + self._chunk(
-            run, {"type": "text-delta", "id": self._text_id(run), "delta": text}, index, record=True
+            run, {"type": "text-delta", "id": self._text_id(run), "delta": text}, index
         )
 
     def _text_message_id(self, run: _Run) -> str:
-        if run.resume and self._messages and self._messages[-1].get("role") == "assistant":
-            return self._messages[-1]["id"]
-        return run.run_id
+        index = self._resumed_index(run)
+        return run.run_id if index is None else self._messages[index]["id"]
 
     # ------------------------------------------------------------------------------------------ recording
     def _record(self, wire: dict[str, JSON]) -> None:
