@@ -1,9 +1,10 @@
 """A conversation's UIMessages and AG-UI state, advanced by runs whose items may be of any stream kind.
 
-A run streams AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-message chunks (dicts whose
-``type`` is lowercase, such as ``"text-delta"``) or plain ``str`` text deltas. :class:`ConversationReducer`
-routes each item to the matching reducer (the bridge's :class:`UIMessageAssembler` for events, the AI SDK chunk
-reducer for chunks and text), keeps the AG-UI shared state, records what arrived, and reports every change as
+A run streams AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-message chunks (dicts such as
+``{"type": "text-delta", ...}``) or plain ``str`` text deltas; the ``type`` tells events and chunks apart
+(``ui/_chunk_types.py``). :class:`ConversationReducer` routes each item to the matching reducer (a
+:class:`UIMessageAssembler` for events, a :class:`StreamedMessage` for chunks and text), checks events against
+@ag-ui/client's rules, keeps the AG-UI shared state, records what arrived, and reports every change as
 :class:`MessageChange` records with absolute message indexes, ready for the live-patch batcher.
 
 >>> conversation = ConversationReducer()
@@ -281,7 +282,7 @@ class ConversationReducer:
     def _push_event(self, run: _Run, event: dict[str, JSON], index: int) -> list[MessageChange]:
         changes: list[MessageChange] = []
         if not run.event_started and event.get("type") != "RUN_STARTED":
-            # Hand-written agents often stream bare messages: the widget opens the run for them.
+            # Hand-written agents often stream bare messages: the conversation opens the run for them.
             changes += self._apply_event(run, self._checked(run, self._run_started(run), index)[0], index)
         for checked in self._checked(run, event, index):
             changes += self._apply_event(run, checked, index)
