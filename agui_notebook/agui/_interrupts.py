@@ -2,9 +2,9 @@
 
 Mirrors @ag-ui/client's ``buildResumeArray`` and ``isInterruptExpired``.
 
->>> entries = build_resume_entries([{"id": "i1", "reason": "tool_approval"}], {"i1": {"status": "resolved", "payload": True}})
->>> [e.model_dump(by_alias=True) for e in entries]
-[{'interruptId': 'i1', 'status': 'resolved', 'payload': True}]
+>>> answers = {"i1": approval_response(False, "not now")}
+>>> build_resume_entries([{"id": "i1", "reason": "tool_approval"}], answers)
+[{'interruptId': 'i1', 'status': 'resolved', 'payload': {'approved': False, 'reason': 'not now'}}]
 """
 
 from __future__ import annotations
@@ -13,9 +13,13 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from ag_ui.core import Interrupt, ResumeEntry
+from ag_ui.core import Interrupt
 
-__all__ = ["build_resume_entries", "is_interrupt_expired"]
+from agui_notebook._types import JSON
+
+__all__ = ["approval_response", "build_resume_entries", "is_interrupt_expired"]
+
+_STATUSES = ("resolved", "cancelled")
 
 
 def _field(interrupt: Any, wire: str, attribute: str) -> Any:
@@ -24,13 +28,27 @@ def _field(interrupt: Any, wire: str, attribute: str) -> Any:
     return getattr(interrupt, attribute, None)
 
 
+def approval_response(approved: bool, reason: str | None = None) -> dict[str, JSON]:
+    """The response to a tool-approval interrupt: resolved, with ``{"approved", "reason"}`` as its payload.
+
+    >>> approval_response(True)
+    {'status': 'resolved', 'payload': {'approved': True}}
+    """
+    payload: dict[str, JSON] = {"approved": bool(approved)}
+    if reason is not None:
+        payload["reason"] = reason
+    return {"status": "resolved", "payload": payload}
+
+
 def build_resume_entries(
     interrupts: Iterable[Interrupt | Mapping[str, Any]], responses: Mapping[str, Mapping[str, Any]]
-) -> list[ResumeEntry]:
-    """One ``ResumeEntry`` per open interrupt, in their order, from ``{interrupt id: response}``.
+) -> list[dict[str, JSON]]:
+    """One resume entry per open interrupt, in their order, from ``{interrupt id: response}``: wire dicts.
 
     A response is ``{"status": "resolved", "payload": ..., "metadata": {...}}`` or ``{"status": "cancelled"}``.
-    Every open interrupt needs a response and every response an open interrupt, else ``ValueError``.
+    The entries are what ``RunAgentInput.resume`` carries: the payload of a resolved answer only, and no
+    ``null`` payload (an ``ag_ui.core.ResumeEntry`` leaves it out). Every open interrupt needs a response and
+    every response an open interrupt, and a status is one of the two, else ``ValueError``.
     """
     interrupts = list(interrupts)
     open_ids = [_field(i, "id", "id") for i in interrupts]
@@ -43,12 +61,17 @@ def build_resume_entries(
     entries = []
     for interrupt_id in open_ids:
         response = responses[interrupt_id]
-        entry: dict[str, Any] = {"interruptId": interrupt_id, "status": response["status"]}
-        if response["status"] == "resolved" and "payload" in response:
+        status = response["status"]
+        if status not in _STATUSES:
+            raise ValueError(
+                f"interrupt {interrupt_id!r}: status must be 'resolved' or 'cancelled', got {status!r}"
+            )
+        entry: dict[str, JSON] = {"interruptId": interrupt_id, "status": status}
+        if status == "resolved" and response.get("payload") is not None:
             entry["payload"] = response["payload"]
-        if "metadata" in response:
+        if response.get("metadata") is not None:
             entry["metadata"] = response["metadata"]
-        entries.append(ResumeEntry.model_validate(entry))
+        entries.append(entry)
     return entries
 
 

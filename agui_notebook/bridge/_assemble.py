@@ -1,15 +1,17 @@
 """Incremental assembly of UIMessages from AG-UI events, and the public one-shot conversions.
 
 Data flows one way: AG-UI wire events -> :class:`EventChunkTranslator` (routed AI SDK chunks) -> one
-:class:`UIMessageStreamReducer` per assistant UIMessage -> UIMessage dicts, with a :class:`MessageChange` for every
-change so a live view can patch instead of re-render.
+:class:`StreamedMessage` (a :class:`UIMessageStreamReducer` and its place in the list) per assistant UIMessage ->
+UIMessage dicts, with a :class:`MessageChange` for every change so a live view can patch instead of re-render.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
+from agui_notebook._errors import UIMessageStreamErrorChunk
+from agui_notebook._types import JSON, EventSource
 from agui_notebook.agui._expand import ChunkExpander
 from agui_notebook.agui._intake import aiter_wire_events, iter_wire_events, to_wire_event, wire_event_list
 from agui_notebook.bridge._event_chunks import (
@@ -23,7 +25,61 @@ from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
 
-JSON = Any
+if TYPE_CHECKING:
+    from agui_notebook.ui._parts import UIMessage
+
+
+class StreamedMessage:
+    """An assistant UIMessage that one AI SDK chunk stream builds in place in a message list.
+
+    ``push(chunk)`` applies a chunk and returns its changes, indexed by the message's place in ``messages``. A
+    ``start`` chunk naming another message id begins a separate message, as the AI SDK chat does: it takes the
+    place of the message while that has no parts, and is appended after it otherwise.
+
+    >>> messages = [{"id": "u1", "role": "user", "parts": []}, {"id": "a1", "role": "assistant", "parts": []}]
+    >>> stream = StreamedMessage(messages, 1)
+    >>> changes = stream.push({"type": "text-start", "id": "t"})
+    >>> changes += stream.push({"type": "text-delta", "id": "t", "delta": "Hi"})
+    >>> messages[1]["parts"]
+    [{'type': 'text', 'text': 'Hi', 'state': 'streaming'}]
+    >>> changes
+    [MessageChange(kind='part', message_index=1, part_index=0, delta=''),
+     MessageChange(kind='text', message_index=1, part_index=0, delta='Hi')]
+    """
+
+    __slots__ = ("index", "messages", "reducer")
+
+    def __init__(
+        self,
+        messages: list[dict[str, JSON]],
+        index: int,
+        *,
+        on_error: Callable[[UIMessageStreamErrorChunk], None] | None = None,
+        defer_tool_input: bool = False,
+    ) -> None:
+        self.messages = messages
+        self.index = index
+        self.reducer = UIMessageStreamReducer(
+            message=messages[index], on_error=on_error, defer_tool_input=defer_tool_input
+        )
+        # The reducer works on a copy of the message; the list holds that copy from now on.
+        messages[index] = self.reducer.message
+
+    def push(self, chunk: dict[str, JSON]) -> list[MessageChange]:
+        """Apply one chunk; returns what changed (the whole message when the chunk began a new one)."""
+        reducer = self.reducer
+        changes = reducer.push(chunk)
+        message = reducer.message
+        messages = self.messages
+        index = self.index
+        if message is messages[index]:
+            return [MessageChange(c.kind, index, c.part_index, c.delta) for c in changes]
+        if message.get("id") != messages[index].get("id") and messages[index].get("parts"):
+            messages.append(message)
+            index = self.index = len(messages) - 1
+        else:
+            messages[index] = message
+        return [MessageChange("message", index)]
 
 
 class UIMessageAssembler:
@@ -49,7 +105,7 @@ class UIMessageAssembler:
         known = {m["id"] for m in to_agui_messages_wire(self.messages)} | set(self._index)
         self._translator = EventChunkTranslator(known_message_ids=known)
         self._translator.continue_from(self.messages)
-        self._reducers: dict[str, UIMessageStreamReducer] = {}
+        self._streams: dict[str, StreamedMessage] = {}
         self._expander = ChunkExpander()
         self.chunks: list[dict[str, JSON]] = []
         """Every AI SDK chunk produced so far, in order (the assistant messages' chunk streams, interleaved)."""
@@ -71,8 +127,8 @@ class UIMessageAssembler:
     def settle(self) -> None:
         """Parse the deferred tool inputs into ``messages`` (a no-op unless ``defer_tool_input``)."""
         if self.defer_tool_input:
-            for reducer in self._reducers.values():
-                reducer.settle()
+            for stream in self._streams.values():
+                stream.reducer.settle()
 
     def close(self) -> list[MessageChange]:
         """Flush what is held back at the end of a stream (a tool result awaiting an outcome claim).
@@ -86,37 +142,33 @@ class UIMessageAssembler:
         changes: list[MessageChange] = []
         for item in routed:
             if isinstance(item, RoutedChunk):
-                changes.extend(self._apply_chunk(item))
+                self.chunks.append(item.chunk)
+                stream = self._streams.get(item.message_id)
+                if stream is None:
+                    stream = self._open(item.message_id, changes)
+                changes.extend(stream.push(item.chunk))
             elif isinstance(item, WholeMessage):
                 changes.extend(self._put(item.message, item.before))
             elif isinstance(item, TextAppend):
                 changes.extend(self._append_text(item))
         return changes
 
-    def _apply_chunk(self, item: RoutedChunk) -> list[MessageChange]:
-        self.chunks.append(item.chunk)
-        reducer = self._reducers.get(item.message_id)
-        created: list[MessageChange] = []
-        if reducer is None:
-            index = self._index.get(item.message_id)
-            if index is None:
-                message: dict[str, JSON] = {"id": item.message_id, "role": "assistant", "parts": []}
-                created.extend(self._put(message))
-                index = self._index[item.message_id]
-            reducer = self._reducers[item.message_id] = UIMessageStreamReducer(
-                message=self.messages[index], defer_tool_input=self.defer_tool_input
-            )
-        index = self._index[item.message_id]
-        changes = reducer.push(item.chunk)
-        if reducer.message is not self.messages[index]:
-            self.messages[index] = reducer.message
-        return created + [MessageChange(c.kind, index, c.part_index, c.delta) for c in changes]
+    def _open(self, message_id: str, changes: list[MessageChange]) -> StreamedMessage:
+        """The chunk stream of message ``message_id``, which is added (empty) when it is new."""
+        index = self._index.get(message_id)
+        if index is None:
+            changes.extend(self._put({"id": message_id, "role": "assistant", "parts": []}))
+            index = self._index[message_id]
+        stream = self._streams[message_id] = StreamedMessage(
+            self.messages, index, defer_tool_input=self.defer_tool_input
+        )
+        return stream
 
     def _put(self, message: dict[str, JSON], before: str | None = None) -> list[MessageChange]:
         index = self._index.get(message["id"])
         if index is not None:
             self.messages[index] = message
-            self._reducers.pop(message["id"], None)
+            self._streams.pop(message["id"], None)
             return [MessageChange("message", index)]
         at = self._index.get(before) if before is not None else None
         if at is None:
@@ -127,6 +179,8 @@ class UIMessageAssembler:
         self.messages.insert(at, message)
         for i in range(at, len(self.messages)):
             self._index[self.messages[i]["id"]] = i
+        for message_id, stream in self._streams.items():
+            stream.index = self._index[message_id]
         return [MessageChange("message", i) for i in range(at, len(self.messages))]
 
     def _append_text(self, item: TextAppend) -> list[MessageChange]:
@@ -136,7 +190,7 @@ class UIMessageAssembler:
         return [MessageChange("text", index, len(parts) - 1, item.delta)]
 
 
-def ui_messages_from_events(events: Any, *, messages: Iterable[Any] = ()) -> list[Any]:
+def ui_messages_from_events(events: EventSource, *, messages: Iterable[Any] = ()) -> list[UIMessage]:
     """Assemble AG-UI events into UIMessages: one assistant UIMessage per run, user/system messages as given.
 
     ``events`` is anything :func:`parse_events` accepts; ``messages`` are UIMessages (dicts or models) to
@@ -212,7 +266,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
         yield held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
 
 
-def ui_chunks_from_events(events: Any) -> Iterator[dict[str, JSON]]:
+def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:
     """Translate AG-UI events into AI SDK UI-message chunks: a ``start`` ... ``finish`` stream per run.
 
     User, system and developer messages have no chunk form and are not part of the result.
@@ -232,7 +286,7 @@ def ui_chunks_from_events(events: Any) -> Iterator[dict[str, JSON]]:
             yield item.chunk
 
 
-async def aui_chunks_from_events(events: Any) -> AsyncIterator[dict[str, JSON]]:
+async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str, JSON]]:
     """Async :func:`ui_chunks_from_events`, for async event sources (a live agent)."""
     translator = EventChunkTranslator()
     async for event in aiter_wire_events(events):

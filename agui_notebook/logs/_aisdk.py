@@ -18,48 +18,9 @@ from typing import Any
 
 import orjson
 
-__all__ = ["UI_CHUNK_TYPES", "UIChunkConverter", "is_ui_chunk_type"]
+from agui_notebook.ui._chunk_types import is_ui_chunk_type
 
-UI_CHUNK_TYPES = frozenset(
-    {
-        "start",
-        "finish",
-        "abort",
-        "error",
-        "start-step",
-        "finish-step",
-        "reset-step",
-        "text-start",
-        "text-delta",
-        "text-end",
-        "reasoning-start",
-        "reasoning-delta",
-        "reasoning-end",
-        "reasoning-file",
-        "tool-input-start",
-        "tool-input-delta",
-        "tool-input-available",
-        "tool-input-error",
-        "tool-output-available",
-        "tool-output-error",
-        "tool-output-denied",
-        "tool-approval-request",
-        "tool-approval-response",
-        "source-url",
-        "source-document",
-        "file",
-        "message-metadata",
-        "custom",
-        "steering-message",
-        "done",
-    }
-)
-"""The chunk types of the AI SDK UI-message stream (``data-*`` chunks besides)."""
-
-
-def is_ui_chunk_type(chunk_type: Any) -> bool:
-    """Whether ``chunk_type`` names an AI SDK UI-message chunk rather than an AG-UI event."""
-    return isinstance(chunk_type, str) and (chunk_type in UI_CHUNK_TYPES or chunk_type.startswith("data-"))
+__all__ = ["UIChunkConverter", "is_ui_chunk_type"]
 
 
 def _json_text(value: Any) -> str:

@@ -23,13 +23,11 @@ import time
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
 
+from agui_notebook._errors import AgentError
+
 __all__ = ["AgentError", "aiter_agent_items", "call_agent", "describe_agent", "is_pydantic_ai_agent"]
 
 _DONE = object()
-
-
-class AgentError(TypeError):
-    """An agent ChatWidget cannot call, or one that returned something that is not a stream."""
 
 
 def is_pydantic_ai_agent(agent: Any) -> bool:

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import mimetypes
 import os
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +29,25 @@ import anywidget
 import orjson
 import traitlets
 
-from agui_notebook.bridge._messages import data_url, to_agui_messages, to_agui_messages_wire, to_ui_messages
+from agui_notebook._types import JSON
+from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
+from agui_notebook.bridge._messages import to_agui_messages, to_agui_messages_wire, to_ui_messages
 from agui_notebook.logs._record import EventRecorder
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
+from agui_notebook.widget._attachments import file_part
 from agui_notebook.widget._patches import PatchBatcher
-from agui_notebook.widget._run import ConversationReducer, RunOutcome, RunStreamError
-from agui_notebook.wire._records import is_recorded, recorded_time
+from agui_notebook.widget._playback import playback_items
+from agui_notebook.widget._saved import SavedConversation
 
 __all__ = ["BUNDLE", "ChatWidget"]
 
-JSON = Any
 BUNDLE = Path(__file__).resolve().parent.parent / "static" / "widget.js"
 """The built front end (``cd js && npm run build``)."""
 
 TRAIT_SYNC_SECONDS = 3.0
 """During a long run the ``messages`` trait (what the notebook saves) is refreshed this often."""
 
-SAVE_FORMAT = "agui-notebook.chat"
 BUSY = frozenset({"submitted", "streaming"})
 BUSY_NOTICE = "The agent is still answering: wait for it to finish or press Stop."
 
@@ -66,44 +66,6 @@ def _fresh_id() -> str:
 def _json_copy(value: JSON) -> JSON:
     """A deep copy of JSON data (fast, and what the front end will see)."""
     return orjson.loads(orjson.dumps(value))
-
-
-def _file_part(file: Any) -> dict[str, JSON]:
-    """A UIMessage ``file`` part from a path, ``(data, media_type)``, ``(name, data, media_type)`` or a part dict."""
-    if isinstance(file, Mapping):
-        part = dict(file)
-        if not isinstance(part.get("url"), str) or not isinstance(part.get("mediaType"), str):
-            raise ValueError(f"a file part needs string 'url' and 'mediaType', got keys {sorted(part)}")
-        clean: dict[str, JSON] = {"type": "file", "mediaType": part["mediaType"]}
-        if isinstance(part.get("filename"), str) and part["filename"]:
-            clean["filename"] = part["filename"]
-        clean["url"] = part["url"]
-        return clean
-    if isinstance(file, (str, os.PathLike)):
-        path = Path(file)
-        media_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return {
-            "type": "file",
-            "mediaType": media_type,
-            "filename": path.name,
-            "url": data_url(path.read_bytes(), media_type),
-        }
-    if isinstance(file, tuple) and len(file) == 2 and isinstance(file[0], (bytes, bytearray)):
-        data, media_type = file
-        return {"type": "file", "mediaType": media_type, "url": data_url(bytes(data), media_type)}
-    if isinstance(file, tuple) and len(file) == 3 and isinstance(file[1], (bytes, bytearray)):
-        name, data, media_type = file
-        return {
-            "type": "file",
-            "mediaType": media_type,
-            "filename": str(name),
-            "url": data_url(bytes(data), media_type),
-        }
-    if isinstance(file, (bytes, bytearray)):
-        raise TypeError("bytes need a media type: pass (data, 'image/png') or (name, data, 'image/png')")
-    raise TypeError(
-        f"a file is a path, (data, media_type), (name, data, media_type) or a file part dict, got {type(file).__name__}"
-    )
 
 
 def _as_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
@@ -268,7 +230,7 @@ class ChatWidget(anywidget.AnyWidget):
         """
         self._refuse_when_busy("send a message")
         self._refuse_without_agent()
-        parts = [_file_part(f) for f in files]
+        parts = [file_part(f) for f in files]
         if text:
             parts.append({"type": "text", "text": text})
         if not parts:
@@ -321,7 +283,7 @@ class ChatWidget(anywidget.AnyWidget):
         if speed is not None and speed <= 0:
             raise ValueError(f"speed must be positive, got {speed}")
         loop = self._loop()
-        return self._start_run(loop, [], source=_paced(_timed_items(stream), speed))
+        return self._start_run(loop, [], source=playback_items(stream, speed))
 
     def stop(self) -> None:
         """Stop the current run (within 200 ms, sync agents too); what was streamed stays, the outcome is cancelled."""
@@ -352,35 +314,14 @@ class ChatWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------------------------------ persistence
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the conversation (messages, thread id, state, events) as JSON; ``ChatWidget.load`` reads it."""
-        document = {
-            "format": SAVE_FORMAT,
-            "version": 1,
-            "threadId": self.thread_id,
-            "messages": self._conversation.messages,
-            "state": self.state,
-            "events": self.events,
-        }
-        Path(path).write_bytes(orjson.dumps(document))
+        SavedConversation(self.thread_id, self._conversation.messages, self.state, self.events).write(path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], agent: Any = None, **kwargs: Any) -> ChatWidget:
         """A widget with the conversation saved by ``save`` (``agent`` and other arguments as for the constructor)."""
-        try:
-            document = orjson.loads(Path(path).read_bytes())
-        except orjson.JSONDecodeError:
-            document = None
-        if not isinstance(document, dict) or document.get("format") != SAVE_FORMAT:
-            raise ValueError(
-                f"{os.fspath(path)}: not a saved ChatWidget conversation (no format {SAVE_FORMAT!r})"
-            )
-        chat = cls(
-            agent,
-            messages=document.get("messages") or [],
-            thread_id=document.get("threadId"),
-            state=document.get("state"),
-            **kwargs,
-        )
-        chat._recorder.events.extend(document.get("events") or [])
+        saved = SavedConversation.read(path)
+        chat = cls(agent, messages=saved.messages, thread_id=saved.thread_id, state=saved.state, **kwargs)
+        chat._recorder.events.extend(saved.events)
         return chat
 
     # ------------------------------------------------------------------------------------------ runs
@@ -584,91 +525,3 @@ class ChatWidget(anywidget.AnyWidget):
         """Explain a refused request; the status (and a run in progress) is left as it is."""
         self._set_status(self.status, text)
         self._flush()
-
-
-# ---------------------------------------------------------------------------------------------- play()
-def _timed_items(stream: Any) -> Any:
-    """``(received_ns | None, item)`` pairs from a log path or a (sync/async) iterable of events, chunks or records."""
-    if isinstance(stream, (str, os.PathLike)):
-        return [_timed(item) for item in _read_log(Path(stream))]
-    if isinstance(stream, AsyncIterable):
-        return _atimed(stream)
-    if isinstance(stream, (bytes, bytearray)):
-        return [_timed(item) for item in _parse_log(bytes(stream), "<bytes>")]
-    return (_timed(item) for item in stream)
-
-
-async def _atimed(stream: AsyncIterable[Any]) -> AsyncIterator[tuple[int | None, Any]]:
-    async for item in stream:
-        yield _timed(item)
-
-
-def _timed(item: Any) -> tuple[int | None, Any]:
-    if is_recorded(item):
-        return recorded_time(item), item["event"]
-    return None, item
-
-
-def _read_log(path: Path) -> list[Any]:
-    return _parse_log(path.read_bytes(), os.fspath(path))
-
-
-def _parse_log(data: bytes, source: str) -> list[Any]:
-    """Items of a JSON array, JSONL, or SSE log (``data: [DONE]`` and SSE comments skipped)."""
-    stripped = data.lstrip()
-    if stripped[:1] == b"[":
-        try:
-            items = orjson.loads(stripped)
-        except orjson.JSONDecodeError:
-            items = None
-        if isinstance(items, list):
-            return items
-    items = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        line = raw.strip()
-        if not line or line.startswith((b":", b"event:", b"id:", b"retry:")):
-            continue
-        if line.startswith(b"data:"):
-            line = line[5:].strip()
-            if line == b"[DONE]":
-                continue
-        try:
-            items.append(orjson.loads(line))
-        except orjson.JSONDecodeError as exc:
-            raise ValueError(f"{source}:{number}: invalid JSON ({exc.msg} at column {exc.colno})") from None
-    return items
-
-
-async def _paced(items: Any, speed: float | None) -> AsyncIterator[tuple[int | None, Any]]:
-    """Yield items, sleeping between them to keep their recorded spacing divided by ``speed``."""
-    first_time: float | None = None
-    started = time.monotonic()
-    if isinstance(items, AsyncIterable):
-        iterator: Any = items
-    else:
-
-        async def from_sync() -> AsyncIterator[tuple[int | None, Any]]:
-            for pair in items:
-                yield pair
-
-        iterator = from_sync()
-    async for received_ns, item in iterator:
-        if speed is not None:
-            at = _item_time(received_ns, item)
-            if at is not None:
-                if first_time is None:
-                    first_time = at
-                wait = (at - first_time) / speed - (time.monotonic() - started)
-                if wait > 0:
-                    await asyncio.sleep(wait)
-        else:
-            await asyncio.sleep(0)  # let the loop breathe between items
-        yield received_ns, item
-
-
-def _item_time(received_ns: int | None, item: Any) -> float | None:
-    """Seconds on the recording's clock: the receive time, else the event's millisecond timestamp."""
-    if received_ns is not None:
-        return received_ns / 1e9
-    timestamp = item.get("timestamp") if isinstance(item, Mapping) else getattr(item, "timestamp", None)
-    return timestamp / 1e3 if isinstance(timestamp, (int, float)) else None

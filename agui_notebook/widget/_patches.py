@@ -21,16 +21,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from agui_notebook._errors import PatchError
 from agui_notebook.ui._changes import MessageChange
 
 DEFAULT_MAX_RATE = 30.0
 """Patch (and snapshot) messages per second the batcher's time policy allows."""
 
 PatchOp = list[Any]
-
-
-class PatchError(Exception):
-    """A change or op that does not fit the message list it refers to."""
 
 
 @dataclass(slots=True, eq=False)

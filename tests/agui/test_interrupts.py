@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-from ag_ui.core import Interrupt
+from ag_ui.core import Interrupt, ResumeEntry
 
-from agui_notebook.agui._interrupts import build_resume_entries, is_interrupt_expired
+from agui_notebook.agui._interrupts import approval_response, build_resume_entries, is_interrupt_expired
 
 INTERRUPTS = [Interrupt(id="i1", reason="tool_approval", tool_call_id="c1"), {"id": "i2", "reason": "input"}]
 
@@ -20,10 +20,20 @@ def test_entries_follow_the_interrupts_order_and_keep_only_what_applies() -> Non
             "i1": {"status": "resolved", "payload": None},
         },
     )
-    assert [e.model_dump(by_alias=True, exclude_none=False) for e in entries] == [
-        # ag_ui.core models leave a None optional out on the wire, so a null payload is not sent.
+    assert entries == [
+        # As an ag_ui.core ResumeEntry leaves a None optional out on the wire, a null payload is not sent.
         {"interruptId": "i1", "status": "resolved"},
         {"interruptId": "i2", "status": "cancelled", "metadata": {"by": "ann"}},
+    ]
+    assert [ResumeEntry.model_validate(e).model_dump(by_alias=True) for e in entries] == entries
+
+
+def test_an_approval_answer_is_a_resolved_entry_with_its_reason() -> None:
+    interrupts = [{"id": "a1", "reason": "tool_approval"}, {"id": "a2", "reason": "tool_approval"}]
+    responses = {"a2": approval_response(False, "keep it"), "a1": approval_response(True)}
+    assert build_resume_entries(interrupts, responses) == [
+        {"interruptId": "a1", "status": "resolved", "payload": {"approved": True}},
+        {"interruptId": "a2", "status": "resolved", "payload": {"approved": False, "reason": "keep it"}},
     ]
 
 
@@ -35,6 +45,10 @@ def test_every_open_interrupt_needs_a_response_and_no_more() -> None:
             INTERRUPTS,
             {"i1": {"status": "cancelled"}, "i2": {"status": "cancelled"}, "i9": {"status": "cancelled"}},
         )
+    with pytest.raises(
+        ValueError, match=r"^interrupt 'i1': status must be 'resolved' or 'cancelled', got 'ok'$"
+    ):
+        build_resume_entries(INTERRUPTS[:1], {"i1": {"status": "ok"}})
 
 
 def test_expiry() -> None:

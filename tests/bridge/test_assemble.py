@@ -12,6 +12,7 @@ from pydantic_ai_runs import SCENARIOS, capture
 
 from agui_notebook.agui._intake import wire_event_list
 from agui_notebook.bridge._assemble import (
+    StreamedMessage,
     UIMessageAssembler,
     ui_chunks_from_events,
     ui_message_dicts_from_events,
@@ -73,6 +74,7 @@ def test_changes_describe_every_step_exactly(name: str) -> None:
 
 
 RUN = [{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "timestamp": 1000}]
+USER_MESSAGE = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
 
 
 def test_text_deltas_are_text_changes() -> None:
@@ -446,3 +448,33 @@ def test_deferred_tool_inputs_settle_to_the_eager_messages(name: str) -> None:
         deferred.settle()
         assert deferred.messages == eager.messages
     assert deferred_args > 0
+
+
+# ---------------------------------------------------------------------------------------------- StreamedMessage
+
+
+def test_a_streamed_message_works_on_its_own_copy_in_the_list() -> None:
+    asked = {"id": "a1", "role": "assistant", "parts": [{"type": "text", "text": "Hi", "state": "done"}]}
+    messages = [USER_MESSAGE, asked]
+    stream = StreamedMessage(messages, 1)
+    assert messages[1] == asked and messages[1] is not asked
+    changes = stream.push({"type": "text-start", "id": "t"}) + stream.push(
+        {"type": "text-delta", "id": "t", "delta": "More"}
+    )
+    assert changes == [MessageChange("part", 1, 1), MessageChange("text", 1, 1, "More")]
+    # The caller's dict is left alone.
+    assert asked["parts"] == [{"type": "text", "text": "Hi", "state": "done"}]
+    assert messages[1]["parts"][-1] == {"type": "text", "text": "More", "state": "streaming"}
+
+
+def test_a_start_chunk_with_a_new_id_replaces_an_empty_message_and_follows_a_full_one() -> None:
+    messages = [USER_MESSAGE, {"id": "placeholder", "role": "assistant", "parts": []}]
+    stream = StreamedMessage(messages, 1)
+    assert stream.push({"type": "start", "messageId": "a1"}) == [MessageChange("message", 1)]
+    assert [m["id"] for m in messages] == ["u1", "a1"]
+    stream.push({"type": "text-start", "id": "t"})
+    # A second answer in the same stream is a message of its own, after the first, as the AI SDK chat has it.
+    assert stream.push({"type": "start", "messageId": "a2"}) == [MessageChange("message", 2)]
+    assert stream.push({"type": "text-start", "id": "t"}) == [MessageChange("part", 2, 0)]
+    assert [(m["id"], len(m["parts"])) for m in messages] == [("u1", 1), ("a1", 1), ("a2", 1)]
+    assert stream.index == 2

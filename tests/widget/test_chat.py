@@ -1,8 +1,7 @@
 """ChatWidget without a browser: real agents drive it; a Python replica of the front end applies what it sends.
 
-``FrontEnd`` captures everything the widget sends through its comm (trait updates and custom patch/snapshot
-messages, serialized at send time as the kernel would) and applies it in order exactly as js/src/sync.js does,
-so every test can check that the live patches rebuild the same conversation as the saved ``messages`` trait.
+``FrontEnd`` (front_end.py) applies everything the widget sends exactly as js/src/sync.js does, so every test can
+check that the live patches rebuild the same conversation as the saved ``messages`` trait.
 """
 
 from __future__ import annotations
@@ -16,201 +15,18 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
+from front_end import FrontEnd, assert_in_sync
 from pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
+from sample_agents import AGUI_ANSWER, CHUNK_ANSWER, agui_agent, chunk_agent
 
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-
-# ---------------------------------------------------------------------------------------------- the front end
-
-
-class FrontEnd:
-    """What a view of the widget sees: the kernel's messages in order, applied like js/src/sync.js."""
-
-    def __init__(self, chat: ChatWidget) -> None:
-        self.chat = chat
-        self.sent: list[dict[str, Any]] = []
-        self.state = {"messages": copy.deepcopy(chat.messages), "status": chat.status, "error": chat.error}
-        self.seq: int | None = None
-        chat.comm.send = self._receive  # type: ignore[method-assign]
-
-    def _receive(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
-        data = orjson.loads(orjson.dumps(data))  # the wire copy, taken when the kernel sends it
-        self.sent.append(data)
-        if data["method"] == "update":
-            for key in ("messages", "status", "error"):
-                if key in data["state"]:
-                    self.state[key] = copy.deepcopy(data["state"][key])
-            return
-        content = data["content"]
-        if content["kind"] == "snapshot":
-            self.state.update(
-                messages=copy.deepcopy(content["messages"]), status=content["status"], error=content["error"]
-            )
-            self.seq = content["seq"]
-            return
-        assert content["kind"] == "patch"
-        assert self.seq is None or content["seq"] == self.seq + 1, f"gap: {self.seq} -> {content['seq']}"
-        self.seq = content["seq"]
-        apply_ops(self.state, content["ops"])
-
-    def request(self, content: dict[str, Any]) -> None:
-        """A custom message from the view, delivered the way ipywidgets delivers it."""
-        self.chat._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
-
-    def patches(self) -> list[dict[str, Any]]:
-        return [
-            d["content"] for d in self.sent if d["method"] == "custom" and d["content"]["kind"] == "patch"
-        ]
-
-    def trait_updates(self, key: str) -> list[Any]:
-        return [d["state"][key] for d in self.sent if d["method"] == "update" and key in d["state"]]
-
-    def ops(self) -> list[list[Any]]:
-        return [op for patch in self.patches() for op in patch["ops"]]
-
-
-def apply_ops(state: dict[str, Any], ops: list[list[Any]]) -> None:
-    """The compact ops of the live-sync protocol, applied as the front end applies them."""
-    messages = state["messages"]
-    for op in ops:
-        kind = op[0]
-        if kind == "m":
-            _, mi, message = op
-            assert 0 <= mi <= len(messages)
-            if mi == len(messages):
-                messages.append(message)
-            else:
-                messages[mi] = message
-        elif kind == "p":
-            _, mi, pi, part = op
-            parts = messages[mi]["parts"]
-            assert 0 <= pi <= len(parts)
-            if pi == len(parts):
-                parts.append(part)
-            else:
-                parts[pi] = part
-        elif kind == "t":
-            _, mi, pi, text = op
-            messages[mi]["parts"][pi]["text"] += text
-        elif kind == "meta":
-            _, mi, metadata = op
-            if metadata is None:
-                messages[mi].pop("metadata", None)
-            else:
-                messages[mi]["metadata"] = metadata
-        elif kind == "parts":
-            _, mi, parts = op
-            messages[mi]["parts"] = parts
-        elif kind == "len":
-            del messages[op[1] :]
-        elif kind == "status":
-            state["status"], state["error"] = op[1], op[2]
-        else:
-            raise AssertionError(f"unknown op {op!r}")
-
-
-def assert_in_sync(view: FrontEnd, chat: ChatWidget) -> None:
-    """The patched view, the saved trait and the conversation all hold the same messages and status."""
-    assert view.state["messages"] == chat.messages
-    assert chat.messages == json.loads(json.dumps(chat._conversation.messages))
-    assert (view.state["status"], view.state["error"]) == (chat.status, chat.error)
-
-
-# ---------------------------------------------------------------------------------------------- agents
-
-
-def agui_agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
-    """A sync generator of AG-UI events: reasoning, a tool call with its result, markdown text, state."""
-    yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": "run-a"}
-    yield {"type": "REASONING_START", "messageId": "r1"}
-    yield {"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"}
-    yield {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "Think"}
-    yield {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "ing."}
-    yield {"type": "REASONING_MESSAGE_END", "messageId": "r1"}
-    yield {"type": "REASONING_END", "messageId": "r1"}
-    yield {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "add", "parentMessageId": "m1"}
-    yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"a": 1,'}
-    yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": ' "b": 2}'}
-    yield {"type": "TOOL_CALL_END", "toolCallId": "c1"}
-    yield {"type": "TOOL_CALL_RESULT", "messageId": "tr1", "toolCallId": "c1", "content": "3"}
-    yield {"type": "TEXT_MESSAGE_START", "messageId": "m2", "role": "assistant"}
-    yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "The sum is "}
-    yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "**3**."}
-    yield {"type": "TEXT_MESSAGE_END", "messageId": "m2"}
-    yield {"type": "STATE_SNAPSHOT", "snapshot": {"total": 3}}
-    yield {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/count", "value": 1}]}
-    yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": "run-a"}
-
-
-AGUI_ANSWER = {
-    "id": "run-a",
-    "role": "assistant",
-    "parts": [
-        {"type": "step-start"},
-        {
-            "type": "reasoning",
-            "id": "r1",
-            "text": "Thinking.",
-            "providerMetadata": {"ag-ui": {"messageId": "r1"}},
-            "state": "done",
-        },
-        {
-            "type": "tool-add",
-            "toolCallId": "c1",
-            "state": "output-available",
-            "callProviderMetadata": {"ag-ui": {"parentMessageId": "m1"}},
-            "input": {"a": 1, "b": 2},
-            "output": "3",
-            "resultProviderMetadata": {"ag-ui": {"messageId": "tr1"}},
-        },
-        {"type": "step-start"},
-        {
-            "type": "text",
-            "text": "The sum is **3**.",
-            "providerMetadata": {"ag-ui": {"messageId": "m2"}},
-            "state": "done",
-        },
-    ],
-    "metadata": {"ag-ui": {"threadId": "thread-1", "runId": "run-a"}},
-}
-
-
-def chunk_agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
-    """A sync generator of AI SDK UI-message chunks."""
-    yield {"type": "start", "messageId": "msg-1"}
-    yield {"type": "start-step"}
-    yield {"type": "reasoning-start", "id": "r"}
-    yield {"type": "reasoning-delta", "id": "r", "delta": "Hm."}
-    yield {"type": "reasoning-end", "id": "r"}
-    yield {"type": "tool-input-start", "toolCallId": "c1", "toolName": "add"}
-    yield {"type": "tool-input-delta", "toolCallId": "c1", "inputTextDelta": '{"a": 1}'}
-    yield {"type": "tool-input-available", "toolCallId": "c1", "toolName": "add", "input": {"a": 1}}
-    yield {"type": "tool-output-available", "toolCallId": "c1", "output": 1}
-    yield {"type": "text-start", "id": "t"}
-    yield {"type": "text-delta", "id": "t", "delta": "One."}
-    yield {"type": "text-end", "id": "t"}
-    yield {"type": "finish-step"}
-    yield {"type": "finish", "finishReason": "stop"}
-
-
-CHUNK_ANSWER = {
-    "id": "msg-1",
-    "role": "assistant",
-    "parts": [
-        {"type": "step-start"},
-        {"type": "reasoning", "id": "r", "text": "Hm.", "state": "done"},
-        {"type": "tool-add", "toolCallId": "c1", "state": "output-available", "input": {"a": 1}, "output": 1},
-        {"type": "text", "text": "One.", "state": "done"},
-    ],
-}
+# ---------------------------------------------------------------------------------------------- helpers
 
 
 def _input(thread_id: str) -> RunAgentInput:
@@ -840,65 +656,7 @@ async def test_a_long_run_is_batched_and_the_trait_is_refreshed_every_few_second
     assert_in_sync(view, chat)
 
 
-# ---------------------------------------------------------------------------------------------- play, save, load
-
-
-async def test_play_renders_a_recorded_ag_ui_log() -> None:
-    path = FIXTURES / "agui" / "reasoning_tool_text.jsonl"
-    chat = ChatWidget()
-    view = FrontEnd(chat)
-    assert await chat.play(path) == "success"
-    assert chat.messages == ui_message_dicts_from_events(path)
-    assert len(chat.events) == len(path.read_text().splitlines())
-    assert_in_sync(view, chat)
-
-
-async def test_play_an_sse_capture_and_a_chunk_list() -> None:
-    chat = ChatWidget()
-    await chat.play(FIXTURES / "agui" / "parallel_tools.sse")
-    assert chat.messages == ui_message_dicts_from_events(FIXTURES / "agui" / "parallel_tools.sse")
-    await chat.play(list(chunk_agent(None)))  # type: ignore[arg-type]
-    assert chat.messages[-1] == CHUNK_ANSWER
-
-
-async def test_play_at_recorded_speed_keeps_the_pacing(tmp_path: Path) -> None:
-    base = 1_800_000_000_000_000_000
-    records = [
-        {"received_ns": base + i * 100_000_000, "event": {"type": "text-delta", "id": "t", "delta": f"{i}"}}
-        for i in range(4)
-    ]
-    records = [
-        {"received_ns": base, "event": {"type": "start", "messageId": "p1"}},
-        {"received_ns": base, "event": {"type": "text-start", "id": "t"}},
-        *records,
-        {"received_ns": base + 300_000_000, "event": {"type": "text-end", "id": "t"}},
-    ]
-    log = tmp_path / "run.jsonl"
-    log.write_bytes(b"\n".join(orjson.dumps(r) for r in records))
-    chat = ChatWidget()
-    started = time.monotonic()
-    await chat.play(log, speed=1.0)
-    assert 0.28 < time.monotonic() - started < 1.5
-    started = time.monotonic()
-    await chat.play(log, speed=3.0)
-    assert time.monotonic() - started < 0.3
-    assert chat.messages[0]["parts"] == [{"type": "text", "text": "0123", "state": "done"}]
-    assert [r["received_ns"] for r in chat.events[: len(records)]] == [r["received_ns"] for r in records]
-
-
-async def test_save_and_load_round_trip(tmp_path: Path) -> None:
-    chat = ChatWidget(agui_agent, thread_id="thread-1", state={"total": 0})
-    await chat.send("What is 1 + 2?")
-    path = tmp_path / "chat.json"
-    chat.save(path)
-    loaded = ChatWidget.load(path, agent=agui_agent, title="Restored")
-    assert loaded.messages == chat.messages
-    assert loaded.thread_id == "thread-1"
-    assert loaded.state == {"total": 3, "count": 1}
-    assert loaded.events == chat.events
-    assert loaded.title == "Restored"
-    with pytest.raises(ValueError, match="not a saved ChatWidget conversation"):
-        ChatWidget.load(FIXTURES / "agui" / "reasoning_tool_text.jsonl")
+# ---------------------------------------------------------------------------------------------- the recorded events
 
 
 async def test_the_events_load_into_the_log_tables() -> None:

@@ -1,9 +1,10 @@
 """A conversation's UIMessages and AG-UI state, advanced by runs whose items may be of any stream kind.
 
-A run streams AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-message chunks (dicts whose
-``type`` is lowercase, such as ``"text-delta"``) or plain ``str`` text deltas. :class:`ConversationReducer`
-routes each item to the matching reducer (the bridge's :class:`UIMessageAssembler` for events, the AI SDK chunk
-reducer for chunks and text), keeps the AG-UI shared state, records what arrived, and reports every change as
+A run streams AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-message chunks (dicts such as
+``{"type": "text-delta", ...}``) or plain ``str`` text deltas; the ``type`` tells events and chunks apart
+(``ui/_chunk_types.py``). :class:`ConversationReducer` routes each item to the matching reducer (a
+:class:`UIMessageAssembler` for events, a :class:`StreamedMessage` for chunks and text), checks events against
+@ag-ui/client's rules, keeps the AG-UI shared state, records what arrived, and reports every change as
 :class:`MessageChange` records with absolute message indexes, ready for the live-patch batcher.
 
 >>> conversation = ConversationReducer()
@@ -25,16 +26,23 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from agui_notebook._errors import (
+    RunStreamError,
+    StateUpdateWarning,
+    UIMessageStreamError,
+    UIMessageStreamErrorChunk,
+)
+from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EventRecord, to_wire_event
+from agui_notebook.agui._interrupts import approval_response, build_resume_entries
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
 from agui_notebook.agui._verify import EventChecker
-from agui_notebook.bridge._assemble import UIMessageAssembler
+from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler
 from agui_notebook.ui._changes import MessageChange
-from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
+from agui_notebook.ui._chunk_types import classify_type
 
 __all__ = ["ConversationReducer", "RunOutcome", "RunStreamError", "StateUpdateWarning", "classify_item"]
 
-JSON = Any
 RunOutcome = Literal["success", "interrupt", "cancelled", "error"]
 """How a run ended: finished, stopped for the user (approvals), stopped by ``stop()``, or failed."""
 
@@ -43,21 +51,6 @@ _TEXT_PART_ID = "text"
 _STREAM_SOURCE = "<stream>"
 # Problems @ag-ui/client survives (it keeps the old value or drops the event); every other error ends the run.
 _TOLERATED_RULES = frozenset({"state-patch-failed", "activity-patch-failed", "unknown-event-type"})
-
-
-class RunStreamError(ValueError):
-    """A stream item the conversation cannot take; the message names it: ``item 4 (TEXT_MESSAGE_CONTENT): ...``.
-
-    ``index`` is the item's 0-based position in its run's stream.
-    """
-
-    def __init__(self, message: str, *, index: int) -> None:
-        super().__init__(message)
-        self.index = index
-
-
-class StateUpdateWarning(UserWarning):
-    """A STATE_DELTA patch did not apply; the previous state is kept (as @ag-ui/client does)."""
 
 
 def classify_item(item: Any) -> tuple[ItemKind, JSON]:
@@ -83,9 +76,7 @@ def classify_item(item: Any) -> tuple[ItemKind, JSON]:
         if isinstance(kind, Enum):
             return "event", to_wire_event(dict(item))
         if type(kind) is str and kind:
-            wire = item if type(item) is dict else dict(item)
-            # AG-UI types are UPPER_SNAKE (1.0 and legacy alike); AI SDK chunk types are lower-kebab.
-            return ("event" if kind[0].isupper() else "chunk"), wire
+            return classify_type(kind), item if type(item) is dict else dict(item)
         raise TypeError(f"a stream item needs a string 'type', got {item.get('type')!r}")
     if isinstance(item, str):
         return "text", str(item)
@@ -103,8 +94,7 @@ class _Run:
     items: int = 0
     event_started: bool = False  # an AG-UI RUN_STARTED (received or synthesized) went to the assembler
     event_open: bool = False  # ... and no RUN_FINISHED/RUN_ERROR yet
-    chunk_reducer: UIMessageStreamReducer | None = None
-    chunk_index: int = -1
+    chunk_stream: StreamedMessage | None = None  # the message AI SDK chunks and text build
     chunk_started: bool = False  # the text path synthesized ``start``/``start-step``
     text_open: bool = False
     text_parts: int = 0
@@ -141,8 +131,8 @@ class ConversationReducer:
         """Parse the tool inputs streamed since the last read (they are parsed when read, not per delta)."""
         self._assembler.settle()
         run = self._run
-        if run is not None and run.chunk_reducer is not None:
-            run.chunk_reducer.settle()
+        if run is not None and run.chunk_stream is not None:
+            run.chunk_stream.reducer.settle()
 
     # ------------------------------------------------------------------------------------------ conversation
     def append(self, message: dict[str, JSON]) -> list[MessageChange]:
@@ -196,17 +186,14 @@ class ConversationReducer:
         ]
 
     def resume_entries(self) -> list[dict[str, JSON]]:
-        """AG-UI resume entries for the answered approvals of the last assistant message."""
-        entries = []
-        for part in self._last_assistant_parts():
-            approval = part.get("approval")
-            if part.get("state") != "approval-responded" or type(approval) is not dict:
-                continue
-            payload: dict[str, JSON] = {"approved": bool(approval.get("approved"))}
-            if approval.get("reason") is not None:
-                payload["reason"] = approval["reason"]
-            entries.append({"interruptId": approval.get("id"), "status": "resolved", "payload": payload})
-        return entries
+        """AG-UI resume entries (wire dicts) for the answered approvals of the last assistant message."""
+        answered = [
+            part["approval"]
+            for part in self._last_assistant_parts()
+            if part.get("state") == "approval-responded" and type(part.get("approval")) is dict
+        ]
+        answers = {a.get("id"): approval_response(a.get("approved"), a.get("reason")) for a in answered}
+        return build_resume_entries(answered, answers)
 
     def _last_assistant_parts(self) -> list[dict[str, JSON]]:
         self.settle()
@@ -243,11 +230,11 @@ class ConversationReducer:
             self._record(wire)
             return self._push_event(run, wire, index)
         if run.text_open and kind == "chunk":
-            changes = self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index, record=True)
+            changes = self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index)
             run.text_open = False
-            return changes + self._chunk(run, wire, index, record=True)
+            return changes + self._chunk(run, wire, index)
         if kind == "chunk":
-            return self._chunk(run, wire, index, record=True)
+            return self._chunk(run, wire, index)
         return self._push_text(run, wire, index)
 
     def end_run(self, outcome: RunOutcome, error: str = "", code: str | None = None) -> list[MessageChange]:
@@ -264,13 +251,11 @@ class ConversationReducer:
         index = run.items
         try:
             if run.text_open:
-                changes += self._chunk(
-                    run, {"type": "text-end", "id": self._text_id(run)}, index, record=True
-                )
+                changes += self._chunk(run, {"type": "text-end", "id": self._text_id(run)}, index)
                 run.text_open = False
-            if run.chunk_reducer is not None:
+            if run.chunk_stream is not None:
                 changes += self._end_chunks(run, outcome, error, code, index)
-            nothing_shown = not run.event_started and run.chunk_reducer is None
+            nothing_shown = not run.event_started and run.chunk_stream is None
             if run.event_open or (outcome == "error" and nothing_shown):
                 changes += self._end_events(run, outcome, error, code, index)
             changes += self._assembler.close()
@@ -287,10 +272,8 @@ class ConversationReducer:
     def _push_event(self, run: _Run, event: dict[str, JSON], index: int) -> list[MessageChange]:
         changes: list[MessageChange] = []
         if not run.event_started and event.get("type") != "RUN_STARTED":
-            # Hand-written agents often stream bare messages: the widget opens the run for them.
-            changes += self._apply_event(
-                run, self._checked(run, self._synthetic_run_started(run), index)[0], index
-            )
+            # Hand-written agents often stream bare messages: the conversation opens the run for them.
+            changes += self._apply_event(run, self._checked(run, self._run_started(run), index)[0], index)
         for checked in self._checked(run, event, index):
             changes += self._apply_event(run, checked, index)
         return changes
@@ -308,20 +291,7 @@ class ConversationReducer:
     def _apply_event(self, run: _Run, event: dict[str, JSON], index: int) -> list[MessageChange]:
         kind = event.get("type")
         if kind == "RUN_STARTED":
-            live = dict(event)
-            if not run.event_started:
-                if run.resume and "input" not in live:
-                    # The translator continues the interrupted message when the run input answers it; the
-                    # messages are already shown, so the input it sees carries none.
-                    live["input"] = {
-                        "threadId": live.get("threadId", run.thread_id),
-                        "runId": live.get("runId", run.run_id),
-                        "messages": [],
-                        "resume": run.resume,
-                    }
-                if not run.resume and any(m.get("id") == live.get("runId") for m in self._messages):
-                    # A producer that reuses its run id would otherwise continue an old answer.
-                    live["runId"] = run.run_id
+            live = dict(event) if run.event_started else self._run_started(run, event)
             run.event_started = run.event_open = True
             return self._assemble(live, index)
         if kind == "STATE_SNAPSHOT":
@@ -345,15 +315,25 @@ class ConversationReducer:
             run.errors.append(str(event.get("message", "")))
         return self._assemble(event, index)
 
-    def _synthetic_run_started(self, run: _Run) -> dict[str, JSON]:
-        event: dict[str, JSON] = {"type": "RUN_STARTED", "threadId": run.thread_id, "runId": run.run_id}
-        if run.resume:
+    def _run_started(self, run: _Run, received: dict[str, JSON] | None = None) -> dict[str, JSON]:
+        """The RUN_STARTED that opens ``run`` for the assembler: a copy of ``received``, else one made up."""
+        event = (
+            dict(received)
+            if received is not None
+            else {"type": "RUN_STARTED", "threadId": run.thread_id, "runId": run.run_id}
+        )
+        if run.resume and "input" not in event:
+            # The translator continues the interrupted message when the run input answers it; the messages
+            # are already shown, so the input it sees carries none.
             event["input"] = {
-                "threadId": run.thread_id,
-                "runId": run.run_id,
+                "threadId": event.get("threadId", run.thread_id),
+                "runId": event.get("runId", run.run_id),
                 "messages": [],
                 "resume": run.resume,
             }
+        if not run.resume and any(m.get("id") == event.get("runId") for m in self._messages):
+            # A producer that reuses its run id would otherwise continue an old answer.
+            event["runId"] = run.run_id
         return event
 
     def _assemble(self, event: dict[str, JSON], index: int) -> list[MessageChange]:
@@ -368,7 +348,7 @@ class ConversationReducer:
     ) -> list[MessageChange]:
         changes: list[MessageChange] = []
         if not run.event_started:
-            changes += self._assemble(self._synthetic_run_started(run), index)
+            changes += self._assemble(self._run_started(run), index)
             run.event_started = True
         terminal: dict[str, JSON]
         if outcome == "error":
@@ -386,52 +366,35 @@ class ConversationReducer:
         return changes + self._assemble(terminal, index)
 
     # ------------------------------------------------------------------------------------------ AI SDK chunks
-    def _chunk(self, run: _Run, chunk: dict[str, JSON], index: int, *, record: bool) -> list[MessageChange]:
-        if record:
-            self._record(chunk)
+    def _chunk(self, run: _Run, chunk: dict[str, JSON], index: int) -> list[MessageChange]:
+        self._record(chunk)
         changes: list[MessageChange] = []
-        reducer = run.chunk_reducer
-        if reducer is None:
-            changes += self._open_chunk_message(run)
-            reducer = run.chunk_reducer
-            assert reducer is not None
+        stream = run.chunk_stream
+        if stream is None:
+            stream = self._open_chunk_message(run, changes)
         try:
-            reduced = reducer.push(chunk)
+            changes += stream.push(chunk)
         except UIMessageStreamError as exc:
             raise RunStreamError(f"item {index} ({exc.chunk_type}): {exc.reason}", index=index) from None
-        mi = run.chunk_index
-        if reducer.message is not self._messages[mi]:
-            if reducer.message.get("id") != self._messages[mi].get("id") and self._messages[mi].get("parts"):
-                # A new message id starts a separate message (the AI SDK chat appends it).
-                self._messages.append(reducer.message)
-                mi = run.chunk_index = len(self._messages) - 1
-            else:
-                self._messages[mi] = reducer.message
-            changes.append(MessageChange("message", mi))
-            return changes
-        changes.extend(MessageChange(c.kind, mi, c.part_index, c.delta) for c in reduced)
         return changes
 
-    def _open_chunk_message(self, run: _Run) -> list[MessageChange]:
+    def _open_chunk_message(self, run: _Run, changes: list[MessageChange]) -> StreamedMessage:
         def on_error(error: UIMessageStreamErrorChunk) -> None:
             run.errors.append(error.error_text)
 
+        index = self._resumed_index(run)
+        if index is None:
+            self._messages.append({"id": run.run_id, "role": "assistant", "parts": []})
+            index = len(self._messages) - 1
+            changes.append(MessageChange("message", index))
+        run.chunk_stream = StreamedMessage(self._messages, index, on_error=on_error, defer_tool_input=True)
+        return run.chunk_stream
+
+    def _resumed_index(self, run: _Run) -> int | None:
+        """The assistant message a resumed run continues (the one that asked), as the AI SDK chat does."""
         if run.resume and self._messages and self._messages[-1].get("role") == "assistant":
-            # Answering an approval continues the assistant message that asked, as the AI SDK chat does.
-            run.chunk_index = len(self._messages) - 1
-            run.chunk_reducer = UIMessageStreamReducer(
-                message=self._messages[-1], on_error=on_error, defer_tool_input=True
-            )
-            self._messages[-1] = run.chunk_reducer.message
-            return []
-        run.chunk_reducer = UIMessageStreamReducer(
-            message={"id": run.run_id, "role": "assistant", "parts": []},
-            on_error=on_error,
-            defer_tool_input=True,
-        )
-        self._messages.append(run.chunk_reducer.message)
-        run.chunk_index = len(self._messages) - 1
-        return [MessageChange("message", run.chunk_index)]
+            return len(self._messages) - 1
+        return None
 
     def _end_chunks(
         self, run: _Run, outcome: RunOutcome, error: str, code: str | None, index: int
@@ -447,7 +410,7 @@ class ConversationReducer:
         elif run.chunk_started:
             closing += [{"type": "finish-step"}, {"type": "finish"}]
         for chunk in closing:
-            changes += self._chunk(run, chunk, index, record=True)
+            changes += self._chunk(run, chunk, index)
         return changes
 
     # ------------------------------------------------------------------------------------------ plain text
@@ -456,24 +419,21 @@ class ConversationReducer:
 
     def _push_text(self, run: _Run, text: str, index: int) -> list[MessageChange]:
         changes: list[MessageChange] = []
-        if run.chunk_reducer is None:
+        if run.chunk_stream is None:
             run.chunk_started = True
-            changes += self._chunk(
-                run, {"type": "start", "messageId": self._text_message_id(run)}, index, record=True
-            )
-            changes += self._chunk(run, {"type": "start-step"}, index, record=True)
+            changes += self._chunk(run, {"type": "start", "messageId": self._text_message_id(run)}, index)
+            changes += self._chunk(run, {"type": "start-step"}, index)
         if not run.text_open:
             run.text_parts += 1
             run.text_open = True
-            changes += self._chunk(run, {"type": "text-start", "id": self._text_id(run)}, index, record=True)
+            changes += self._chunk(run, {"type": "text-start", "id": self._text_id(run)}, index)
         return changes + self._chunk(
-            run, {"type": "text-delta", "id": self._text_id(run), "delta": text}, index, record=True
+            run, {"type": "text-delta", "id": self._text_id(run), "delta": text}, index
         )
 
     def _text_message_id(self, run: _Run) -> str:
-        if run.resume and self._messages and self._messages[-1].get("role") == "assistant":
-            return self._messages[-1]["id"]
-        return run.run_id
+        index = self._resumed_index(run)
+        return run.run_id if index is None else self._messages[index]["id"]
 
     # ------------------------------------------------------------------------------------------ recording
     def _record(self, wire: dict[str, JSON]) -> None:
