@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from ag_ui.core import RunAgentInput, UserMessage
+from loopback import serve_on_loopback
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -54,29 +53,11 @@ def _app() -> Starlette:
     return Starlette(routes=[Route("/agents/{name}", run, methods=["POST"])])
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
-    """A uvicorn server on 127.0.0.1 in a background thread, stopped after the module's tests."""
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    """The AG-UI test server on 127.0.0.1, stopped after the module's tests."""
+    with serve_on_loopback(_app()) as url:
+        yield url
 
 
 def run_input(text: str = "What's the weather?", **fields: Any) -> RunAgentInput:

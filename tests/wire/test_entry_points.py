@@ -12,16 +12,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import socket
-import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from loopback import serve_on_loopback
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
@@ -183,29 +180,10 @@ async def _sliced(request: Request) -> StreamingResponse:
     return StreamingResponse(stream(), media_type="text/event-stream")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def sliced_server() -> Iterator[str]:
-    port = _free_port()
-    app = Starlette(routes=[Route("/sliced", _sliced, methods=["POST"])])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="uvicorn-sliced", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}/sliced"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve_on_loopback(Starlette(routes=[Route("/sliced", _sliced, methods=["POST"])])) as url:
+        yield f"{url}/sliced"
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
