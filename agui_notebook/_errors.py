@@ -15,7 +15,8 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
-    └── PatchError                                a live patch the widget front end could not apply
+    ├── PatchError                                a live patch the widget front end could not apply
+    └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
     ├── EventLogWarning                           unreadable input skipped while loading logs
@@ -46,6 +47,7 @@ __all__ = [
     "EventParseError",
     "HttpAgentError",
     "JsonPatchError",
+    "OptionError",
     "PatchError",
     "ProtocolError",
     "RunStreamError",
@@ -103,7 +105,7 @@ class ChunkDecodeError(AguiNotebookError, ValueError):
 
 
 class ProtocolError(AguiNotebookError, ValueError):
-    """An event sequence that breaks the AG-UI protocol (raised by ``apply_events(..., strict=True)``).
+    """An event sequence that breaks the AG-UI protocol (raised by ``apply_events(..., errors="raise")``).
 
     ``problem`` is the :class:`~agui_notebook.agui._verify.Problem` found; ``index`` the event's position.
     """
@@ -199,6 +201,22 @@ class HttpAgentError(AguiNotebookError, RuntimeError):
 
 class PatchError(AguiNotebookError):
     """A live patch that does not apply to the front end's copy of the messages (it then asks for a reset)."""
+
+
+class OptionError(AguiNotebookError, ValueError):
+    """An argument value the function does not take (``errors="ignore"`` where ``"raise"``/``"collect"`` are meant)."""
+
+
+def check_error_mode(errors: object, allowed: tuple[str, ...]) -> str:
+    """``errors`` if it is one of ``allowed`` (a function's :data:`~agui_notebook._types.ErrorMode` values).
+
+    >>> check_error_mode("collect", ("raise", "collect"))
+    'collect'
+    """
+    if errors not in allowed:
+        names = " or ".join(repr(a) for a in allowed)
+        raise OptionError(f"errors must be {names}, not {errors!r}")
+    return errors  # type: ignore[return-value]
 
 
 # -- warnings ----------------------------------------------------------------------------------------------------

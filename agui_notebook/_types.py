@@ -51,6 +51,9 @@ events or recorder records, or an ``EventRecorder``."""
 EventsOrSource: TypeAlias = "pd.DataFrame | LogSource"
 """What the log tables and plots take: the frame ``load_events`` returns, or anything it reads."""
 
-ErrorMode: TypeAlias = Literal["raise", "collect"]
-"""What a reader does with bad input: ``"raise"`` the package's error at the first problem, or ``"collect"``
-the problems (each with its location) and go on."""
+ErrorMode: TypeAlias = Literal["raise", "collect", "skip"]
+"""What a function does with bad input, always spelled ``errors=``: ``"raise"`` the package's error (with its
+location) at the first problem, ``"collect"`` the problems (each with its location) where the result lists them
+and go on, or ``"skip"`` what cannot apply and go on (``verify_events`` then says what and where). Each function
+takes the modes that fit it, and defaults to what its reference does: ``apply_events`` skips like
+``@ag-ui/client``'s reducer, the UI stream reducer raises like the AI SDK's, ``load_events`` raises."""

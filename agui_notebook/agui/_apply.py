@@ -1,7 +1,7 @@
-"""Applying a whole AG-UI stream: ``apply_events`` and ``aapply_events``, lenient or strict.
+"""Applying a whole AG-UI stream: ``apply_events`` and ``aapply_events``, skipping or raising on errors.
 
-Lenient, the events go straight to the reducer, as @ag-ui/client's reducer takes them; strict, through the
-checker first (``verify_events``'s rules), raising at the first error.
+Skipping (the default), the events go straight to the reducer, as @ag-ui/client's reducer takes them; raising,
+through the checker first (``verify_events``'s rules), stopping at the first error.
 
 >>> thread = apply_events(
 ...     b'{"type":"RUN_STARTED","threadId":"t","runId":"r"}\\n'
@@ -17,11 +17,11 @@ checker first (``verify_events``'s rules), raising at the first error.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from agui_notebook._errors import ProtocolError
+from agui_notebook._errors import ProtocolError, check_error_mode
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.wire._reader import read_text_source, whole_jsonl_values
 
@@ -32,18 +32,24 @@ from ._verify import EventChecker
 
 __all__ = ["ProtocolError", "aapply_events", "apply_events"]
 
+_MODES = ("skip", "raise")
+
 
 def apply_events(
-    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, strict: bool = False
+    events: EventSource,
+    *,
+    messages: Iterable[Any] | None = None,
+    state: JSON = None,
+    errors: Literal["skip", "raise"] = "skip",
 ) -> ThreadState:
     """Apply AG-UI events (anything the intake reads: models, dicts, JSONL/SSE text or bytes, a path) to messages.
 
     ``messages`` and ``state`` are where the thread starts (default: no messages, ``{}`` like the client).
-    Lenient by default, like the client's reducer: an event that cannot apply is skipped and unreadable
-    input lines are ignored. ``strict=True`` checks every event as :func:`verify_events` does and raises
+    ``errors="skip"`` (the default, like the client's reducer) skips an event that cannot apply and ignores
+    unreadable input lines; ``errors="raise"`` checks every event as :func:`verify_events` does and raises
     :class:`ProtocolError` (or :class:`EventParseError`) at the first error.
     """
-    if strict:
+    if check_error_mode(errors, _MODES) == "raise":
         return _apply_checked(events, messages=messages, state=state)
     reducer = EventReducer(messages=messages, state=state)
     reducer.feed_all(_events_of(events), start=0)
@@ -51,12 +57,16 @@ def apply_events(
 
 
 async def aapply_events(
-    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, strict: bool = False
+    events: EventSource,
+    *,
+    messages: Iterable[Any] | None = None,
+    state: JSON = None,
+    errors: Literal["skip", "raise"] = "skip",
 ) -> ThreadState:
     """Async :func:`apply_events`, for async iterables (e.g. a live SSE response) as well."""
     if not isinstance(events, AsyncIterable):
-        return apply_events(events, messages=messages, state=state, strict=strict)
-    if strict:
+        return apply_events(events, messages=messages, state=state, errors=errors)
+    if check_error_mode(errors, _MODES) == "raise":
         return await _aapply_checked(events, messages=messages, state=state)
     reducer = EventReducer(messages=messages, state=state)
     async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
@@ -78,7 +88,7 @@ def _events_of(source: Any) -> Iterable[Any]:
         source = blob[1]
     elif isinstance(source, (dict, BaseModel)):
         return (source,)
-    # A lenient replay skips what it cannot read; verify_events says what and where.
+    # A skipping replay skips what it cannot read; verify_events says what and where.
     return (
         r.event
         for r in iter_event_records(source, expand_chunks=False, upgrade_legacy=False)
@@ -87,7 +97,7 @@ def _events_of(source: Any) -> Iterable[Any]:
 
 
 def _apply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:
-    """Apply events, raising :class:`ProtocolError` at the first error-severity problem (``strict=True``)."""
+    """Apply events, raising :class:`ProtocolError` at the first error-severity problem (``errors="raise"``)."""
     checker = EventChecker(messages=messages, state=state)
     for record in iter_event_records(events, expand_chunks=False, upgrade_legacy=False):
         if record.error is not None:

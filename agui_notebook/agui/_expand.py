@@ -1,4 +1,3 @@
-
 """Expands the AG-UI ``*_CHUNK`` shorthand into START/CONTENT/END sequences, as @ag-ui/client does."""
 
 from __future__ import annotations

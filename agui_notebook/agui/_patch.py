@@ -1,4 +1,3 @@
-
 """RFC 6902 JSON Patch with the semantics of fast-json-patch's validating ``applyPatch``, as @ag-ui/client uses it.
 
 The client applies STATE_DELTA and ACTIVITY_DELTA patches with ``applyPatch(doc, patch, true, false)``: every

@@ -24,7 +24,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel
 
-from agui_notebook._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning, check_error_mode
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
 from agui_notebook.wire._json import JSONDecodeError, decode_json
@@ -49,9 +49,7 @@ class Problems:
     """Unreadable input: raised at once (``errors="raise"``) or collected for ``df.attrs["errors"]``."""
 
     def __init__(self, errors: str) -> None:
-        if errors not in ("raise", "collect"):
-            raise ValueError(f"errors must be 'raise' or 'collect', not {errors!r}")
-        self.collect = errors == "collect"
+        self.collect = check_error_mode(errors, ("raise", "collect")) == "collect"
         self.items: list[dict[str, Any]] = []
 
     def add(self, source: str, line: int | None, message: str, text: Any = None) -> None:
@@ -225,7 +223,9 @@ class _Collected:
             error = _event_problem(frame)
             if error is not None:
                 line = frame.line
-                problems.add(name, line, error, None if line is None else _line_text(text, line - first_line + 1))
+                problems.add(
+                    name, line, error, None if line is None else _line_text(text, line - first_line + 1)
+                )
                 continue
             received = frame.received_ns
             self.add(frame.value, frame.line, NO_TIME if received is None else received)  # type: ignore[arg-type]
@@ -490,7 +490,9 @@ def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]
     if not collected.events:
         return
     blob = EventBlob(data)
-    if data.count(b"\r") == data.count(b"\r\n") and all(_one_data_line(blob, line) for line in collected.lines):
+    if data.count(b"\r") == data.count(b"\r\n") and all(
+        _one_data_line(blob, line) for line in collected.lines
+    ):
         # The table's event column decodes straight from the capture, as read (numbers beyond float range
         # stay infinite, which no serializer writes back).
         yield collected.batch(blob, [line - 1 for line in collected.lines], len(data))
@@ -528,7 +530,11 @@ def _line_text(data: bytes, line: int | None) -> bytes | None:
 def _item_frame(item: Any, position: int) -> Frame:
     if type(item) is not dict:
         if not isinstance(item, BaseModel) and not hasattr(item, "keys"):
-            return Frame(position, None, f"expected an event (a dict or an ag_ui.core model), got {type(item).__name__}")
+            return Frame(
+                position,
+                None,
+                f"expected an event (a dict or an ag_ui.core model), got {type(item).__name__}",
+            )
         try:
             item = to_wire_event(item)
         except TypeError as exc:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
-from agui_notebook._errors import UIMessageStreamError, UIMessageStreamErrorChunk
+from agui_notebook._errors import UIMessageStreamError, UIMessageStreamErrorChunk, check_error_mode
 from agui_notebook.wire._json import js_string
 
 from ._changes import MessageChange
@@ -98,7 +98,7 @@ class UIMessageStreamReducer:
     >>> reducer.message
     {'id': 'm1', 'role': 'assistant', 'parts': [{'type': 'text', 'text': 'Hello', 'state': 'done'}]}
 
-    With ``lenient=True`` a malformed chunk is skipped instead, and its error added to ``problems``.
+    With ``errors="collect"`` a malformed chunk is skipped instead, and its error added to ``problems``.
 
     ``message`` may be an earlier assistant message to continue (it is copied, not modified). ``on_data``
     receives every ``data-*`` chunk, transient or not; ``on_error`` receives a ``UIMessageStreamErrorChunk``
@@ -118,14 +118,14 @@ class UIMessageStreamReducer:
         *,
         on_data: Callable[[dict[str, Any]], None] | None = None,
         on_error: Callable[[UIMessageStreamErrorChunk], None] | None = None,
-        lenient: bool = False,
+        errors: Literal["raise", "collect"] = "raise",
         defer_tool_input: bool = False,
     ) -> None:
         self.defer_tool_input = defer_tool_input
         self._unsettled: dict[Any, tuple[int, PartialJsonBuffer]] = {}
         self.on_data = on_data
         self.on_error = on_error
-        self.lenient = lenient
+        self.collect = check_error_mode(errors, ("raise", "collect")) == "collect"
         self.problems: list[UIMessageStreamError] = []
         self.finish_reason: str | None = None
         self.chunk_count = 0
@@ -199,7 +199,7 @@ class UIMessageStreamReducer:
             if chunk_type.startswith("data-"):
                 return self._data(chunk)
         except UIMessageStreamError as error:
-            if not self.lenient:
+            if not self.collect:
                 raise
             self.problems.append(error)  # every check runs before any change, so skipping the chunk is clean
         return []  # unknown chunk types are ignored, as by the AI SDK

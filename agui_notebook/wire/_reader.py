@@ -146,7 +146,9 @@ class WireReader:
         self._data_line = 0
         self._document: list[bytes] | None = None  # the lines of a first JSON value spanning lines
         self._document_depth = 0
-        self._seen_value = not start_of_text  # a JSON line has been read (only the first value may span lines)
+        self._seen_value = (
+            not start_of_text
+        )  # a JSON line has been read (only the first value may span lines)
         self._recognized = False  # a JSON or SSE line has been read
         self._rejected = False  # the text does not start as JSON or SSE: said once, the rest is not read
 

@@ -13,7 +13,7 @@ from agui_notebook.agui._apply import ProtocolError, apply_events
 from agui_notebook.agui._intake import EventParseError
 from agui_notebook.agui._verify import verify_events
 from tests.agui.apply_cases import CASES, USER, run, run_started, text, tool
-from tests.conftest import run_node_reference
+from tests.support.node import run_node_reference
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "agui"
 CAPTURES = ["reasoning_tool_text", "parallel_tools", "several_rounds"]
@@ -159,7 +159,7 @@ def test_strict_apply_raises_at_the_first_error_naming_the_event() -> None:
     with pytest.raises(
         ProtocolError, match=r"^event 4 \(TOOL_CALL_ARGS\): no active tool call 'c7'"
     ) as caught:
-        apply_events(events, strict=True)
+        apply_events(events, errors="raise")
     assert caught.value.index == 4
     assert caught.value.problem.rule == "tool-call-not-open"
     assert isinstance(caught.value, ValueError)
@@ -168,8 +168,8 @@ def test_strict_apply_raises_at_the_first_error_naming_the_event() -> None:
 
 def test_strict_apply_raises_on_unreadable_input_and_passes_warnings() -> None:
     with pytest.raises(EventParseError, match=r"^<text>:2: invalid JSON"):
-        apply_events(json.dumps(run_started()) + "\n{oops", strict=True)
-    thread = apply_events(run(tool("c1", "f", "{}"), tool("c1", "f")), strict=True)  # only a warning
+        apply_events(json.dumps(run_started()) + "\n{oops", errors="raise")
+    thread = apply_events(run(tool("c1", "f", "{}"), tool("c1", "f")), errors="raise")  # only a warning
     assert thread.message_dicts[0]["toolCalls"][0]["function"]["arguments"] == "{}"
 
 
@@ -177,7 +177,7 @@ def test_strict_apply_raises_on_unreadable_input_and_passes_warnings() -> None:
 def test_strict_apply_gives_the_lenient_result_on_accepted_sequences(name: str) -> None:
     case = CASES[name]
     kwargs = {"messages": case.get("messages"), "state": case.get("state")}
-    strict = apply_events(case["events"], strict=True, **kwargs) if not _has_errors(case) else None
+    strict = apply_events(case["events"], errors="raise", **kwargs) if not _has_errors(case) else None
     if strict is not None:
         lenient = apply_events(case["events"], **kwargs)
         assert (strict.message_dicts, strict.state, strict.interrupt_dicts) == (

@@ -12,8 +12,7 @@ import pytest
 from agui_notebook.ui import _reducer
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
-
-from .stream_cases import fixture_streams, reference_cases, reference_errors
+from tests.ui.stream_cases import fixture_streams, reference_cases, reference_errors
 
 
 def _dict_snapshots(chunks, message=None):
@@ -141,7 +140,7 @@ def test_malformed_stream_error_names_the_chunk():
 
 
 def test_lenient_mode_skips_malformed_chunks_and_collects_the_errors():
-    reducer = UIMessageStreamReducer(lenient=True)
+    reducer = UIMessageStreamReducer(errors="collect")
     chunks = [
         {"type": "text-start", "id": "t"},
         {"type": "text-delta", "id": "x", "delta": "lost"},
@@ -188,9 +187,9 @@ def _long_arguments_stream() -> list[dict[str, Any]]:
 def test_deferred_tool_inputs_settle_to_what_every_delta_gives(
     name: str, chunks: list[dict[str, Any]]
 ) -> None:
-    eager = UIMessageStreamReducer(lenient=True)
-    settled_each = UIMessageStreamReducer(lenient=True, defer_tool_input=True)
-    settled_once = UIMessageStreamReducer(lenient=True, defer_tool_input=True)
+    eager = UIMessageStreamReducer(errors="collect")
+    settled_each = UIMessageStreamReducer(errors="collect", defer_tool_input=True)
+    settled_once = UIMessageStreamReducer(errors="collect", defer_tool_input=True)
     for chunk in chunks:
         expected = eager.push(chunk)
         assert settled_each.push(chunk) == expected
