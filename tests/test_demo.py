@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 from ag_ui.core import RunAgentInput
-from demo_expectations import RESUMED_PART_TYPES, SHOWCASE_PART_TYPES
 
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.demo import DemoAgent, demo_input
+from tests.support.demo_expectations import RESUMED_PART_TYPES, SHOWCASE_PART_TYPES
 
 
 def run_demo(run_input: RunAgentInput) -> list[dict[str, Any]]:

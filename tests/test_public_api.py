@@ -19,7 +19,9 @@ INIT = Path(agui_notebook.__file__)
 
 def test_every_exported_name_resolves_and_the_type_checking_imports_match() -> None:
     tree = ast.parse(INIT.read_text())
-    guarded = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    guarded = next(
+        n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING"
+    )
     imported = {(node.module, alias.name) for node in guarded.body for alias in node.names}  # type: ignore[attr-defined]
     assert imported == {(module, name) for name, module in agui_notebook._EXPORTS.items()}
     for name in agui_notebook.__all__:

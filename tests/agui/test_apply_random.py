@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agui_notebook.agui._apply import apply_events
-from tests.conftest import run_node_reference
+from tests.support.node import run_node_reference
 
 MESSAGE_IDS = ["m1", "m2", "m3", "act1", "c1"]
 TOOL_CALL_IDS = ["c1", "c2", "c3"]

@@ -163,7 +163,7 @@ def expand(events: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def reference(request: pytest.FixtureRequest) -> dict[str, dict[str, Any]]:
-    from tests.conftest import run_node_reference
+    from tests.support.node import run_node_reference
 
     results = run_node_reference("agui_chunks.mjs", {"cases": list(CASES.values())})
     return dict(zip(CASES, results, strict=True))

@@ -156,7 +156,7 @@ def ours(document: Any, patch: list[Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def reference() -> list[dict[str, Any]]:
-    from tests.conftest import run_node_reference
+    from tests.support.node import run_node_reference
 
     return run_node_reference(
         "agui_patch.mjs", {"cases": [{"document": d, "patch": p} for _, d, p in ALL_CASES]}

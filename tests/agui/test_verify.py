@@ -23,7 +23,7 @@ from tests.agui.apply_cases import (
     text,
     tool,
 )
-from tests.conftest import run_node_reference
+from tests.support.node import run_node_reference
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "agui"
 

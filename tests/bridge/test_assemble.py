@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai_runs import SCENARIOS, capture
 
 from agui_notebook.agui._intake import wire_event_list
 from agui_notebook.bridge._assemble import (
@@ -18,6 +17,7 @@ from agui_notebook.bridge._assemble import (
     ui_message_dicts_from_events,
 )
 from agui_notebook.ui._changes import MessageChange
+from tests.support.pydantic_ai_runs import SCENARIOS, capture
 
 
 def apply_changes(

@@ -12,7 +12,9 @@ import copy
 from typing import Any
 
 import pytest
-from pydantic_ai_runs import (
+
+from agui_notebook.bridge._assemble import ui_chunks_from_events, ui_message_dicts_from_events
+from tests.support.pydantic_ai_runs import (
     SCENARIOS,
     CapturedApproval,
     CapturedRun,
@@ -21,8 +23,6 @@ from pydantic_ai_runs import (
     make_approval_agent,
     resume_vercel,
 )
-
-from agui_notebook.bridge._assemble import ui_chunks_from_events, ui_message_dicts_from_events
 
 READER = "ui_messages_from_chunk_streams.mjs"
 

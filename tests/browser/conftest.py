@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import chromium_browser, unavailable
+
+from tests.support.chromium import chromium_browser, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "js"

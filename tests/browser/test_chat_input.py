@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 
 import pytest
-from chat_samples import conversation
+
+from tests.browser.chat_samples import conversation
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from chat_samples import AGUI_METADATA, WEATHER_DATA, conversation, every_part_kind
+
+from tests.browser.chat_samples import AGUI_METADATA, WEATHER_DATA, conversation, every_part_kind
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ reached the widget (its colours are the theme's), and nothing overflows horizont
 from __future__ import annotations
 
 import pytest
-from chat_samples import conversation, every_part_kind
+
+from tests.browser.chat_samples import conversation, every_part_kind
 
 pytestmark = pytest.mark.browser
 

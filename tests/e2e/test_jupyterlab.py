@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _chromium import chromium_browser, require_chromium
-from demo_expectations import RESUMED_PART_TYPES
+
+from tests.support.chromium import chromium_browser, require_chromium
+from tests.support.demo_expectations import RESUMED_PART_TYPES
 
 pytestmark = pytest.mark.e2e
 

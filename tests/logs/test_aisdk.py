@@ -7,8 +7,7 @@ from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
-
-from .conftest import CAPTURES
+from tests.logs.samples import CAPTURES
 
 
 def convert(chunks: list[dict]) -> list[dict]:

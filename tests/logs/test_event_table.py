@@ -10,8 +10,7 @@ import pandas as pd
 from agui_notebook.logs._columns import EVENT_COLUMNS, names
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._record import EventRecorder
-
-from .conftest import CAPTURES, RUN, T0, at, jsonl, known_events, values
+from tests.logs.samples import CAPTURES, RUN, T0, at, jsonl, known_events, values
 
 
 def test_columns_and_dtypes(known_log: Path) -> None:

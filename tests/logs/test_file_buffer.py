@@ -10,8 +10,7 @@ import pytest
 from agui_notebook.logs import _file_buffer, _read, _sources
 from agui_notebook.logs._file_buffer import FileBuffer
 from agui_notebook.logs._load import load_events
-
-from .conftest import jsonl, known_events
+from tests.logs.samples import jsonl, known_events
 
 
 def test_reads_the_whole_file_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,8 +12,7 @@ import pytest
 from agui_notebook._errors import EventLogWarning
 from agui_notebook.agui._intake import EventParseError
 from agui_notebook.logs._load import events_table, load_events
-
-from .conftest import CAPTURES, RUN, at, jsonl, values
+from tests.logs.samples import CAPTURES, RUN, at, jsonl, values
 
 BAD_LINES = [
     orjson.dumps(RUN[0]).decode(),

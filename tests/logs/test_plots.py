@@ -17,8 +17,7 @@ from agui_notebook.logs._plots import (
     plot_token_stream,
     plot_tool_latency,
 )
-
-from .conftest import CAPTURES, known_events
+from tests.logs.samples import CAPTURES, known_events
 
 
 @pytest.fixture(scope="module")

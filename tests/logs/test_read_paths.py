@@ -14,8 +14,7 @@ import pytest
 
 from agui_notebook.logs import _read
 from agui_notebook.logs._load import load_events
-
-from .conftest import CAPTURES, T0, at, jsonl, known_events
+from tests.logs.samples import CAPTURES, T0, at, jsonl, known_events
 
 
 def legacy_log() -> list[dict[str, Any]]:

@@ -15,8 +15,7 @@ from agui_notebook.logs._load import load_events
 from agui_notebook.logs._record import EventRecorder, record
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
-
-from .conftest import capture_module
+from tests.logs.samples import capture_module
 
 EVENTS = [
     {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},

@@ -8,8 +8,7 @@ import numpy as np
 
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._run_assignment import assign_runs
-
-from .conftest import RUN, at, jsonl, values
+from tests.logs.samples import RUN, at, jsonl, values
 
 
 def test_several_files_keep_their_runs_apart(tmp_path: Path) -> None:

@@ -15,8 +15,7 @@ from agui_notebook.logs._columns import EVENT_COLUMNS, names
 from agui_notebook.logs._file_buffer import FileBuffer
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._record import EventRecorder
-
-from .conftest import RUN, T0, jsonl, known_events, values
+from tests.logs.samples import RUN, T0, jsonl, known_events, values
 
 
 def summary(df: pd.DataFrame) -> list[tuple]:

@@ -9,8 +9,7 @@ import pytest
 from agui_notebook.logs._columns import summary_names
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._summary import summarize
-
-from .conftest import CAPTURES, known_events
+from tests.logs.samples import CAPTURES, known_events
 
 
 def test_known_summary() -> None:

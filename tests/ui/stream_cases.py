@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from agui_notebook.ui._chunk_source import iter_ui_chunks
-from tests.conftest import run_node_reference
-
-from .pydantic_ai_streams import SCENARIOS, capture_sse
+from tests.support.node import run_node_reference
+from tests.ui.pydantic_ai_streams import SCENARIOS, capture_sse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "ui_streams"
 # Streams whose explicit nulls in optional fields the models leave out (the AI SDK's validation rejects them).

@@ -11,8 +11,7 @@ from agui_notebook.ui import _read_stream
 from agui_notebook.ui._parts import TextUIPart, UIMessage
 from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
 from agui_notebook.ui._reducer import UIMessageStreamError, UIMessageStreamErrorChunk
-
-from .stream_cases import FIXTURES, NULLS_IN_OPTIONAL_FIELDS, reference_cases, reference_errors
+from tests.ui.stream_cases import FIXTURES, NULLS_IN_OPTIONAL_FIELDS, reference_cases, reference_errors
 
 
 def _read(spec):

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, UserMessage
-from pydantic_ai_runs import SCENARIOS, make_agent
 
 from agui_notebook.widget._agents import (
     AgentError,
@@ -19,6 +18,7 @@ from agui_notebook.widget._agents import (
     describe_agent,
     is_pydantic_ai_agent,
 )
+from tests.support.pydantic_ai_runs import SCENARIOS, make_agent
 
 RUN_INPUT = RunAgentInput(thread_id="t1", run_id="r1", messages=[UserMessage(id="u1", content="hi")])
 

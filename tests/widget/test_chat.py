@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
-from front_end import FrontEnd, assert_in_sync
-from pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
-from sample_agents import AGUI_ANSWER, CHUNK_ANSWER, agui_agent, chunk_agent
 
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
+from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
+from tests.widget.front_end import FrontEnd, assert_in_sync
+from tests.widget.sample_agents import AGUI_ANSWER, CHUNK_ANSWER, agui_agent, chunk_agent
 
 # ---------------------------------------------------------------------------------------------- helpers
 

@@ -10,12 +10,10 @@ from typing import Any
 
 import pytest
 from ag_ui.core import RunAgentInput, UserMessage
-from loopback import serve_on_loopback
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.ui.ag_ui import AGUIAdapter
-from pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -23,6 +21,8 @@ from starlette.routing import Route
 
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._http import HttpAgent, HttpAgentError
+from tests.support.loopback import serve_on_loopback
+from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
 
 TOKEN = "Bearer test-token"
 RELEASE_TIMEOUT = 5.0

@@ -9,12 +9,12 @@ from typing import Any
 
 import orjson
 import pytest
-from front_end import FrontEnd, assert_in_sync
-from sample_agents import CHUNK_ANSWER, chunk_agent
 
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._playback import _item_time, playback_items
+from tests.widget.front_end import FrontEnd, assert_in_sync
+from tests.widget.sample_agents import CHUNK_ANSWER, chunk_agent
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import orjson
 import pytest
-from sample_agents import agui_agent
 
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._saved import SavedConversation
+from tests.widget.sample_agents import agui_agent
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 USER = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}

@@ -40,7 +40,9 @@ def _dumps(value: Any, *, ascii_only: bool) -> str:
 
 
 @st.composite
-def wire_texts(draw: st.DrawFn, events: list[dict[str, Any]] | None = None) -> tuple[str, list[dict[str, Any]]]:
+def wire_texts(
+    draw: st.DrawFn, events: list[dict[str, Any]] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
     """A text holding ``events`` in one of the formats the reader takes, and the events it must give back."""
     events = draw(EVENTS) if events is None else events
     ascii_only = draw(st.booleans())

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from loopback import serve_on_loopback
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
@@ -38,8 +37,8 @@ from agui_notebook import (
     ui_messages_from_events,
 )
 from agui_notebook.agui._intake import aiter_wire_events
-
-from .streams import cuts
+from tests.support.loopback import serve_on_loopback
+from tests.wire.streams import cuts
 
 BEYOND_FLOAT = "<1e400>"
 """Written as the number 1e400, which JSON.parse (and so every reader here) reads as infinity."""
@@ -104,7 +103,9 @@ def _dump(messages: list[Any]) -> list[Any]:
 
 @SETTINGS
 @given(st.data(), DELTAS, st.booleans(), st.sampled_from(["sse", "jsonl"]))
-def test_the_agui_readers_agree_on_slices(data: st.DataObject, deltas: list[str], bom: bool, kind: str) -> None:
+def test_the_agui_readers_agree_on_slices(
+    data: st.DataObject, deltas: list[str], bom: bool, kind: str
+) -> None:
     events = agui_run(deltas)
     whole = as_sse(events, bom=bom, done=True) if kind == "sse" else as_jsonl(events)
     pieces = data.draw(cuts(whole))

@@ -20,8 +20,7 @@ from agui_notebook.wire._reader import (
     text_frames,
     whole_jsonl_values,
 )
-
-from .streams import cuts, wire_texts
+from tests.wire.streams import cuts, wire_texts
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -100,7 +99,9 @@ def test_lines_that_are_neither_json_nor_sse_are_reported_where_they_are() -> No
 
 def test_a_text_that_does_not_start_as_json_or_sse_is_reported_once() -> None:
     page = b"<!DOCTYPE html>\n<html>\n<body>{oops}</body>\n"
-    assert [(f.line, f.error) for f in fed([page])] == [(1, "not JSON, JSONL or SSE (starts with '<!DOCTYP')")]
+    assert [(f.line, f.error) for f in fed([page])] == [
+        (1, "not JSON, JSONL or SSE (starts with '<!DOCTYP')")
+    ]
 
 
 def test_a_broken_line_is_reported_alone_and_the_rest_is_read() -> None:
@@ -161,7 +162,12 @@ def test_an_sse_event_holding_an_array_is_reported() -> None:
 def test_the_fast_jsonl_path_agrees_with_the_reader_or_declines() -> None:
     good = b'{"type": "A"}\n{"type": "B"}\n'
     assert whole_jsonl_values(good) == values(fed([good]))
-    for declined in (b'{"type": "A"}\r\n', b'\xef\xbb\xbf{"type": "A"}', b'{"a": 1}\n\n{"b": 2}', b'{"a": 1}\n[1]'):
+    for declined in (
+        b'{"type": "A"}\r\n',
+        b'\xef\xbb\xbf{"type": "A"}',
+        b'{"a": 1}\n\n{"b": 2}',
+        b'{"a": 1}\n[1]',
+    ):
         assert whole_jsonl_values(declined) is None
 
 

@@ -8,8 +8,7 @@ import pytest
 
 from agui_notebook.logs._columns import CHUNK_COLUMNS, names
 from agui_notebook.logs.tables._chunks import chunks_df
-
-from ..conftest import ts, values
+from tests.logs.samples import ts, values
 
 
 def test_chunks_known_answers(known: pd.DataFrame) -> None:

@@ -25,8 +25,7 @@ from agui_notebook.logs.tables._frame import (
 from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
-
-from ..conftest import at
+from tests.logs.samples import at
 
 
 def test_tables_accept_any_load_source(known_log: Path) -> None:

@@ -8,8 +8,7 @@ import pytest
 from agui_notebook.logs._columns import MESSAGE_COLUMNS, names
 from agui_notebook.logs.tables._chunks import chunks_df
 from agui_notebook.logs.tables._messages import messages_df
-
-from ..conftest import ts, values
+from tests.logs.samples import ts, values
 
 
 def test_messages_known_answers(known: pd.DataFrame) -> None:

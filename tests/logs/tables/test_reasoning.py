@@ -8,8 +8,7 @@ import pytest
 from agui_notebook.logs._columns import REASONING_COLUMNS, names
 from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._reasoning import reasoning_df
-
-from ..conftest import at, ts, values
+from tests.logs.samples import at, ts, values
 
 
 def test_reasoning_known_answers(known: pd.DataFrame) -> None:

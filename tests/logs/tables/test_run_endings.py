@@ -5,8 +5,7 @@ from __future__ import annotations
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._frame import EventFrame
 from agui_notebook.logs.tables._run_endings import errors_by_run, run_endings, run_error_text
-
-from ..conftest import at
+from tests.logs.samples import at
 
 
 def test_the_ending_of_each_run_and_its_error() -> None:

@@ -9,8 +9,7 @@ import pytest
 from agui_notebook.logs._columns import RUN_COLUMNS, names
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._runs import runs_df
-
-from ..conftest import CAPTURES, at, ts, values
+from tests.logs.samples import CAPTURES, at, ts, values
 
 
 def test_runs_known_answers(known: pd.DataFrame) -> None:

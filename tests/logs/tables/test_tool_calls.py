@@ -9,8 +9,7 @@ from agui_notebook.logs._columns import TOOL_CALL_COLUMNS, names
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
-
-from ..conftest import CAPTURES, ts, values
+from tests.logs.samples import CAPTURES, ts, values
 
 
 def test_tool_calls_known_answers(known: pd.DataFrame) -> None:

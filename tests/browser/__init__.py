@@ -1,0 +1,1 @@
+"""Browser tests of the ChatWidget front end (headless Chromium through Playwright)."""

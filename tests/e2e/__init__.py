@@ -1,0 +1,1 @@
+"""End-to-end tests in a real JupyterLab and Notebook 7."""

@@ -1,0 +1,1 @@
+"""Helpers shared by several test folders: node references, Chromium, loopback servers, pydantic-ai runs."""
