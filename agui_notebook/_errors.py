@@ -5,7 +5,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
 
     AguiNotebookError
     ├── EventParseError            (ValueError)   input that is not a readable AG-UI event: source, line, index
-    │   └── ChunkExpansionError                   a *_CHUNK event that cannot be expanded
+    ├── ChunkExpansionError        (ValueError)   a *_CHUNK event that cannot be expanded
     ├── ChunkDecodeError           (ValueError)   input that is not an AI SDK chunk: source, line, index
     ├── ProtocolError              (ValueError)   events that break the AG-UI protocol (strict replay)
     ├── JsonPatchError             (ValueError)   a JSON Patch operation that is malformed or does not apply

@@ -80,7 +80,7 @@ FIELD_TYPES: dict[str, frozenset[str]] = {
     "runId": frozenset({"RUN_STARTED", "RUN_FINISHED"}),
     "toolCallId": TOOL_CALL_TYPES,
     "toolCallName": TOOL_CALL_START_TYPES,
-    "parentMessageId": TOOL_CALL_START_TYPES,
+    "parentMessageId": TOOL_CALL_START_TYPES | {"SUBAGENT_STARTED"},
     "role": frozenset(
         {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_START", "TOOL_CALL_RESULT"}
     ),
