@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._http import HttpAgent, HttpAgentError
-from tests.support.loopback import serve_on_loopback
+from tests.support.loopback import free_port, serve_on_loopback
 from tests.support.node import run_node_reference
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
 from tests.wire.streams import cuts, wire_texts
@@ -406,8 +406,6 @@ async def test_an_error_status_names_status_content_type_and_body(
 
 
 async def test_a_server_that_is_not_there_is_an_http_agent_error() -> None:
-    from tests.support.loopback import free_port
-
     url = f"http://127.0.0.1:{free_port()}/agent"
     error = await http_error(url)
     assert str(error).startswith(f"POST {url}: the request failed (ConnectError: ")
