@@ -191,7 +191,7 @@ class AgentError(AguiNotebookError, TypeError):
 class HttpAgentError(AguiNotebookError, RuntimeError):
     """The AG-UI server answered with an error status or a stream that is not AG-UI events.
 
-    ``status`` is the HTTP status (``None`` when the response was 2xx but unreadable).
+    ``status`` is the HTTP status of the response (``None`` when no response came: the request failed).
     """
 
     def __init__(self, message: str, *, status: int | None = None) -> None:
