@@ -59,7 +59,7 @@ SPEC_RULES: dict[str, tuple[Severity, str, str]] = {
     ),
     "schema": (
         "error",
-        "a field missing or of the wrong JSON kind for the event's type; the event is skipped",
+        "a required field missing, or a field of the wrong JSON kind for the event's type",
         "AGUI504",
     ),
     # run lifecycle
@@ -136,7 +136,7 @@ SPEC_RULES: dict[str, tuple[Severity, str, str]] = {
     "subagent-unknown-parent": ("warning", "parentSubagentRunId names no subagent of the run", "AGUI605"),
     "attribution-mismatch": (
         "warning",
-        "a text or tool call continuation's subagentRunId differs from the one it was opened under",
+        "a text, tool call or step continuation's subagentRunId differs from the one it was opened under",
         "AGUI606",
     ),
     # style
@@ -175,72 +175,89 @@ _NAMED_BY = {
 }
 
 FieldKind = Literal["string", "number", "boolean", "array", "object", "any"]
+_CHECKS: dict[str, Any] = {
+    "string": lambda v: isinstance(v, str),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+}
 
 
-def _kind_of(annotation: Any) -> tuple[FieldKind, tuple[str, ...] | None]:
-    """The JSON kind an ``ag_ui.core`` field annotation takes (and its allowed strings, for a Literal)."""
+def _kinds_of(annotation: Any) -> tuple[frozenset[FieldKind], tuple[str, ...] | None]:
+    """The JSON kinds an ``ag_ui.core`` field annotation takes (and its allowed strings, for a Literal)."""
     origin = typing.get_origin(annotation)
     if origin is typing.Annotated:
-        return _kind_of(typing.get_args(annotation)[0])
+        return _kinds_of(typing.get_args(annotation)[0])
     if origin is typing.Union or origin is types.UnionType:
-        members = [a for a in typing.get_args(annotation) if a is not type(None)]
-        kinds = {_kind_of(a) for a in members}
-        return kinds.pop() if len(kinds) == 1 else ("any", None)
+        members = [_kinds_of(a) for a in typing.get_args(annotation) if a is not type(None)]
+        kinds = frozenset().union(*(k for k, _ in members))
+        allowed = members[0][1] if len(members) == 1 else None
+        return (frozenset({"any"}) if "any" in kinds else kinds), allowed
     if origin is Literal:
         values = typing.get_args(annotation)
-        return ("string", tuple(values)) if all(isinstance(v, str) for v in values) else ("any", None)
+        if all(isinstance(v, str) for v in values):
+            return frozenset({"string"}), tuple(values)
+        return frozenset({"any"}), None
     if annotation is str:
-        return "string", None
+        return frozenset({"string"}), None
     if annotation is bool:
-        return "boolean", None
+        return frozenset({"boolean"}), None
     if annotation in (int, float):
-        return "number", None
+        return frozenset({"number"}), None
     if annotation is list or origin is list:
-        return "array", None
+        return frozenset({"array"}), None
     if (
         annotation is dict
         or origin is dict
         or (isinstance(annotation, type) and issubclass(annotation, BaseModel))
     ):
-        return "object", None
-    return "any", None
+        return frozenset({"object"}), None
+    return frozenset({"any"}), None
 
 
+# A null timestamp passes as no timestamp (ag-ui-validate's reading; every other optional field must be left out).
+_NULLABLE = frozenset({"timestamp"})
 # The Python models give these a default; the spec (and the TypeScript SDK, so @ag-ui/client) require them.
 _REQUIRED_BY_SPEC = frozenset({("REASONING_MESSAGE_START", "role")})
 
 
+@dataclass(frozen=True, slots=True)
+class _FieldRule:
+    """What one field of one event type must be."""
+
+    required: bool
+    kinds: frozenset[FieldKind]
+    allowed: tuple[str, ...] | None  # the strings a Literal field takes
+
+    def kind_error(self, value: Any) -> str | None:
+        if "any" in self.kinds:
+            return None
+        if not any(_CHECKS[kind](value) for kind in self.kinds):
+            wanted = " or ".join(("an " if k[0] in "aeiou" else "a ") + k for k in sorted(self.kinds))
+            return f"expected {wanted}, got {json_kind(value)}"
+        if self.allowed is not None and value not in self.allowed:
+            return f"{value!r} is not one of {', '.join(map(repr, self.allowed))}"
+        return None
+
+
 @lru_cache(maxsize=1)
-def _field_kinds() -> dict[str, dict[str, tuple[bool, FieldKind, tuple[str, ...] | None]]]:
-    """Per event type, each wire field: (required, JSON kind, allowed strings), read from ``ag_ui.core``."""
+def _field_rules() -> dict[str, dict[str, _FieldRule]]:
+    """Per event type, each wire field and what it must be, read from the ``ag_ui.core`` models."""
     union = typing.get_args(Event)[0]
-    table: dict[str, dict[str, tuple[bool, FieldKind, tuple[str, ...] | None]]] = {}
+    table: dict[str, dict[str, _FieldRule]] = {}
     for model in typing.get_args(union):
         event_type = model.model_fields["type"].default.value
         fields = {}
         for name, field in model.model_fields.items():
             if name == "type":
                 continue
-            kind, allowed = _kind_of(field.annotation)
+            kinds, allowed = _kinds_of(field.annotation)
             wire_name = field.alias or name
             required = field.is_required() or (event_type, wire_name) in _REQUIRED_BY_SPEC
-            fields[wire_name] = (required, kind, allowed)
+            fields[wire_name] = _FieldRule(required, kinds, allowed)
         table[event_type] = fields
     return table
-
-
-def _has_kind(value: Any, kind: FieldKind) -> bool:
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "array":
-        return isinstance(value, list)
-    if kind == "object":
-        return isinstance(value, dict)
-    return True
 
 
 def _patch_shape_error(operations: list[Any]) -> str | None:
@@ -279,23 +296,25 @@ def _text(event: dict[str, Any], key: str) -> str | None:
 class _Run:
     """What the rules remember about one run: what is open, what was used, the state."""
 
-    def __init__(self, run_id: Any, thread_id: Any, implicit: bool) -> None:
+    def __init__(self, run_id: str | None, thread_id: str | None, implicit: bool) -> None:
         self.run_id = run_id
         self.thread_id = thread_id
         self.implicit = implicit
         self.terminal: str | None = None  # RUN_FINISHED or RUN_ERROR, once the run has ended
-        self.open_text: dict[Any, Any] = {}  # message id -> the subagentRunId it was opened under
-        self.ended_text: set[Any] = set()
-        self.message_ids: set[Any] = set()  # what a parentMessageId may name
-        self.open_tools: dict[Any, tuple[Any, list[str]]] = {}  # id -> (subagentRunId, argument deltas)
-        self.tool_ids: set[Any] = set()  # started in this run
-        self.known_tool_ids: set[Any] = set()  # what a result may answer: started, or in a MESSAGES_SNAPSHOT
+        self.open_text: dict[str, str | None] = {}  # message id -> the subagentRunId it was opened under
+        self.ended_text: set[str] = set()
+        self.message_ids: set[str] = set()  # what a parentMessageId may name
+        self.open_tools: dict[
+            str, tuple[str | None, list[str]]
+        ] = {}  # id -> (subagentRunId, argument deltas)
+        self.tool_ids: set[str] = set()  # started in this run
+        self.known_tool_ids: set[str] = set()  # what a result may answer: started, or in a MESSAGES_SNAPSHOT
         # step name -> [the subagentRunId it was first opened under, how many STEP_STARTED are still open]
         self.open_steps: dict[str, list[Any]] = {}
-        self.open_spans: dict[Any, None] = {}
-        self.open_reasoning: dict[Any, None] = {}
-        self.open_subagents: dict[Any, None] = {}
-        self.subagent_ids: set[Any] = set()
+        self.open_spans: dict[str, None] = {}  # dicts as ordered sets: open things are reported in order
+        self.open_reasoning: dict[str, None] = {}
+        self.open_subagents: dict[str, None] = {}
+        self.subagent_ids: set[str] = set()
         self.has_snapshot = False
         self.state: Any = None
         self.deltas_since_snapshot = 0
@@ -320,15 +339,13 @@ class SpecChecker:
 
     # -- reporting ----------------------------------------------------------------------------------------------
 
-    def _add(
-        self, code: str, message: str, *, at_end: bool = False, severity: Severity | None = None
-    ) -> None:
+    def _add(self, code: str, message: str, *, at_end: bool = False) -> None:
         record = None if at_end else self._record
         self.problems.append(
             Problem(
                 index=record.index if record is not None else -1,
                 rule=code,
-                severity=severity or SPEC_RULES[code][0],
+                severity=SPEC_RULES[code][0],
                 message=message,
                 event_type=self._event_type if record is not None else None,
                 source=record.source if record is not None else None,
@@ -378,20 +395,17 @@ class SpecChecker:
 
     def _check_fields(self, event: dict[str, Any]) -> None:
         """Report missing and mistyped fields (the rules then skip what names no entity by a string id)."""
-        fields = _field_kinds().get(event["type"])
-        if fields is None:  # a legacy THINKING_* event: no model to check against
+        rules = _field_rules().get(event["type"])
+        if rules is None:  # a legacy THINKING_* event: no model to check against
             return
-        for name, (required, kind, allowed) in fields.items():
+        for name, rule in rules.items():
             if name not in event:
-                if required:
-                    self._add("schema", f"missing required field {name!r} ({kind})")
-                continue
-            value = event[name]
-            if not _has_kind(value, kind):
-                article = "an" if kind[0] in "aeiou" else "a"
-                self._add("schema", f"{name}: expected {article} {kind}, got {json_kind(value)}")
-            elif allowed is not None and value not in allowed:
-                self._add("schema", f"{name}: {value!r} is not one of {', '.join(map(repr, allowed))}")
+                if rule.required:
+                    self._add("schema", f"missing required field {name!r}")
+            elif event[name] is not None or name not in _NULLABLE:
+                error = rule.kind_error(event[name])
+                if error is not None:
+                    self._add("schema", f"{name}: {error}")
 
     # -- runs ---------------------------------------------------------------------------------------------------
 
@@ -715,12 +729,11 @@ class SpecChecker:
             if continued in run.open_tools and isinstance(delta, str):
                 run.open_tools[continued][1].append(delta)
             return
-        if not isinstance(event.get("toolCallName"), str):
-            self._add("schema", "the first TOOL_CALL_CHUNK of a tool call needs a toolCallName")
-            return
         if tool_call_id in run.tool_ids:
             self._add("reused-tool-call-id", f"tool call id {tool_call_id!r} was already used in this run")
             return
+        if not isinstance(event.get("toolCallName"), str):  # a problem of its own; the call is still made
+            self._add("schema", "the first TOOL_CALL_CHUNK of a tool call needs a toolCallName")
         run.tool_ids.add(tool_call_id)
         run.known_tool_ids.add(tool_call_id)
         run.open_tools[tool_call_id] = (

@@ -313,6 +313,18 @@ OWN_CASES: dict[str, tuple[list[Any], list[tuple[str, int]]]] = {
         [RS, *({"type": "CUSTOM", "name": name, "value": 1} for name in ("a.b", "a:b", "a/b", "a-b")), RF],
         [("custom-name-not-namespaced", 4)],
     ),
+    "null timestamp is no timestamp": ([{**RS, "timestamp": None}, RF], [("no-timestamps", -1)]),
+    "tool call chunk without a name still makes the call": (
+        [RS, {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "delta": "{"}, *tool_call(), RF],
+        [
+            ("schema", 1),
+            ("invalid-tool-arguments", 2),
+            ("reused-tool-call-id", 2),
+            ("tool-args-not-open", 3),
+            ("tool-end-not-open", 4),
+        ],
+    ),
+    "result content of the wrong kind": ([RS, *tool_call(), {**result(), "content": 5}, RF], [("schema", 4)]),
     "no timestamps": ([{k: v for k, v in RS.items() if k != "timestamp"}, RF], [("no-timestamps", -1)]),
 }
 
@@ -328,6 +340,34 @@ def test_own_case(name: str) -> None:
     problems = verify_events(text, rules="spec")
     assert [(p.code, p.index) for p in problems] == expected
     assert our_findings(text) == validator_findings(text, {}, sse=False)
+
+
+# Where we part from ag-ui-validate 0.4 on purpose: (events, our findings, why).
+DIVERGENCES: dict[str, tuple[list[Any], list[tuple[str, int]], str]] = {
+    "tool result content parts": (
+        [RS, *tool_call(), {**result(), "content": [{"type": "text", "text": "ok"}]}, RF],
+        [],
+        "AG-UI 1.0 (ag_ui.core 1.0) lets TOOL_CALL_RESULT carry content parts; the validator's table wants a string",
+    ),
+    "activity content that is no object": (
+        [RS, {"type": "ACTIVITY_SNAPSHOT", "messageId": "a", "activityType": "x", "content": []}, RF],
+        [("schema", 1)],
+        "ag_ui.core 1.0 types ACTIVITY_SNAPSHOT content as an object; the validator's table takes any value",
+    ),
+    "NaN arguments": (
+        [RS, *tool_call(arguments="NaN"), RF],
+        [("invalid-tool-arguments", 3)],
+        "JSON.parse (the TypeScript validator, @ag-ui/client) rejects NaN; the Python port's json.loads reads it",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(DIVERGENCES))
+def test_divergence(name: str) -> None:
+    events, expected, _ = DIVERGENCES[name]
+    text = as_lines(events)
+    assert [(p.code, p.index) for p in verify_events(text, rules="spec")] == expected
+    assert our_findings(text) != validator_findings(text, {}, sse=False)  # still a divergence: else drop it
 
 
 CAPTURES = sorted((PROJECT_FIXTURES / "agui").glob("*.jsonl")) + sorted(
@@ -455,6 +495,17 @@ def event_pool() -> list[dict[str, Any]]:
         },
         {"type": "CUSTOM", "name": "x", "value": 1},
         {"type": "RAW", "event": {"type": "CUSTOM"}},
+        # fields of the wrong kind, or missing: the rules follow what still names something
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "a", "delta": "{"},
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "b", "toolCallName": 5, "delta": "{}"},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "a", "messageId": "t", "content": 5},
+        {"type": "TOOL_CALL_END", "toolCallId": ["a"]},
+        {"type": "TEXT_MESSAGE_START", "messageId": "a", "role": "robot"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a"},
+        {"type": "STEP_STARTED", "stepName": None},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": {}},
+        {"type": "STATE_DELTA", "delta": 1},
+        {"type": "SUBAGENT_STARTED", "subagentRunId": "s1"},
     ]
     return pool
 
