@@ -14,9 +14,16 @@ from typing import Any
 
 import orjson
 
+from agui_notebook.agui._metadata import spread_merge_metadata
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.agui._tool_outcome import ERROR_OUTCOMES, claimed_outcome
-from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, _ui_part_from_activity, to_ui_messages
+from agui_notebook.bridge._messages import (
+    AGUI_KEY,
+    UI_PART_ACTIVITY,
+    _ui_part_from_activity,
+    to_ui_messages,
+    tool_result_fields,
+)
 
 JSON = Any
 
@@ -55,24 +62,6 @@ Routed = RoutedChunk | WholeMessage | TextAppend
 _PART_CHUNKS = frozenset({"source-url", "source-document", "file", "reasoning-file", "custom"})
 
 
-def tool_output_from_content(content: JSON) -> JSON:
-    """The UI output of an AG-UI tool result: JSON objects/arrays parsed, other text kept as a string.
-
-    >>> tool_output_from_content('{"temp": 21}')
-    {'temp': 21}
-    >>> tool_output_from_content("12:00")
-    '12:00'
-    """
-    if isinstance(content, str):
-        stripped = content.lstrip()
-        if stripped[:1] in ("{", "["):
-            try:
-                return orjson.loads(content)
-            except orjson.JSONDecodeError:
-                return content
-    return content
-
-
 @dataclass(slots=True)
 class _ToolCall:
     name: str
@@ -91,6 +80,7 @@ class _PendingResult:
     result_message_id: str
     content: JSON
     encrypted_value: str | None = None
+    metadata: JSON = None  # the tool message's metadata (AG-UI ``mergeMetadata`` of the event's)
 
 
 @dataclass(slots=True)
@@ -245,7 +235,9 @@ class EventChunkTranslator:
             self._known.add(message["id"])
             call_id = message.get("toolCallId")
             if message.get("role") == "tool" and call_id in self._tools and call_id not in fresh_calls:
-                self._pending_result = _PendingResult(call_id, message["id"], message.get("content"))
+                self._pending_result = _PendingResult(
+                    call_id, message["id"], message.get("content"), metadata=message.get("metadata")
+                )
                 self._owner[message["id"]] = self._tools[call_id].message_id
                 self._flush_result(out, error=message.get("error"))
             else:
@@ -567,7 +559,12 @@ class EventChunkTranslator:
             )
         self._known.add(event.get("messageId", ""))
         self._owner[event.get("messageId", "")] = self._tools[call_id].message_id
-        self._pending_result = _PendingResult(call_id, event.get("messageId", ""), event.get("content"))
+        self._pending_result = _PendingResult(
+            call_id,
+            event.get("messageId", ""),
+            event.get("content"),
+            metadata=spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None,
+        )
         if self._run is not None:
             self._run.need_step = True
 
@@ -592,6 +589,12 @@ class EventChunkTranslator:
             metadata["encryptedValue"] = pending.encrypted_value
         outcome = claimed_outcome(pending.encrypted_value)
         chunk: dict[str, JSON]
+        if (
+            outcome != "denied"
+            and (error is not None or outcome in ERROR_OUTCOMES)
+            and pending.metadata is not None
+        ):
+            metadata["metadata"] = pending.metadata
         if outcome == "denied":
             chunk = {"type": "tool-output-denied", "toolCallId": pending.tool_call_id}
         elif error is not None:
@@ -612,10 +615,12 @@ class EventChunkTranslator:
                 "providerMetadata": {AGUI_KEY: metadata},
             }
         else:
+            output, kept = tool_result_fields(pending.content, pending.metadata)
+            metadata.update(kept)
             chunk = {
                 "type": "tool-output-available",
                 "toolCallId": pending.tool_call_id,
-                "output": tool_output_from_content(pending.content),
+                "output": output,
                 "providerMetadata": {AGUI_KEY: metadata},
             }
         self._emit(out, call.message_id, chunk)

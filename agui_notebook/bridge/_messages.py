@@ -33,13 +33,119 @@ def as_wire_message(message: Any) -> dict[str, JSON]:
     return message.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def _tool_output(content: JSON) -> JSON:
+OWN_METADATA_KEY = "agui-notebook"
+"""The key in an AG-UI message's ``metadata`` for what only agui-notebook reads back.
+
+As ``@ag-ui/client`` keeps its own facts under ``metadata["@ag-ui/client"]``. Today it holds one fact:
+``outputType``, the JSON type of a tool's output when the tool message's text alone would not give it back.
+"""
+
+_OUTPUT_TYPES = {bool: "boolean", int: "number", float: "number", type(None): "null", str: "string"}
+
+
+def tool_output_from_content(content: JSON) -> JSON:
+    """The UI output of an AG-UI tool result: JSON objects/arrays parsed, other text kept as a string.
+
+    >>> tool_output_from_content('{"temp": 21}')
+    {'temp': 21}
+    >>> tool_output_from_content("12:00")
+    '12:00'
+    """
     if isinstance(content, str) and content.lstrip()[:1] in ("{", "["):
         try:
             return orjson.loads(content)
         except orjson.JSONDecodeError:
             return content
     return content
+
+
+def tool_content_from_output(output: JSON) -> tuple[JSON, str | None]:
+    """The AG-UI text of a tool output and the ``outputType`` that reading it back needs (None when it needs none).
+
+    The text is what pydantic-ai's AG-UI adapter sends for the same return: a string verbatim, ``None`` as empty
+    text, anything else as JSON.
+
+    >>> tool_content_from_output(["a", "b"]), tool_content_from_output(42), tool_content_from_output("[1]")
+    (('["a","b"]', None), ('42', 'number'), ('[1]', 'string'))
+    """
+    if isinstance(output, str):
+        return output, ("string" if tool_output_from_content(output) is not output else None)
+    if output is None:
+        return "", "null"
+    content = orjson.dumps(output).decode()
+    return content, _OUTPUT_TYPES.get(type(output))
+
+
+def _typed_output(content: str, output_type: Any) -> tuple[bool, JSON]:
+    """``content`` read as a value of JSON type ``output_type``; ``(False, None)`` when it is not one."""
+    if output_type == "string":
+        return True, content
+    if output_type == "null":
+        return content in ("", "null"), None
+    if output_type in ("number", "boolean"):
+        try:
+            value = orjson.loads(content)
+        except orjson.JSONDecodeError:
+            return False, None
+        if _OUTPUT_TYPES.get(type(value)) == output_type:
+            return True, value
+    return False, None
+
+
+def tool_result_fields(content: JSON, metadata: JSON = None) -> tuple[JSON, dict[str, JSON]]:
+    """The UI output of a tool message (or TOOL_CALL_RESULT) and what its ``resultProviderMetadata`` keeps.
+
+    The kept facts (``content``: the exact text when writing the output again would not reproduce it;
+    ``contentParts``: the content was a list of AG-UI parts; ``metadata``: the message's metadata) make
+    :func:`tool_message_content` give the message back exactly.
+
+    >>> tool_result_fields('["a", "b"]')
+    (['a', 'b'], {'content': '["a", "b"]'})
+    >>> tool_result_fields("42", {"agui-notebook": {"outputType": "number"}})
+    (42, {})
+    """
+    kept: dict[str, JSON] = {}
+    if isinstance(content, list):
+        output: JSON = content
+        kept["contentParts"] = True
+    else:
+        ours = metadata.get(OWN_METADATA_KEY) if type(metadata) is dict else None
+        typed = False
+        if type(ours) is dict and isinstance(content, str):
+            typed, output = _typed_output(content, ours.get("outputType"))
+        if not typed:
+            output = tool_output_from_content(content)
+        again, output_type = tool_content_from_output(output)
+        if again != content:
+            kept["content"] = content
+        if typed and ours == {"outputType": output_type}:
+            # Our own fact, rebuilt from the output on the way back: not the user's metadata.
+            metadata = {k: v for k, v in metadata.items() if k != OWN_METADATA_KEY}  # type: ignore[union-attr]
+            if not metadata:
+                metadata = None
+    if metadata is not None:
+        kept["metadata"] = metadata
+    return output, kept
+
+
+def tool_message_content(output: JSON, kept: dict[str, JSON]) -> tuple[JSON, JSON]:
+    """The ``content`` and ``metadata`` of the AG-UI tool message for a UI tool output (see :func:`tool_result_fields`).
+
+    >>> tool_message_content(42, {})
+    ('42', {'agui-notebook': {'outputType': 'number'}})
+    >>> tool_message_content([1, 2], {})
+    ('[1,2]', None)
+    """
+    metadata = kept.get("metadata")
+    if kept.get("contentParts") and isinstance(output, list):
+        return output, metadata
+    content, output_type = tool_content_from_output(output)
+    if isinstance(kept.get("content"), str):
+        content = kept["content"]
+    elif output_type is not None and not (type(metadata) is dict and OWN_METADATA_KEY in metadata):
+        ours = {OWN_METADATA_KEY: {"outputType": output_type}}
+        metadata = {**metadata, **ours} if type(metadata) is dict else ours
+    return content, metadata
 
 
 def _agui_meta(message: dict[str, JSON], *keys: str) -> dict[str, JSON]:
@@ -215,14 +321,9 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 result_meta["content"] = content
             else:
                 part["state"] = "output-available"
-                part["output"] = _tool_output(content)
-                # Keep the exact text when re-serialising the parsed output would not reproduce it.
-                if (
-                    isinstance(content, str)
-                    and part["output"] is not content
-                    and orjson.dumps(part["output"]).decode() != content
-                ):
-                    result_meta["content"] = content
+                result_meta.pop("metadata", None)
+                part["output"], kept = tool_result_fields(content, message.get("metadata"))
+                result_meta.update(kept)
             part["resultProviderMetadata"] = {AGUI_KEY: result_meta}
             after_results = True
         elif role == "activity":
@@ -396,12 +497,9 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     "id": result_meta.get("messageId") or fresh_id(),
                     "role": "tool",
                 }
+                metadata = result_meta.get("metadata")
                 if state == "output-available":
-                    output = part.get("output")
-                    content = result_meta.get("content", output if isinstance(output, str | list) else None)
-                    if content is None or (isinstance(content, list) and not isinstance(output, list)):
-                        content = orjson.dumps(output).decode()
-                    tool_message["content"] = content
+                    tool_message["content"], metadata = tool_message_content(part.get("output"), result_meta)
                 elif state == "output-error":
                     tool_message["content"] = result_meta.get("content", part.get("errorText", ""))
                     tool_message["error"] = part.get("errorText", "")
@@ -409,7 +507,9 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     tool_message["content"] = "Tool call denied"
                     tool_message["error"] = "denied"
                 tool_message["toolCallId"] = part["toolCallId"]
-                tool_message.update(_agui_meta(result_meta, "encryptedValue", "metadata", "subagentRunId"))
+                tool_message.update(_agui_meta(result_meta, "encryptedValue", "subagentRunId"))
+                if metadata is not None:
+                    tool_message["metadata"] = metadata
                 results.append((owner["id"], tool_message))
         elif kind.startswith("data-"):
             meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
@@ -489,10 +589,12 @@ def _openai_user_content(content: JSON) -> JSON:
 
 
 def _tool_content_text(content: JSON) -> str:
+    """Chat-completions tool text: the text itself, text parts joined, anything else as JSON."""
     if isinstance(content, str):
         return content
-    texts = [p.get("text", "") for p in content if p.get("type") == "text"]
-    return "\n".join(texts) if len(texts) == len(content) else orjson.dumps(content).decode()
+    if isinstance(content, list) and all(type(p) is dict and p.get("type") == "text" for p in content):
+        return "\n".join(str(p.get("text", "")) for p in content)
+    return "" if content is None else orjson.dumps(content).decode()
 
 
 def to_openai_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
