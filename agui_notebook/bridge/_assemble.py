@@ -16,12 +16,14 @@ from agui_notebook.agui._expand import ChunkExpander
 from agui_notebook.agui._intake import aiter_wire_events, iter_wire_events, to_wire_event, wire_event_list
 from agui_notebook.bridge._event_chunks import (
     EventChunkTranslator,
+    MessageInfo,
+    PartInfo,
     Routed,
     RoutedChunk,
     TextAppend,
     WholeMessage,
 )
-from agui_notebook.bridge._messages import to_agui_messages_wire
+from agui_notebook.bridge._messages import AGUI_KEY, to_agui_messages_wire
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
 
@@ -151,6 +153,10 @@ class UIMessageAssembler:
                 changes.extend(self._put(item.message, item.before))
             elif isinstance(item, TextAppend):
                 changes.extend(self._append_text(item))
+            elif isinstance(item, MessageInfo):
+                changes.extend(self._message_info(item))
+            elif isinstance(item, PartInfo):
+                changes.extend(self._part_info(item))
         return changes
 
     def _open(self, message_id: str, changes: list[MessageChange]) -> StreamedMessage:
@@ -182,6 +188,28 @@ class UIMessageAssembler:
         for message_id, stream in self._streams.items():
             stream.index = self._index[message_id]
         return [MessageChange("message", i) for i in range(at, len(self.messages))]
+
+    def _message_info(self, item: MessageInfo) -> list[MessageChange]:
+        index = self._index[item.message_id]
+        message = self.messages[index]
+        metadata = dict(message.get("metadata") or {})
+        metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), **item.info}
+        message["metadata"] = metadata
+        return [MessageChange("metadata", index)]
+
+    def _part_info(self, item: PartInfo) -> list[MessageChange]:
+        index = self._index.get(item.message_id)
+        if index is None:
+            return []
+        parts = self.messages[index].get("parts") or []
+        for part_index in range(len(parts) - 1, -1, -1):
+            part = parts[part_index]
+            if part.get("type") == item.part_type and part.get("id") == item.part_id:
+                provider_metadata = dict(part.get("providerMetadata") or {})
+                provider_metadata[AGUI_KEY] = {**(provider_metadata.get(AGUI_KEY) or {}), **item.info}
+                part["providerMetadata"] = provider_metadata
+                return [MessageChange("part", index, part_index)]
+        return []
 
     def _append_text(self, item: TextAppend) -> list[MessageChange]:
         index = self._index[item.message_id]
@@ -233,7 +261,8 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
 
     Appending deltas one by one and appending their concatenation build the same UIMessage (tool input is
     re-parsed from the whole argument text either way), so a one-shot conversion does the per-delta work once per
-    run of deltas. Other fields of the merged events (timestamps, metadata) do not reach a UIMessage.
+    run of deltas. A delta with ``metadata`` is never merged (the metadata reaches the message); other fields of the
+    merged events (timestamps) do not reach a UIMessage.
 
     >>> [e["delta"] for e in merge_consecutive_deltas([
     ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hel"},
@@ -249,7 +278,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
     for event in events:
         event_type = event.get("type")
         if held is not None:
-            if event_type == held_type and event.get(held_key) == held_id:  # type: ignore[arg-type]
+            if event_type == held_type and event.get(held_key) == held_id and "metadata" not in event:  # type: ignore[arg-type]
                 pieces.append(event.get("delta", ""))
                 continue
             yield (
@@ -257,8 +286,8 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
             )
             held = None
         key = keys.get(event_type)  # type: ignore[arg-type]
-        if key is None:
-            yield event
+        if key is None or "metadata" in event:
+            yield event  # metadata folds into the message event by event: such a delta stays whole
             continue
         held, held_type, held_key, held_id = event, event_type, key, event.get(key)
         pieces = [event.get("delta", "")]

@@ -56,7 +56,38 @@ class TextAppend:
     delta: str
 
 
-Routed = RoutedChunk | WholeMessage | TextAppend
+@dataclass(slots=True)
+class MessageInfo:
+    """``metadata["ag-ui"]`` facts for a whole (non-chunk) UIMessage: merged into what it holds."""
+
+    message_id: str
+    info: dict[str, JSON]
+
+
+@dataclass(slots=True)
+class PartInfo:
+    """``providerMetadata["ag-ui"]`` of the data part ``(part_type, part_id)`` of an assistant UIMessage.
+
+    An AI SDK ``data-*`` chunk for a part already shown only replaces its ``data``, so AG-UI metadata that changes
+    later (an ``ACTIVITY_DELTA``'s) reaches the part this way.
+    """
+
+    message_id: str
+    part_type: str
+    part_id: str
+    info: dict[str, JSON]
+
+
+Routed = RoutedChunk | WholeMessage | TextAppend | MessageInfo | PartInfo
+
+
+def _with_metadata(target: dict[str, JSON], event: dict[str, JSON]) -> bool:
+    """Fold ``event``'s ``metadata`` into ``target["metadata"]`` (AG-UI ``mergeMetadata``); False if it has none."""
+    if "metadata" not in event:
+        return False
+    target["metadata"] = spread_merge_metadata(target.get("metadata"), event["metadata"])
+    return True
+
 
 # UIMessage parts that have an AI SDK chunk of the same shape, carried by "ui-part" activities.
 _PART_CHUNKS = frozenset({"source-url", "source-document", "file", "reasoning-file", "custom"})
@@ -69,7 +100,7 @@ class _ToolCall:
     args: list[str] = field(default_factory=list)
     ended: bool = False
     has_output: bool = False
-    provider_metadata: dict[str, JSON] | None = None
+    info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
 
 
 @dataclass(slots=True)
@@ -108,15 +139,18 @@ class EventChunkTranslator:
         self._run: _Run | None = None
         self._known: set[str] = set(known_message_ids or ())
         self._texts: dict[str, str | None] = {}  # AG-UI text message id -> UIMessage id once its part exists
+        self._text_info: dict[str, dict[str, JSON]] = {}  # AG-UI text message id -> its part's "ag-ui" facts
         self._streamed_other: set[str] = set()  # non-assistant text messages being streamed
+        self._other_info: dict[str, dict[str, JSON]] = {}  # ... and their metadata
         self._reasoning_open: dict[str, str] = {}  # reasoning message id -> UIMessage id
         self._reasoning_ending: dict[str, str] = {}  # ended, awaiting a possible encrypted value
-        self._reasoning_metadata: dict[str, dict[str, JSON]] = {}
+        self._reasoning_info: dict[str, dict[str, JSON]] = {}  # reasoning message id -> its "ag-ui" facts
         self._tools: dict[str, _ToolCall] = {}
         self._pending_result: _PendingResult | None = None
         self._activities: dict[
             str, tuple[str, str, dict[str, JSON]]
         ] = {}  # id -> (UIMessage id, type, content)
+        self._activity_info: dict[str, dict[str, JSON]] = {}  # activity id -> its part's "ag-ui" facts
         self._last_assistant_id: str | None = None
         self._pending_interrupts: dict[str, str] = {}  # interrupt id -> tool call id
         self._owner: dict[str, str] = {}  # AG-UI message id -> id of the UIMessage that shows it
@@ -364,8 +398,15 @@ class EventChunkTranslator:
     def _on_text_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
         role = event.get("role") or "assistant"
+        if message_id in self._streamed_other:
+            if "metadata" in event:
+                self._other_metadata(message_id, event, out)
+            return
         if role == "assistant":
-            self._texts[message_id] = None
+            if message_id not in self._texts:
+                self._texts[message_id] = None
+                self._text_info[message_id] = {"messageId": message_id}
+            self._text_metadata(message_id, event, out)
             return
         self._streamed_other.add(message_id)
         self._known.add(message_id)
@@ -376,8 +417,11 @@ class EventChunkTranslator:
             "role": ui_role,
             "parts": [{"type": "text", "text": ""}],
         }
-        if role == "developer":
-            message["metadata"] = {AGUI_KEY: {"role": "developer"}}
+        info: dict[str, JSON] = {"role": "developer"} if role == "developer" else {}
+        if _with_metadata(info, event):
+            self._other_info[message_id] = {"metadata": info["metadata"]}
+        if info:
+            message["metadata"] = {AGUI_KEY: info}
         out.append(WholeMessage(message))
         if self._run is not None:
             # Assistant output after this message must come after it, in a new assistant UIMessage.
@@ -388,8 +432,12 @@ class EventChunkTranslator:
         delta = event.get("delta", "")
         if message_id in self._streamed_other:
             out.append(TextAppend(message_id, delta))
+            if "metadata" in event:
+                self._other_metadata(message_id, event, out)
             return
         owner = self._texts.get(message_id)
+        info = self._text_info.setdefault(message_id, {"messageId": message_id})
+        changed = _with_metadata(info, event)
         if owner is None:
             if not delta:
                 return
@@ -400,22 +448,50 @@ class EventChunkTranslator:
             self._emit(
                 out,
                 owner,
-                {
-                    "type": "text-start",
-                    "id": message_id,
-                    "providerMetadata": {AGUI_KEY: {"messageId": message_id}},
-                },
+                {"type": "text-start", "id": message_id, "providerMetadata": {AGUI_KEY: dict(info)}},
             )
-        self._emit(out, owner, {"type": "text-delta", "id": message_id, "delta": delta})
+            changed = False
+        chunk: dict[str, JSON] = {"type": "text-delta", "id": message_id, "delta": delta}
+        if changed:
+            chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
+        self._emit(out, owner, chunk)
 
     def _on_text_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
         if message_id in self._streamed_other:
             self._streamed_other.discard(message_id)
+            if "metadata" in event:
+                self._other_metadata(message_id, event, out)
+            self._other_info.pop(message_id, None)
             return
         owner = self._texts.pop(message_id, None)
+        info = self._text_info.pop(message_id, None)
         if owner is not None:
-            self._emit(out, owner, {"type": "text-end", "id": message_id})
+            chunk: dict[str, JSON] = {"type": "text-end", "id": message_id}
+            if info is not None and _with_metadata(info, event):
+                chunk["providerMetadata"] = {AGUI_KEY: info}
+            self._emit(out, owner, chunk)
+
+    def _text_metadata(self, message_id: str, event: dict[str, JSON], out: list[Routed]) -> None:
+        """Fold a START event's metadata into an assistant text message (its part shows it once it exists)."""
+        info = self._text_info[message_id]
+        owner = self._texts.get(message_id)
+        if _with_metadata(info, event) and owner is not None:
+            self._emit(
+                out,
+                owner,
+                {
+                    "type": "text-delta",
+                    "id": message_id,
+                    "delta": "",
+                    "providerMetadata": {AGUI_KEY: dict(info)},
+                },
+            )
+
+    def _other_metadata(self, message_id: str, event: dict[str, JSON], out: list[Routed]) -> None:
+        info = self._other_info.setdefault(message_id, {})
+        _with_metadata(info, event)
+        out.append(MessageInfo(message_id, {"metadata": info["metadata"]}))
 
     # ------------------------------------------------------------------ reasoning
     def _on_reasoning_message_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -424,14 +500,13 @@ class EventChunkTranslator:
         self._reasoning_open[message_id] = owner
         self._known.add(message_id)
         self._owner[message_id] = owner
+        info: dict[str, JSON] = {"messageId": message_id}
+        _with_metadata(info, event)
+        self._reasoning_info[message_id] = info
         self._emit(
             out,
             owner,
-            {
-                "type": "reasoning-start",
-                "id": message_id,
-                "providerMetadata": {AGUI_KEY: {"messageId": message_id}},
-            },
+            {"type": "reasoning-start", "id": message_id, "providerMetadata": {AGUI_KEY: dict(info)}},
         )
 
     def _on_reasoning_content(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -440,13 +515,23 @@ class EventChunkTranslator:
         if owner is None:
             self._on_reasoning_message_start(event, out)
             owner = self._reasoning_open[message_id]
-        self._emit(out, owner, {"type": "reasoning-delta", "id": message_id, "delta": event.get("delta", "")})
+            event = {k: v for k, v in event.items() if k != "metadata"}  # already folded in by the start
+        chunk: dict[str, JSON] = {
+            "type": "reasoning-delta",
+            "id": message_id,
+            "delta": event.get("delta", ""),
+        }
+        info = self._reasoning_info.setdefault(message_id, {"messageId": message_id})
+        if _with_metadata(info, event):
+            chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
+        self._emit(out, owner, chunk)
 
     def _on_reasoning_message_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
         owner = self._reasoning_open.pop(message_id, None)
         if owner is not None:
             self._reasoning_ending[message_id] = owner
+            _with_metadata(self._reasoning_info.setdefault(message_id, {"messageId": message_id}), event)
 
     def _on_reasoning_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         self._flush_reasoning_ends(out)
@@ -454,9 +539,9 @@ class EventChunkTranslator:
     def _flush_reasoning_ends(self, out: list[Routed]) -> None:
         for message_id, owner in self._reasoning_ending.items():
             chunk: dict[str, JSON] = {"type": "reasoning-end", "id": message_id}
-            extra = self._reasoning_metadata.pop(message_id, None)
-            if extra:
-                chunk["providerMetadata"] = {AGUI_KEY: {"messageId": message_id, **extra}}
+            info = self._reasoning_info.pop(message_id, None)
+            if info is not None and len(info) > 1:
+                chunk["providerMetadata"] = {AGUI_KEY: info}
             self._emit(out, owner, chunk)
         self._reasoning_ending.clear()
 
@@ -466,13 +551,13 @@ class EventChunkTranslator:
         if event.get("subtype") == "tool-call":
             call = self._tools.get(entity_id)
             if call is not None and not call.has_output:
-                call.provider_metadata = {AGUI_KEY: {"encryptedValue": value}}
+                call.info["encryptedValue"] = value
                 if call.ended:
                     self._emit_input_available(out, entity_id, call)
                 return
         else:
             if entity_id in self._reasoning_open or entity_id in self._reasoning_ending:
-                self._reasoning_metadata.setdefault(entity_id, {})["encryptedValue"] = value
+                self._reasoning_info.setdefault(entity_id, {"messageId": entity_id})["encryptedValue"] = value
                 return
             pending = self._pending_result
             if pending is not None and pending.result_message_id == entity_id:
@@ -493,8 +578,10 @@ class EventChunkTranslator:
         if event.get("parentMessageId"):
             self._owner[event["parentMessageId"]] = owner
             self._known.add(event["parentMessageId"])
-            chunk["providerMetadata"] = {AGUI_KEY: {"parentMessageId": event["parentMessageId"]}}
-            call.provider_metadata = chunk["providerMetadata"]
+            call.info["parentMessageId"] = event["parentMessageId"]
+        _with_metadata(call.info, event)
+        if call.info:
+            chunk["providerMetadata"] = {AGUI_KEY: dict(call.info)}
         self._emit(out, owner, chunk)
 
     def _on_tool_args(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -503,6 +590,7 @@ class EventChunkTranslator:
             return
         delta = event.get("delta", "")
         call.args.append(delta)
+        _with_metadata(call.info, event)  # shown with the input (an AI SDK input delta has no metadata)
         self._emit(
             out,
             call.message_id,
@@ -515,6 +603,7 @@ class EventChunkTranslator:
         if call is None or call.ended:
             return
         call.ended = True
+        _with_metadata(call.info, event)
         self._emit_input_available(out, call_id, call)
 
     def _emit_input_available(self, out: list[Routed], call_id: str, call: _ToolCall) -> None:
@@ -536,8 +625,8 @@ class EventChunkTranslator:
                 "toolName": call.name,
                 "input": tool_input,
             }
-        if call.provider_metadata:
-            chunk["providerMetadata"] = call.provider_metadata
+        if call.info:
+            chunk["providerMetadata"] = {AGUI_KEY: dict(call.info)}
         self._emit(out, call.message_id, chunk)
 
     def _on_tool_result(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -646,7 +735,13 @@ class EventChunkTranslator:
         self._activities[message_id] = (owner, event["activityType"], content)
         self._known.add(message_id)
         self._owner[message_id] = owner
-        self._emit(out, owner, {"type": f"data-{event['activityType']}", "id": message_id, "data": content})
+        chunk: dict[str, JSON] = {"type": f"data-{event['activityType']}", "id": message_id, "data": content}
+        info = self._activity_info.setdefault(message_id, {}) if known is None else None
+        if info is not None and _with_metadata(info, event):
+            chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
+        self._emit(out, owner, chunk)
+        if known is not None:
+            self._activity_metadata(out, message_id, f"data-{event['activityType']}", event)
 
     def _on_activity_delta(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
@@ -657,10 +752,20 @@ class EventChunkTranslator:
         try:
             content = apply_json_patch(content, event.get("patch") or [])
         except ValueError:
-            return  # the reference reducer keeps the previous content when a patch does not apply
+            # The reference reducer keeps the previous content when a patch does not apply (not the metadata).
+            self._activity_metadata(out, message_id, f"data-{known[1]}", event)
+            return
         activity_type = event.get("activityType") or known[1]
         self._activities[message_id] = (owner, activity_type, content)
         self._emit(out, owner, {"type": f"data-{activity_type}", "id": message_id, "data": content})
+        self._activity_metadata(out, message_id, f"data-{activity_type}", event)
+
+    def _activity_metadata(
+        self, out: list[Routed], message_id: str, part_type: str, event: dict[str, JSON]
+    ) -> None:
+        info = self._activity_info.setdefault(message_id, {})
+        if _with_metadata(info, event):
+            out.append(PartInfo(self._activities[message_id][0], part_type, message_id, dict(info)))
 
     def _on_messages_snapshot(self, event: dict[str, JSON], out: list[Routed]) -> None:
         self._add_history(event.get("messages") or [], out)

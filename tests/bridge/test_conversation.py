@@ -535,3 +535,22 @@ def test_classify_item_refuses_what_no_stream_carries() -> None:
         classify_item({"type": ""})
     with pytest.raises(TypeError, match=r"expected an AG-UI event, an AI SDK chunk .* got bytes"):
         classify_item(b"text")
+
+
+# ---------------------------------------------------------------------------------------------- data kept
+def test_event_metadata_reaches_the_live_conversation_and_the_next_run_input() -> None:
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+    from tests.bridge.test_assemble import METADATA_EVENTS
+
+    def metadata_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
+        found = {m["id"]: m.get("metadata") for m in messages}
+        found.update({c["id"]: c.get("metadata") for m in messages for c in m.get("toolCalls") or ()})
+        return found
+
+    conversation = ConversationReducer()
+    run(conversation, METADATA_EVENTS)
+    assert conversation.last_run is not None and conversation.last_run.errors == []
+    assert metadata_of(to_agui_messages_wire(conversation.messages)) == metadata_of(
+        apply_events(METADATA_EVENTS).message_dicts
+    )
