@@ -152,6 +152,43 @@ def _agui_meta(message: dict[str, JSON], *keys: str) -> dict[str, JSON]:
     return {key: message[key] for key in keys if message.get(key) is not None}
 
 
+_COMMON_FIELDS = frozenset({"id", "role", "content", "name", "encryptedValue", "metadata", "subagentRunId"})
+_MESSAGE_FIELDS = {
+    "user": _COMMON_FIELDS,
+    "system": _COMMON_FIELDS,
+    "developer": _COMMON_FIELDS,
+    "assistant": _COMMON_FIELDS | {"toolCalls"},
+    "reasoning": _COMMON_FIELDS - {"name"},
+    "tool": (_COMMON_FIELDS - {"name"}) | {"toolCallId", "error"},
+    "activity": frozenset({"id", "role", "activityType", "content", "metadata", "subagentRunId"}),
+}
+_TOOL_CALL_FIELDS = frozenset({"id", "type", "function", "encryptedValue", "metadata"})
+FIELDS_KEY = "fields"
+"""Key under ``"ag-ui"`` for the fields of a message or tool call that AG-UI does not define (``encryptedContent``,
+the AG-UI docs' name on messages, or a producer's own): ``ag_ui.core`` and ``@ag-ui/client`` keep them, so do we."""
+
+
+def _with_unknown_fields(
+    meta: dict[str, JSON], source: dict[str, JSON], known: frozenset[str]
+) -> dict[str, JSON]:
+    """``meta`` with the fields of ``source`` outside ``known`` under :data:`FIELDS_KEY` (when there are any)."""
+    unknown = {key: value for key, value in source.items() if key not in known}
+    if unknown:
+        meta[FIELDS_KEY] = unknown
+    return meta
+
+
+def _message_fields(message: dict[str, JSON]) -> dict[str, JSON]:
+    return _with_unknown_fields({}, message, _MESSAGE_FIELDS.get(message.get("role"), _COMMON_FIELDS))
+
+
+def _restore_fields(target: dict[str, JSON], meta: dict[str, JSON]) -> None:
+    unknown = meta.get(FIELDS_KEY)
+    if type(unknown) is dict:
+        for key, value in unknown.items():
+            target.setdefault(key, value)
+
+
 # ---------------------------------------------------------------------------------------------- ui-part carrier
 def _ui_part_from_activity(message: dict[str, JSON]) -> dict[str, JSON]:
     """The part a ``ui-part`` activity carries, with the activity's id kept in its provider metadata."""
@@ -210,6 +247,7 @@ def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
 
 def _message_metadata(message: dict[str, JSON], **extra: JSON) -> dict[str, JSON] | None:
     info = _agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId")
+    info.update(_message_fields(message))
     info.update(extra)
     return {AGUI_KEY: info} if info else None
 
@@ -250,6 +288,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
         if role == "reasoning":
             meta = {"messageId": message["id"]}
             meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
+            meta.update(_message_fields(message))
             parts.append(
                 {
                     "type": "reasoning",
@@ -259,8 +298,9 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 }
             )
         elif role == "assistant":
-            meta = {"messageId": message["id"]}
-            meta.update(_agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId"))
+            facts = _agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId")
+            facts.update(_message_fields(message))
+            meta = {"messageId": message["id"], **facts}
             calls = message.get("toolCalls")
             content = message.get("content")
             if content is not None or not calls:
@@ -278,10 +318,14 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 )
                 meta = {"parentMessageId": message["id"]}
             else:
-                meta["parentMessageId"] = meta.pop("messageId")
+                # No text part to carry the message's own facts: the first call does, apart from its own.
+                meta = {"parentMessageId": message["id"]}
+                if facts:
+                    meta["message"] = facts
             for call in calls or ():
                 call_meta = dict(meta)
                 call_meta.update(_agui_meta(call, "encryptedValue", "metadata"))
+                _with_unknown_fields(call_meta, call, _TOOL_CALL_FIELDS)
                 arguments = call["function"].get("arguments", "")
                 try:
                     tool_input = orjson.loads(arguments) if arguments.strip() else {}
@@ -305,6 +349,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
         elif role == "tool":
             result_meta = {"messageId": message["id"]}
             result_meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
+            result_meta.update(_message_fields(message))
             part = tool_parts.get(message.get("toolCallId", ""))
             if part is None:
                 part = {
@@ -336,6 +381,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 "data": message.get("content", {}),
             }
             extra = _agui_meta(message, "metadata", "subagentRunId")
+            extra.update(_message_fields(message))
             if extra:
                 part["providerMetadata"] = {AGUI_KEY: extra}
             parts.append(part)
@@ -414,13 +460,14 @@ def _user_or_system_to_agui(ui: dict[str, JSON]) -> dict[str, JSON]:
     else:
         message["content"] = "".join(p.get("text", "") for p in parts if p.get("type") == "text")
     message.update(_agui_meta(info, "name", "encryptedValue", "metadata", "subagentRunId"))
+    _restore_fields(message, info)
     return message
 
 
 def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
     out: list[dict[str, JSON]] = []
     by_id: dict[str, dict[str, JSON]] = {}
-    results: list[tuple[str, dict[str, JSON]]] = []  # (owning assistant id, tool message)
+    results: list[tuple[str | None, dict[str, JSON]]] = []  # (owning assistant id, tool message)
     counter = 0
 
     def fresh_id() -> str:
@@ -430,6 +477,9 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
 
     def flush_results() -> None:
         for owner_id, tool_message in results:
+            if owner_id is None:
+                out.append(tool_message)
+                continue
             index = next(i for i, m in enumerate(out) if m.get("id") == owner_id) + 1
             while index < len(out) and out[index].get("role") == "tool":
                 index += 1
@@ -447,6 +497,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
             if not meta.get("noContent"):
                 message["content"] = part.get("text", "")
             message.update(_agui_meta(meta, "name", "encryptedValue", "metadata", "subagentRunId"))
+            _restore_fields(message, meta)
             if meta.get("emptyToolCalls"):
                 message["toolCalls"] = []
             out.append(message)
@@ -459,24 +510,30 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                 "content": part.get("text", ""),
             }
             message.update(_agui_meta(meta, "encryptedValue", "metadata", "subagentRunId"))
+            _restore_fields(message, meta)
             out.append(message)
         elif kind.startswith("tool-") or kind == "dynamic-tool":
             meta = (part.get("callProviderMetadata") or {}).get(AGUI_KEY) or {}
             name = part.get("toolName") if kind == "dynamic-tool" else kind[5:]
             owner_id = meta.get("parentMessageId")
             owner = by_id.get(owner_id) if owner_id else None
-            if owner is None:
+            # A result the stream showed without its call (a dynamic tool named "unknown") has no call to hold.
+            orphan = kind == "dynamic-tool" and name == "unknown" and part.get("input") is None
+            if owner is None and not orphan:
                 if owner_id is None and out and out[-1].get("role") == "assistant":
                     owner = out[-1]
                 else:
                     owner = {"id": owner_id or fresh_id(), "role": "assistant"}
-                    owner.update(_agui_meta(meta, "name", "subagentRunId"))
+                    facts = meta.get("message") if type(meta.get("message")) is dict else meta
+                    owner.update(_agui_meta(facts, "name", "encryptedValue", "metadata", "subagentRunId"))
                     if meta.get("messageEncryptedValue") is not None:
                         owner["encryptedValue"] = meta["messageEncryptedValue"]
+                    if facts is not meta:
+                        _restore_fields(owner, facts)
                     out.append(owner)
                     by_id[owner["id"]] = owner
             state = part.get("state")
-            if not (kind == "dynamic-tool" and name == "unknown" and part.get("input") is None):
+            if owner is not None and not orphan:
                 if "arguments" in meta:
                     arguments = meta["arguments"]
                 else:
@@ -490,6 +547,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     "function": {"name": name, "arguments": arguments},
                 }
                 call.update(_agui_meta(meta, "encryptedValue", "metadata"))
+                _restore_fields(call, meta)
                 owner.setdefault("toolCalls", []).append(call)
             if state in ("output-available", "output-error", "output-denied"):
                 result_meta = (part.get("resultProviderMetadata") or {}).get(AGUI_KEY) or {}
@@ -510,7 +568,8 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                 tool_message.update(_agui_meta(result_meta, "encryptedValue", "subagentRunId"))
                 if metadata is not None:
                     tool_message["metadata"] = metadata
-                results.append((owner["id"], tool_message))
+                _restore_fields(tool_message, result_meta)
+                results.append((owner["id"] if owner is not None else None, tool_message))
         elif kind.startswith("data-"):
             meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
             data = part.get("data")
@@ -521,6 +580,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                 "content": data if isinstance(data, dict) else {"value": data},
             }
             message.update(_agui_meta(meta, "metadata", "subagentRunId"))
+            _restore_fields(message, meta)
             out.append(message)
         else:
             out.append(_ui_part_to_activity(part, fresh_id))

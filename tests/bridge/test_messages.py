@@ -496,3 +496,46 @@ async def test_tool_outputs_of_every_shape_survive_every_later_turn(adapter: str
     # The conversation converts to AG-UI and OpenAI messages at every point.
     assert len([m for m in to_openai_messages(chat.messages) if m["role"] == "tool"]) == len(TURN_OUTPUTS)
     assert to_agui_messages(to_ui_messages(chat.agui_messages)) == chat.agui_messages
+
+
+# ---------------------------------------------------------------------------------------------- fields kept
+def test_encrypted_content_and_other_unknown_fields_survive_the_round_trip() -> None:
+    """``encryptedContent`` (the AG-UI docs' name on messages) and any other field ``ag_ui.core`` keeps."""
+    messages = [
+        {"id": "s", "role": "system", "content": "Be brief.", "encryptedContent": "S"},
+        {"id": "u", "role": "user", "content": "hi", "encryptedContent": "U", "extra": {"n": 1}},
+        {"id": "r", "role": "reasoning", "content": "hm", "encryptedContent": "R"},
+        {
+            "id": "a",
+            "role": "assistant",
+            "name": "helper",
+            "encryptedValue": "E",
+            "metadata": {"k": 1},
+            "encryptedContent": "A",
+            "toolCalls": [
+                {
+                    "id": "c",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": "{}"},
+                    "encryptedValue": "CE",
+                    "metadata": {"c": 2},
+                    "encryptedContent": "C",
+                }
+            ],
+        },
+        {"id": "t", "role": "tool", "toolCallId": "c", "content": "x", "encryptedContent": "T"},
+        {"id": "act", "role": "activity", "activityType": "plan", "content": {}, "encryptedContent": "P"},
+        {"id": "a2", "role": "assistant", "content": "done", "encryptedContent": "A2"},
+    ]
+    models = TypeAdapter(list[Message]).validate_python(messages)  # ag_ui.core keeps unknown fields
+    assert models[1].model_dump(by_alias=True, exclude_none=True)["encryptedContent"] == "U"
+    assert to_agui_messages_wire(to_ui_messages(messages)) == messages
+    assert to_agui_messages(to_ui_messages(models)) == models
+
+
+def test_an_orphan_tool_result_after_reasoning_stays_alone() -> None:
+    messages = [
+        {"id": "r", "role": "reasoning", "content": "hm"},
+        {"id": "t", "role": "tool", "toolCallId": "c", "content": "x"},
+    ]
+    assert to_agui_messages_wire(to_ui_messages(messages)) == messages
