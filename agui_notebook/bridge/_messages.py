@@ -15,6 +15,8 @@ from typing import Any
 import orjson
 from ag_ui.core import Message
 
+from agui_notebook.agui._compat import upgrade_inbound_message
+
 JSON = Any
 AGUI_KEY = "ag-ui"
 """The key under which AG-UI facts ride in UIMessage metadata and part provider metadata."""
@@ -217,8 +219,20 @@ def _ui_part_to_activity(part: dict[str, JSON], fresh_id: Any) -> dict[str, JSON
 
 
 # ---------------------------------------------------------------------------------------------- AG-UI -> UI
+_MEDIA_PARTS = frozenset({"image", "audio", "video", "document"})
+
+
 def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
     kind = part.get("type")
+    if kind not in _MEDIA_PARTS and kind != "text":
+        # A part no 1.0 part holds (a legacy ``binary`` part with only an id): a file part that carries it whole.
+        mime = part.get("mimeType")
+        return {
+            "type": "file",
+            "mediaType": mime if isinstance(mime, str) else "application/octet-stream",
+            "url": "",
+            "providerMetadata": {AGUI_KEY: {"part": part}},
+        }
     if kind == "text":
         ui: dict[str, JSON] = {"type": "text", "text": part.get("text", "")}
         extra = _agui_meta(part, "id", "metadata")
@@ -397,7 +411,8 @@ def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     result: list[dict[str, JSON]] = []
     group: list[dict[str, JSON]] = []
     for raw in messages:
-        message = as_wire_message(raw)
+        # Legacy ``binary`` parts become 1.0 media parts first, as @ag-ui/client's compatibility boundary does.
+        message = upgrade_inbound_message(as_wire_message(raw))
         if message.get("role") in _ASSISTANT_SIDE:
             group.append(message)
             continue
@@ -413,6 +428,8 @@ def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
 # ---------------------------------------------------------------------------------------------- UI -> AG-UI
 def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
     meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+    if type(meta.get("part")) is dict:
+        return dict(meta["part"])
     mime = part.get("mediaType") or "application/octet-stream"
     url = part.get("url", "")
     kind = meta.get("partType")
@@ -672,7 +689,7 @@ def to_openai_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     ):
         agui = to_agui_messages_wire(items)
     else:
-        agui = [as_wire_message(m) for m in items]
+        agui = [upgrade_inbound_message(as_wire_message(m)) for m in items]
     out: list[dict[str, JSON]] = []
     for message in agui:
         role = message.get("role")

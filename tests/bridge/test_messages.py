@@ -539,3 +539,56 @@ def test_an_orphan_tool_result_after_reasoning_stays_alone() -> None:
         {"id": "t", "role": "tool", "toolCallId": "c", "content": "x"},
     ]
     assert to_agui_messages_wire(to_ui_messages(messages)) == messages
+
+
+# ---------------------------------------------------------------------------------------------- legacy binary
+LEGACY_USER = {
+    "id": "u",
+    "role": "user",
+    "content": [
+        {"type": "text", "text": "see"},
+        {"type": "binary", "mimeType": "image/png", "data": PNG, "filename": "a.png"},
+        {"type": "binary", "mimeType": "application/pdf", "url": "https://example.com/a.pdf"},
+        {"type": "binary", "mimeType": "application/pdf", "id": "file-123"},
+    ],
+}
+
+
+def test_a_legacy_binary_part_keeps_its_data() -> None:
+    """Upgraded as @ag-ui/client's compatibility boundary does: a media part with a data or url source."""
+    (user,) = to_ui_messages([LEGACY_USER])
+    image, pdf, by_id = user["parts"][1:]
+    assert (image["type"], image["mediaType"], image["url"], image["filename"]) == (
+        "file",
+        "image/png",
+        f"data:image/png;base64,{PNG}",
+        "a.png",
+    )
+    assert (pdf["mediaType"], pdf["url"]) == ("application/pdf", "https://example.com/a.pdf")
+    # Only an id: no 1.0 part holds it, so the part travels as it came.
+    assert by_id["mediaType"] == "application/pdf"
+    (back,) = to_agui_messages_wire([user])
+    assert back["content"] == [
+        {"type": "text", "text": "see"},
+        {
+            "type": "image",
+            "source": {"type": "data", "value": PNG, "mimeType": "image/png"},
+            "metadata": {"filename": "a.png"},
+        },
+        {
+            "type": "document",
+            "source": {"type": "url", "value": "https://example.com/a.pdf", "mimeType": "application/pdf"},
+        },
+        {"type": "binary", "mimeType": "application/pdf", "id": "file-123"},
+    ]
+    assert to_openai_messages([LEGACY_USER])[0]["content"][1] == {
+        "type": "image_url",
+        "image_url": {"url": f"data:image/png;base64,{PNG}"},
+    }
+
+
+def test_a_chat_started_from_legacy_messages_keeps_the_attachment() -> None:
+    from agui_notebook.widget._chat import ChatWidget
+
+    chat = ChatWidget(messages=[LEGACY_USER])
+    assert chat.messages[0]["parts"][1]["url"] == f"data:image/png;base64,{PNG}"
