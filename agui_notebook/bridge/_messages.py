@@ -220,6 +220,8 @@ def _ui_part_to_activity(part: dict[str, JSON], fresh_id: Any) -> dict[str, JSON
 
 # ---------------------------------------------------------------------------------------------- AG-UI -> UI
 _MEDIA_PARTS = frozenset({"image", "audio", "video", "document"})
+UNKNOWN_PROVIDER = "unknown"
+"""The ``providerReference`` key of an AG-UI file handle that names no provider."""
 
 
 def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
@@ -241,16 +243,26 @@ def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
         return ui
     source = part.get("source") or {}
     mime = source.get("mimeType") or "application/octet-stream"
-    if source.get("type") == "data":
-        url = f"data:{mime};base64,{source.get('value', '')}"
-    else:
-        url = source.get("value", "")
-    ui = {"type": "file", "mediaType": mime, "url": url}
-    extra = {"partType": kind, "sourceType": source.get("type")}
+    source_type = source.get("type")
+    ui = {"type": "file", "mediaType": mime}
+    extra = {"partType": kind, "sourceType": source_type}
     extra.update(_agui_meta(part, "id", "metadata"))
-    if source.get("type") == "url" and source.get("mimeType") is None:
+    if source_type == "data":
+        ui["url"] = f"data:{mime};base64,{source.get('value', '')}"
+    elif source_type == "file":
+        # A handle only its provider can resolve: the AI SDK's providerReference, with no URL (as its uploadFile).
+        ui["url"] = ""
+        provider = source.get("provider")
+        ui["providerReference"] = {
+            provider if isinstance(provider, str) else UNKNOWN_PROVIDER: source.get("value", "")
+        }
+        if not isinstance(provider, str):
+            extra["noProvider"] = True
+    else:
+        ui["url"] = source.get("value", "")
+    if source_type in ("url", "file") and source.get("mimeType") is None:
         extra["noMimeType"] = True
-    if source.get("provider") is not None:
+    if source.get("provider") is not None and source_type != "file":
         extra["provider"] = source["provider"]
     metadata = part.get("metadata")
     if isinstance(metadata, dict) and isinstance(metadata.get("filename"), str):
@@ -436,11 +448,22 @@ def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
     if kind is None:
         kind = next((name for prefix, name in _MEDIA_PART_BY_PREFIX if mime.startswith(prefix)), "document")
     source_type = meta.get("sourceType")
-    if source_type is None:
+    reference = part.get("providerReference")
+    if type(reference) is dict and reference and source_type in (None, "file"):
+        provider, handle = next(iter(reference.items()))
+        source: dict[str, JSON] = {"type": "file", "value": handle}
+        if not meta.get("noMimeType"):
+            source["mimeType"] = mime
+        if not meta.get("noProvider"):
+            source["provider"] = provider
+        source_type = "file"
+    elif source_type is None:
         source_type = "data" if url.startswith("data:") and ";base64," in url else "url"
-    if source_type == "data":
+    if source_type == "file":
+        pass
+    elif source_type == "data":
         value = url.split(",", 1)[1] if "," in url else url
-        source: dict[str, JSON] = {"type": "data", "value": value, "mimeType": mime}
+        source = {"type": "data", "value": value, "mimeType": mime}
     else:
         source = {"type": source_type, "value": url}
         if not meta.get("noMimeType"):
@@ -630,7 +653,16 @@ def to_agui_messages(ui_messages: Iterable[Any]) -> list[Message]:
 
 
 # ---------------------------------------------------------------------------------------------- -> OpenAI
+OPENAI_PROVIDER = "openai"
+
+
 def _openai_user_content(content: JSON) -> JSON:
+    """Chat-completions user content: text, ``image_url``, ``input_audio`` and ``file`` parts.
+
+    A ``file`` part takes a file's bytes or URL in ``file_data`` and only an uploaded file's id in ``file_id``: an
+    AG-UI file handle whose provider is OpenAI or unnamed. Another provider's handle is dropped, as the AG-UI spec
+    tells a peer that cannot use a handle to do.
+    """
     if isinstance(content, str):
         return content
     parts: list[dict[str, JSON]] = []
@@ -639,29 +671,41 @@ def _openai_user_content(content: JSON) -> JSON:
         if kind == "text":
             parts.append({"type": "text", "text": part.get("text", "")})
             continue
+        if kind == "binary":  # a legacy part with only an id (see agui/_compat.py): an uploaded file's id
+            if isinstance(part.get("id"), str):
+                parts.append({"type": "file", "file": {"file_id": part["id"]}})
+            continue
         source = part.get("source") or {}
+        source_type = source.get("type")
         mime = source.get("mimeType") or "application/octet-stream"
-        url = (
-            f"data:{mime};base64,{source.get('value', '')}"
-            if source.get("type") == "data"
-            else source.get("value", "")
-        )
-        if kind == "image":
-            parts.append({"type": "image_url", "image_url": {"url": url}})
-        elif kind == "audio" and source.get("type") == "data":
-            audio_format = mime.split("/", 1)[1].replace("mpeg", "mp3").replace("x-wav", "wav")
-            parts.append(
-                {
-                    "type": "input_audio",
-                    "input_audio": {"data": source.get("value", ""), "format": audio_format},
-                }
-            )
+        file: dict[str, JSON]
+        if source_type == "file":
+            if source.get("provider") not in (None, OPENAI_PROVIDER):
+                continue
+            file = {"file_id": source.get("value", "")}
         else:
-            file: dict[str, JSON] = {"file_data": url} if source.get("type") == "data" else {"file_id": url}
-            metadata = part.get("metadata")
-            if isinstance(metadata, dict) and metadata.get("filename"):
-                file["filename"] = metadata["filename"]
-            parts.append({"type": "file", "file": file})
+            url = (
+                f"data:{mime};base64,{source.get('value', '')}"
+                if source_type == "data"
+                else source.get("value", "")
+            )
+            if kind == "image":
+                parts.append({"type": "image_url", "image_url": {"url": url}})
+                continue
+            if kind == "audio" and source_type == "data":
+                audio_format = mime.split("/", 1)[1].replace("mpeg", "mp3").replace("x-wav", "wav")
+                parts.append(
+                    {
+                        "type": "input_audio",
+                        "input_audio": {"data": source.get("value", ""), "format": audio_format},
+                    }
+                )
+                continue
+            file = {"file_data": url}
+        metadata = part.get("metadata")
+        if isinstance(metadata, dict) and metadata.get("filename"):
+            file["filename"] = metadata["filename"]
+        parts.append({"type": "file", "file": file})
     return parts
 
 

@@ -232,7 +232,7 @@ def test_openai_user_media() -> None:
     assert user["content"] == [
         {"type": "text", "text": "And this picture?"},
         {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}},
-        {"type": "file", "file": {"file_id": "https://example.com/a.pdf"}},
+        {"type": "file", "file": {"file_data": "https://example.com/a.pdf"}},  # a URL is not a file id
     ]
 
 
@@ -592,3 +592,87 @@ def test_a_chat_started_from_legacy_messages_keeps_the_attachment() -> None:
 
     chat = ChatWidget(messages=[LEGACY_USER])
     assert chat.messages[0]["parts"][1]["url"] == f"data:image/png;base64,{PNG}"
+
+
+# ---------------------------------------------------------------------------------------------- provider files
+FILES_USER = {
+    "id": "u",
+    "role": "user",
+    "content": [
+        {
+            "type": "document",
+            "source": {
+                "type": "file",
+                "value": "file-abc",
+                "provider": "openai",
+                "mimeType": "application/pdf",
+            },
+        },
+        {"type": "image", "source": {"type": "file", "value": "files/xyz"}},
+        {
+            "type": "document",
+            "source": {"type": "url", "value": "https://example.com/a.pdf", "mimeType": "application/pdf"},
+        },
+        {
+            "type": "audio",
+            "source": {"type": "url", "value": "https://example.com/a.mp3", "mimeType": "audio/mpeg"},
+        },
+        {"type": "document", "source": {"type": "file", "value": "file-anthropic", "provider": "anthropic"}},
+    ],
+}
+
+
+def test_a_provider_file_handle_is_a_provider_reference_not_a_url() -> None:
+    """The AI SDK's place for a provider's file id is ``providerReference`` (its ``uploadFile`` parts: url "")."""
+    (user,) = to_ui_messages([FILES_USER])
+    openai_file, handle, _, _, anthropic = user["parts"]
+    assert (openai_file["url"], openai_file["providerReference"], openai_file["mediaType"]) == (
+        "",
+        {"openai": "file-abc"},
+        "application/pdf",
+    )
+    assert (handle["url"], handle["providerReference"]) == ("", {"unknown": "files/xyz"})
+    assert anthropic["providerReference"] == {"anthropic": "file-anthropic"}
+    assert to_agui_messages_wire([user]) == [FILES_USER]
+    from agui_notebook.ui._validate import validate_ui_messages
+
+    validate_ui_messages([user])
+
+
+def test_a_provider_reference_written_by_the_ai_sdk_becomes_a_file_source() -> None:
+    ui = {
+        "id": "u",
+        "role": "user",
+        "parts": [
+            {
+                "type": "file",
+                "mediaType": "application/pdf",
+                "url": "",
+                "providerReference": {"openai": "file-1"},
+            }
+        ],
+    }
+    assert to_agui_messages_wire([ui])[0]["content"] == [
+        {
+            "type": "document",
+            "source": {
+                "type": "file",
+                "value": "file-1",
+                "mimeType": "application/pdf",
+                "provider": "openai",
+            },
+        }
+    ]
+
+
+def test_openai_file_ids_are_only_real_file_ids() -> None:
+    """URLs go where chat completions takes them (``file_data``), file handles in ``file_id`` (OpenAI's or unnamed)."""
+    (user,) = to_openai_messages([FILES_USER])
+    assert user["content"] == [
+        {"type": "file", "file": {"file_id": "file-abc"}},
+        {"type": "file", "file": {"file_id": "files/xyz"}},
+        {"type": "file", "file": {"file_data": "https://example.com/a.pdf"}},
+        {"type": "file", "file": {"file_data": "https://example.com/a.mp3"}},
+        # another provider's handle means nothing to OpenAI: dropped, as the spec tells a peer that cannot use it
+    ]
+    assert to_openai_messages(to_ui_messages([FILES_USER])) == [user]
