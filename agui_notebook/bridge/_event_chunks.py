@@ -78,7 +78,14 @@ class PartInfo:
     info: dict[str, JSON]
 
 
-Routed = RoutedChunk | WholeMessage | TextAppend | MessageInfo | PartInfo
+@dataclass(slots=True)
+class MessagesSnapshot:
+    """A ``MESSAGES_SNAPSHOT``: the assembler replaces its messages with it as ``@ag-ui/client`` does."""
+
+    event: dict[str, JSON]
+
+
+Routed = RoutedChunk | WholeMessage | TextAppend | MessageInfo | PartInfo | MessagesSnapshot
 
 
 def _with_metadata(target: dict[str, JSON], event: dict[str, JSON]) -> bool:
@@ -219,6 +226,11 @@ class EventChunkTranslator:
                     approval.get("id"), str
                 ):
                     self._pending_interrupts[approval["id"]] = call_id
+
+    @property
+    def run_message_id(self) -> str | None:
+        """The assistant UIMessage the open run's output goes to (None before its first output or between runs)."""
+        return self._run.message_id if self._run is not None else None
 
     # ------------------------------------------------------------------ helpers
     def _assistant(self, out: list[Routed], *, step: bool) -> str:
@@ -768,7 +780,36 @@ class EventChunkTranslator:
             out.append(PartInfo(self._activities[message_id][0], part_type, message_id, dict(info)))
 
     def _on_messages_snapshot(self, event: dict[str, JSON], out: list[Routed]) -> None:
-        self._add_history(event.get("messages") or [], out)
+        out.append(MessagesSnapshot(event))
+
+    def after_snapshot(self, messages: list[dict[str, JSON]], rebuilt: set[str], *, moved_on: bool) -> None:
+        """Know the conversation a ``MESSAGES_SNAPSHOT`` left: ``rebuilt`` names the UIMessages it replaced.
+
+        What was streaming into a replaced message starts a new part if it goes on (its old part is gone), and
+        calls the snapshot removed are forgotten. ``moved_on``: messages now follow the run's message, so the run's
+        later output opens a new assistant message after them (as after a streamed user message).
+        """
+        fresh = [m for m in messages if m["id"] in rebuilt]
+        self.continue_from(fresh)
+        for message_id, owner in list(self._texts.items()):
+            if owner in rebuilt:
+                self._texts[message_id] = None
+        for message_id, owner in list(self._reasoning_open.items()):
+            if owner in rebuilt:
+                del self._reasoning_open[message_id]
+        present = {
+            part.get("toolCallId") for m in messages for part in m.get("parts") or () if "toolCallId" in part
+        }
+        for call_id, call in list(self._tools.items()):
+            if call_id not in present:
+                del self._tools[call_id]
+            elif call.message_id in rebuilt:
+                call.ended = True
+        for message in messages:
+            if message.get("role") == "assistant":
+                self._last_assistant_id = message["id"]
+        if moved_on and self._run is not None:
+            self._run.message_id = None
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
         owner = self._assistant(out, step=False)

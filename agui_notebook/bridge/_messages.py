@@ -507,7 +507,7 @@ def _user_or_system_to_agui(ui: dict[str, JSON]) -> dict[str, JSON]:
 def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
     out: list[dict[str, JSON]] = []
     by_id: dict[str, dict[str, JSON]] = {}
-    results: list[tuple[str | None, dict[str, JSON]]] = []  # (owning assistant id, tool message)
+    results: list[tuple[str, dict[str, JSON]]] = []  # (owning assistant id, tool message)
     counter = 0
 
     def fresh_id() -> str:
@@ -517,9 +517,6 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
 
     def flush_results() -> None:
         for owner_id, tool_message in results:
-            if owner_id is None:
-                out.append(tool_message)
-                continue
             index = next(i for i, m in enumerate(out) if m.get("id") == owner_id) + 1
             while index < len(out) and out[index].get("role") == "tool":
                 index += 1
@@ -609,7 +606,12 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                 if metadata is not None:
                     tool_message["metadata"] = metadata
                 _restore_fields(tool_message, result_meta)
-                results.append((owner["id"] if owner is not None else None, tool_message))
+                if owner is None:
+                    # No call to follow: the result keeps its place among the messages.
+                    flush_results()
+                    out.append(tool_message)
+                else:
+                    results.append((owner["id"], tool_message))
         elif kind.startswith("data-"):
             meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
             data = part.get("data")

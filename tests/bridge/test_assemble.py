@@ -53,6 +53,8 @@ def apply_changes(
             mirror[i]["metadata"] = copy.deepcopy(messages[i].get("metadata"))
         elif change.kind == "parts":
             mirror[i]["parts"] = copy.deepcopy(messages[i]["parts"])
+        elif change.kind == "length":
+            del mirror[i:]
 
 
 def assemble_with_mirror(events: list[dict[str, Any]]) -> UIMessageAssembler:
@@ -253,7 +255,11 @@ def test_streamed_user_message_and_history_order() -> None:
     assert assembler.messages[2]["parts"] == [{"type": "text", "text": "and more"}]
 
 
-def test_history_arriving_later_goes_in_front() -> None:
+def test_history_arriving_later_is_appended_as_ag_ui_client_does() -> None:
+    """The client keeps what it has in order and appends the snapshot's new messages (here: the user's)."""
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+
     first_run = [
         *RUN,
         {"type": "TEXT_MESSAGE_CHUNK", "messageId": "a1", "role": "assistant", "delta": "Hi"},
@@ -267,7 +273,8 @@ def test_history_arriving_later_goes_in_front() -> None:
         ],
     }
     assembler = assemble_with_mirror([*first_run, snapshot])
-    assert [m["id"] for m in assembler.messages] == ["u1", "r1"]
+    assert [m["id"] for m in assembler.messages] == ["r1", "u1"]
+    assert to_agui_messages_wire(assembler.messages) == apply_events([*first_run, snapshot]).message_dicts
 
 
 def test_cancelled_run_aborts() -> None:
