@@ -448,8 +448,7 @@ class EventChunkTranslator:
                 self._other_metadata(message_id, event, out)
             return
         owner = self._texts.get(message_id)
-        info = self._text_info.setdefault(message_id, {"messageId": message_id})
-        changed = _with_metadata(info, event)
+        changed = "metadata" in event and _with_metadata(self._text_facts(message_id), event)
         if owner is None:
             if not delta:
                 return
@@ -460,13 +459,23 @@ class EventChunkTranslator:
             self._emit(
                 out,
                 owner,
-                {"type": "text-start", "id": message_id, "providerMetadata": {AGUI_KEY: dict(info)}},
+                {
+                    "type": "text-start",
+                    "id": message_id,
+                    "providerMetadata": {AGUI_KEY: dict(self._text_facts(message_id))},
+                },
             )
             changed = False
         chunk: dict[str, JSON] = {"type": "text-delta", "id": message_id, "delta": delta}
         if changed:
-            chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
+            chunk["providerMetadata"] = {AGUI_KEY: dict(self._text_info[message_id])}
         self._emit(out, owner, chunk)
+
+    def _text_facts(self, message_id: str) -> dict[str, JSON]:
+        info = self._text_info.get(message_id)
+        if info is None:
+            info = self._text_info[message_id] = {"messageId": message_id}
+        return info
 
     def _on_text_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
@@ -533,8 +542,9 @@ class EventChunkTranslator:
             "id": message_id,
             "delta": event.get("delta", ""),
         }
-        info = self._reasoning_info.setdefault(message_id, {"messageId": message_id})
-        if _with_metadata(info, event):
+        if "metadata" in event:
+            info = self._reasoning_info.setdefault(message_id, {"messageId": message_id})
+            _with_metadata(info, event)
             chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
         self._emit(out, owner, chunk)
 
@@ -602,7 +612,8 @@ class EventChunkTranslator:
             return
         delta = event.get("delta", "")
         call.args.append(delta)
-        _with_metadata(call.info, event)  # shown with the input (an AI SDK input delta has no metadata)
+        if "metadata" in event:
+            _with_metadata(call.info, event)  # shown with the input (an AI SDK input delta has no metadata)
         self._emit(
             out,
             call.message_id,

@@ -448,19 +448,17 @@ def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
     if kind is None:
         kind = next((name for prefix, name in _MEDIA_PART_BY_PREFIX if mime.startswith(prefix)), "document")
     source_type = meta.get("sourceType")
+    if source_type is None:
+        source_type = "data" if url.startswith("data:") and ";base64," in url else "url"
     reference = part.get("providerReference")
-    if type(reference) is dict and reference and source_type in (None, "file"):
+    if type(reference) is dict and reference and meta.get("sourceType") in (None, "file"):
+        # A provider's handle (the AI SDK's providerReference takes precedence over the url, as in the AI SDK).
         provider, handle = next(iter(reference.items()))
         source: dict[str, JSON] = {"type": "file", "value": handle}
         if not meta.get("noMimeType"):
             source["mimeType"] = mime
         if not meta.get("noProvider"):
             source["provider"] = provider
-        source_type = "file"
-    elif source_type is None:
-        source_type = "data" if url.startswith("data:") and ";base64," in url else "url"
-    if source_type == "file":
-        pass
     elif source_type == "data":
         value = url.split(",", 1)[1] if "," in url else url
         source = {"type": "data", "value": value, "mimeType": mime}
