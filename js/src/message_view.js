@@ -8,8 +8,28 @@ import { button, copyText, element, flashCopied, fromTemplate, icon, label, pret
 import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
 import { createPartView } from "./parts/index.js";
+import { RemoteMediaPolicy } from "./remote_media.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
+
+const policies = new WeakMap(); // chat view -> its RemoteMediaPolicy
+const contexts = new WeakMap(); // the chat view's part context for a role -> ours (the same, plus `remote`)
+
+/** The part context for `role`: the chat view's, plus the remote-media policy of the widget (one per view). */
+function partContext(chat, role) {
+  const base = chat.partContext(role);
+  let context = contexts.get(base);
+  if (context === undefined) {
+    let remote = policies.get(chat);
+    if (remote === undefined) {
+      remote = new RemoteMediaPolicy(() => chat.model?.get?.("trusted_origins"));
+      policies.set(chat, remote);
+    }
+    context = { ...base, remote };
+    contexts.set(base, context);
+  }
+  return context;
+}
 
 /** What a part that could not be rendered shows instead: its text, or the part as JSON, as plain text. */
 function failedPartView(part, error) {
@@ -118,7 +138,7 @@ export class MessageView {
   }
 
   updateParts(parts) {
-    const context = this.chat.partContext(this.role);
+    const context = partContext(this.chat, this.role);
     for (let index = 0; index < parts.length; index += 1) {
       let part = parts[index];
       if (part === null || typeof part !== "object" || typeof part.type !== "string") {
