@@ -58,7 +58,10 @@ export function remotePlaceholder({ kind, name, src, inline, policy, create }) {
     text: "Load",
     className: "agui-button agui-remote-load",
   });
-  load.addEventListener("click", () => {
+  load.addEventListener("click", (event) => {
+    // A markdown image may sit inside a link (a badge): loading it must not also follow the link.
+    event.preventDefault();
+    event.stopPropagation();
     policy.consent(src);
     const made = create();
     box.replaceWith(...(Array.isArray(made) ? made : [made]));

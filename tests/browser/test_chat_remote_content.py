@@ -196,6 +196,21 @@ def test_a_loaded_image_stays_loaded_while_its_block_streams(chat, urls):
         assert set(requests) == {urls.cat}
 
 
+def test_loading_an_image_inside_a_link_does_not_follow_the_link(chat, urls):
+    text = f"[![build passing]({urls.cat})](https://ci.example/build/1)"
+    with recorded_requests(chat) as requests:
+        widget = chat.open(
+            messages=[{"id": "a", "role": "assistant", "parts": [{"type": "text", "text": text}]}]
+        )
+        link = widget.locator("a[href='https://ci.example/build/1']")
+        assert link.locator("[data-agui=remote-media]").count() == 1
+        link.locator("[data-agui=load-remote]").click()
+        settle(chat, widget)
+        assert requests == [urls.cat]
+        assert link.locator(f"img[src='{urls.cat}']").count() == 1
+    assert chat.events.popups == [] and chat.events.navigations == []
+
+
 def test_the_load_button_is_a_real_button(chat, urls):
     widget = chat.open(messages=[remote_message(urls)])
     button = placeholders(widget).first.locator("[data-agui=load-remote]")
