@@ -34,6 +34,7 @@ const NOTES = {
   error: "Shown as plain text: this text could not be formatted.",
   slow: "Shown as plain text: formatting it took too long.",
   streaming: "Shown as plain text while it streams: formatting it is slow.",
+  part: "Shown as plain text: this part could not be displayed.",
 };
 
 class OutOfTime extends Error {

@@ -34,7 +34,7 @@ function partContext(chat, role) {
 /** What a part that could not be rendered shows instead: its text, or the part as JSON, as plain text. */
 function failedPartView(part, error) {
   const text = typeof part.text === "string" ? part.text : prettyJson(part);
-  const { node } = plainTextFallback(text, "error", `${error?.name ?? "Error"}: ${error?.message ?? error}`);
+  const { node } = plainTextFallback(text, "part", `${error?.name ?? "Error"}: ${error?.message ?? error}`);
   const el = element("div", "agui-part agui-part-failed");
   el.dataset.agui = "part-fallback";
   el.dataset.partType = part.type;

@@ -370,7 +370,9 @@ def test_a_part_view_that_throws_falls_back_and_hides_no_other_part_or_message(c
     failed = widget.message(0).locator("[data-agui=part-fallback]")
     assert failed.get_attribute("data-part-type") == "reasoning"
     assert failed.locator(".agui-md-plain").evaluate("(e) => e.textContent") == "Think <b>hard</b>"
-    assert "forced part failure" in failed.locator(".agui-md-fallback-note").get_attribute("title")
+    note = failed.locator(".agui-md-fallback-note")
+    assert note.inner_text() == "Shown as plain text: this part could not be displayed."
+    assert note.get_attribute("title") == "Error: forced part failure"
     assert widget.message(0).locator("strong").inner_text() == "answer"
     assert widget.message(1).locator("em").inner_text() == "two"
     # The next change of that part renders it normally again.
