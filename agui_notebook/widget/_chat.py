@@ -108,6 +108,10 @@ class ChatWidget(anywidget.AnyWidget):
     height = traitlets.Union([traitlets.Unicode(), traitlets.Int()], default_value="32rem").tag(sync=True)
     show_reasoning = traitlets.Bool(True).tag(sync=True)
     theme = traitlets.Enum(("auto", "light", "dark"), default_value="auto").tag(sync=True)
+    trusted_origins = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Origins (``"https://images.example"``; any URL stands for its origin) whose http(s) images, audio and video
+    in messages load at once. From anywhere else they wait behind a "Load" placeholder showing their origin, so an
+    agent cannot make the browser send requests (or data) to a URL of its choosing without a click."""
 
     def __init__(
         self,
