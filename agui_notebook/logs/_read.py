@@ -10,8 +10,10 @@ column can decode them later without holding a million dicts.
 
 from __future__ import annotations
 
+import json
 import math
 import mmap
+import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ from pydantic import BaseModel
 from agui_notebook._errors import EventLogWarning, check_error_mode
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
-from agui_notebook.wire._json import JSONDecodeError, decode_json
+from agui_notebook.wire._json import JSONDecodeError, decode_json, json_error_text
 from agui_notebook.wire._reader import BOM, Frame, WireReader, frame_of_value, text_frames
 from agui_notebook.wire._records import is_recorded
 
@@ -230,11 +232,26 @@ class _Collected:
             received = frame.received_ns
             self.add(frame.value, frame.line, NO_TIME if received is None else received)  # type: ignore[arg-type]
 
-    def batch(self, blob: EventBlob | None, blob_lines: list[int] | None, nbytes: int) -> Batch:
-        received = np.array(self.received, dtype=np.int64)
+    def batch(
+        self,
+        name: str,
+        problems: Problems,
+        blob: EventBlob | None,
+        blob_lines: list[int] | None,
+        nbytes: int,
+        *,
+        infinities: bool = False,
+    ) -> Batch:
+        """The gathered events as a batch; without a ``blob`` they are serialized into one (an event that
+        cannot be is reported and dropped; see ``serialized``)."""
         if blob is None:
-            blob = EventBlob.from_events(self.events)
+            blob, kept = serialized(self.events, name, self.lines, problems, infinities=infinities)
+            if kept is not None:
+                self.events = [self.events[i] for i in kept]
+                self.lines = [self.lines[i] for i in kept]
+                self.received = [self.received[i] for i in kept]
             blob_lines = list(range(len(self.events)))
+        received = np.array(self.received, dtype=np.int64)
         return dict_batch(
             self.events,
             np.array(self.lines, dtype=np.int64),
@@ -243,6 +260,48 @@ class _Collected:
             np.array(blob_lines, dtype=np.int64),
             nbytes,
         )
+
+
+def serialized(
+    events: list[Any], name: str, lines: list[int], problems: Problems, *, infinities: bool = False
+) -> tuple[EventBlob, list[int] | None]:
+    """Events written one per line into a buffer for the ``event`` column, and which were kept (None: all).
+
+    An event orjson cannot write (nested more than 255 levels, an integer beyond 64 bits, a value that is
+    not JSON) is reported at its line and left out. ``infinities``: numbers beyond float range, which orjson
+    writes as ``null``, are written as ``1e400`` so that they read back infinite, as the text had them.
+    """
+    dumps = _dumps_keeping_infinities if infinities else orjson.dumps
+    try:
+        return EventBlob(b"\n".join(map(dumps, events))), None
+    except TypeError:  # orjson.JSONEncodeError, or a value json cannot write: find which event
+        pass
+    parts: list[bytes] = []
+    kept: list[int] = []
+    for i, event in enumerate(events):
+        try:
+            parts.append(dumps(event))
+        except (TypeError, ValueError, RecursionError) as exc:
+            problems.add(name, lines[i], _unwritable(exc))
+            continue
+        kept.append(i)
+    return EventBlob(b"\n".join(parts)), kept
+
+
+def _unwritable(exc: BaseException) -> str:
+    reason = str(exc)
+    if "Recursion" in reason or isinstance(exc, RecursionError):
+        return "the event is nested too deeply to keep (more than 255 levels)"
+    return f"the event cannot be kept as JSON ({reason})"
+
+
+_INFINITIES = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?)Infinity')
+
+
+def _dumps_keeping_infinities(event: Any) -> bytes:
+    """JSON of an event with infinite numbers as ``1e400``/``-1e400`` (which JSON.parse reads back infinite)."""
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+    return _INFINITIES.sub(lambda m: m[0] if m[0][:1] == b'"' else m[1] + b"1e400", text)
 
 
 # -- JSONL ---------------------------------------------------------------------------------------------------
@@ -328,8 +387,8 @@ def _struct_slice(
         else:
             events = _LINE_DECODER.decode_lines(piece)
             count = len(events)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None  # a deeply nested line among them: the slow path reports it
     if not _line_count_matches(count, piece):
         return None
     types = np.fromiter(map(_TYPE, events), dtype=object, count=count)
@@ -400,8 +459,9 @@ def _slow_slice(
     collected = _Collected()
     collected.add_frames(name, frames, problems, piece, first_line)
     if reader.line != first_line + piece.count(b"\n") or any(f.line is None for f in frames):
-        return collected.batch(None, None, len(piece) + 1)  # lines other than the buffer's: serialize them
-    return collected.batch(blob, [line - 1 for line in collected.lines], len(piece) + 1)
+        # Lines other than the buffer's: serialize them.
+        return collected.batch(name, problems, None, None, len(piece) + 1)
+    return collected.batch(name, problems, blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
 def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, ready: Ready) -> Iterator[Batch]:
@@ -475,15 +535,25 @@ def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]
 
     The events of a JSON array are numbered by their position in it, as in-memory lists are.
     """
-    if data.lstrip(BOM + b" \t\r\n")[:1] == b"[":
+    document = data[len(BOM) :] if data.startswith(BOM) else data
+    if document.lstrip(b" \t\r\n")[:1] == b"[":
+        infinities = False
         try:
-            values = decode_json(data[len(BOM) :] if data.startswith(BOM) else data)
-        except JSONDecodeError:
-            values = None
+            values = orjson.loads(document)
+        except orjson.JSONDecodeError as exc:
+            infinities = "infinity" in str(exc)
+            try:
+                values = decode_json(document) if infinities else None
+            except JSONDecodeError:
+                values = None
         if type(values) is list:
-            for batch in read_items(name, values, problems):
+            for batch in read_items(name, values, problems, infinities=infinities):
                 batch.nbytes = len(data) * len(batch.events) // max(len(values), 1)
                 yield batch
+            return
+        elements = _array_elements(document)
+        if elements is not None:  # one bad element (too deep, broken): the others are kept
+            yield from _element_batches(name, document, elements, problems)
             return
     collected = _Collected()
     collected.add_frames(name, text_frames(data), problems, data)
@@ -495,9 +565,68 @@ def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]
     ):
         # The table's event column decodes straight from the capture, as read (numbers beyond float range
         # stay infinite, which no serializer writes back).
-        yield collected.batch(blob, [line - 1 for line in collected.lines], len(data))
+        yield collected.batch(name, problems, blob, [line - 1 for line in collected.lines], len(data))
     else:
-        yield collected.batch(None, None, len(data))
+        yield collected.batch(name, problems, None, None, len(data))
+
+
+_ARRAY_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def _array_elements(document: bytes) -> list[tuple[int, int]] | None:
+    """The byte spans of a JSON array's elements, found from its brackets and commas (strings skipped).
+
+    For an array that does not parse as a whole; None when its brackets do not close it, or text follows it.
+
+    >>> _array_elements(b'[{"a": "],"}, [[1]] ,{}]')
+    [(1, 12), (13, 20), (21, 23)]
+    """
+    depth = 0
+    begin = 0
+    spans: list[tuple[int, int]] = []
+    for match in _ARRAY_TOKENS.finditer(document):
+        token = match[0]
+        if token[:1] == b'"':
+            continue
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth == 1:
+                begin = match.end()
+        elif token in (b"]", b"}"):
+            depth -= 1
+            if depth == 0:
+                if document[begin : match.start()].strip():
+                    spans.append((begin, match.start()))
+                return spans if not document[match.end() :].strip() else None
+        elif depth == 1:
+            spans.append((begin, match.start()))
+            begin = match.end()
+    return None
+
+
+def _element_batches(
+    name: str, document: bytes, elements: list[tuple[int, int]], problems: Problems
+) -> Iterator[Batch]:
+    """The events of a JSON array read element by element, each bad one reported at its position."""
+    collected = _Collected()
+    raws: list[bytes] = []
+    for position, (begin, end) in enumerate(elements, 1):
+        raw = document[begin:end]
+        try:
+            frame = frame_of_value(decode_json(raw), position)
+        except JSONDecodeError as exc:
+            frame = Frame(position, None, json_error_text(exc))
+        error = _event_problem(frame)
+        if error is not None:
+            problems.add(name, position, error, raw.strip()[:200])
+            continue
+        received = frame.received_ns
+        collected.add(frame.value, position, NO_TIME if received is None else received)
+        # JSON has line breaks only between tokens: the element stays one line of the blob as it was read.
+        raws.append(raw.replace(b"\n", b" ").replace(b"\r", b" "))
+    if collected.events:
+        blob = EventBlob(b"\n".join(raws))
+        yield collected.batch(name, problems, blob, list(range(len(raws))), len(document))
 
 
 def _one_data_line(blob: EventBlob, line: int) -> bool:
@@ -542,27 +671,44 @@ def _item_frame(item: Any, position: int) -> Frame:
     return frame_of_value(item, position)
 
 
+def _snippet(item: Any) -> bytes | None:
+    """The start of an in-memory item's JSON, for a problem's text (None when it has none)."""
+    if type(item) is not dict:
+        return None
+    try:
+        return orjson.dumps(item, default=str)[:200]
+    except TypeError:  # nested too deeply, or an integer beyond 64 bits
+        return None
+
+
 def read_items(
-    name: str, items: Iterable[Any], problems: Problems, batch_size: int = 50_000
+    name: str,
+    items: Iterable[Any],
+    problems: Problems,
+    batch_size: int = 50_000,
+    *,
+    infinities: bool = False,
 ) -> Iterator[Batch]:
-    """Batches of in-memory events: dicts, ``ag_ui.core`` models or recorder records."""
+    """Batches of in-memory events: dicts, ``ag_ui.core`` models or recorder records.
+
+    ``infinities``: the items were read from a text with numbers beyond float range, which the table keeps
+    infinite (see ``serialized``).
+    """
     collected = _Collected()
     position = 0
     for position, item in enumerate(items, 1):
         frame = _item_frame(item, position)
         error = _event_problem(frame)
         if error is not None:
-            problems.add(
-                name, position, error, None if type(item) is not dict else orjson.dumps(item, default=str)
-            )
+            problems.add(name, position, error, _snippet(item))
             continue
         received = frame.received_ns
         collected.add(frame.value, position, NO_TIME if received is None else received)
         if len(collected.events) >= batch_size:
-            yield collected.batch(None, None, 0)
+            yield collected.batch(name, problems, None, None, 0, infinities=infinities)
             collected = _Collected()
     if collected.events:
-        yield collected.batch(None, None, 0)
+        yield collected.batch(name, problems, None, None, 0, infinities=infinities)
 
 
 # -- buffers ---------------------------------------------------------------------------------------------------
