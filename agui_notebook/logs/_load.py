@@ -8,10 +8,13 @@ boundaries alone (``_run_assignment``).
 from __future__ import annotations
 
 import gc
+import os
+import warnings
 from typing import Any
 
 import pandas as pd
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook._types import ErrorMode, LogSource
 
 from ._event_table import EventTableBuilder
@@ -46,6 +49,10 @@ def load_events(
     Lines may be bare events or :class:`RecordedEvent` records; AI SDK UI-message streams are read as the
     equivalent AG-UI events.
 
+    Gzip-compressed logs are read as they are (told by their first bytes; a folder's ``*.jsonl.gz`` and the
+    like); a folder's suffixes match in any case, and the entries of a folder that are not logs are listed
+    in ``df.attrs["skipped"]`` with a warning.
+
     ``errors="raise"`` stops at the first unreadable line with an ``EventParseError`` naming the file and
     line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. ``progress``
     shows a tqdm bar: ``None`` when loading takes more than half a second, ``True`` always, ``False`` never.
@@ -58,7 +65,8 @@ def load_events(
     if isinstance(source, pd.DataFrame):
         return source
     problems = Problems(errors)
-    items = sources(source)
+    skipped: list[dict[str, str]] = []
+    items = sources(source, skipped)
     builder = EventTableBuilder()
     bar = _progress_bar(progress, sum(s.size for s in items))
     collecting = gc.isenabled()
@@ -80,8 +88,27 @@ def load_events(
         if bar is not None:
             bar.close()
     frame.attrs["errors"] = problems.items
+    frame.attrs["skipped"] = skipped
     problems.warn()
+    _warn_skipped(skipped)
     return frame
+
+
+def _warn_skipped(skipped: list[dict[str, str]]) -> None:
+    """One warning naming the entries of the folders read that were not read (by folder)."""
+    if not skipped:
+        return
+    by_folder: dict[str, list[str]] = {}
+    for entry in skipped:
+        folder, name = os.path.split(entry["path"])
+        by_folder.setdefault(folder, []).append(name)
+    parts = []
+    for folder, found in by_folder.items():
+        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        parts.append(f"skipped {len(found)} entries of folder {folder!r}: {shown}")
+    warnings.warn(
+        "; ".join(parts) + " (not event logs; listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3
+    )
 
 
 def events_table(source: Any) -> pd.DataFrame:

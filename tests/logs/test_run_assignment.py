@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._run_assignment import assign_runs
 from tests.logs.samples import RUN, at, jsonl, values
@@ -16,7 +18,8 @@ def test_several_files_keep_their_runs_apart(tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_bytes(jsonl(RUN[:3]))  # no RUN_FINISHED: incomplete
     (tmp_path / "b.jsonl").write_bytes(jsonl([at(1000, "CUSTOM", name="x", value=1), *RUN]))
     (tmp_path / "notes.md").write_text("not a log")
-    df = load_events(tmp_path)
+    with pytest.warns(EventLogWarning, match="notes.md"):
+        df = load_events(tmp_path)
     assert df["source"].astype(str).str.rsplit("/", n=1).str[-1].value_counts().to_dict() == {
         "b.jsonl": 6,
         "a.jsonl": 3,
