@@ -17,7 +17,7 @@ from ._columns import EVENT_COLUMNS, names
 from ._event_array import EventArray
 from ._kinds import CHUNK_ID_KEYS, DELTA_TYPES, EVENT_TYPES, FIELD_TYPES, HOT_TYPES, MESSAGE_TYPES
 from ._read import NO_TIME, Batch, value_runs
-from ._run_assignment import assign_runs
+from ._run_assignment import assign_runs, run_keys
 
 __all__ = ["EventTableBuilder"]
 
@@ -291,6 +291,14 @@ class EventTableBuilder:
         del source
         columns["thread_id"] = ids["threadId"].categorical(segments.spread(segments.thread_codes))
         columns["run_id"] = ids["runId"].categorical(segments.spread(segments.run_codes))
+        run_id_names = ids["runId"].values
+        keys = run_keys(
+            [run_id_names[code] if code >= 0 else "" for code in segments.run_codes[:-1].tolist()]
+        )
+        run_numbers = np.append(np.arange(len(keys), dtype=np.int32), -1)
+        columns["run_key"] = pd.Categorical.from_codes(
+            segments.spread(run_numbers), categories=pd.Index(keys, dtype=object).astype(str)
+        )
         t = segments.since_start(time_ns, types, type_index.get("RUN_STARTED", -1))
         in_message = _lookup(type_names, MESSAGE_TYPES)[types] if n else np.zeros(0, dtype=bool)
         columns["type"] = self.types.categorical(types)

@@ -12,13 +12,15 @@ import os
 import warnings
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._types import ErrorMode, LogSource
 
 from ._event_table import EventTableBuilder
 from ._read import Problems, normalized
+from ._run_assignment import run_keys
 from ._sources import sources
 
 __all__ = ["events_table", "load_events"]
@@ -111,11 +113,39 @@ def _warn_skipped(skipped: list[dict[str, str]]) -> None:
     )
 
 
+_CATEGORICAL = ("source", "thread_id", "run_id", "run_key", "type", "message_id", "tool_call_id",
+                "tool_call_name", "parent_message_id", "role")  # fmt: skip
+"""The events table's id columns, which the tables read as categorical codes."""
+
+
 def events_table(source: Any) -> pd.DataFrame:
-    """The events table of ``source``: itself when it already is one, else ``load_events(source)``."""
-    if isinstance(source, pd.DataFrame):
-        missing = {"type", "time", "run_id", "event"} - set(source.columns)
-        if missing:
-            raise ValueError(f"not an events table (from load_events): missing columns {sorted(missing)}")
-        return source
-    return load_events(source)
+    """The events table of ``source``: itself when it already is one, else ``load_events(source)``.
+
+    A table put together by hand (``pd.concat`` of two loads turns categoricals into objects) or saved before
+    ``run_key`` existed is brought back to the loader's shape.
+    """
+    if not isinstance(source, pd.DataFrame):
+        return load_events(source)
+    missing = {"source", "type", "time", "run_id", "event"} - set(source.columns)
+    if missing:
+        raise OptionError(f"not an events table (from load_events): missing columns {sorted(missing)}")
+    frame = source
+    if "run_key" not in frame.columns:
+        frame = frame.assign(run_key=_run_key_column(frame))
+    odd = [
+        name
+        for name in _CATEGORICAL
+        if name in frame.columns and not isinstance(frame[name].dtype, pd.CategoricalDtype)
+    ]
+    if odd:
+        frame = frame.assign(**{name: frame[name].astype("category") for name in odd})
+    return frame
+
+
+def _run_key_column(frame: pd.DataFrame) -> pd.Categorical:
+    """Run keys for a table without them: runs told apart by source and ``run_id``."""
+    pairs = pd.Series(list(zip(frame["source"].astype(str), frame["run_id"].astype(object), strict=True)))
+    in_run = frame["run_id"].notna().to_numpy()
+    codes, uniques = pd.factorize(pairs.where(in_run))
+    keys = run_keys(["" if run_id is None else str(run_id) for _, run_id in uniques])
+    return pd.Categorical.from_codes(np.where(in_run, codes, -1), categories=pd.Index(keys, dtype=object))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from agui_notebook._errors import OptionError
 from agui_notebook._types import EventsOrSource
 
 from ._load import events_table
@@ -49,20 +50,22 @@ def _axes(ax: Any, size: tuple[float, float]) -> Axes:
     return ax
 
 
-def _pick_run(frame: pd.DataFrame, run_id: str | None) -> tuple[str, pd.Timestamp]:
+def _pick_run(frame: pd.DataFrame, run_id: str | None) -> tuple[str, pd.Series]:
+    """The run to draw: by its ``run_key`` or, failing that, the first run with that ``run_id``."""
     runs = runs_df(frame)
     if not len(runs):
-        raise ValueError("the events hold no run")
+        raise OptionError("the events hold no run to draw")
     if run_id is None:
         row = runs.iloc[0]
     else:
-        found = runs[runs["run_id"] == run_id]
+        found = runs[runs["run_key"] == run_id]
         if not len(found):
-            raise ValueError(
-                f"no run {run_id!r} in the events (runs: {', '.join(map(str, runs['run_id'][:5]))}...)"
-            )
+            found = runs[runs["run_id"] == run_id]
+        if not len(found):
+            shown = ", ".join(map(str, runs["run_key"][:5])) + (", ..." if len(runs) > 5 else "")
+            raise OptionError(f"no run {run_id!r} in the events (runs: {shown})")
         row = found.iloc[0]
-    return str(row["run_id"]), row
+    return str(row["run_key"]), row
 
 
 def _seconds_since(times: pd.Series, start: pd.Timestamp) -> np.ndarray:
@@ -73,12 +76,13 @@ def plot_run_timeline(events: EventsOrSource, run_id: str | None = None, *, ax: 
     """One run on a time axis: a lane per reasoning/text message with its chunks, and per tool call.
 
     Tool lanes show argument streaming (START to END) and execution (END to RESULT, red when it failed,
-    hatched when no result came). ``run_id`` defaults to the first run.
+    hatched when no result came). ``run_id`` is a ``run_key`` or a ``run_id`` (its first run); it defaults to
+    the first run.
     """
     frame = events_table(events)
-    run_id, run = _pick_run(frame, run_id)
+    run_key, run = _pick_run(frame, run_id)
     start = run["started_at"]
-    in_run = frame[frame["run_id"] == run_id]
+    in_run = frame[frame["run_key"] == run_key]
     messages = messages_df(in_run)
     chunks = chunks_df(in_run)
     calls = tool_calls_df(in_run)
@@ -131,7 +135,7 @@ def plot_run_timeline(events: EventsOrSource, run_id: str | None = None, *, ax: 
     ax.set_xlabel("seconds since RUN_STARTED")
     duration = "unfinished" if pd.isna(run["duration_s"]) else f"{run['duration_s']:.3g} s"
     end = "run end" if not pd.isna(run["finished_at"]) else "last event"
-    ax.set_title(f"run {run_id}: {run['status']}, {duration} (dashed: {end})")
+    ax.set_title(f"run {run_key}: {run['status']}, {duration} (dashed: {end})")
     ax.grid(axis="x", alpha=0.3)
     return ax
 
@@ -142,8 +146,8 @@ def plot_token_stream(events: EventsOrSource, run_id: str | None = None, *, ax: 
     AG-UI streams chunks of characters, not tokens; the y axis counts characters.
     """
     frame = events_table(events)
-    run_id, _ = _pick_run(frame, run_id)
-    chunks = chunks_df(frame[frame["run_id"] == run_id])
+    run_key, _ = _pick_run(frame, run_id)
+    chunks = chunks_df(frame[frame["run_key"] == run_key])
     chunks = chunks[chunks["kind"] != "tool_args"]
     ax = _axes(ax, (8, 4))
     for i, (message_id, group) in enumerate(chunks.groupby("message_id", observed=True, sort=False)):
@@ -156,7 +160,7 @@ def plot_token_stream(events: EventsOrSource, run_id: str | None = None, *, ax: 
     ax.set_xlim(left=0)
     ax.set_xlabel("seconds since RUN_STARTED")
     ax.set_ylabel("characters streamed")
-    ax.set_title(f"token stream of run {run_id} ({len(chunks)} chunks; chunks are not tokens)")
+    ax.set_title(f"token stream of run {run_key} ({len(chunks)} chunks; chunks are not tokens)")
     if len(chunks):
         ax.legend(fontsize=8, loc="upper left")
     ax.grid(alpha=0.3)
@@ -197,9 +201,9 @@ def plot_reasoning_lengths(
 ) -> Axes:
     """Histogram of reasoning length per reasoning message: ``by`` chars, words or tokens (with a tokenizer)."""
     if by not in ("chars", "words", "tokens"):
-        raise ValueError(f"by must be 'chars', 'words' or 'tokens', not {by!r}")
+        raise OptionError(f"by must be 'chars', 'words' or 'tokens', not {by!r}")
     if by == "tokens" and tokenizer is None:
-        raise ValueError("by='tokens' needs a tokenizer (text -> token count or token list)")
+        raise OptionError("by='tokens' needs a tokenizer (text -> token count or token list)")
     table = reasoning_df(events_table(events), tokenizer=tokenizer)
     ax = _axes(ax, (8, 4))
     values = table[by].to_numpy(dtype=float)

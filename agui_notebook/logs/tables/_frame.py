@@ -1,7 +1,7 @@
 """The events table as the tables see it: numpy arrays with integer group keys, and the grouped reductions.
 
-Every table groups the events table's rows with integer keys (a run is its source and ``run_id``; a message
-its run and ``messageId``; a tool call its run and ``toolCallId``) and aggregates with numpy's and pandas'
+Every table groups the events table's rows with integer keys (a run is its ``run_key``; a message its run
+and ``messageId``; a tool call its run and ``toolCallId``) and aggregates with numpy's and pandas'
 grouped reductions, so a million events take well under a second per table. Only the few events whose
 payload matters beyond the columns (RUN_FINISHED, RUN_ERROR, TOOL_CALL_RESULT, REASONING_ENCRYPTED_VALUE and
 RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_columns`` and docs/metrics.md.
@@ -47,11 +47,8 @@ class EventFrame:
         self.types = frame["type"].cat.codes.to_numpy()
         self.time = _ns(frame["time"])
         self.chars = frame["chars"].to_numpy()
-        source = frame["source"].cat.codes.to_numpy().astype(np.int64)
-        run = frame["run_id"].cat.codes.to_numpy().astype(np.int64)
-        raw = np.where(run >= 0, source * (len(frame["run_id"].cat.categories) + 1) + run, -1)
         # Compact run keys 0..runs-1 in order of first appearance.
-        self.run_first_row, self.run = compact(raw)
+        self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
         self.runs = len(self.run_first_row)
 
     def mask(self, wanted: frozenset[str]) -> np.ndarray:

@@ -153,6 +153,7 @@ def runs_df(events: Any) -> pd.DataFrame:
         "source": category_values(frame["source"], first),
         "thread_id": category_values(frame["thread_id"], first),
         "run_id": category_values(frame["run_id"], first),
+        "run_key": category_values(frame["run_key"], first),
         "parent_run_id": text_column(parents),
         "started_at": utc(started),
         "finished_at": utc(finished),

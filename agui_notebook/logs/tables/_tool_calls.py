@@ -176,6 +176,7 @@ def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "run_id": category_values(frame["run_id"], calls.first_row),
+            "run_key": category_values(frame["run_key"], calls.first_row),
             "tool_call_id": category_values(frame["tool_call_id"], calls.first_row),
             "tool_name": calls.name,
             "parent_message_id": calls.parent,
