@@ -19,6 +19,7 @@ from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._types import ErrorMode, LogSource
 
 from ._event_table import EventTableBuilder
+from ._odd_values import warn_odd_values
 from ._read import Problems, normalized
 from ._run_assignment import run_keys
 from ._sources import sources
@@ -77,7 +78,7 @@ def load_events(
     try:
         for item in items:
             code = builder.sources.code(item.name)
-            for batch in normalized(item.batches(problems)):
+            for batch in normalized(item.batches(problems), item.name, problems):
                 builder.add(code, batch)
                 if bar is not None:
                     bar.update(batch.nbytes)
@@ -91,8 +92,10 @@ def load_events(
             bar.close()
     frame.attrs["errors"] = problems.items
     frame.attrs["skipped"] = skipped
+    frame.attrs["odd_values"] = builder.odd_entries
     problems.warn()
     _warn_skipped(skipped)
+    warn_odd_values("load_events", builder.odd_entries)
     return frame
 
 

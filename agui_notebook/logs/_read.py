@@ -17,6 +17,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -35,11 +36,14 @@ from agui_notebook.wire._records import is_recorded
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._event_array import EventBlob
+from ._odd_values import odd_problem
 
 __all__ = ["NO_TIME", "Batch", "Problems", "read_buffer", "read_items"]
 
 NO_TIME = np.iinfo(np.int64).min
 """``received_ns`` of an event that was not recorded (numpy's NaT)."""
+MAX_TIMESTAMP_MS = (2**63 - 1) / 1e6
+"""The last millisecond a ``datetime64[ns]`` holds (April 2262); a ``timestamp`` beyond it is odd."""
 
 _SLICE_BYTES = 1 << 20
 Buffer = bytes | mmap.mmap
@@ -79,7 +83,8 @@ class LineFields(msgspec.Struct, gc=False):
 
     type: Any = None
     messageId: Any = None
-    delta: Any = None
+    delta: Any = msgspec.UNSET
+    """UNSET when absent, told apart from a ``null`` delta."""
     timestamp: float | None = math.nan
     """Epoch milliseconds; a line whose timestamp is not a number (or null) leaves the struct path."""
     toolCallId: Any = None
@@ -129,7 +134,8 @@ class Batch:
     message_ids: np.ndarray
     """Object array of each event's ``messageId`` (None or NaN where absent)."""
     deltas: np.ndarray
-    """Object array of each event's ``delta`` (None or NaN where absent)."""
+    """Object array of each event's ``delta``: ``msgspec.UNSET`` (structs) or NaN (dicts) where absent, None
+    where null."""
     timestamps: np.ndarray
     """float64 epoch milliseconds of each event, NaN where absent or not a number."""
     type_starts: np.ndarray
@@ -145,6 +151,8 @@ class Batch:
     """int64 0-based line of each event in ``blob``."""
     nbytes: int
     structs: bool = False
+    odd: list[tuple[int, str, str]] = dataclass_field(default_factory=list)
+    """Odd values the reader met: (row in the batch, field, problem)."""
 
     def field(self, key: str, rows: np.ndarray | None = None) -> Iterator[Any]:
         """The value of ``key`` (None where absent) of every event, or of the events at ``rows``."""
@@ -154,16 +162,19 @@ class Batch:
         return map(dict.get, items, repeat(key))
 
 
-def _timestamps(column: np.ndarray) -> np.ndarray:
-    """Milliseconds as float64, NaN where absent or not a number."""
-    try:
+def _timestamps(column: np.ndarray, odd: list[tuple[int, str, str]] | None = None) -> np.ndarray:
+    """Milliseconds as float64, NaN where absent or not a number (a bool is not one); each value that is
+    present and not a number goes to ``odd``."""
+    kinds = set(map(type, column.tolist()))
+    if kinds <= {int, float}:
         return column.astype(np.float64)
-    except (TypeError, ValueError):
-        out = np.full(len(column), np.nan)
-        for i, value in enumerate(column):
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                out[i] = value
-        return out
+    out = np.full(len(column), np.nan)
+    for i, value in enumerate(column.tolist()):
+        if type(value) in (int, float):
+            out[i] = value
+        elif value is not None and not (type(value) is float and value != value) and odd is not None:
+            odd.append((i, "timestamp", odd_problem("timestamp", value)))
+    return out
 
 
 def dict_batch(
@@ -177,11 +188,13 @@ def dict_batch(
     """A batch of events as dicts; TypeError when one is not a dict."""
     table = key_table(events)
     type_starts, type_values = value_runs(table[:, 0])
+    odd: list[tuple[int, str, str]] = []
     return Batch(
         events=events,
         message_ids=table[:, 1],
         deltas=np.ascontiguousarray(table[:, 2]),
-        timestamps=_timestamps(table[:, 3]),
+        timestamps=_timestamps(table[:, 3], odd),
+        odd=odd,
         type_starts=type_starts,
         type_values=type_values,
         lines=lines,
@@ -204,14 +217,18 @@ def _event_problem(frame: Frame) -> str | None:
 class _Collected:
     """Events gathered one by one (the slow paths), turned into a Batch."""
 
-    __slots__ = ("events", "lines", "received")
+    __slots__ = ("events", "lines", "odd", "received")
 
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
         self.lines: list[int] = []
         self.received: list[int] = []
+        self.odd: list[tuple[int, str, str]] = []
 
     def add(self, event: dict[str, Any], line: int, received: int) -> None:
+        if not NO_TIME <= received < 2**63:  # beyond int64: no datetime holds it
+            self.odd.append((len(self.events), "received_ns", "received_ns is out of range (read as none)"))
+            received = NO_TIME
         self.events.append(event)
         self.lines.append(line)
         self.received.append(received)
@@ -244,15 +261,18 @@ class _Collected:
     ) -> Batch:
         """The gathered events as a batch; without a ``blob`` they are serialized into one (an event that
         cannot be is reported and dropped; see ``serialized``)."""
+        odd = self.odd
         if blob is None:
             blob, kept = serialized(self.events, name, self.lines, problems, infinities=infinities)
             if kept is not None:
                 self.events = [self.events[i] for i in kept]
                 self.lines = [self.lines[i] for i in kept]
                 self.received = [self.received[i] for i in kept]
+                position = {old: new for new, old in enumerate(kept)}
+                odd = [(position[row], f, p) for row, f, p in odd if row in position]
             blob_lines = list(range(len(self.events)))
         received = np.array(self.received, dtype=np.int64)
-        return dict_batch(
+        batch = dict_batch(
             self.events,
             np.array(self.lines, dtype=np.int64),
             received if (received != NO_TIME).any() else None,
@@ -260,6 +280,8 @@ class _Collected:
             np.array(blob_lines, dtype=np.int64),
             nbytes,
         )
+        batch.odd.extend(odd)
+        return batch
 
 
 def serialized(
@@ -267,8 +289,9 @@ def serialized(
 ) -> tuple[EventBlob, list[int] | None]:
     """Events written one per line into a buffer for the ``event`` column, and which were kept (None: all).
 
-    An event orjson cannot write (nested more than 255 levels, an integer beyond 64 bits, a value that is
-    not JSON) is reported at its line and left out. ``infinities``: numbers beyond float range, which orjson
+    An event orjson cannot write (nested more than 255 levels, an integer beyond 64 bits) is written by the
+    standard library (read back as ``JSON.parse`` reads it); one neither writes (a value that is not JSON,
+    nesting beyond Python's recursion limit) is reported at its line and left out. ``infinities``: numbers beyond float range, which orjson
     writes as ``null``, are written as ``1e400`` so that they read back infinite, as the text had them.
     """
     dumps = _dumps_keeping_infinities if infinities else orjson.dumps
@@ -281,17 +304,23 @@ def serialized(
     for i, event in enumerate(events):
         try:
             parts.append(dumps(event))
-        except (TypeError, ValueError, RecursionError) as exc:
+        except TypeError as exc:
+            try:  # an integer beyond 64 bits, or nesting orjson does not write: the standard library does
+                parts.append(_dumps_keeping_infinities(event))
+            except (TypeError, ValueError, RecursionError):
+                problems.add(name, lines[i], _unwritable(exc))
+                continue
+        except (ValueError, RecursionError) as exc:
             problems.add(name, lines[i], _unwritable(exc))
             continue
         kept.append(i)
-    return EventBlob(b"\n".join(parts)), kept
+    return EventBlob(b"\n".join(parts)), (None if len(kept) == len(events) else kept)
 
 
 def _unwritable(exc: BaseException) -> str:
     reason = str(exc)
     if "Recursion" in reason or isinstance(exc, RecursionError):
-        return "the event is nested too deeply to keep (more than 255 levels)"
+        return "the event is nested too deeply to keep"
     return f"the event cannot be kept as JSON ({reason})"
 
 
@@ -744,7 +773,7 @@ def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None
 # -- normalising: legacy THINKING_* events and AI SDK chunks -----------------------------------------------------
 
 
-def normalized(batches: Iterator[Batch]) -> Iterator[Batch]:
+def normalized(batches: Iterator[Batch], name: str, problems: Problems) -> Iterator[Batch]:
     """Upgrade pre-1.0 THINKING_* events and convert AI SDK UI-message chunks, per source, batch by batch.
 
     Both keep the table's ``event`` column true to what the tables read: converted batches are serialized
@@ -765,42 +794,59 @@ def normalized(batches: Iterator[Batch]) -> Iterator[Batch]:
         ):
             upgrader = LegacyEventUpgrader()
         if converter is not None:
-            out = _converted(batch, converter)
+            out = _converted(batch, converter, name, problems)
         elif upgrader is not None:
-            out = _upgraded(batch, upgrader)
+            out = _upgraded(batch, upgrader, name, problems)
         else:
             out = batch
         # Hold no batch while the next one is read: its objects are freed before the next ones are made.
         del batch
-        yield out
+        if out is not None:
+            yield out
         del out
 
 
-def _rebuilt(batch: Batch, events: list[dict[str, Any]], origin: list[int]) -> Batch:
+def _rebuilt(
+    batch: Batch, events: list[dict[str, Any]], origin: list[int], name: str, problems: Problems
+) -> Batch | None:
+    """A batch of rewritten events, ``origin`` giving the row of the batch each came from."""
+    lines = batch.lines[np.array(origin, dtype=np.int64)].tolist()
+    blob, kept = serialized(events, name, lines, problems)
+    if kept is not None:
+        events = [events[i] for i in kept]
+        origin = [origin[i] for i in kept]
+    if not events:
+        return None
     index = np.array(origin, dtype=np.int64)
-    return dict_batch(
+    out = dict_batch(
         events,
         batch.lines[index],
         None if batch.received_ns is None else batch.received_ns[index],
-        EventBlob.from_events(events),
+        blob,
         np.arange(len(events), dtype=np.int64),
         batch.nbytes,
     )
+    if batch.odd:  # each odd value stays with the first event made from its event
+        first: dict[int, int] = {}
+        for new, old in enumerate(origin):
+            first.setdefault(old, new)
+        out.odd.extend((first[row], f, p) for row, f, p in batch.odd if row in first)
+    return out
 
 
-def _converted(batch: Batch, converter: UIChunkConverter) -> Batch:
+def _converted(batch: Batch, converter: UIChunkConverter, name: str, problems: Problems) -> Batch | None:
     events: list[dict[str, Any]] = []
     origin: list[int] = []
     for i, chunk in enumerate(batch.events):
         produced = converter.feed(chunk)
         events.extend(produced)
         origin.extend(repeat(i, len(produced)))
-    return _rebuilt(batch, events, origin)
+    return _rebuilt(batch, events, origin, name, problems)
 
 
-def _upgraded(batch: Batch, upgrader: LegacyEventUpgrader) -> Batch:
+def _upgraded(batch: Batch, upgrader: LegacyEventUpgrader, name: str, problems: Problems) -> Batch | None:
     needs = upgrader.needs_upgrade
     if not any(map(needs, batch.events)):
         return batch
     events = [upgrader.upgrade(event) if needs(event) else event for event in batch.events]
-    return _rebuilt(batch, events, list(range(len(events))))
+    return _rebuilt(batch, events, list(range(len(events))), name, problems)

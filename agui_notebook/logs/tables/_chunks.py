@@ -88,4 +88,4 @@ def chunks_df(events: Any) -> pd.DataFrame:
             "delta": frame["delta"].array[rows] if len(rows) else frame["delta"].array[:0],
         }
     )
-    return out[names(CHUNK_COLUMNS)]
+    return ev.finished(out[names(CHUNK_COLUMNS)], "chunks_df")

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._odd_values import OddValues, warn_odd_values
+
 __all__ = [
     "NAT",
     "EventFrame",
@@ -50,6 +52,8 @@ class EventFrame:
         # Compact run keys 0..runs-1 in order of first appearance.
         self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
         self.runs = len(self.run_first_row)
+        self.odd = OddValues()
+        """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
     def mask(self, wanted: frozenset[str]) -> np.ndarray:
         """Per row: is its type one of ``wanted``."""
@@ -63,9 +67,34 @@ class EventFrame:
         return raw
 
     def decode(self, rows: np.ndarray) -> list[Any]:
-        """The full events at ``rows``, decoded from the ``event`` column."""
+        """The full events at ``rows``, decoded from the ``event`` column (None, reported, for one that is not
+        an object or does not decode: a table put together by hand, a recursion limit raised at load)."""
         array = self.frame["event"].array
-        return [array[int(i)] for i in rows]
+        out = []
+        for row in np.asarray(rows).tolist():
+            try:
+                event = array[row]
+            except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+                event = None
+            if not isinstance(event, dict):
+                self.odd.add(row, "event", "the event does not decode to an object (read as none)")
+                event = None
+            out.append(event)
+        return out
+
+    def finished(self, table: pd.DataFrame, where: str) -> pd.DataFrame:
+        """``table`` with the odd values met building it in ``attrs["odd_values"]``, and their warning."""
+        frame = self.frame
+        lines = frame["line"].to_numpy() if "line" in frame.columns else np.arange(1, self.n + 1)
+        sources = frame["source"]
+        entries = self.odd.entries(
+            lambda row: str(sources.iloc[row]),
+            lambda row: int(lines[row]),
+            lambda row: str(self.type_names[self.types[row]]) if self.types[row] >= 0 else "?",
+        )
+        table.attrs["odd_values"] = entries
+        warn_odd_values(where, entries, stacklevel=4)
+        return table
 
 
 def _ns(column: pd.Series) -> np.ndarray:

@@ -96,4 +96,4 @@ def messages_df(events: Any) -> pd.DataFrame:
     columns["kind"] = pd.Categorical.from_codes(
         messages.reasoning.astype(np.int8), categories=["text", "reasoning"]
     )
-    return pd.DataFrame(columns)[names(MESSAGE_COLUMNS)]
+    return ev.finished(pd.DataFrame(columns)[names(MESSAGE_COLUMNS)], "messages_df")
