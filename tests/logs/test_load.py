@@ -212,3 +212,14 @@ def test_a_huge_integer_reads_as_json_parse_reads_it(tmp_path: Path) -> None:
     assert df.attrs["errors"] == []
     huge = df[df["type"] == "CUSTOM"]["event"]
     assert [event["value"] for event in huge] == [float("inf")] * 2
+
+
+def test_in_memory_values_that_are_not_json() -> None:
+    """An integer beyond 64 bits is kept (read back as JSON.parse reads it); a set is not JSON: a problem."""
+    events = [RUN[0], {"type": "CUSTOM", "name": "big", "value": 2**70}, {"type": "CUSTOM", "value": {1}}]
+    with pytest.raises(EventParseError, match=r"<events>:3: the event cannot be kept as JSON"):
+        load_events(events)
+    with pytest.warns(EventLogWarning, match="skipped 1 unreadable"):
+        df = load_events(events, errors="collect")
+    assert values(df["type"]) == ["RUN_STARTED", "CUSTOM"]
+    assert df["event"].iloc[1]["value"] == float(2**70)
