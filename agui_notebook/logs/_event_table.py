@@ -23,8 +23,8 @@ from ._kinds import (
     EVENT_TYPES,
     FIELD_TYPES,
     HOT_TYPES,
-    ID_TYPES,
     MESSAGE_TYPES,
+    REQUIRED_IDS,
 )
 from ._odd_values import OddValues, id_text, odd_problem
 from ._read import MAX_TIMESTAMP_MS, NO_TIME, Batch, value_runs
@@ -467,7 +467,7 @@ class EventTableBuilder:
     def _missing_ids(self, types: np.ndarray, type_names: list[str], ids: dict[str, np.ndarray]) -> None:
         """Report the events that lack the id the tables group them by (a chunk's is filled in first)."""
         for field, column in ids.items():
-            lacking = _lookup(type_names, ID_TYPES[field])[types] & (column < 0) if len(types) else []
+            lacking = _lookup(type_names, REQUIRED_IDS[field])[types] & (column < 0) if len(types) else []
             for row in np.flatnonzero(lacking).tolist():
                 self.odd.add(row, field, f"{field} is missing")
 

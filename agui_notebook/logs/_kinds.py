@@ -17,12 +17,12 @@ __all__ = [
     "EVENT_TYPES",
     "FIELD_TYPES",
     "HOT_TYPES",
-    "ID_TYPES",
     "MESSAGE_END_TYPES",
     "MESSAGE_START_TYPES",
     "MESSAGE_TYPES",
     "REASONING_DELTA_TYPES",
     "REASONING_TYPES",
+    "REQUIRED_IDS",
     "RUN_BOUNDARY_TYPES",
     "RUN_END_TYPES",
     "TEXT_DELTA_TYPES",
@@ -73,7 +73,7 @@ TOOL_CALL_TYPES = frozenset(
 )
 """Events of a tool call, each with its ``toolCallId`` (what ``tool_calls_df`` rows are made of)."""
 
-ID_TYPES: dict[str, frozenset[str]] = {
+REQUIRED_IDS: dict[str, frozenset[str]] = {
     "messageId": MESSAGE_TYPES,
     "toolCallId": TOOL_CALL_TYPES,
 }
