@@ -391,15 +391,15 @@ class EventTableBuilder:
         run_ids = self._sparse_lookup("runId")
         segments = assign_runs(types, type_index, source_starts, run_ids, self._sparse_lookup("threadId"))
         self._missing_ids(types, type_names, {"messageId": message, "toolCallId": tool_call})
-        lines = self.parts["line"]
-        line_column = np.concatenate(lines) if lines else np.empty(0, dtype=np.int32)
-        self.parts["line"] = [line_column]
-        source_names, source_codes, type_codes = self.sources.values, source, types
-        self.odd_entries = self.odd.entries(
-            lambda row: source_names[source_codes[row]],
-            lambda row: int(line_column[row]),
-            lambda row: type_names[type_codes[row]],
-        )
+        if len(self.odd):
+            line_column = np.concatenate(self.parts["line"])
+            source_names, source_codes, type_codes = self.sources.values, source, types
+            self.odd_entries = self.odd.entries(
+                lambda row: source_names[source_codes[row]],
+                lambda row: int(line_column[row]),
+                lambda row: type_names[type_codes[row]],
+            )
+            del line_column
 
         stamp_ns = _milliseconds_to_ns(self._take("timestamp"))
         received = self._take("received") if self.parts["received"] else None
