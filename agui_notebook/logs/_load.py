@@ -57,7 +57,10 @@ def load_events(
     in ``df.attrs["skipped"]`` with a warning.
 
     ``errors="raise"`` stops at the first unreadable line with an ``EventParseError`` naming the file and
-    line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. ``progress``
+    line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. Readable events
+    with odd values (a number as a ``delta``, a string as a ``timestamp``, a list as an id) are kept, the
+    value read as missing (an id as its text), and listed in ``df.attrs["odd_values"]`` with a warning; runs
+    that reuse a run id are told apart by ``run_key`` (see docs/metrics.md). ``progress``
     shows a tqdm bar: ``None`` when loading takes more than half a second, ``True`` always, ``False`` never.
 
     >>> df = load_events('{"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1000}\\n'
