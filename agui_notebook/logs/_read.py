@@ -165,13 +165,19 @@ class Batch:
 def _timestamps(column: np.ndarray, odd: list[tuple[int, str, str]] | None = None) -> np.ndarray:
     """Milliseconds as float64, NaN where absent or not a number (a bool is not one); each value that is
     present and not a number goes to ``odd``."""
-    kinds = set(map(type, column.tolist()))
-    if kinds <= {int, float}:
-        return column.astype(np.float64)
+    values = column.tolist()
+    if set(map(type, values)) <= {int, float}:
+        try:
+            return np.array(values, dtype=np.float64)
+        except OverflowError:  # an integer beyond float range, given in memory
+            pass
     out = np.full(len(column), np.nan)
-    for i, value in enumerate(column.tolist()):
-        if type(value) in (int, float):
-            out[i] = value
+    for i, value in enumerate(values):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                out[i] = value
+            except OverflowError:
+                out[i] = math.inf if value > 0 else -math.inf
         elif value is not None and not (type(value) is float and value != value) and odd is not None:
             odd.append((i, "timestamp", odd_problem("timestamp", value)))
     return out
@@ -291,13 +297,14 @@ def serialized(
 
     An event orjson cannot write (nested more than 255 levels, an integer beyond 64 bits) is written by the
     standard library (read back as ``JSON.parse`` reads it); one neither writes (a value that is not JSON,
-    nesting beyond Python's recursion limit) is reported at its line and left out. ``infinities``: numbers beyond float range, which orjson
-    writes as ``null``, are written as ``1e400`` so that they read back infinite, as the text had them.
+    nesting beyond Python's recursion limit) is reported at its line and left out. ``infinities``: numbers
+    beyond float range, which orjson writes as ``null``, are written as ``1e400`` so that they read back
+    infinite, as the text had them.
     """
     dumps = _dumps_keeping_infinities if infinities else orjson.dumps
     try:
         return EventBlob(b"\n".join(map(dumps, events))), None
-    except TypeError:  # orjson.JSONEncodeError, or a value json cannot write: find which event
+    except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError and the like: find which event
         pass
     parts: list[bytes] = []
     kept: list[int] = []

@@ -223,3 +223,7 @@ def test_in_memory_values_that_are_not_json() -> None:
         df = load_events(events, errors="collect")
     assert values(df["type"]) == ["RUN_STARTED", "CUSTOM"]
     assert df["event"].iloc[1]["value"] == float(2**70)
+    # A timestamp beyond float range, as Python holds it: infinite, so no time (an odd value, not an error).
+    with pytest.warns(EventLogWarning, match="timestamp is infinite"):
+        df = load_events([{"type": "CUSTOM", "timestamp": 10**400}])
+    assert df["timestamp"].isna().all()
