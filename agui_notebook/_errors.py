@@ -19,7 +19,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
-    ├── EventLogWarning                           unreadable input skipped while loading logs
+    ├── EventLogWarning                           logs: input skipped, or odd values read as missing
     └── StateUpdateWarning                        a STATE_DELTA that did not apply; the old state is kept
 
 >>> from agui_notebook import AguiNotebookError, EventParseError, iter_wire_events
@@ -223,7 +223,8 @@ def check_error_mode(errors: object, allowed: tuple[str, ...]) -> str:
 
 
 class EventLogWarning(AguiNotebookWarning):
-    """Some input could not be read and was skipped (``errors="collect"``, or a recorder given non-events)."""
+    """Some input could not be read and was skipped (``errors="collect"``, a folder's entries that are not logs,
+    a recorder given non-events), or a log table read odd values as missing (``attrs["odd_values"]``)."""
 
 
 class StateUpdateWarning(AguiNotebookWarning):

@@ -12,6 +12,7 @@ from agui_notebook.agui._intake import EVENT_TYPES
 
 __all__ = [
     "CHUNK_ID_KEYS",
+    "CONTENT_TYPES",
     "DELTA_TYPES",
     "EVENT_TYPES",
     "FIELD_TYPES",
@@ -21,6 +22,7 @@ __all__ = [
     "MESSAGE_TYPES",
     "REASONING_DELTA_TYPES",
     "REASONING_TYPES",
+    "REQUIRED_IDS",
     "RUN_BOUNDARY_TYPES",
     "RUN_END_TYPES",
     "TEXT_DELTA_TYPES",
@@ -38,6 +40,9 @@ DELTA_TYPES = TEXT_DELTA_TYPES | REASONING_DELTA_TYPES | TOOL_ARGS_TYPES
 
 HOT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS"})
 """The bulk of any log; the loader reads only their ids, ``delta`` and ``timestamp``."""
+
+CONTENT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS"})
+"""Events that must carry a text ``delta`` (the *_CHUNK ones may leave it out)."""
 
 RUN_END_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
 """Events that end a run; the last one of a run gives its status, error and usage."""
@@ -67,6 +72,13 @@ TOOL_CALL_TYPES = frozenset(
     {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT"}
 )
 """Events of a tool call, each with its ``toolCallId`` (what ``tool_calls_df`` rows are made of)."""
+
+REQUIRED_IDS: dict[str, frozenset[str]] = {
+    "messageId": MESSAGE_TYPES,
+    "toolCallId": TOOL_CALL_TYPES,
+}
+"""The events the tables group by each id: one without it (a chunk's filled in from the one before) is
+reported as odd."""
 
 CHUNK_ID_KEYS: dict[str, str] = {
     "TEXT_MESSAGE_CHUNK": "messageId",
