@@ -188,6 +188,28 @@ def test_agent_name_content_and_resource() -> None:
     assert "gen_ai.tool.call.arguments" not in default[3].attributes
 
 
+def test_the_model_and_provider_a_run_reports_name_its_steps() -> None:
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": T0},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "Hi", "timestamp": T0 + 40},
+        {"type": "RUN_ERROR", "message": "cut off", "timestamp": T0 + 90, "usage": [
+            {"provider": "openai", "model": "gpt-4o", "inputTokens": 7, "outputTokens": 1},
+        ]},
+    ]  # fmt: skip
+    run, step = to_otel_spans(events)
+    assert step.name == "chat gpt-4o"
+    for span in (run, step):
+        assert span.attributes["gen_ai.provider.name"] == "openai"
+        assert span.attributes["gen_ai.request.model"] == span.attributes["gen_ai.response.model"] == "gpt-4o"
+    assert (run.attributes["gen_ai.usage.input_tokens"], run.attributes["gen_ai.usage.output_tokens"]) == (
+        7,
+        1,
+    )
+    assert run.status.status_code is StatusCode.ERROR and run.status.description == "cut off"
+    assert run.attributes["error.type"] == "_OTHER"  # RUN_ERROR without a code
+    assert step.attributes["gen_ai.response.time_to_first_chunk"] == pytest.approx(0.04)
+
+
 # --- the real captures --------------------------------------------------------------------------------------
 
 
