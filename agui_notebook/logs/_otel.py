@@ -263,6 +263,21 @@ def _one(names: list[str]) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
+@dataclass
+class _RunSpan:
+    """What the spans of one run share."""
+
+    key: str  # thread, run id and occurrence: what every id of the run is derived from
+    trace_id: int
+    context: Any
+    run_id: str
+    thread_id: str | None
+    start: int
+    end: int
+    model: str | None
+    provider: str | None
+
+
 def _spans_of_source(
     maker: _SpanMaker,
     frame: pd.DataFrame,
@@ -283,137 +298,163 @@ def _spans_of_source(
         tools_by_run.setdefault(record["run_id"], []).append(record)
     starts = {run_id: _ns(start) for run_id, start in zip(runs["run_id"], runs["started_at"], strict=True)}
     run_events = _read_runs(frame, starts)
-
     for run in runs.to_dict("records"):
-        run_id, thread_id = run["run_id"], _text(run["thread_id"])
-        seen = run_events.get(run_id, _RunEvents())
-        number = occurrences.get((thread_id, run_id), 0)
-        occurrences[(thread_id, run_id)] = number + 1
-        key = f"{thread_id}\x1f{run_id}\x1f{number}"
-        trace_id = _digest(key, 16)
-        run_context = maker.context(trace_id, _digest(key + "\x1frun", 8))
-        models = _usage_names(seen.ending, "model")
-        providers = _usage_names(seen.ending, "provider")
-        model, provider = _one(models), _one(providers)
+        seen = run_events.get(run["run_id"], _RunEvents())
+        calls = tools_by_run.get(run["run_id"], [])
+        run_span = _run_span(maker, run, seen, occurrences, run_spans, agent_name)
+        tool_parents = _step_spans(maker, run_span, seen.steps, calls, message_end)
+        _tool_spans(maker, run_span, calls, tool_parents, content)
 
-        start = _ns(run["started_at"])
-        untimed = start is None
-        start = start if start is not None else 0
-        finished = _ns(run["finished_at"])
-        end = finished if finished is not None else (seen.last_time if seen.last_time is not None else start)
-        status = str(run["status"])
-        error = _text(run["error"]) if status == "error" else None
-        outcome = seen.ending.get("outcome") if seen.ending else None
-        interrupts = outcome.get("interrupts") if isinstance(outcome, dict) else None
-        code = seen.ending.get("code") if seen.ending and status == "error" else None
-        parent_run = _text(run["parent_run_id"])
-        links = []
-        if parent_run is not None and (thread_id, parent_run) in run_spans:
-            links.append(
-                maker.trace.Link(run_spans[(thread_id, parent_run)], {"agui_notebook.link": "parent_run"})
-            )
-        run_spans[(thread_id, run_id)] = run_context
-        attributes: dict[str, Any] = {
-            "gen_ai.operation.name": "invoke_agent",
-            "gen_ai.agent.name": agent_name,
-            "gen_ai.provider.name": provider,
-            "gen_ai.conversation.id": thread_id,
-            "gen_ai.request.model": model,
-            "gen_ai.response.model": model,
-            "gen_ai.usage.input_tokens": _number(run["input_tokens"]),
-            "gen_ai.usage.output_tokens": _number(run["output_tokens"]),
-            "gen_ai.usage.reasoning.output_tokens": _number(run["reasoning_tokens"]),
-            "gen_ai.usage.cache_read.input_tokens": _number(run["cached_input_tokens"]),
-            "gen_ai.response.time_to_first_chunk": _number(run["ttft_s"]),
-            "error.type": (str(code) if code else "_OTHER") if error is not None else None,
-            "agui_notebook.run.id": str(run_id),
-            "agui_notebook.run.parent_id": parent_run,
-            "agui_notebook.run.status": status,
-            "agui_notebook.run.interrupts": orjson.dumps(interrupts).decode() if interrupts else None,
-            "agui_notebook.usage.models": tuple(models) if len(models) > 1 else None,
-            "agui_notebook.source": str(run["source"]),
-            "agui_notebook.events": int(run["events"]),
-            UNFINISHED: True if finished is None else None,
-            NO_TIMES: True if untimed else None,
+
+def _run_span(
+    maker: _SpanMaker,
+    run: dict[str, Any],
+    seen: _RunEvents,
+    occurrences: dict[tuple[Any, Any], int],
+    run_spans: dict[tuple[Any, Any], Any],
+    agent_name: str | None,
+) -> _RunSpan:
+    run_id, thread_id = str(run["run_id"]), _text(run["thread_id"])
+    number = occurrences.get((thread_id, run_id), 0)
+    occurrences[(thread_id, run_id)] = number + 1
+    key = f"{thread_id}\x1f{run_id}\x1f{number}"
+    trace_id = _digest(key, 16)
+    context = maker.context(trace_id, _digest(key + "\x1frun", 8))
+    models = _usage_names(seen.ending, "model")
+    model, provider = _one(models), _one(_usage_names(seen.ending, "provider"))
+    start = _ns(run["started_at"])
+    finished = _ns(run["finished_at"])
+    end = _either(finished, _either(seen.last_time, start))
+    status = str(run["status"])
+    error = _text(run["error"]) if status == "error" else None
+    ending = seen.ending or {}
+    outcome = ending.get("outcome")
+    interrupts = outcome.get("interrupts") if isinstance(outcome, dict) else None
+    parent_run = _text(run["parent_run_id"])
+    links = []
+    if parent_run is not None and (thread_id, parent_run) in run_spans:
+        links.append(
+            maker.trace.Link(run_spans[(thread_id, parent_run)], {"agui_notebook.link": "parent_run"})
+        )
+    run_spans[(thread_id, run_id)] = context
+    attributes: dict[str, Any] = {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": agent_name,
+        "gen_ai.provider.name": provider,
+        "gen_ai.conversation.id": thread_id,
+        "gen_ai.request.model": model,
+        "gen_ai.response.model": model,
+        "gen_ai.usage.input_tokens": _number(run["input_tokens"]),
+        "gen_ai.usage.output_tokens": _number(run["output_tokens"]),
+        "gen_ai.usage.reasoning.output_tokens": _number(run["reasoning_tokens"]),
+        "gen_ai.usage.cache_read.input_tokens": _number(run["cached_input_tokens"]),
+        "gen_ai.response.time_to_first_chunk": _number(run["ttft_s"]),
+        "error.type": str(ending.get("code") or "_OTHER") if error is not None else None,
+        "agui_notebook.run.id": run_id,
+        "agui_notebook.run.parent_id": parent_run,
+        "agui_notebook.run.status": status,
+        "agui_notebook.run.interrupts": orjson.dumps(interrupts).decode() if interrupts else None,
+        "agui_notebook.usage.models": tuple(models) if len(models) > 1 else None,
+        "agui_notebook.source": str(run["source"]),
+        "agui_notebook.events": int(run["events"]),
+        UNFINISHED: True if finished is None else None,
+        NO_TIMES: True if start is None else None,
+    }
+    start = start if start is not None else 0
+    end = end if end is not None else start
+    name = f"invoke_agent {agent_name}" if agent_name else "invoke_agent"
+    maker.add(name, context, None, "CLIENT", start, end, attributes, error=error, links=links)
+    return _RunSpan(key, trace_id, context, run_id, thread_id, start, end, model, provider)
+
+
+def _step_spans(
+    maker: _SpanMaker,
+    run: _RunSpan,
+    steps: list[_Step],
+    calls: list[dict[str, Any]],
+    message_end: dict[tuple[Any, Any], int | None],
+) -> dict[str, tuple[Any, int]]:
+    """The run's step spans; returns the parent (context and start) of each tool call made in a step."""
+    contexts: list[tuple[Any, int]] = []
+    tool_parents: dict[str, tuple[Any, int]] = {}
+    args_end = {str(c["tool_call_id"]): _either(_ns(c["args_end_at"]), _ns(c["started_at"])) for c in calls}
+    for step in steps:
+        context = maker.context(run.trace_id, _digest(f"{run.key}\x1fstep\x1f{step.index}", 8))
+        start = _either(step.start, run.start)
+        contexts.append((context, start))
+        parent = contexts[step.parent][0] if step.parent is not None else run.context
+        for call in step.tools:
+            tool_parents.setdefault(call, (context, start))
+        if step.name is not None:  # a STEP_STARTED step: up to its STEP_FINISHED
+            end = _either(step.end, run.end)
+            unfinished = not step.finished or step.end is None
+        else:  # up to its last output: the END of its messages and of its tool calls' arguments
+            ends = [message_end.get((run.run_id, m)) for m in step.messages]
+            ends += [args_end.get(call) for call in step.tools]
+            timed = [e for e in ends if e is not None]
+            end, unfinished = (max(timed) if timed else start), False
+        first_chunk = step.first_chunk
+        attributes = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": run.provider,
+            "gen_ai.request.model": run.model,
+            "gen_ai.response.model": run.model,
+            "gen_ai.conversation.id": run.thread_id,
+            "gen_ai.response.time_to_first_chunk": (first_chunk - step.start) / 1e9
+            if first_chunk is not None and step.start is not None
+            else None,
+            "agui_notebook.run.id": run.run_id,
+            "agui_notebook.step.index": step.index,
+            "agui_notebook.step.name": step.name,
+            UNFINISHED: True if unfinished else None,
         }
-        name = f"invoke_agent {agent_name}" if agent_name else "invoke_agent"
-        maker.add(name, run_context, None, "CLIENT", start, end, attributes, error=error, links=links)
+        name = f"chat {run.model}" if run.model else "chat"
+        maker.add(name, context, parent, "CLIENT", start, end, attributes)
+    return tool_parents
 
-        step_contexts: list[Any] = []
-        tool_parent: dict[str, Any] = {}
-        for step in seen.steps:
-            step_context = maker.context(trace_id, _digest(f"{key}\x1fstep\x1f{step.index}", 8))
-            step_contexts.append(step_context)
-            parent = step_contexts[step.parent] if step.parent is not None else run_context
-            for call in step.tools:
-                tool_parent.setdefault(call, step_context)
-            calls = [t for t in tools_by_run.get(run_id, []) if t["tool_call_id"] in step.tools]
-            step_start = step.start if step.start is not None else start
-            if step.name is not None:  # a STEP_STARTED step
-                step_end = step.end if step.end is not None else end
-                unfinished = not step.finished or step.end is None
-            else:
-                ends = [message_end.get((run_id, m)) for m in step.messages]
-                ends += [_either(_ns(t["args_end_at"]), _ns(t["started_at"])) for t in calls]
-                timed = [e for e in ends if e is not None]
-                step_end = max(timed) if timed else step_start
-                unfinished = False
-            first_chunk = step.first_chunk
-            attributes = {
-                "gen_ai.operation.name": "chat",
-                "gen_ai.provider.name": provider,
-                "gen_ai.request.model": model,
-                "gen_ai.response.model": model,
-                "gen_ai.conversation.id": thread_id,
-                "gen_ai.response.time_to_first_chunk": (first_chunk - step_start) / 1e9
-                if first_chunk is not None and step.start is not None
-                else None,
-                "agui_notebook.run.id": str(run_id),
-                "agui_notebook.step.index": step.index,
-                "agui_notebook.step.name": step.name,
-                UNFINISHED: True if unfinished else None,
-            }
-            name = f"chat {model}" if model else "chat"
-            maker.add(name, step_context, parent, "CLIENT", step_start, step_end, attributes)
 
-        counts: dict[str, int] = {}
-        for call in tools_by_run.get(run_id, []):
-            call_id = str(call["tool_call_id"])
-            counts[call_id] = counts.get(call_id, 0) + 1
-            context = maker.context(trace_id, _digest(f"{key}\x1ftool\x1f{call_id}\x1f{counts[call_id]}", 8))
-            parent = tool_parent.get(call_id, run_context)
-            parent_start = next((s.start_time for s in reversed(maker.spans) if s.context == parent), start)
-            call_start = _either(_ns(call["args_end_at"]), _ns(call["started_at"]))
-            result_at = _ns(call["result_at"])
-            call_end = result_at if result_at is not None else end
-            tool_name = _text(call["tool_name"])
-            failed = str(call["status"]) == "error"
-            args, result = call["args"], _text(call["result"])
-            attributes = {
-                "gen_ai.operation.name": "execute_tool",
-                "gen_ai.tool.name": tool_name,
-                "gen_ai.tool.call.id": call_id,
-                "gen_ai.conversation.id": thread_id,
-                "gen_ai.tool.call.arguments": orjson.dumps(args).decode()
-                if content and bool(call["args_json_valid"])
-                else None,
-                "gen_ai.tool.call.result": result if content and not failed else None,
-                "error.type": "_OTHER" if failed else None,
-                "agui_notebook.run.id": str(run_id),
-                "agui_notebook.tool.status": str(call["status"]),
-                UNFINISHED: True if result_at is None else None,
-                NO_TIMES: True if call_start is None else None,
-            }
-            maker.add(
-                f"execute_tool {tool_name}" if tool_name else "execute_tool",
-                context,
-                parent,
-                "INTERNAL",
-                call_start if call_start is not None else parent_start,
-                call_end,
-                attributes,
-                error=(_text(call["error"]) or "error") if failed else None,
-            )
+def _tool_spans(
+    maker: _SpanMaker,
+    run: _RunSpan,
+    calls: list[dict[str, Any]],
+    tool_parents: dict[str, tuple[Any, int]],
+    content: bool,
+) -> None:
+    occurrences: dict[str, int] = {}
+    for call in calls:
+        call_id = str(call["tool_call_id"])
+        occurrences[call_id] = occurrences.get(call_id, 0) + 1
+        key = f"{run.key}\x1ftool\x1f{call_id}\x1f{occurrences[call_id]}"
+        parent, parent_start = tool_parents.get(call_id, (run.context, run.start))
+        start = _either(_ns(call["args_end_at"]), _ns(call["started_at"]))
+        result_at = _ns(call["result_at"])
+        tool_name = _text(call["tool_name"])
+        failed = str(call["status"]) == "error"
+        attributes = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": tool_name,
+            "gen_ai.tool.call.id": call_id,
+            "gen_ai.conversation.id": run.thread_id,
+            "gen_ai.tool.call.arguments": orjson.dumps(call["args"]).decode()
+            if content and bool(call["args_json_valid"])
+            else None,
+            "gen_ai.tool.call.result": _text(call["result"]) if content and not failed else None,
+            "error.type": "_OTHER" if failed else None,
+            "agui_notebook.run.id": run.run_id,
+            "agui_notebook.tool.status": str(call["status"]),
+            UNFINISHED: True if result_at is None else None,
+            NO_TIMES: True if start is None else None,
+        }
+        maker.add(
+            f"execute_tool {tool_name}" if tool_name else "execute_tool",
+            maker.context(run.trace_id, _digest(key, 8)),
+            parent,
+            "INTERNAL",
+            _either(start, parent_start),
+            _either(result_at, run.end),
+            attributes,
+            error=(_text(call["error"]) or "error") if failed else None,
+        )
 
 
 def to_otel_spans(
