@@ -159,6 +159,10 @@ def test_ids_are_the_same_for_every_export_and_every_way_of_reading_the_log(know
     ids = [(s.context.trace_id, s.context.span_id, s.parent and s.parent.span_id) for s in from_list]
     assert ids == [(s.context.trace_id, s.context.span_id, s.parent and s.parent.span_id) for s in from_file]
     assert ids == [(s.context.trace_id, s.context.span_id, s.parent and s.parent.span_id) for s in again]
+    from_frame = to_otel_spans(load_events(known_log))  # the events table itself
+    assert [(s.context, s.start_time, s.end_time) for s in from_frame] == [
+        (s.context, s.start_time, s.end_time) for s in from_file
+    ]
     assert [(s.start_time, s.end_time) for s in from_list] == [(s.start_time, s.end_time) for s in from_file]
     assert from_file[0].attributes["agui_notebook.source"] == str(known_log)
     assert len({s.context.trace_id for s in from_list}) == 4  # one trace per run
