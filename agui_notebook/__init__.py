@@ -68,6 +68,8 @@ _EXPORTS: dict[str, str] = {
     "to_ui_messages": "agui_notebook.bridge._messages",
     "DemoAgent": "agui_notebook.demo",
     "load_events": "agui_notebook.logs._load",
+    "export_otel": "agui_notebook.logs._otel",
+    "to_otel_spans": "agui_notebook.logs._otel",
     "plot_reasoning_lengths": "agui_notebook.logs._plots",
     "plot_run_timeline": "agui_notebook.logs._plots",
     "plot_token_stream": "agui_notebook.logs._plots",
@@ -168,6 +170,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
     from agui_notebook.demo import DemoAgent
     from agui_notebook.logs._load import load_events
+    from agui_notebook.logs._otel import export_otel, to_otel_spans
     from agui_notebook.logs._plots import (
         plot_reasoning_lengths,
         plot_run_timeline,
