@@ -109,7 +109,7 @@ def is_plain_json(value: Any, depth: int = 0) -> bool:
     if kind is list:
         if depth >= MAX_DEPTH:
             return False
-        for item in value:
+        for item in value:  # noqa: SIM110 (a plain loop: all() over a generator is slower on this hot path)
             if type(item) is not str and not is_plain_json(item, depth + 1):
                 return False
         return True
@@ -249,7 +249,9 @@ def _numpy(value: Any, path: list[str | int], depth: int) -> JSON:
 def _dumped(model: BaseModel, path: list[str | int]) -> Any:
     try:
         return model.model_dump(mode="json")
-    except Exception:  # a field pydantic cannot write as JSON (a numpy value in an Any field): our rule instead
+    except (
+        Exception
+    ):  # a field pydantic cannot write as JSON (a numpy value in an Any field): our rule instead
         try:
             return model.model_dump()
         except Exception as exc:
@@ -280,5 +282,8 @@ def _member(name: str) -> str:
 
 
 def _error(where: str, path: str, reason: str) -> JsonValueError:
-    location = f"{where} {path}" if where and path else where or path or "value"
+    if where and path:
+        location = where + path if " " not in where else f"{where} {path}"  # ``state.a``, ``item 3 (x) .a``
+    else:
+        location = where or path or "value"
     return JsonValueError(f"{location}: {reason}", path=path)

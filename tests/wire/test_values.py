@@ -92,7 +92,10 @@ CONVERSIONS = [
         {"city": "Paris", "at": "2026-12-01T00:00:00Z", "price": "9.90"},
     ),
     (Reading("t1", (1.0, 2.5)), {"sensor": "t1", "values": [1.0, 2.5]}),
-    ({1: "one", 1.5: "x", None: "n", False: "f", Color.RED: "r"}, {"1": "one", "1.5": "x", "null": "n", "false": "f", "red": "r"}),
+    (
+        {1: "one", 1.5: "x", None: "n", False: "f", Color.RED: "r"},
+        {"1": "one", "1.5": "x", "null": "n", "false": "f", "red": "r"},
+    ),
 ]
 
 
@@ -132,10 +135,18 @@ def test_plain_json_comes_back_as_it_is() -> None:
 @pytest.mark.parametrize(
     ("value", "message", "path"),
     [
-        ({"content": [0, 1, 2, {"when": object()}]}, ".content[3].when: a <class 'object'> is not JSON", ".content[3].when"),
+        (
+            {"content": [0, 1, 2, {"when": object()}]},
+            ".content[3].when: a <class 'object'> is not JSON",
+            ".content[3].when",
+        ),
         ({"out": Opaque()}, ".out: a <class 'tests.wire.test_values.Opaque'> is not JSON", ".out"),
-        ({"gen": iter([1])}, ".gen: a <class 'list_iterator'> is not JSON (an iterator is consumed once, not a value)", ".gen"),
-        ({"a b": {"x": lambda: 1}}, '["a b"].x: a <class \'function\'> is not JSON', '["a b"].x'),
+        (
+            {"gen": iter([1])},
+            ".gen: a <class 'list_iterator'> is not JSON (an iterator is consumed once, not a value)",
+            ".gen",
+        ),
+        ({"a b": {"x": lambda: 1}}, "[\"a b\"].x: a <class 'function'> is not JSON", '["a b"].x'),
         ({"m": {(1, 2): "pair"}}, ".m: the key (1, 2): a <class 'tuple'> key is not JSON", ".m"),
         (object(), "a <class 'object'> is not JSON", ""),
     ],
@@ -154,7 +165,9 @@ def test_deep_nesting_and_cycles_are_errors_not_recursion_errors() -> None:
     for _ in range(MAX_DEPTH + 5):
         deep = [deep]
     assert not is_plain_json(deep)
-    with pytest.raises(JsonValueError, match=f"state \\[0\\].*: nested deeper than {MAX_DEPTH} levels"):
+    with pytest.raises(
+        JsonValueError, match=f"^state(\\[0\\]){{{MAX_DEPTH}}}: nested deeper than {MAX_DEPTH} levels"
+    ):
         json_value(deep, "state")
     cycle: list[Any] = [1]
     cycle.append(cycle)
