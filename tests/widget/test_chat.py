@@ -1032,3 +1032,55 @@ async def test_garbage_from_the_front_end_during_a_run_leaves_the_run_alone() ->
     assert await task == "success"
     assert chat.messages[1]["parts"][-1]["text"] == "... done"
     assert_in_sync(view, chat)
+
+
+# ---------------------------------------------------------------------------------------------- stop, whatever the agent does
+
+
+def blocking_call(run_input: RunAgentInput) -> list[dict[str, Any]]:
+    """Work done before the stream is returned (a blocking LLM call)."""
+    time.sleep(2)
+    return [{"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "too late"}]
+
+
+def flooding(run_input: RunAgentInput) -> Iterator[str]:
+    while True:
+        yield "x"
+
+
+async def never_awaiting(run_input: RunAgentInput) -> AsyncIterator[str]:
+    while True:
+        yield "x"
+
+
+def computing(run_input: RunAgentInput) -> list[str]:
+    n = 0
+    while True:
+        n += 1
+
+
+@pytest.mark.parametrize(
+    "agent", [blocking_call, flooding, never_awaiting, computing], ids=lambda a: a.__name__
+)
+async def test_stop_ends_an_agent_that_blocks_floods_or_never_awaits(agent: Any) -> None:
+    from tests.widget.test_agents import Ticker
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    ticker = Ticker()
+    task = chat.send("go")
+    loop = asyncio.get_running_loop()
+    asked_at: list[float] = []
+    loop.call_later(0.3, lambda: (asked_at.append(time.monotonic()), view.request({"kind": "stop"})))
+    assert await asyncio.wait_for(task, 5) == "cancelled"
+    latency = time.monotonic() - asked_at[0]
+    await asyncio.sleep(0.05)
+    ticker.stop()
+    assert latency < 0.2, f"stop took {latency * 1000:.0f} ms"
+    assert (chat.status, chat.error) == ("ready", "")
+    assert ticker.longest_gap < 0.5, f"the loop stalled for {ticker.longest_gap * 1000:.0f} ms"
+    assert_in_sync(view, chat)
+    assert "too late" not in json.dumps(chat.messages)
+    chat.agent = chunk_agent
+    assert await chat.send("next") == "success"  # the abandoned worker does not disturb the next run
+    assert chat.messages[-1] == CHUNK_ANSWER
