@@ -396,10 +396,12 @@ class ChatWidget(anywidget.AnyWidget):
         self._recorder.events.clear()
         self.thread_id = _fresh_id()
         self.exception = None
+        self._run_warnings = []
+        self._warn()
         self._batcher.truncate(0)
-        self._batcher.set_status("ready", "")
+        self._set_view_status("ready", "")
         self._flush()
-        self._sync_traits("ready", "")
+        self._sync_traits("ready", "", "")
 
     # ------------------------------------------------------------------------------------------ persistence
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -469,6 +471,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._stopping = False
         self._sync_failure = None
         self._run_warnings = []
+        self._warn()  # the last run's warnings go
         self.exception = None
         if source is None:
             try:

@@ -25,7 +25,7 @@ import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
-from agui_notebook import JsonValueError
+from agui_notebook import JsonValueError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
@@ -1084,3 +1084,75 @@ async def test_stop_ends_an_agent_that_blocks_floods_or_never_awaits(agent: Any)
     chat.agent = chunk_agent
     assert await chat.send("next") == "success"  # the abandoned worker does not disturb the next run
     assert chat.messages[-1] == CHUNK_ANSWER
+
+
+# ---------------------------------------------------------------------------------------------- visible warnings
+
+
+async def test_an_unknown_event_type_is_a_visible_warning_not_a_silent_blank_reply() -> None:
+    runs = 0
+
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        nonlocal runs
+        runs += 1
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        start = "TEXT_MESSAGE_STRAT" if runs == 1 else "TEXT_MESSAGE_START"
+        yield {"type": start, "messageId": f"m{runs}", "role": "assistant"}
+        if runs == 2:
+            yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "fixed"}
+            yield {"type": "TEXT_MESSAGE_END", "messageId": "m2"}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("hi") == "success"  # @ag-ui/client drops the event and finishes the run
+    assert chat.warnings == [
+        "event 1 (TEXT_MESSAGE_STRAT): unknown event type 'TEXT_MESSAGE_STRAT'; the event is ignored"
+    ]
+    assert view.trait_updates("warnings")[-1] == chat.warnings
+    assert await chat.send("again") == "success"
+    assert chat.warnings == []  # warnings belong to the run that had them
+    assert view.trait_updates("warnings")[-1] == []
+
+
+async def test_unknown_chunk_types_and_tolerated_protocol_problems_are_warnings() -> None:
+    def chunks(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "messageId": "a1"}
+        yield {"type": "text-start", "id": "t"}
+        yield {"type": "text-dleta", "id": "t", "delta": "lost"}
+        yield {"type": "data-plan", "data": {"steps": 1}}  # data-* chunks are known
+        yield {"type": "text-end", "id": "t"}
+        yield {"type": "finish"}
+
+    chat = ChatWidget(chunks)
+    assert await chat.send("hi") == "success"
+    assert chat.warnings == ["chunk 2 (text-dleta): unknown chunk type (ignored, as the AI SDK ignores it)"]
+
+    def events(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/missing", "value": 1}]}
+        yield {"type": "TOOL_CALL_RESULT", "messageId": "r", "toolCallId": "nobody", "content": "?"}
+        yield {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "ok"}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+
+    chat = ChatWidget(events, state={})
+    with pytest.warns(StateUpdateWarning):
+        assert await chat.send("hi") == "success"
+    assert chat.warnings == [
+        "event 1 (STATE_DELTA): state patch does not apply: operation 0 (replace '/missing'): path does not exist",
+        "event 2 (TOOL_CALL_RESULT): result for tool call 'nobody', which the thread never made",
+    ]
+    assert chat.state == {}
+
+
+async def test_warnings_are_capped_with_a_count_of_the_rest() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "messageId": "a1"}
+        for i in range(_chat.MAX_WARNINGS + 5):
+            yield {"type": f"typo-{i}"}
+        yield {"type": "finish"}
+
+    chat = ChatWidget(agent)
+    assert await chat.send("hi") == "success"
+    assert len(chat.warnings) == _chat.MAX_WARNINGS + 1
+    assert chat.warnings[-1] == "… and 5 more warnings"
