@@ -182,14 +182,19 @@ async def aiter_agent_items(
         worker.interrupt()
 
 
-class AgentStopped(BaseException):
-    """Raised inside a sync agent's worker thread when its run is stopped (a BaseException, so that the agent's
-    own ``except Exception`` does not swallow it)."""
-
-
 _HANDOFF = object()
 _QUEUE_SIZE = 256
 """Items a sync agent may stream ahead of the loop before its worker waits."""
+
+
+class AgentStopped(BaseException):
+    """Raised inside a sync agent's worker thread when its run is stopped (``ChatWidget.stop()``, a cancelled run).
+
+    A ``BaseException`` on purpose, like ``KeyboardInterrupt``: an agent's own ``except Exception`` does not
+    swallow it, while its ``finally`` blocks and context managers run. It is raised the moment the thread runs
+    Python code again; a call blocked in C (``time.sleep``, a socket read) gets it when the call returns. It never
+    leaves the worker thread (the run's outcome is ``cancelled``).
+    """
 
 
 class _Worker:

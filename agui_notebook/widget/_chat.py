@@ -33,7 +33,7 @@ import orjson
 import traitlets
 from pydantic import BaseModel
 
-from agui_notebook._errors import AguiNotebookError, JsonValueError
+from agui_notebook._errors import JsonValueError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
@@ -121,7 +121,7 @@ def _describe(exc: BaseException) -> str:
     """The one line a failed run shows: our own errors say where; others their type too."""
     if isinstance(exc, RunStreamError):
         return f"malformed stream: {exc}"
-    if isinstance(exc, (JsonValueError, _SyncError)):
+    if isinstance(exc, (JsonValueError, _SyncFailed)):
         return str(exc)
     return f"{type(exc).__name__}: {exc}"
 
@@ -130,7 +130,7 @@ def _details(exc: BaseException | None) -> str:
     """The traceback of ``exc`` for the front end's details view (its end, when it is long)."""
     if exc is None:
         return ""
-    cause = exc.__cause__ if isinstance(exc, _SyncError) and exc.__cause__ is not None else exc
+    cause = exc.__cause__ if isinstance(exc, _SyncFailed) and exc.__cause__ is not None else exc
     text = "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))
     return text if len(text) <= MAX_DETAILS_CHARS else "…" + text[-MAX_DETAILS_CHARS:]
 
@@ -156,8 +156,8 @@ def _sendable(value: Any) -> Any:
         return f"<{type(value).__name__}: not JSON>"
 
 
-class _SyncError(AguiNotebookError):
-    """The front end could not be sent the conversation (the comm failed to encode or send it)."""
+class _SyncFailed(Exception):
+    """The front end could not be sent the conversation (the comm failed to encode or send it); never escapes."""
 
     def __init__(self, cause: BaseException) -> None:
         super().__init__(
@@ -242,7 +242,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._trait_synced_at = time.monotonic()
         self._view_status: tuple[str, str] = ("ready", "")  # what the last status op told the views
         self._views_stale = False  # a message to the views failed: the next one is a snapshot
-        self._sync_failure: _SyncError | None = None  # a scheduled flush failed during the run
+        self._sync_failure: _SyncFailed | None = None  # a scheduled flush failed during the run
         self._run_warnings: list[str] = []
         self.exception: BaseException | None = None
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
@@ -500,19 +500,25 @@ class ChatWidget(anywidget.AnyWidget):
         problems = run.checker.problems if run is not None else []
         known = 0
         index = 0
+        checked_types: set[str] = set()  # item types already classified (and warned about when unknown)
         handed_back = time.monotonic()
         try:
             async with contextlib.aclosing(source):
                 async for received_ns, item in source:
                     if self.status == "submitted":
                         self._set_status("streaming", "")
-                    item = self._entering(item, index)
+                    kind = type(item)
+                    # The fast path: text, or a dict of a type seen before holding plain JSON.
+                    if kind is not str and (
+                        kind is not dict or item.get("type") not in checked_types or not is_plain_json(item)
+                    ):
+                        item = self._entering(item, index, checked_types)
                     index += 1
                     self._patch(self._conversation.push(item, received_ns))
                     if len(problems) != known:  # the checker tolerated something: show it on the run
                         self._warn(*(p.describe() for p in problems[known:]))
                         known = len(problems)
-                    if time.monotonic() - handed_back >= YIELD_SECONDS:
+                    if not index & 63 and time.monotonic() - handed_back >= YIELD_SECONDS:
                         await asyncio.sleep(0)  # an agent that never awaits must not starve the loop (stop())
                         handed_back = time.monotonic()
         except asyncio.CancelledError:
@@ -545,8 +551,9 @@ class ChatWidget(anywidget.AnyWidget):
             raise asyncio.CancelledError  # cancelled by someone else: honour it once the widget is tidy
         return outcome
 
-    def _entering(self, item: Any, index: int) -> Any:
-        """A stream item as it enters the conversation: its values JSON by the one rule (checked fast first)."""
+    def _entering(self, item: Any, index: int, checked_types: set[str]) -> Any:
+        """A stream item as it enters the conversation: its values JSON by the one rule; an unknown chunk type is
+        warned about (once per type)."""
         kind = type(item)
         if kind is str:
             return item
@@ -563,8 +570,12 @@ class ChatWidget(anywidget.AnyWidget):
             else:
                 return item  # not an item at all: the conversation says so
         item_type = item.get("type")
-        if type(item_type) is str and not is_ui_chunk_type(item_type) and classify_type(item_type) == "chunk":
-            self._warn(f"chunk {index} ({item_type}): unknown chunk type (ignored, as the AI SDK ignores it)")
+        if type(item_type) is str and item_type not in checked_types:
+            checked_types.add(item_type)
+            if not is_ui_chunk_type(item_type) and classify_type(item_type) == "chunk":
+                self._warn(
+                    f"chunk {index} ({item_type}): unknown chunk type (ignored, as the AI SDK ignores it)"
+                )
         if is_plain_json(item):
             return item
         return json_value(item, _item_where(item, index))
@@ -590,7 +601,7 @@ class ChatWidget(anywidget.AnyWidget):
         """
         status = "error" if error else "ready"
         self.exception = (
-            failure.__cause__ if isinstance(failure, _SyncError) and failure.__cause__ else failure
+            failure.__cause__ if isinstance(failure, _SyncFailed) and failure.__cause__ else failure
         )
         details = _details(failure) if error else ""
         try:
@@ -599,12 +610,12 @@ class ChatWidget(anywidget.AnyWidget):
             self._set_view_status(status, error)
             self._flush()
             self._sync_traits(status, error, details)
-        except _SyncError as exc:
+        except _SyncFailed as exc:
             self._recover(exc, error)
             return False
         return True
 
-    def _recover(self, failure: _SyncError, run_error: str) -> None:
+    def _recover(self, failure: _SyncFailed, run_error: str) -> None:
         """The conversation could not be sent: replace what the comm cannot carry, then show the failure."""
         self.exception = failure.__cause__ or failure
         error = run_error or str(failure)
@@ -615,7 +626,7 @@ class ChatWidget(anywidget.AnyWidget):
             self._set_view_status("error", error)
             self._flush()
             self._sync_traits("error", error, _details(failure))
-        except _SyncError:  # the comm itself is broken: the plain-string traits are all that may still go
+        except _SyncFailed:  # the comm itself is broken: the plain-string traits are all that may still go
             self._syncing = True
             try:
                 with self.hold_sync():
@@ -667,7 +678,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._flush_handle = None
         try:
             self._flush()
-        except _SyncError as exc:
+        except _SyncFailed as exc:
             self._sync_failure = exc
             if self.busy:
                 self._task.cancel()  # type: ignore[union-attr]
@@ -688,14 +699,14 @@ class ChatWidget(anywidget.AnyWidget):
             self._send_custom(message)
         except Exception as exc:
             self._views_stale = True  # the views missed this one: the next message resets them
-            raise _SyncError(exc) from exc
+            raise _SyncFailed(exc) from exc
         self._views_stale = False
 
     def _sync_traits(self, status: str, error: str, details: str | None = None) -> None:
         try:
             messages = _json_copy(self._conversation.messages)
         except Exception as exc:
-            raise _SyncError(exc) from exc
+            raise _SyncFailed(exc) from exc
         self._syncing = True
         try:
             with self.hold_sync():
@@ -705,7 +716,7 @@ class ChatWidget(anywidget.AnyWidget):
                 if details is not None:
                     self.error_details = details
         except Exception as exc:
-            raise _SyncError(exc) from exc
+            raise _SyncFailed(exc) from exc
         finally:
             self._syncing = False
         self._trait_synced_at = time.monotonic()
@@ -764,7 +775,7 @@ class ChatWidget(anywidget.AnyWidget):
     def _show_error(self, text: str) -> None:
         """Explain a refused request; the status (and a run in progress) is left as it is."""
         self._set_status(self.status, text)
-        with contextlib.suppress(_SyncError):  # the next message to the views is a snapshot then
+        with contextlib.suppress(_SyncFailed):  # the next message to the views is a snapshot then
             self._flush()
 
 
