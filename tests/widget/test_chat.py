@@ -1156,3 +1156,35 @@ async def test_warnings_are_capped_with_a_count_of_the_rest() -> None:
     assert await chat.send("hi") == "success"
     assert len(chat.warnings) == _chat.MAX_WARNINGS + 1
     assert chat.warnings[-1] == "… and 5 more warnings"
+
+
+def test_a_keyboard_interrupt_tidies_the_widget_then_propagates() -> None:
+    """Interrupting the kernel mid-run (a KeyboardInterrupt out of the event loop) leaves a usable widget."""
+    import subprocess
+    import sys
+
+    script = """
+import asyncio, json
+from agui_notebook.widget._chat import ChatWidget
+
+async def agent(run_input):
+    yield "partial"
+    raise KeyboardInterrupt
+
+chat = ChatWidget(agent)
+chat.comm.send = lambda *args, **kwargs: None
+async def main():
+    await chat.send("go")
+
+try:
+    asyncio.run(main())
+except KeyboardInterrupt:
+    pass
+print(json.dumps([chat.status, chat.messages[1]["parts"][-1]["text"], chat.busy]))
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == ["ready", "partial", False]
