@@ -254,10 +254,11 @@ class _Worker:
         except AgentStopped:  # raised just as the worker left agent code
             pass
 
-    def _agent_code(self, function: Callable[[], Any]) -> Any:
-        """Run a piece of the agent's code where :meth:`interrupt` may stop it."""
+    def _agent_code(self, function: Callable[[], Any], *, closing: bool = False) -> Any:
+        """Run a piece of the agent's code where :meth:`interrupt` may stop it (not started once stopped, except
+        the stream's ``close()``, so the agent's ``finally`` blocks run)."""
         with self._guard:
-            if self.stop.is_set():
+            if self.stop.is_set() and not closing:
                 raise AgentStopped
             self._in_agent = True
         try:
@@ -287,7 +288,7 @@ class _Worker:
             if close is not None:
                 # A generator that fails while closing: the run is over anyway.
                 with contextlib.suppress(Exception):
-                    self._agent_code(close)
+                    self._agent_code(close, closing=True)
 
     def _deliver(self, entry: tuple[Any, Any, BaseException | None]) -> bool:
         """Queue ``entry`` on the loop once there is room; False when the run was stopped or the loop is gone."""

@@ -508,11 +508,15 @@ class ChatWidget(anywidget.AnyWidget):
                     if self.status == "submitted":
                         self._set_status("streaming", "")
                     kind = type(item)
-                    # The fast path: text, or a dict of a type seen before holding plain JSON.
-                    if kind is not str and (
-                        kind is not dict or item.get("type") not in checked_types or not is_plain_json(item)
-                    ):
-                        item = self._entering(item, index, checked_types)
+                    if kind is not str:
+                        # The fast path: a dict of a type seen before, holding plain JSON.
+                        item_type = item.get("type") if kind is dict else None
+                        if (
+                            type(item_type) is not str
+                            or item_type not in checked_types
+                            or not is_plain_json(item)
+                        ):
+                            item = self._entering(item, index, checked_types)
                     index += 1
                     self._patch(self._conversation.push(item, received_ns))
                     if len(problems) != known:  # the checker tolerated something: show it on the run

@@ -282,3 +282,25 @@ async def test_a_flooding_sync_generator_keeps_the_loop_responsive_and_memory_bo
     assert consumed > 1000
     assert produced - consumed <= 300  # the worker waits for the loop: at most a queue's worth ahead
     assert ticker.ticks >= 10
+
+
+async def test_a_sync_generator_stopped_between_items_is_closed_so_its_finally_runs() -> None:
+    closed = threading.Event()
+    release = threading.Event()
+
+    def agent(run_input: RunAgentInput) -> Iterator[str]:
+        try:
+            yield "first"
+            release.wait(2)  # the run is stopped while the worker is back in our code, delivering
+            yield "second"
+        finally:
+            closed.set()
+
+    stop = threading.Event()
+    stream = aiter_agent_items(agent, RUN_INPUT, stop)
+    assert (await anext(stream))[1] == "first"
+    stop.set()
+    release.set()
+    await asyncio.sleep(0.1)
+    await stream.aclose()
+    assert await asyncio.to_thread(closed.wait, 1.0)

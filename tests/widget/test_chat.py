@@ -537,6 +537,17 @@ async def test_a_malformed_event_stream_names_the_item() -> None:
     assert chat.messages[1]["parts"][-1]["text"] == "Kept"
 
 
+async def test_an_item_whose_type_is_not_a_string_names_the_item() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[Any]:
+        yield "Kept"
+        yield {"type": ["text-delta"], "delta": "x"}
+
+    chat = ChatWidget(agent)
+    assert await chat.send("go") == "error"
+    assert chat.error == "malformed stream: item 1: a stream item needs a string 'type', got ['text-delta']"
+    assert chat.messages[1]["parts"][-1]["text"] == "Kept"
+
+
 async def test_events_out_of_order_are_caught_by_the_reference_rules() -> None:
     def agent(run_input: RunAgentInput) -> Iterator[Any]:
         yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
