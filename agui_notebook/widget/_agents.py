@@ -151,10 +151,8 @@ async def aiter_agent_items(
         try:
             worker.start(lambda: call_agent(agent, run_input))
             async for received_ns, item in worker.items():
-                if item is _HANDOFF:
-                    handed_back = (
-                        received_ns  # an awaitable or async stream the call returned: the loop's to run
-                    )
+                if item is _HANDOFF:  # the call returned an awaitable or an async stream: the loop's to run
+                    handed_back = received_ns
                     break
                 yield received_ns, item
         finally:
