@@ -173,6 +173,9 @@ class ChatWidget(anywidget.AnyWidget):
     ``Agent``. ``messages`` are UIMessages (dicts or models) or AG-UI messages to start from; ``tools`` are AG-UI
     tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
 
+    A run that fails leaves ``status == "error"``, the error in ``error``, its traceback in ``error_details`` and
+    the exception in ``exception``; problems a run survived are in ``warnings``. The next run clears them.
+
     >>> chat = ChatWidget(lambda run_input: iter(["Hi"]), title="Demo")  # doctest: +SKIP
     """
 

@@ -38,6 +38,11 @@ other types pydantic serializes (``UUID``, ``Path``,     ``pydantic_core.to_json
 ``timedelta``, IP addresses, ...)                       ``Path`` as text, ``timedelta`` as an ISO 8601 duration)
 ======================================================  ==========================================================
 
+Why integers keep 64 bits: a JSON text of such a number is read exactly by ``decode_json`` (orjson, the log
+loader, ``HttpAgent``), so an agent's value and the same value replayed from its log agree; only beyond 64 bits do
+our readers, like ``JSON.parse``, take the nearest double, and so does this rule. (The browser's ``JSON.parse``
+shows integers beyond ``2**53`` rounded; the kernel side keeps them exact.)
+
 Anything else (an arbitrary object, a function, an iterator, a value nested deeper than
 :data:`MAX_DEPTH` levels, a cycle) is a :class:`~agui_notebook.JsonValueError` that names where the value came
 from and its JSON path. Strings are kept as they are, lone surrogates included.
