@@ -12,6 +12,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── UIMessageStreamError       (ValueError)   a malformed AI SDK UI message stream: chunk index and type
     ├── UIMessageStreamErrorChunk                 an ``error`` chunk the producer sent (given to ``on_error``)
     ├── UIMessageValidationError   (ValueError)   UIMessages that are not valid: the path of the bad value
+    ├── JsonValueError             (TypeError)    a value with no JSON form: where it is and its JSON path
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
@@ -47,6 +48,7 @@ __all__ = [
     "EventParseError",
     "HttpAgentError",
     "JsonPatchError",
+    "JsonValueError",
     "OptionError",
     "PatchError",
     "ProtocolError",
@@ -168,6 +170,19 @@ class UIMessageValidationError(AguiNotebookError, ValueError):
         super().__init__(f"{path}: {reason}" if path else reason)
         self.path = path
         self.reason = reason
+
+
+class JsonValueError(AguiNotebookError, TypeError):
+    """A value that has no JSON form under the conversion rule (``agui_notebook/wire/_values.py``).
+
+    The message names where the value came from and its JSON path:
+    ``item 12 (TOOL_CALL_RESULT) .content[3].when: a <class 'object'> is not JSON``. ``path`` holds the path
+    alone (``.content[3].when``, ``""`` for the value itself).
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 # -- the widget and agents ---------------------------------------------------------------------------------------
