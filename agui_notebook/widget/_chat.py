@@ -27,13 +27,14 @@ import uuid
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anywidget
 import orjson
 import traitlets
 from pydantic import BaseModel
 
-from agui_notebook._errors import JsonValueError
+from agui_notebook._errors import JsonValueError, OptionError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
@@ -298,6 +299,16 @@ class ChatWidget(anywidget.AnyWidget):
 
     def _clock(self) -> int:
         return self._conversation.clock()
+
+    @traitlets.validate("trusted_origins")
+    def _validate_trusted_origins(self, proposal: Any) -> list[str]:
+        for entry in proposal["value"]:
+            url = urlsplit(entry)
+            if url.scheme.lower() not in ("http", "https") or not url.hostname:
+                raise OptionError(
+                    f"trusted_origins: {entry!r} is not an http(s) origin such as 'https://images.example'"
+                )
+        return proposal["value"]
 
     @traitlets.validate("messages")
     def _validate_messages(self, proposal: Any) -> list[dict[str, JSON]]:

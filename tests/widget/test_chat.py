@@ -25,7 +25,7 @@ import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
-from agui_notebook import JsonValueError, StateUpdateWarning
+from agui_notebook import JsonValueError, OptionError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
@@ -1199,3 +1199,11 @@ print(json.dumps([chat.status, chat.messages[1]["parts"][-1]["text"], chat.busy]
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == ["ready", "partial", False]
+
+
+@pytest.mark.parametrize("entry", ["images.example", "ftp://images.example", "https://", "data:image/png,", ""])
+def test_trusted_origins_must_be_http_origins(entry):
+    with pytest.raises(OptionError, match=r"^trusted_origins: .* is not an http\(s\) origin"):
+        ChatWidget(trusted_origins=["https://ok.example", entry])
+    chat = ChatWidget(trusted_origins=["https://images.example/any/path", "http://127.0.0.1:8000"])
+    assert chat.trusted_origins == ["https://images.example/any/path", "http://127.0.0.1:8000"]
