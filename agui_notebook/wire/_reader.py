@@ -419,7 +419,7 @@ def whole_jsonl_values(data: bytes | str) -> list[Any] | None:
         values = list(map(orjson.loads, lines))
     except ValueError:
         return None
-    if not all(type(value) is dict for value in values):
+    if values and set(map(type, values)) != {dict}:  # one C-level pass; a generator costs half as much again
         return None
     return values
 
