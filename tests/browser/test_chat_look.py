@@ -98,3 +98,68 @@ def test_every_text_meets_wcag_aa_contrast(open_chat, theme):
     assert len(measured) > 60
     low = sorted({(m["where"], m["text"], round(m["ratio"], 2)) for m in measured if m["ratio"] < 4.5})
     assert low == [], "\n".join(map(str, low))
+
+
+# Words of the element's text whose letters land on more than one line (a word broken inside itself).
+BROKEN_WORDS = """
+(el) => {
+  const broken = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}
+"""
+
+LONG_CODE = (
+    'Run this:\n\n```python\nweather = httpx.get("https://weather.example/api/v2/forecast", '
+    'params={"city": "Paris", "units": "metric"}).json()\n```\n'
+)
+
+
+def test_narrow_widget_stacks_buttons_and_scrolls_code(open_chat):
+    chat = open_chat("light", width=360, height=1600)
+    messages = conversation()
+    messages[1]["parts"].append({"type": "text", "text": LONG_CODE, "state": "done"})
+    messages[1]["parts"].append(
+        {
+            "type": "tool-read_file",
+            "toolCallId": "call-long",
+            "state": "input-available",
+            "input": {"path": "/home/user/projects/weather/data/observations_2024_paris_hourly.parquet"},
+        }
+    )
+    widget = chat.open(messages=messages, height="auto")
+    chat.frames()
+    buttons = widget.locator("button:visible")
+    assert buttons.count() >= 4
+    broken = {
+        text: buttons.nth(i).evaluate(BROKEN_WORDS)
+        for i in range(buttons.count())
+        if (text := buttons.nth(i).inner_text().strip())
+    }
+    assert {text: words for text, words in broken.items() if words} == {}
+    assert widget.locator("[data-agui=approve]:visible").count() == 1
+    assert widget.locator("[data-agui=deny]:visible").count() == 1
+    chat.frames()
+    code_blocks = widget.locator(".agui-code pre:visible, pre.agui-json:visible")
+    assert code_blocks.count() >= 3
+    for i in range(code_blocks.count()):
+        block = code_blocks.nth(i)
+        assert block.evaluate(BROKEN_WORDS) == []
+        scroll = block.evaluate("(p) => [p.scrollWidth <= p.clientWidth, getComputedStyle(p).overflowX]")
+        assert scroll[1] == "auto"
+    long_code = widget.locator(".agui-code pre").last
+    assert long_code.evaluate("(p) => p.scrollWidth > p.clientWidth")
+    overflowing = widget.root.evaluate(
+        "(root) => [...root.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right >"
+        " root.getBoundingClientRect().right + 1 && !e.closest('pre, .agui-table')).map((e) => e.className)"
+    )
+    assert overflowing == []
