@@ -163,3 +163,21 @@ def test_narrow_widget_stacks_buttons_and_scrolls_code(open_chat):
         " root.getBoundingClientRect().right + 1 && !e.closest('pre, .agui-table')).map((e) => e.className)"
     )
     assert overflowing == []
+
+
+def reasoning_label(widget: Any) -> str:
+    return widget.locator("[data-part-type=reasoning] .agui-reasoning-label").first.inner_text()
+
+
+def test_reasoning_reads_the_same_streamed_or_replayed(chat):
+    text = "The user wants the weather in Paris, so I will call the tool."
+    done = {"type": "reasoning", "text": text, "state": "done"}
+    replayed = chat.open(messages=[{"id": "a", "role": "assistant", "parts": [done]}])
+    streamed = chat.open(
+        messages=[{"id": "a", "role": "assistant", "parts": [{**done, "text": "The", "state": "streaming"}]}],
+        status="streaming",
+    )
+    assert reasoning_label(streamed) == "Thinking…"
+    chat.page.wait_for_timeout(50)
+    streamed.set("messages", [{"id": "a", "role": "assistant", "parts": [done]}])
+    assert reasoning_label(replayed) == reasoning_label(streamed) == "Reasoning · 13 words"
