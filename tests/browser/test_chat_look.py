@@ -181,3 +181,46 @@ def test_reasoning_reads_the_same_streamed_or_replayed(chat):
     chat.page.wait_for_timeout(50)
     streamed.set("messages", [{"id": "a", "role": "assistant", "parts": [done]}])
     assert reasoning_label(replayed) == reasoning_label(streamed) == "Reasoning · 13 words"
+
+
+def test_empty_state_offers_the_suggestions_and_a_click_sends_one(chat):
+    widget = chat.open(suggestions=["Weather in Paris?", "Plan a day in Rome"], replay_only=False)
+    empty = widget.locator("[data-agui=empty-state]")
+    assert empty.is_visible()
+    chips = widget.locator("[data-agui=suggestion]")
+    assert chips.all_inner_texts() == ["Weather in Paris?", "Plan a day in Rome"]
+    assert widget.locator("[data-agui=clear]").is_hidden()
+    chips.nth(0).click()
+    assert widget.sent() == [{"kind": "send", "text": "Weather in Paris?", "files": []}]
+    widget.set("messages", conversation()[:1])
+    assert empty.is_hidden()
+
+
+def test_new_chat_asks_the_kernel_to_clear(chat):
+    widget = chat.open(messages=conversation(), replay_only=False)
+    clear = widget.locator("[data-agui=clear]")
+    assert clear.is_visible() and clear.inner_text() == "New chat"
+    clear.click()
+    assert widget.sent() == [{"kind": "clear"}]
+    widget.set("messages", [])
+    assert clear.is_hidden()
+    assert widget.locator("[data-agui=empty-state]").is_visible()
+
+
+def test_a_replay_only_widget_hides_the_input_and_the_approval_controls(chat):
+    widget = chat.open(messages=conversation(), replay_only=True, suggestions=["Weather?"])
+    assert (
+        widget.locator("[data-part-type=dynamic-tool] [data-agui=tool-state]").inner_text()
+        == "Needs approval"
+    )
+    for hook in ("input", "send", "attach", "clear", "approve", "deny", "approval-reason", "regenerate"):
+        assert widget.locator(f"[data-agui={hook}]:visible").count() == 0, hook
+    widget.set("messages", [])
+    assert widget.locator("[data-agui=suggestion]:visible").count() == 0
+    assert widget.locator("[data-agui=empty-state]").inner_text() == "No messages yet."
+    # While it plays a recording, the status and Stop show.
+    widget.set("status", "streaming")
+    assert widget.locator("[data-agui=status]").inner_text() == "Answering…"
+    assert widget.locator("[data-agui=stop]").is_visible()
+    widget.set("replay_only", False)
+    assert widget.locator("[data-agui=input]").is_visible()
