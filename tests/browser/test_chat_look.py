@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.chat_samples import conversation, every_part_kind
+from tests.browser.chat_samples import conversation, every_part_kind, png_data_url
 
 pytestmark = pytest.mark.browser
 
@@ -224,3 +224,50 @@ def test_a_replay_only_widget_hides_the_input_and_the_approval_controls(chat):
     assert widget.locator("[data-agui=stop]").is_visible()
     widget.set("replay_only", False)
     assert widget.locator("[data-agui=input]").is_visible()
+
+
+def image_message(url: str, filename: str = "chart.png") -> dict[str, Any]:
+    return {
+        "id": "a",
+        "role": "assistant",
+        "parts": [
+            {"type": "file", "mediaType": "image/png", "filename": filename, "url": url},
+            {"type": "text", "text": f"Inline: ![a chart]({url})", "state": "done"},
+        ],
+    }
+
+
+def test_an_image_opens_full_size_and_closes_with_escape(chat):
+    widget = chat.open(messages=[image_message(png_data_url(640, 400))])
+    thumb = widget.locator(".agui-file-image")
+    shown = thumb.evaluate("(img) => [img.getBoundingClientRect().width, img.naturalWidth]")
+    assert shown[0] < shown[1] == 640
+    thumb.click()
+    viewer = widget.locator("[data-agui=image-viewer]")
+    assert viewer.evaluate("(d) => d.open && d.matches(':modal')")
+    full = viewer.locator("img")
+    assert full.evaluate("(img) => [img.getBoundingClientRect().width, img.naturalWidth]") == [640, 640]
+    assert full.get_attribute("alt") == "chart.png"
+    chat.page.keyboard.press("Escape")
+    viewer.wait_for(state="detached")
+    # By keyboard: the image is a control; Enter opens it, the close button closes it and focus returns.
+    thumb.focus()
+    chat.page.keyboard.press("Enter")
+    assert viewer.evaluate("(d) => d.open")
+    viewer.locator("[data-agui=close-image]").click()
+    viewer.wait_for(state="detached")
+    assert thumb.evaluate("(img) => document.activeElement === img")
+    # A markdown image opens the same way.
+    widget.locator(".agui-md img").click()
+    assert viewer.locator("img").get_attribute("alt") == "a chart"
+    chat.page.keyboard.press("Escape")
+
+
+def test_a_remote_image_still_needs_consent_before_it_can_be_opened(chat):
+    widget = chat.open(messages=[image_message("https://images.example/chart.png")])
+    placeholders = widget.locator("[data-agui=remote-media]")
+    assert placeholders.count() == 2
+    placeholders.first.click(position={"x": 4, "y": 4})
+    assert widget.locator("[data-agui=image-viewer]").count() == 0
+    assert widget.locator("img").count() == 0
+    assert chat.events.external_requests == []
