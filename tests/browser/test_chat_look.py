@@ -271,3 +271,28 @@ def test_a_remote_image_still_needs_consent_before_it_can_be_opened(chat):
     assert widget.locator("[data-agui=image-viewer]").count() == 0
     assert widget.locator("img").count() == 0
     assert chat.events.external_requests == []
+
+
+@pytest.mark.parametrize(("theme", "width"), [("light", 760), ("dark", 760), ("light", 360)])
+def test_look_screenshots(open_chat, artifacts_dir, theme, width):
+    """Screenshots to look at (tests/artifacts/look-*.png): a conversation, the empty state, the image viewer."""
+    chat = open_chat(theme, width=width + 40, height=1800)
+    messages = conversation()
+    messages[1]["parts"].append({"type": "text", "text": LONG_CODE, "state": "done"})
+    widget = chat.open(messages=messages, title="Weather agent", height="auto", replay_only=False)
+    chat.frames()
+    name = f"look-{theme}-{width}"
+    widget.root.screenshot(path=str(artifacts_dir / f"{name}.png"), animations="disabled")
+    empty = chat.open(
+        suggestions=["What's the weather in Paris?", "Plan a rainy day in Rome", "Compare Oslo and Lisbon"],
+        height=360,
+        replay_only=False,
+    )
+    empty.root.screenshot(path=str(artifacts_dir / f"{name}-empty.png"), animations="disabled")
+    assert empty.locator("[data-agui=suggestion]").count() == 3
+    if width == 760:
+        widget.locator(".agui-file-image").first.click()
+        chat.frames()
+        chat.page.screenshot(path=str(artifacts_dir / f"{name}-viewer.png"), animations="disabled")
+        chat.page.keyboard.press("Escape")
+        widget.locator("[data-agui=image-viewer]").wait_for(state="detached")
