@@ -94,8 +94,12 @@ def test_every_text_meets_wcag_aa_contrast(open_chat, theme):
     for details in widget.locator("details").all():
         details.evaluate("(d) => { d.open = true; }")
     chat.frames()
-    measured = texts_with_contrast(widget)
+    empty = chat.open(suggestions=["Weather in Paris?"], replay_only=False)
+    measured = texts_with_contrast(widget) + texts_with_contrast(empty)
     assert len(measured) > 60
+    assert {"Weather in Paris?", "Ask anything, or start from an example:", "New chat"} <= {
+        m["text"] for m in measured
+    }
     low = sorted({(m["where"], m["text"], round(m["ratio"], 2)) for m in measured if m["ratio"] < 4.5})
     assert low == [], "\n".join(map(str, low))
 
