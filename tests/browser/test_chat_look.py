@@ -80,8 +80,12 @@ def look_sample() -> list[dict[str, Any]]:
     return [*conversation(), *every_part_kind()]
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_every_text_meets_wcag_aa_contrast(open_chat, theme):
+# JupyterLab's light and dark themes (the widget follows them), and each pinned palette (theme="dark" in a light
+# JupyterLab and the other way round).
+@pytest.mark.parametrize(
+    ("theme", "pinned"), [("light", "auto"), ("dark", "auto"), ("light", "dark"), ("dark", "light")]
+)
+def test_every_text_meets_wcag_aa_contrast(open_chat, theme, pinned):
     chat = open_chat(theme, width=900, height=3000)
     widget = chat.open(
         messages=look_sample(),
@@ -89,12 +93,13 @@ def test_every_text_meets_wcag_aa_contrast(open_chat, theme):
         status="streaming",
         height="auto",
         warnings=["odd event"],
+        theme=pinned,
     )
     widget.message(1).hover()
     for details in widget.locator("details").all():
         details.evaluate("(d) => { d.open = true; }")
     chat.frames()
-    empty = chat.open(suggestions=["Weather in Paris?"], replay_only=False)
+    empty = chat.open(suggestions=["Weather in Paris?"], replay_only=False, theme=pinned)
     measured = texts_with_contrast(widget) + texts_with_contrast(empty)
     assert len(measured) > 60
     assert {"Weather in Paris?", "Ask anything, or start from an example:", "New chat"} <= {
