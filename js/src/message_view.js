@@ -98,6 +98,16 @@ export function openImageViewer(img, host) {
   return dialog;
 }
 
+/** Make the markdown images of a finished part reachable by keyboard (Enter or Space opens the viewer). */
+function focusableImages(el, part) {
+  if (part.state === "streaming" || (part.type !== "text" && part.type !== "reasoning")) return;
+  for (const img of el.querySelectorAll(".agui-md img:not([tabindex])")) {
+    if (img.closest("a")) continue;
+    img.tabIndex = 0;
+    img.title = img.title || "Open full size";
+  }
+}
+
 function buildMessage() {
   const root = element("div", "agui-message");
   const error = element("div", "agui-message-error");
@@ -204,6 +214,7 @@ export class MessageView {
         view.shown = part;
         try {
           view.update(part);
+          focusableImages(view.el, part);
           continue;
         } catch (error) {
           this.parts[index] = this.failed(index, part, error, view);
@@ -218,6 +229,7 @@ export class MessageView {
         this.parts[index] = this.failed(index, part, error, view);
         continue;
       }
+      focusableImages(fresh.el, part);
       fresh.type = type;
       fresh.shown = part;
       fresh.el.dataset.partIndex = String(index);

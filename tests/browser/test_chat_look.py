@@ -266,8 +266,13 @@ def test_an_image_opens_full_size_and_closes_with_escape(chat):
     viewer.locator("[data-agui=close-image]").click()
     viewer.wait_for(state="detached")
     assert thumb.evaluate("(img) => document.activeElement === img")
-    # A markdown image opens the same way.
+    # A markdown image opens the same way, by click or by keyboard.
     widget.locator(".agui-md img").click()
+    assert viewer.locator("img").get_attribute("alt") == "a chart"
+    chat.page.keyboard.press("Escape")
+    viewer.wait_for(state="detached")
+    widget.locator(".agui-md img").focus()
+    chat.page.keyboard.press(" ")
     assert viewer.locator("img").get_attribute("alt") == "a chart"
     chat.page.keyboard.press("Escape")
 
