@@ -42,6 +42,7 @@ from ag_ui.core import (
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
+    TextPart,
     TokenUsage,
     ToolCallArgsEvent,
     ToolCallEndEvent,
@@ -101,6 +102,16 @@ def _city(text: str) -> str:
     return match.group(1) if match else "Paris"
 
 
+def _latest_user_text(input: RunAgentInput) -> str:
+    """The text of the newest user message: its string content, or its text parts when files came with it."""
+    latest = next((m for m in reversed(input.messages) if m.role == "user"), None)
+    if latest is None:
+        return ""
+    if isinstance(latest.content, str):
+        return latest.content
+    return "\n".join(part.text for part in latest.content if isinstance(part, TextPart))
+
+
 class DemoAgent:
     """An offline agent streaming AG-UI events with realistic timing.
 
@@ -130,11 +141,7 @@ class DemoAgent:
             async for event in self._resumed(input, answers[0]):
                 yield event
             return
-        user_text = next(
-            (m.content for m in reversed(input.messages) if m.role == "user" and isinstance(m.content, str)),
-            "",
-        )
-        async for event in self._showcase(input, user_text):
+        async for event in self._showcase(input, _latest_user_text(input)):
             yield event
 
     async def _stream_text(self, message_id: str, text: str, per_word: float) -> AsyncIterator[BaseEvent]:

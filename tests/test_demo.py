@@ -74,3 +74,34 @@ def test_real_timing_is_paced() -> None:
         return loop.time() - start
 
     assert asyncio.run(timed()) > 0.05
+
+
+def test_answers_the_latest_question_when_files_are_attached() -> None:
+    # A message with attachments carries its text as a content part list, not a string.
+    first = run_demo(demo_input("What's the weather in Rome?", run_id="run-1"))
+    messages = ui_message_dicts_from_events(first)
+    messages.append(
+        {
+            "id": "user-2",
+            "role": "user",
+            "parts": [
+                {"type": "text", "text": "And the weather in Oslo?"},
+                {
+                    "type": "file",
+                    "mediaType": "image/png",
+                    "url": "data:image/png;base64,iVBOR",
+                    "filename": "a.png",
+                },
+            ],
+        }
+    )
+    second_input = RunAgentInput.model_validate(
+        {
+            "threadId": "demo-thread",
+            "runId": "run-2",
+            "messages": [m for m in to_agui_messages_wire(messages) if m["role"] != "activity"],
+        }
+    )
+    second = ui_message_dicts_from_events(run_demo(second_input))
+    tool = next(p for p in second[-1]["parts"] if p["type"] == "tool-get_weather")
+    assert tool["input"] == {"city": "Oslo", "units": "metric"}

@@ -198,6 +198,11 @@ class ChatWidget(anywidget.AnyWidget):
     """Origins (``"https://images.example"``; any URL stands for its origin) whose http(s) images, audio and video
     in messages load at once. From anywhere else they wait behind a "Load" placeholder showing their origin, so an
     agent cannot make the browser send requests (or data) to a URL of its choosing without a click."""
+    suggestions = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Example prompts shown as chips while the conversation is empty; a click sends one."""
+    replay_only = traitlets.Bool(True).tag(sync=True)
+    """Whether the views hide the input and the approval controls: true while the widget has no agent (set
+    ``agent`` and it turns false). Set it yourself to show a conversation read-only with an agent attached."""
 
     def __init__(
         self,
@@ -255,6 +260,16 @@ class ChatWidget(anywidget.AnyWidget):
         self.exception: BaseException | None = None
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
         self.on_msg(self._on_front_end_message)
+
+    @property
+    def agent(self) -> Any:
+        """What answers the messages; ``None`` makes the widget replay-only (its views hide the input)."""
+        return self._agent
+
+    @agent.setter
+    def agent(self, value: Any) -> None:
+        self._agent = value
+        self.replay_only = value is None
 
     def __repr__(self) -> str:
         return f"<ChatWidget {len(self.messages)} messages, status={self.status!r}, agent={self.agent!r}>"
@@ -766,6 +781,8 @@ class ChatWidget(anywidget.AnyWidget):
             self._flush()
         elif kind == "stop":
             self.stop()
+        elif kind == "clear":
+            self.clear()
         elif self.busy and kind in ("send", "regenerate", "approval"):
             self._show_error(BUSY_NOTICE)
         elif kind == "send":

@@ -1,6 +1,6 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
-import { Composer } from "./composer.js";
+import { Composer, EmptyState } from "./composer.js";
 import { element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
@@ -11,7 +11,17 @@ const THEMES = new Set(["auto", "light", "dark"]);
 const KEY_EVENTS = ["keydown", "keyup", "keypress"];
 // How close to the bottom (px) the list must be for new content to keep it scrolled to the bottom.
 const STICK_PX = 48;
-const TRAITS = ["title", "placeholder", "height", "show_reasoning", "theme", "error_details", "warnings"];
+const TRAITS = [
+  "title",
+  "placeholder",
+  "height",
+  "show_reasoning",
+  "theme",
+  "error_details",
+  "warnings",
+  "suggestions",
+  "replay_only",
+];
 
 function sameJson(a, b) {
   try {
@@ -83,7 +93,6 @@ export class ChatView {
     this.list.setAttribute("role", "log");
     this.list.setAttribute("aria-live", "polite");
     this.list.dataset.agui = "messages";
-    this.empty = element("div", "agui-empty-state", "No messages yet.");
     // The run's error: its text, and the traceback behind it in a collapsed "Details" view.
     this.banner = element("div", "agui-error-banner");
     this.banner.dataset.agui = "error";
@@ -102,6 +111,8 @@ export class ChatView {
     this.warningsEl.dataset.agui = "run-warnings";
     this.warningsEl.hidden = true;
     this.composer = new Composer(this);
+    this.emptyState = new EmptyState(this.composer);
+    this.empty = this.emptyState.el;
     this.root.append(this.header, this.list, this.banner, this.composer.el);
     this.list.append(this.empty, this.warningsEl);
   }
@@ -155,7 +166,7 @@ export class ChatView {
     });
     this.root.addEventListener("drop", (event) => {
       const files = [...(event.dataTransfer?.files ?? [])];
-      if (files.length) {
+      if (files.length && this.root.dataset.replayOnly !== "true") {
         event.preventDefault();
         this.composer.addFiles(files);
       }
@@ -218,6 +229,11 @@ export class ChatView {
       if (details === "") this.details.open = false;
     } else if (trait === "warnings") {
       this.showWarnings(value);
+    } else if (trait === "suggestions" || trait === "replay_only") {
+      // Without an agent (a replay) there is nothing to send to: no input, no approval controls, no examples.
+      const replayOnly = this.model.get("replay_only") === true;
+      this.root.dataset.replayOnly = replayOnly ? "true" : "false";
+      this.emptyState.update(this.model.get("suggestions"), replayOnly);
     }
   }
 
@@ -282,6 +298,7 @@ export class ChatView {
     }
     // Attribute writes are mutations even when the value is the same; skip them on the per-delta path.
     if (this.empty.hidden !== messages.length > 0) this.empty.hidden = messages.length > 0;
+    this.composer.setHasMessages(messages.length > 0);
     if (this.statusDirty) {
       this.statusDirty = false;
       this.root.dataset.status = this.state.status;

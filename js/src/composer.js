@@ -1,5 +1,6 @@
 // The input area: a growing textarea (Enter sends, Shift+Enter breaks the line), file attachments read as data
-// URLs, Stop while the agent answers, the status line and a notice line for refusals.
+// URLs, Stop while the agent answers, New chat, the status line and a notice line for refusals; and the empty
+// state above it, whose example prompts (the `suggestions` trait) send themselves when clicked.
 import { button, element, icon, label } from "./dom.js";
 import { BUSY_STATUSES } from "./sync.js";
 
@@ -67,6 +68,13 @@ export class Composer {
     this.notice.dataset.agui = "notice";
     this.notice.setAttribute("role", "alert");
     this.notice.hidden = true;
+    this.clearButton = button("clear", "Start a new chat (clears this conversation)", {
+      icon: icon("compose"),
+      text: "New chat",
+      className: "agui-button agui-ghost agui-clear",
+    });
+    this.clearButton.hidden = true;
+    this.clearButton.addEventListener("click", () => this.chat.send({ kind: "clear" }));
     const spacer = element("span", "agui-spacer");
     this.stopButton = button("stop", "Stop the answer", {
       icon: icon("stop"),
@@ -75,7 +83,7 @@ export class Composer {
     this.stopButton.addEventListener("click", () => this.stop());
     this.sendButton = button("send", "Send (Enter)", { icon: icon("send"), className: "agui-round-button agui-send" });
     this.sendButton.addEventListener("click", () => this.submit());
-    bar.append(this.attachButton, this.fileInput, this.statusEl, this.notice, spacer);
+    bar.append(this.attachButton, this.clearButton, this.fileInput, this.statusEl, this.notice, spacer);
     bar.append(this.stopButton, this.sendButton);
 
     const box = element("div", "agui-composer-box");
@@ -83,6 +91,18 @@ export class Composer {
     this.el.append(box);
     this.setStatus("ready");
     this.refreshSendable();
+  }
+
+  /** Show New chat only when there is a conversation to clear. */
+  setHasMessages(hasMessages) {
+    if (this.clearButton.hidden === hasMessages) this.clearButton.hidden = !hasMessages;
+  }
+
+  /** Send `text` as the user typed it (a suggestion chip), with whatever files are attached. */
+  sendText(text) {
+    this.input.value = text;
+    this.onInput();
+    if (!this.submit()) this.input.focus();
   }
 
   get busy() {
@@ -217,5 +237,41 @@ export class Composer {
     if (!this.busy) return;
     this.stopButton.disabled = true;
     this.chat.send({ kind: "stop" });
+  }
+}
+
+/**
+ * The empty conversation: a line of welcome and the example prompts as chips (none in a replay-only widget, which
+ * has no agent to ask). `update(suggestions, replayOnly)` redraws it when either trait changes.
+ */
+export class EmptyState {
+  constructor(composer) {
+    this.composer = composer;
+    this.el = element("div", "agui-empty-state");
+    this.el.dataset.agui = "empty-state";
+    this.text = element("div", "agui-empty-text", "No messages yet.");
+    this.chips = element("div", "agui-suggestions");
+    this.chips.hidden = true;
+    this.el.append(this.text, this.chips);
+    this.key = null;
+  }
+
+  update(suggestions, replayOnly) {
+    const prompts = replayOnly || !Array.isArray(suggestions) ? [] : suggestions.filter((s) => typeof s === "string");
+    const key = JSON.stringify(prompts);
+    if (key === this.key) return;
+    this.key = key;
+    this.text.textContent = prompts.length ? "Ask anything, or start from an example:" : "No messages yet.";
+    this.chips.replaceChildren(
+      ...prompts.map((prompt) => {
+        const chip = button("suggestion", label(prompt, 300), {
+          text: label(prompt, 120),
+          className: "agui-suggestion",
+        });
+        chip.addEventListener("click", () => this.composer.sendText(prompt));
+        return chip;
+      }),
+    );
+    this.chips.hidden = prompts.length === 0;
   }
 }

@@ -1,5 +1,6 @@
 // One message: its element, a view per part (updated only when that part object changed), the run-error banner,
-// and a footer with the metadata line and the Copy / Regenerate actions.
+// a footer with the metadata line and the Copy / Regenerate actions, and the image viewer (a click on an image
+// shows it at its natural size in a modal dialog; Escape, the close button or a click beside it closes it).
 //
 // A message renders in isolation: a part view that throws is replaced by its content as plain text with a note
 // (and tried afresh when the part changes), so one bad part never hides the rest of the message or the messages
@@ -56,6 +57,57 @@ export function messageText(message) {
   }
 }
 
+/** The image a click or key on `target` opens in the viewer: a shown file or markdown image, not one in a link. */
+function viewableImage(target) {
+  const img = target?.closest?.("img.agui-file-image, .agui-md img");
+  return img && !img.closest("a") && img.complete && img.naturalWidth > 0 ? img : null;
+}
+
+/**
+ * Show `img` at its natural size (small images up to twice it, to fit the viewport) in a modal <dialog>, which
+ * sits above the notebook whatever its layout and gives Escape and focus trapping for free. It shows the pixels
+ * already loaded under the same URL: nothing new is requested, so remote media keep their consent rule.
+ */
+export function openImageViewer(img, host) {
+  const dialog = element("dialog", "agui-image-viewer");
+  dialog.dataset.agui = "image-viewer";
+  dialog.setAttribute("aria-label", img.alt ? `Image: ${label(img.alt, 120)}` : "Image");
+  const full = element("img", "agui-image-full");
+  full.alt = img.alt;
+  full.referrerPolicy = "no-referrer";
+  full.src = img.currentSrc || img.src;
+  const zoom = Math.min(2, Math.max(1, 320 / Math.max(img.naturalWidth, img.naturalHeight)));
+  full.style.width = `${img.naturalWidth * zoom}px`;
+  const close = button("close-image", "Close (Esc)", {
+    icon: icon("close"),
+    className: "agui-icon-button agui-image-close",
+  });
+  close.addEventListener("click", () => dialog.close());
+  // A click on the backdrop lands on the dialog itself.
+  dialog.addEventListener("click", (event) => {
+    if (event.target === dialog) dialog.close();
+  });
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    if (img.isConnected) img.focus({ preventScroll: true });
+  });
+  dialog.append(full, close);
+  host.append(dialog);
+  dialog.showModal();
+  close.focus({ preventScroll: true });
+  return dialog;
+}
+
+/** Make the markdown images of a finished part reachable by keyboard (Enter or Space opens the viewer). */
+function focusableImages(el, part) {
+  if (part.state === "streaming" || (part.type !== "text" && part.type !== "reasoning")) return;
+  for (const img of el.querySelectorAll(".agui-md img:not([tabindex])")) {
+    if (img.closest("a")) continue;
+    img.tabIndex = 0;
+    img.title = img.title || "Open full size";
+  }
+}
+
 function buildMessage() {
   const root = element("div", "agui-message");
   const error = element("div", "agui-message-error");
@@ -89,7 +141,17 @@ export class MessageView {
         flashCopied(this.copyButton, await copyText(messageText(this.message), this.el));
       } else if (target === this.regenerateButton) {
         chat.regenerate();
+      } else {
+        const img = viewableImage(event.target);
+        if (img) openImageViewer(img, chat.root ?? this.el);
       }
+    });
+    this.el.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const img = viewableImage(event.target);
+      if (img === null || event.target !== img) return;
+      event.preventDefault();
+      openImageViewer(img, chat.root ?? this.el);
     });
     this.message = null;
     this.role = null;
@@ -152,6 +214,7 @@ export class MessageView {
         view.shown = part;
         try {
           view.update(part);
+          focusableImages(view.el, part);
           continue;
         } catch (error) {
           this.parts[index] = this.failed(index, part, error, view);
@@ -166,6 +229,7 @@ export class MessageView {
         this.parts[index] = this.failed(index, part, error, view);
         continue;
       }
+      focusableImages(fresh.el, part);
       fresh.type = type;
       fresh.shown = part;
       fresh.el.dataset.partIndex = String(index);

@@ -379,7 +379,7 @@ def test_a_part_view_that_throws_falls_back_and_hides_no_other_part_or_message(c
     widget.deliver({"kind": "patch", "seq": 1, "ops": [["p", 0, 0, {**reasoning, "text": "Think again"}]]})
     assert widget.message(0).locator("[data-agui=part-fallback]").count() == 0
     assert widget.message(0).locator("[data-part-type=reasoning] .agui-reasoning-label").inner_text() == (
-        "Reasoning · 11 chars"
+        "Reasoning · 2 words"
     )
 
 

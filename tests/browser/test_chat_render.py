@@ -96,7 +96,7 @@ def test_conversation_markdown_tools_sources_and_metadata(chat):
     assert text.locator("blockquote").inner_text() == "Forecasts beyond 48 h are less reliable."
 
     reasoning = answer.locator("[data-part-type=reasoning]")
-    assert reasoning.locator(".agui-reasoning-label").inner_text() == "Reasoning · 72 chars"
+    assert reasoning.locator(".agui-reasoning-label").inner_text() == "Reasoning · 13 words"
     assert reasoning.get_attribute("open") is None
     tool = answer.locator("[data-part-type='tool-get_weather']")
     assert tool.get_attribute("data-tool-state") == "output-available"

@@ -1201,9 +1201,41 @@ print(json.dumps([chat.status, chat.messages[1]["parts"][-1]["text"], chat.busy]
     assert json.loads(done.stdout.splitlines()[-1]) == ["ready", "partial", False]
 
 
-@pytest.mark.parametrize("entry", ["images.example", "ftp://images.example", "https://", "data:image/png,", ""])
+@pytest.mark.parametrize(
+    "entry", ["images.example", "ftp://images.example", "https://", "data:image/png,", ""]
+)
 def test_trusted_origins_must_be_http_origins(entry):
     with pytest.raises(OptionError, match=r"^trusted_origins: .* is not an http\(s\) origin"):
         ChatWidget(trusted_origins=["https://ok.example", entry])
     chat = ChatWidget(trusted_origins=["https://images.example/any/path", "http://127.0.0.1:8000"])
     assert chat.trusted_origins == ["https://images.example/any/path", "http://127.0.0.1:8000"]
+
+
+async def test_the_clear_request_of_a_view_starts_a_new_conversation() -> None:
+    chat = ChatWidget(agui_agent)
+    view = FrontEnd(chat)
+    thread = chat.thread_id
+    await chat.send("hi")
+    view.request({"kind": "clear"})
+    assert chat.messages == [] and chat.events == [] and chat.error == ""
+    assert chat.thread_id != thread
+    assert_in_sync(view, chat)
+
+
+def test_suggestions_are_example_prompts_for_the_empty_state() -> None:
+    chat = ChatWidget(agui_agent, suggestions=["Weather in Paris?", "Plan a trip"])
+    assert chat.suggestions == ["Weather in Paris?", "Plan a trip"]
+    assert ChatWidget(agui_agent).suggestions == []
+    assert chat.trait_metadata("suggestions", "sync") is True
+    with pytest.raises(traitlets.TraitError):
+        ChatWidget(suggestions=[1])
+
+
+def test_a_widget_without_an_agent_is_replay_only() -> None:
+    chat = ChatWidget()
+    assert chat.replay_only is True and chat.trait_metadata("replay_only", "sync") is True
+    chat.agent = agui_agent
+    assert chat.replay_only is False
+    chat.agent = None
+    assert chat.replay_only is True
+    assert ChatWidget(agui_agent).replay_only is False

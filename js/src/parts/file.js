@@ -99,6 +99,9 @@ function mediaElement(kind, src, name, lazy) {
     media.alt = name;
     if (lazy) media.loading = "lazy";
     media.referrerPolicy = "no-referrer";
+    // A control: click, Enter or Space opens it full size (message_view.js).
+    media.tabIndex = 0;
+    media.title = "Open full size";
   } else {
     media = element(kind, `agui-file-${kind}`);
     media.controls = true;

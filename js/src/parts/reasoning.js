@@ -1,5 +1,7 @@
-// `reasoning` parts: a collapsed block, "Thinking…" while it streams, then its duration and length; a lock when the
-// provider sent it encrypted (providerMetadata["ag-ui"].encryptedValue).
+// `reasoning` parts: a collapsed block, "Thinking…" while it streams, then "Reasoning · 48 words"; a lock when the
+// provider sent it encrypted (providerMetadata["ag-ui"].encryptedValue). The label says only what the part holds,
+// so a live answer, a replay and a reopened notebook read the same (a duration would exist only for a view that
+// watched the stream, and differ between two views of one widget).
 import { element, icon } from "../dom.js";
 import { MarkdownView } from "../markdown.js";
 
@@ -14,6 +16,12 @@ export function formatDuration(ms) {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** The label of a finished reasoning part: "Reasoning · 48 words" (words as `reasoning_df` counts them). */
+export function reasoningLabel(text) {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  return `Reasoning · ${words.toLocaleString("en-US")} ${words === 1 ? "word" : "words"}`;
 }
 
 export class ReasoningPartView {
@@ -31,8 +39,6 @@ export class ReasoningPartView {
     summary.append(this.label, this.lock);
     this.body = new MarkdownView("agui-md agui-reasoning-body", context?.remote);
     this.el.append(summary, this.body.el);
-    this.startedAt = null;
-    this.duration = null;
     this.text = null;
     this.state = null;
   }
@@ -41,23 +47,13 @@ export class ReasoningPartView {
     const text = typeof part.text === "string" ? part.text : "";
     const streaming = part.state === "streaming";
     const encrypted = isEncrypted(part);
-    if (streaming && this.startedAt === null) this.startedAt = performance.now();
-    if (!streaming && this.startedAt !== null && this.duration === null) {
-      this.duration = performance.now() - this.startedAt;
-    }
     this.el.dataset.state = streaming ? "streaming" : "done";
     this.el.dataset.encrypted = encrypted ? "true" : "false";
     this.lock.hidden = !encrypted;
     let label;
     if (streaming) label = "Thinking…";
     else if (text === "" && encrypted) label = "Encrypted reasoning";
-    else {
-      const parts = [];
-      if (this.duration !== null) parts.push(`Thought for ${formatDuration(this.duration)}`);
-      else parts.push("Reasoning");
-      parts.push(`${text.length.toLocaleString("en-US")} chars`);
-      label = parts.join(" · ");
-    }
+    else label = reasoningLabel(text);
     this.label.textContent = label;
     if (text !== this.text || streaming !== (this.state === "streaming")) this.body.update(text, !streaming);
     this.body.el.hidden = text === "";
