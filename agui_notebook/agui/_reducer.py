@@ -120,6 +120,7 @@ class EventReducer:
         self._text: dict[Any, list[Any]] = {}
         self._args: dict[Any, list[Any]] = {}
         self.state: Any = {} if state is None else state
+        self._state_unset = False  # a STATE_SNAPSHOT without a snapshot left the working state undefined
         self._interrupts: list[dict[str, Any]] = []
         self.runs: list[RunInfo] = []
         self._run: RunInfo | None = None
@@ -498,11 +499,18 @@ class EventReducer:
     # -- state --------------------------------------------------------------------------------------------------
 
     def _state_snapshot(self, event: dict[str, Any], index: int) -> None:
-        self.state = event.get("snapshot")
+        if "snapshot" in event:
+            self.state = event["snapshot"]
+            self._state_unset = False
+        else:
+            # The client's working state becomes undefined, which it does not count as a state change: the
+            # state shown stays, and the next patch applies to nothing.
+            self._state_unset = True
 
     def _state_delta(self, event: dict[str, Any], index: int) -> None:
         try:
-            self.state = apply_json_patch(self.state, event.get("delta"))
+            self.state = apply_json_patch(None if self._state_unset else self.state, event.get("delta"))
+            self._state_unset = False
         except JsonPatchError as exc:
             # The reference keeps the previous state when a patch does not apply.
             if self._report is not None:

@@ -137,6 +137,21 @@ class Problem:
 
 
 @lru_cache(maxsize=1)
+def _defaulted_fields_by_type() -> dict[str, frozenset[str]]:
+    """Per event type, the wire names of fields the Python model defaults but the client's schema requires
+    (``role`` of REASONING_MESSAGE_START)."""
+    union = typing.get_args(Event)[0]
+    return {
+        model.model_fields["type"].default.value: frozenset(
+            f.alias or n
+            for n, f in model.model_fields.items()
+            if n != "type" and not f.is_required() and f.default is not None
+        )
+        for model in typing.get_args(union)
+    }
+
+
+@lru_cache(maxsize=1)
 def _optional_fields_by_type() -> dict[str, frozenset[str]]:
     """Per event type, the wire names of its optional fields (the ones a producer leaves out, never nulls)."""
     union = typing.get_args(Event)[0]
@@ -175,6 +190,7 @@ class EventChecker:
         self._upgrader = LegacyEventUpgrader()
         self._expander = ChunkExpander()
         self._optional = _optional_fields_by_type()
+        self._defaulted = _defaulted_fields_by_type()
         # Run-scoped state, as in the reference verifier.
         self._first_seen = False
         self._run_started = False
@@ -276,6 +292,9 @@ class EventChecker:
             )
         if not self._validate:
             return
+        missing = [key for key in self._defaulted.get(event["type"], ()) if key not in event]
+        if missing:
+            self._add("schema", f"{', '.join(sorted(missing))}: Field required")
         try:
             model = _event_adapter().validate_python(event)
         except ValidationError as exc:

@@ -347,7 +347,7 @@ NATURE: list[tuple[str, set[str]]] = [
     (r"Cannot continue", {"chunk-expansion", "attribution-mismatch"}),
     (r"does not match|is owned by", {"attribution-mismatch"}),
     (r"received null", {"null-field", "null-subagent-run-id", "schema"}),
-    (r'"code": "(invalid_type|invalid_union|too_small|invalid_value)"', {"schema"}),
+    (r'"code": "(invalid_type|invalid_union|too_small|invalid_value|custom)"', {"schema"}),
 ]
 # Where we report an error on a sequence the client accepts.
 STRICTER = {
