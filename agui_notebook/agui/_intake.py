@@ -20,7 +20,7 @@ from typing import Any
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from agui_notebook._errors import EventParseError
+from agui_notebook._errors import EventParseError, internal_failure, no_unraisable_reports
 from agui_notebook._types import EventLike, EventSource, WireEvent
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
@@ -166,15 +166,16 @@ class _Stages:
         if event is None:
             return [EventRecord(index, name, line, None, frame.error)]
         upgrader = self.upgrader
-        if upgrader is not None and upgrader.needs_upgrade(event):
-            event = upgrader.upgrade(event)
         expander = self.expander
-        if expander is not None and (expander.has_open_streams or event["type"] in CHUNK_TYPES):
-            try:
+        try:
+            if upgrader is not None and upgrader.needs_upgrade(event):
+                event = upgrader.upgrade(event)
+            if expander is not None and (expander.has_open_streams or event["type"] in CHUNK_TYPES):
                 expanded = expander.feed(event)
-            except ChunkExpansionError as exc:
-                return [EventRecord(index, name, line, None, f"event {index} ({event['type']}): {exc}")]
-            return [EventRecord(index, name, line, e, None) for e in expanded]
+                return [EventRecord(index, name, line, e, None) for e in expanded]
+        except Exception as exc:
+            reason = str(exc) if isinstance(exc, ChunkExpansionError) else internal_failure(exc)
+            return [EventRecord(index, name, line, None, f"event {index} ({event['type']}): {reason}")]
         return [EventRecord(index, name, line, event, None)]
 
 
@@ -353,7 +354,8 @@ def event_model(record: EventRecord) -> Any:
         error = f"event {record.index}: unknown event type {event_type!r}"
     else:
         try:
-            return _event_adapter().validate_python(event)
+            with no_unraisable_reports():
+                return _event_adapter().validate_python(event)
         except ValidationError as exc:
             error = f"event {record.index} ({event_type}): {_validation_summary(exc)}"
     EventRecord(record.index, record.source, record.line, None, error).raise_error()

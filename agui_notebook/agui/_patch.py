@@ -24,39 +24,61 @@ _MISSING: Any = object()
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """Deep equality with JSON types: ``True`` is not ``1`` (Python's ``==`` says it is), ``1 == 1.0``."""
-    if a is b:
-        return True
-    type_a, type_b = type(a), type(b)
-    if type_a is bool or type_b is bool:
-        return type_a is type_b and a == b
-    if type_a is dict:
-        if type_b is not dict or len(a) != len(b):
-            return False
-        for key, value in a.items():
-            other = b.get(key, _MISSING)
-            if other is _MISSING or not json_equal(value, other):
+    """Deep equality with JSON types: ``True`` is not ``1`` (Python's ``==`` says it is), ``1 == 1.0``.
+
+    Iterative, so values nested deeper than Python's recursion limit compare as in JavaScript.
+    """
+    pending = [(a, b)]
+    while pending:
+        a, b = pending.pop()
+        if a is b:
+            continue
+        type_a, type_b = type(a), type(b)
+        if type_a is bool or type_b is bool:
+            if not (type_a is type_b and a == b):
                 return False
-        return True
-    if type_a is list:
-        return (
-            type_b is list and len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if type_b is dict or type_b is list:
-        return False
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    return bool(a == b)
+        elif type_a is dict:
+            if type_b is not dict or len(a) != len(b):
+                return False
+            for key, value in a.items():
+                other = b.get(key, _MISSING)
+                if other is _MISSING:
+                    return False
+                pending.append((value, other))
+        elif type_a is list:
+            if type_b is not list or len(a) != len(b):
+                return False
+            pending.extend(zip(a, b, strict=True))
+        elif type_b is dict or type_b is list:
+            return False
+        elif isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+            continue
+        elif a != b:
+            return False
+    return True
 
 
 def _deep_copy(value: Any) -> Any:
+    """A copy sharing no containers with ``value`` (iterative: any depth)."""
     # A copied value must not share containers with its source: a later in-place change to one (in-place
     # mode, or a container this patch already owns) would otherwise show in both.
-    if type(value) is dict:
-        return {key: _deep_copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [_deep_copy(item) for item in value]
-    return value
+    if type(value) is not dict and type(value) is not list:
+        return value
+    root = {} if type(value) is dict else []
+    pending = [(value, root)]
+    while pending:
+        source, target = pending.pop()
+        items = source.items() if type(source) is dict else enumerate(source)
+        for key, item in items:
+            if type(item) is dict or type(item) is list:
+                copied: Any = {} if type(item) is dict else []
+                pending.append((item, copied))
+                item = copied
+            if type(target) is dict:
+                target[key] = item
+            else:
+                target.append(item)
+    return root
 
 
 def _unescape(token: str) -> str:
@@ -278,8 +300,8 @@ def apply_json_patch(document: JSON, operations: JSON, *, in_place: bool = False
     for index, operation in enumerate(operations):
         try:
             patcher.apply(index, operation)
-        except (IndexError, KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, JsonPatchError):
-                raise
+        except JsonPatchError:
+            raise
+        except Exception:  # a value the operation cannot take (of the wrong type, nested too deeply, ...)
             raise JsonPatchError("the operation does not apply", index=index, operation=operation) from None
     return patcher.document

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agui_notebook.wire._json import JSONDecodeError, decode_json, js_string
+from pydantic import BaseModel
+
+from agui_notebook._errors import internal_failure
+from agui_notebook.wire._json import JSONDecodeError, decode_json, join_surrogates, js_string
 
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -41,10 +44,22 @@ def _js_truthy(value: Any) -> bool:
 
 
 def _join(parts: list[Any]) -> str:
+    """Streamed deltas as the client's ``content += delta`` builds them (UTF-16: split emoji halves rejoin)."""
     try:
-        return "".join(parts)
+        text = "".join(parts)
     except TypeError:
-        return "".join(js_string(part) for part in parts)
+        text = "".join(js_string(part) for part in parts)
+    return join_surrogates(text)
+
+
+def _message_key(message: Any) -> Any:
+    return message.get("id") if type(message) is dict else None
+
+
+def _hashable(value: Any) -> bool:
+    """Whether a JSON value can be a dict key: an id of any other kind (a list, an object) matches nothing,
+    as a fresh JavaScript object is never ``===`` another."""
+    return value is None or type(value) in (str, int, float, bool)
 
 
 def _own_message(message: Any) -> Any:
@@ -132,7 +147,7 @@ class EventReducer:
         self._index = 0
         self._aliased = False
         for message in messages or ():
-            if not isinstance(message, dict):
+            if isinstance(message, BaseModel):
                 message = message.model_dump(mode="json", by_alias=True)
             self._append(_own_message(message))
         self._handlers = {
@@ -210,9 +225,13 @@ class EventReducer:
                     if handler is not None:
                         handler(event, index)
                         run = self._run
-            except (AttributeError, TypeError, KeyError, IndexError, LookupError):
-                # A malformed event the reference would fail the run on: skipped here, reported by verify.
-                pass
+            except Exception as exc:
+                # A malformed event (a value of the wrong type, nested too deeply...) the reference would fail
+                # the run on: skipped, and said where.
+                if self._report is not None:
+                    self._report(
+                        index, "malformed-event", f"the event cannot be applied ({internal_failure(exc)})"
+                    )
             if run is not None:
                 run.event_count += 1
             index += 1
@@ -269,13 +288,13 @@ class EventReducer:
     def _append(self, message: dict[str, Any]) -> None:
         self._messages.append(message)
         message_id = message.get("id") if type(message) is dict else None
-        if message_id not in self._by_id:
+        if _hashable(message_id) and message_id not in self._by_id:
             self._by_id[message_id] = message
         tool_calls = message.get("toolCalls") if type(message) is dict else None
         if type(tool_calls) is list:
             for tool_call in tool_calls:
                 tool_call_id = tool_call.get("id") if type(tool_call) is dict else None
-                if tool_call_id not in self._tool_calls:
+                if _hashable(tool_call_id) and tool_call_id not in self._tool_calls:
                     self._tool_calls[tool_call_id] = (message, tool_call)
 
     def _reindex(self) -> None:
@@ -526,12 +545,16 @@ class EventReducer:
         snapshot = [_own_message(upgrade_inbound_message(m)) for m in incoming]
         by_id = {}
         for message in snapshot:
-            by_id[message.get("id") if type(message) is dict else None] = message
+            message_id = message.get("id") if type(message) is dict else None
+            if _hashable(message_id):
+                by_id[message_id] = message
         owned_types = _authoritative_activity_types(event)
         has_activity = any(type(m) is dict and m.get("role") == "activity" for m in snapshot)
         has_reasoning = any(type(m) is dict and m.get("role") == "reasoning" for m in snapshot)
 
-        def kept_locally(message: dict[str, Any]) -> bool:
+        def kept_locally(message: Any) -> bool:
+            if type(message) is not dict:
+                return False
             role = message.get("role")
             if role == "activity":
                 if type(owned_types) is list:
@@ -543,8 +566,8 @@ class EventReducer:
         reused: set[int] = set()
         self._aliased = False
         for message in self._messages:
-            message_id = message.get("id")
-            if message_id in by_id:
+            message_id = message.get("id") if type(message) is dict else None
+            if _hashable(message_id) and message_id in by_id:
                 replacement = by_id[message_id]
                 if id(replacement) in reused:
                     self._aliased = True
@@ -552,9 +575,10 @@ class EventReducer:
                 merged.append(replacement)
             elif kept_locally(message):
                 merged.append(message)
-        present = {m.get("id") if type(m) is dict else None for m in merged}
+        present = {key for key in map(_message_key, merged) if _hashable(key)}
         for message in snapshot:
-            if (message.get("id") if type(message) is dict else None) not in present:
+            key = _message_key(message)
+            if not _hashable(key) or key not in present:
                 merged.append(message)
         self._messages = merged
         self._reindex()
