@@ -257,6 +257,25 @@ def _ignore_unraisable(report: Any) -> None:
     pass
 
 
+def json_path(root: str, value: Any, location: tuple[Any, ...] | list[Any]) -> str:
+    """The JSON path of a pydantic error location in ``value``: the union tags pydantic adds are left out.
+
+    >>> json_path("messages", [{"role": "user", "content": 5}], (0, "user", "content", "str"))
+    'messages[0].content'
+    """
+    path = root
+    node = value
+    for key in location:
+        if type(node) is dict and key in node:
+            path += f".{key}"
+        elif type(node) is list and type(key) is int and 0 <= key < len(node):
+            path += f"[{key}]"
+        else:
+            continue  # a union member or tag, not a place in the value
+        node = node[key]
+    return path
+
+
 def internal_failure(exc: BaseException) -> str:
     """What an unexpected exception met while processing an input says, for a located error's message.
 

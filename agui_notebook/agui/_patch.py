@@ -16,6 +16,7 @@ from typing import Any
 
 from agui_notebook._errors import JsonPatchError
 from agui_notebook._types import JSON
+from agui_notebook.wire._json import copy_json
 
 __all__ = ["JsonPatchError", "apply_json_patch", "json_equal"]
 
@@ -56,29 +57,6 @@ def json_equal(a: Any, b: Any) -> bool:
         elif a != b:
             return False
     return True
-
-
-def _deep_copy(value: Any) -> Any:
-    """A copy sharing no containers with ``value`` (iterative: any depth)."""
-    # A copied value must not share containers with its source: a later in-place change to one (in-place
-    # mode, or a container this patch already owns) would otherwise show in both.
-    if type(value) is not dict and type(value) is not list:
-        return value
-    root = {} if type(value) is dict else []
-    pending = [(value, root)]
-    while pending:
-        source, target = pending.pop()
-        items = source.items() if type(source) is dict else enumerate(source)
-        for key, item in items:
-            if type(item) is dict or type(item) is list:
-                copied: Any = {} if type(item) is dict else []
-                pending.append((item, copied))
-                item = copied
-            if type(target) is dict:
-                target[key] = item
-            else:
-                target.append(item)
-    return root
 
 
 def _unescape(token: str) -> str:
@@ -223,7 +201,7 @@ class _Patcher:
             self._remove(tokens)
         elif op == "copy":
             moved = self._resolve(source)  # type: ignore[arg-type]
-            self._add(tokens, _deep_copy(moved), clamp=True)
+            self._add(tokens, copy_json(moved), clamp=True)
         else:  # move
             from_tokens = [_unescape(token) for token in source.split("/")[1:]]  # type: ignore[union-attr]
             moved = self._resolve(source) if not from_tokens else self._remove(from_tokens)  # type: ignore[arg-type]
@@ -241,7 +219,7 @@ class _Patcher:
             moved = self._resolve(source)
             if moved is _MISSING:
                 raise JsonPatchError("'from' path does not exist", index=index, operation=operation)
-            self.document = _deep_copy(moved) if op == "copy" else moved
+            self.document = copy_json(moved) if op == "copy" else moved
 
     def _resolve(self, pointer: str) -> Any:
         node = self.document

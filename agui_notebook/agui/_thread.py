@@ -13,7 +13,7 @@ from typing import Any
 from ag_ui.core import Interrupt, Message
 from pydantic import TypeAdapter, ValidationError
 
-from agui_notebook._errors import MessageValidationError, no_unraisable_reports
+from agui_notebook._errors import MessageValidationError, json_path, no_unraisable_reports
 from agui_notebook._types import JSON
 
 __all__ = ["RunInfo", "StepInfo", "SubagentInfo", "ThreadState"]
@@ -140,22 +140,3 @@ def validated(adapter: TypeAdapter[Any], value: Any, name: str) -> Any:
         raise MessageValidationError(json_path(name, value, error["loc"]), error["msg"]) from None
     except RecursionError:
         raise MessageValidationError(name, "a value is nested too deeply") from None
-
-
-def json_path(root: str, value: Any, location: tuple[Any, ...] | list[Any]) -> str:
-    """The JSON path of a pydantic error location in ``value``: the union tags pydantic adds are left out.
-
-    >>> json_path("messages", [{"role": "user", "content": 5}], (0, "user", "content", "str"))
-    'messages[0].content'
-    """
-    path = root
-    node = value
-    for key in location:
-        if type(node) is dict and key in node:
-            path += f".{key}"
-        elif type(node) is list and type(key) is int and 0 <= key < len(node):
-            path += f"[{key}]"
-        else:
-            continue  # a union member or tag, not a place in the value
-        node = node[key]
-    return path

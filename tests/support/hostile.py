@@ -25,6 +25,7 @@ from agui_notebook import (
     MessageValidationError,
     ProtocolError,
     UIMessageStreamError,
+    UIMessageStreamErrorChunk,
 )
 
 # -- values -----------------------------------------------------------------------------------------------------
@@ -326,6 +327,9 @@ def assert_located(error: BaseException) -> None:
     """``error`` is one of the package's and says where the problem is."""
     assert isinstance(error, AguiNotebookError), f"{type(error).__name__}: {error}"
     text = str(error)
+    if isinstance(error, UIMessageStreamErrorChunk):  # the producer's own error text, and where it came
+        assert isinstance(error.chunk_index, int)
+        return
     assert text
     if isinstance(error, (EventParseError, ChunkDecodeError)):
         assert error.index is not None or error.line is not None, text
