@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from agui_notebook._errors import internal_failure
-from agui_notebook.wire._json import JSONDecodeError, decode_json, join_surrogates, js_string
+from agui_notebook.wire._json import JSONDecodeError, decode_json, js_concat
 
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -41,15 +41,6 @@ def _js_truthy(value: Any) -> bool:
     return not (
         value is None or value is False or value == "" or (type(value) in (int, float) and value == 0)
     )
-
-
-def _join(parts: list[Any]) -> str:
-    """Streamed deltas as the client's ``content += delta`` builds them (UTF-16: split emoji halves rejoin)."""
-    try:
-        text = "".join(parts)
-    except TypeError:
-        text = "".join(js_string(part) for part in parts)
-    return join_surrogates(text)
 
 
 def _message_key(message: Any) -> Any:
@@ -265,10 +256,10 @@ class EventReducer:
 
     def _flush(self) -> None:
         for buffer in self._text.values():
-            buffer[0]["content"] = _join(buffer[1:])
+            buffer[0]["content"] = js_concat(buffer[1:])
         self._text.clear()
         for buffer in self._args.values():
-            buffer[0]["function"]["arguments"] = _join(buffer[1:])
+            buffer[0]["function"]["arguments"] = js_concat(buffer[1:])
         self._args.clear()
 
     def result(self, *, copy: bool = True) -> ThreadState:
@@ -392,7 +383,7 @@ class EventReducer:
         if buffer is None or buffer[0] is not target:
             if buffer is not None:
                 target_before = buffer[0]
-                target_before["content"] = _join(buffer[1:])
+                target_before["content"] = js_concat(buffer[1:])
             content = target.get("content")
             buffer = [target, content if type(content) is str else ""]
             self._text[message_id] = buffer
@@ -474,7 +465,7 @@ class EventReducer:
             buffer = self._args.pop(tool_call_id, None)
             function = found[1]["function"]
             if buffer is not None:
-                function["arguments"] = _join(buffer[1:])
+                function["arguments"] = js_concat(buffer[1:])
             arguments = function.get("arguments")
             if isinstance(arguments, str) and arguments.strip():
                 try:

@@ -24,6 +24,7 @@ from agui_notebook.bridge._event_chunks import (
 from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
+from agui_notebook.wire._json import js_concat
 
 if TYPE_CHECKING:
     from agui_notebook.ui._parts import UIMessage
@@ -186,7 +187,7 @@ class UIMessageAssembler:
     def _append_text(self, item: TextAppend) -> list[MessageChange]:
         index = self._index[item.message_id]
         parts = self.messages[index]["parts"]
-        parts[-1]["text"] += item.delta
+        parts[-1]["text"] = js_concat([parts[-1]["text"], item.delta])
         return [MessageChange("text", index, len(parts) - 1, item.delta)]
 
 
@@ -253,7 +254,9 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
                 pieces.append(event.get("delta", ""))
                 continue
             yield (
-                held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
+                held
+                if len(pieces) == 1
+                else {"type": held_type, held_key: held_id, "delta": js_concat(pieces)}
             )
             held = None
         key = keys.get(event_type)  # type: ignore[arg-type]
@@ -263,7 +266,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
         held, held_type, held_key, held_id = event, event_type, key, event.get(key)
         pieces = [event.get("delta", "")]
     if held is not None:
-        yield held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
+        yield held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": js_concat(pieces)}
 
 
 def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:

@@ -17,6 +17,7 @@ import orjson
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.agui._tool_outcome import ERROR_OUTCOMES, claimed_outcome
 from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, _ui_part_from_activity, to_ui_messages
+from agui_notebook.wire._json import decode_json, js_concat
 
 JSON = Any
 
@@ -526,9 +527,9 @@ class EventChunkTranslator:
         self._emit_input_available(out, call_id, call)
 
     def _emit_input_available(self, out: list[Routed], call_id: str, call: _ToolCall) -> None:
-        text = "".join(call.args)
+        text = js_concat(call.args)
         try:
-            tool_input = orjson.loads(text) if text.strip() else {}
+            tool_input = decode_json(text) if text.strip() else {}
         except orjson.JSONDecodeError as error:
             chunk: dict[str, JSON] = {
                 "type": "tool-input-error",

@@ -21,6 +21,7 @@ __all__ = [
     "copy_json",
     "decode_json",
     "join_surrogates",
+    "js_concat",
     "js_string",
     "json_error_text",
     "json_kind",
@@ -93,6 +94,20 @@ def copy_json(value: Any) -> Any:
             else:
                 target.append(item)
     return root
+
+
+def js_concat(pieces: list[Any]) -> str:
+    """Deltas appended as JavaScript's ``text += delta`` appends them: non-strings as ``String(value)``, and the
+    two halves of an emoji split across deltas joined.
+
+    >>> js_concat(["a", 1, None, "\\ud83d", "\\ude00"]) == "a1null\U0001f600"
+    True
+    """
+    try:
+        text = "".join(pieces)
+    except TypeError:
+        text = "".join(js_string(piece) for piece in pieces)
+    return join_surrogates(text)
 
 
 def join_surrogates(text: str) -> str:
