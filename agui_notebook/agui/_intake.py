@@ -22,6 +22,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agui_notebook._errors import EventParseError, internal_failure, no_unraisable_reports
 from agui_notebook._types import EventLike, EventSource, WireEvent
+from agui_notebook.wire._json import shown
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
     Frame,
@@ -343,6 +344,36 @@ def _validation_summary(exc: ValidationError) -> str:
     path = ".".join(str(part) for part in error["loc"][1:])
     more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
     return f"{path}: {error['msg']}{more}" if path else f"{error['msg']}{more}"
+
+
+def unprocessable_event(
+    event: Any, exc: BaseException, *, index: int, source: str = ITEMS_SOURCE, line: int | None = None
+) -> EventParseError:
+    """The error for an event a consumer could not process: where it is and what is wrong with it.
+
+    What is wrong is the event's schema problem when it has one (``messageId: Field required``), else what the
+    consumer met. Built only once something failed, so the consumer's hot path validates nothing.
+
+    >>> str(unprocessable_event({"type": "TEXT_MESSAGE_START"}, KeyError("messageId"), index=3))
+    '<events>: event 3 (TEXT_MESSAGE_START): messageId: Field required'
+    """
+    event_type = event.get("type") if type(event) is dict else None
+    reason = None
+    if type(event_type) is str and event_type in EVENT_TYPES:
+        try:
+            with no_unraisable_reports():
+                _event_adapter().validate_python(event)
+        except ValidationError as error:
+            reason = _validation_summary(error)
+        except Exception:
+            pass
+    if reason is None:
+        reason = f"cannot be processed ({internal_failure(exc)})"
+    shown_type = event_type if type(event_type) is str else shown(event_type)
+    where = source if line is None else f"{source}:{line}"
+    return EventParseError(
+        f"{where}: event {index} ({shown_type}): {reason}", source=source, line=line, index=index
+    )
 
 
 def event_model(record: EventRecord) -> Any:
