@@ -10,7 +10,6 @@ one of the package's, with a location.
 from __future__ import annotations
 
 import json
-import math
 import typing
 from typing import Any
 
@@ -344,7 +343,3 @@ def assert_located(error: BaseException) -> None:
         assert error.path and text.startswith(error.path), text
     else:
         raise AssertionError(f"unexpected error class {type(error).__name__}: {text}")
-
-
-def is_nan(value: Any) -> bool:
-    return isinstance(value, float) and math.isnan(value)
