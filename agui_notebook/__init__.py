@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "EventParseError": "agui_notebook._errors",
     "HttpAgentError": "agui_notebook._errors",
     "JsonPatchError": "agui_notebook._errors",
+    "JsonValueError": "agui_notebook._errors",
     "MessageValidationError": "agui_notebook._errors",
     "OptionError": "agui_notebook._errors",
     "PatchError": "agui_notebook._errors",
@@ -69,6 +70,8 @@ _EXPORTS: dict[str, str] = {
     "to_ui_messages": "agui_notebook.bridge._messages",
     "DemoAgent": "agui_notebook.demo",
     "load_events": "agui_notebook.logs._load",
+    "export_otel": "agui_notebook.logs._otel",
+    "to_otel_spans": "agui_notebook.logs._otel",
     "plot_reasoning_lengths": "agui_notebook.logs._plots",
     "plot_run_timeline": "agui_notebook.logs._plots",
     "plot_token_stream": "agui_notebook.logs._plots",
@@ -145,6 +148,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         EventParseError,
         HttpAgentError,
         JsonPatchError,
+        JsonValueError,
         MessageValidationError,
         OptionError,
         PatchError,
@@ -170,6 +174,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
     from agui_notebook.demo import DemoAgent
     from agui_notebook.logs._load import load_events
+    from agui_notebook.logs._otel import export_otel, to_otel_spans
     from agui_notebook.logs._plots import (
         plot_reasoning_lengths,
         plot_run_timeline,

@@ -5,7 +5,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
 
     AguiNotebookError
     ├── EventParseError            (ValueError)   input that is not a readable AG-UI event: source, line, index
-    │   └── ChunkExpansionError                   a *_CHUNK event that cannot be expanded
+    ├── ChunkExpansionError        (ValueError)   a *_CHUNK event that cannot be expanded
     ├── ChunkDecodeError           (ValueError)   input that is not an AI SDK chunk: source, line, index
     ├── ProtocolError              (ValueError)   events that break the AG-UI protocol (strict replay)
     ├── JsonPatchError             (ValueError)   a JSON Patch operation that is malformed or does not apply
@@ -13,6 +13,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── UIMessageStreamErrorChunk                 an ``error`` chunk the producer sent (given to ``on_error``)
     ├── MessageValidationError     (ValueError)   messages that are not valid or cannot be converted: the path
     │   └── UIMessageValidationError              UIMessages that are not valid: the path of the bad value
+    ├── JsonValueError             (TypeError)    a value with no JSON form: where it is and its JSON path
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
@@ -20,7 +21,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
-    ├── EventLogWarning                           unreadable input skipped while loading logs
+    ├── EventLogWarning                           logs: input skipped, or odd values read as missing
     └── StateUpdateWarning                        a STATE_DELTA that did not apply; the old state is kept
 
 >>> from agui_notebook import AguiNotebookError, EventParseError, iter_wire_events
@@ -53,6 +54,7 @@ __all__ = [
     "EventParseError",
     "HttpAgentError",
     "JsonPatchError",
+    "JsonValueError",
     "MessageValidationError",
     "OptionError",
     "PatchError",
@@ -188,6 +190,19 @@ class UIMessageValidationError(MessageValidationError):
     """
 
 
+class JsonValueError(AguiNotebookError, TypeError):
+    """A value that has no JSON form under the conversion rule (``agui_notebook/wire/_values.py``).
+
+    The message names where the value came from and its JSON path:
+    ``item 12 (TOOL_CALL_RESULT) .content[3].when: a <class 'object'> is not JSON``. ``path`` holds the path
+    alone (``.content[3].when``, ``""`` for the value itself).
+    """
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
 # -- the widget and agents ---------------------------------------------------------------------------------------
 
 
@@ -209,7 +224,7 @@ class AgentError(AguiNotebookError, TypeError):
 class HttpAgentError(AguiNotebookError, RuntimeError):
     """The AG-UI server answered with an error status or a stream that is not AG-UI events.
 
-    ``status`` is the HTTP status (``None`` when the response was 2xx but unreadable).
+    ``status`` is the HTTP status of the response (``None`` when no response came: the request failed).
     """
 
     def __init__(self, message: str, *, status: int | None = None) -> None:
@@ -295,7 +310,8 @@ def internal_failure(exc: BaseException) -> str:
 
 
 class EventLogWarning(AguiNotebookWarning):
-    """Some input could not be read and was skipped (``errors="collect"``, or a recorder given non-events)."""
+    """Some input could not be read and was skipped (``errors="collect"``, a folder's entries that are not logs,
+    a recorder given non-events), or a log table read odd values as missing (``attrs["odd_values"]``)."""
 
 
 class StateUpdateWarning(AguiNotebookWarning):

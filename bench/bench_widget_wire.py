@@ -150,6 +150,45 @@ def batcher_throughput(pieces: list[str]) -> float:
     return len(pieces) / statistics.median(timings)
 
 
+def widget_cost(pieces: list[str]) -> dict[str, float]:
+    """CPU microseconds per streamed item through a whole ChatWidget run (comm stubbed), events and chunks.
+
+    Covers what a widget does per item: the JSON check of values entering it, the conversation, the patches.
+    Process CPU time, best of ``REPEATS`` plays: the machine is shared, and wall time mostly measures the others.
+    """
+    import asyncio
+
+    from agui_notebook.widget._chat import ChatWidget
+
+    events = [
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        *({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": p} for p in pieces),
+        {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+    ]
+    chunks = [
+        {"type": "start", "messageId": "c"},
+        {"type": "text-start", "id": "t"},
+        *({"type": "text-delta", "id": "t", "delta": p} for p in pieces),
+        {"type": "text-end", "id": "t"},
+        {"type": "finish"},
+    ]
+
+    async def run(items: list[dict[str, Any]]) -> float:
+        timings = []
+        for _ in range(REPEATS):
+            chat = ChatWidget()
+            chat.comm.send = lambda *args, **kwargs: None  # type: ignore[method-assign]
+            start = time.process_time()
+            await chat.play([dict(item) for item in items])
+            timings.append(time.process_time() - start)
+        return min(timings) / len(items) * 1e6
+
+    async def both() -> dict[str, float]:
+        return {"events": await run(events), "chunks": await run(chunks)}
+
+    return asyncio.run(both())
+
+
 def main() -> None:
     pieces = deltas()
     answer_chars = sum(len(piece) for piece in pieces)
@@ -177,6 +216,11 @@ def main() -> None:
     print(f"batched patches / whole message per delta: {ratio:.3%} (must be < 1%)")
     print(f"widget messages per second while streaming: {rate:.1f} (policy: <= 30 + start/end)")
     print(f"batcher throughput (median of {REPEATS}): {batcher_throughput(pieces):,.0f} deltas/s")
+    cost = widget_cost(pieces)
+    print(
+        f"ChatWidget per streamed item (CPU, best of {REPEATS} plays): {cost['events']:.1f} µs per AG-UI event, "
+        f"{cost['chunks']:.1f} µs per AI SDK chunk"
+    )
     if ratio >= 0.01:
         raise SystemExit("FAIL: batched patches are not under 1% of whole-message resends")
 

@@ -5,8 +5,8 @@
 
 The stored outputs are what `pytest --nbval` compares against, so they must come from a clean run. Runs use
 AGUI_DEMO_SPEED=0 (no demo pauses, as in the tests) and keep only what a reader needs: no saved widget state
-(it would hold the whole front-end bundle), no outputs of cells that display a widget (those cells are marked
-NBVAL_IGNORE_OUTPUT, and their widget is gone once the kernel stops), no per-cell execution timestamps.
+(it would hold the whole front-end bundle), no outputs of cells that display a widget (those cells carry nbval's
+`nbval-ignore-output` tag, and their widget is gone once the kernel stops), no per-cell execution timestamps.
 """
 
 from __future__ import annotations

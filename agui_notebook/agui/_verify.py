@@ -4,6 +4,8 @@ Covers the ordering rules @ag-ui/client's ``verifyEvents`` enforces (run lifecyc
 pairing, steps, subagents, attribution), what its enforcement stage rejects (unknown event types, schema
 violations, ``null`` optionals), chunk expansion failures, patches that do not apply, and more that the
 client lets through (tool results for unknown calls, reused ids, runs left open, ...). :data:`RULES` lists them.
+``verify_events(..., rules="spec")`` checks the AG-UI spec's own rules instead, as the conformance validator
+ag-ui-validate does (:data:`~agui_notebook.agui._spec_rules.SPEC_RULES`).
 
 >>> [p.rule for p in verify_events([{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "x"}])]
 ['first-event', 'text-not-open']
@@ -15,12 +17,12 @@ import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ag_ui.core import Event
 from pydantic import BaseModel, ValidationError
 
-from agui_notebook._errors import internal_failure, no_unraisable_reports
+from agui_notebook._errors import OptionError, internal_failure, no_unraisable_reports
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.wire._json import shown
 
@@ -29,9 +31,14 @@ from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
 from ._intake import EVENT_TYPES, EventRecord, _event_adapter, aiter_event_records, iter_event_records
 from ._reducer import EventReducer
 
-__all__ = ["RULES", "EventChecker", "Problem", "averify_events", "verify_events"]
+if TYPE_CHECKING:
+    from ._spec_rules import SpecChecker
 
-Severity = Literal["error", "warning"]
+__all__ = ["RULES", "EventChecker", "Problem", "RuleLevel", "averify_events", "verify_events"]
+
+Severity = Literal["error", "warning", "info"]
+RuleLevel = Literal["client", "spec"]
+"""Which rules ``verify_events`` checks: ``"client"`` (what ``@ag-ui/client`` rejects) or ``"spec"``."""
 
 RULES: dict[str, tuple[Severity, str]] = {
     # bad input
@@ -120,8 +127,10 @@ RULES: dict[str, tuple[Severity, str]] = {
 class Problem:
     """One problem found in a stream.
 
-    ``index`` is the event's 0-based position in the input (``-1`` for the end of the stream), ``rule`` a
-    stable id from :data:`RULES`, ``severity`` ``"error"`` or ``"warning"``.
+    ``index`` is the event's 0-based position in the input (``-1`` for the end of the stream), ``rule`` (also
+    ``code``) a stable id from :data:`RULES` or, with ``rules="spec"``, from
+    :data:`~agui_notebook.agui._spec_rules.SPEC_RULES`; ``severity`` ``"error"``, ``"warning"`` or (spec rules
+    only) ``"info"``.
     """
 
     index: int
@@ -131,6 +140,11 @@ class Problem:
     event_type: str | None = None
     source: str | None = None
     line: int | None = None
+
+    @property
+    def code(self) -> str:
+        """The rule's id (the same as ``rule``), to filter on: ``[p for p in problems if p.code == "schema"]``."""
+        return self.rule
 
     def describe(self) -> str:
         """The problem as one line, located: ``events.jsonl:17: event 16 (TOOL_CALL_ARGS): ...``."""
@@ -771,31 +785,84 @@ class EventChecker:
         return self.problems
 
 
+def _source_failed(checker: EventChecker | SpecChecker, exc: BaseException) -> None:
+    """Report that reading the source failed after the events seen so far (the stream ends there)."""
+    if isinstance(checker, EventChecker):
+        checker.source_failed(exc)
+    else:
+        message = f"the input cannot be read further ({internal_failure(exc)})"
+        checker.problems.append(Problem(index=-1, rule="invalid-json", severity="error", message=message))
+
+
+def _checker(
+    rules: RuleLevel, messages: Iterable[Any] | None, state: JSON, validate: bool
+) -> EventChecker | SpecChecker:
+    if rules == "client":
+        return EventChecker(messages=messages, state=state, validate=validate)
+    if rules != "spec":
+        raise OptionError(f"rules must be 'client' or 'spec', not {rules!r}")
+    if messages is not None or state is not None:
+        raise OptionError("rules='spec' judges the stream alone; messages= and state= go with rules='client'")
+    from ._spec_rules import SpecChecker  # it builds on Problem, defined here
+
+    return SpecChecker(validate=validate)
+
+
 def verify_events(
-    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, validate: bool = True
+    events: EventSource,
+    *,
+    messages: Iterable[Any] | None = None,
+    state: JSON = None,
+    validate: bool = True,
+    rules: RuleLevel = "client",
 ) -> list[Problem]:
     """Check an AG-UI stream (anything the intake reads) and return every problem found, in stream order.
 
-    ``messages``/``state`` are what the thread held before the stream (tool calls there count as known).
-    ``validate=False`` skips the per-event model validation (the slowest check).
+    ``rules`` picks the rule level:
+
+    - ``"client"`` (the default): what ``@ag-ui/client`` rejects is an error (:data:`RULES`), what it lets
+      through but loses or misreads a warning. ``messages``/``state`` are what the thread held before the
+      stream (tool calls there count as known).
+    - ``"spec"``: the AG-UI spec's own rules, as the conformance validator ag-ui-validate checks them
+      (:data:`~agui_notebook.agui._spec_rules.SPEC_RULES`, each naming the ag-ui-validate rule it matches):
+      stricter about lifecycles (a run left open, RUN_ERROR after RUN_FINISHED, ids reused within a run, a
+      result for a call the run never made are errors), plus ``"info"`` hints. Each run is judged alone.
+
+    ``validate=False`` skips the per-event field checks (the slowest check). Problems carry a ``code`` to
+    filter on:
+
+    >>> stream = [
+    ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+    ...     {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ...     {"type": "RUN_ERROR", "message": "late"},
+    ... ]
+    >>> verify_events(stream)
+    []
+    >>> [(p.index, p.code, p.severity) for p in verify_events(stream, rules="spec")]
+    [(2, 'finished-and-errored', 'error'), (-1, 'no-timestamps', 'info')]
     """
-    checker = EventChecker(messages=messages, state=state, validate=validate)
+    checker = _checker(rules, messages, state, validate)
     try:
         for record in iter_event_records(events, expand_chunks=False, upgrade_legacy=False):
             checker.check_record(record)
     except Exception as exc:  # the source itself cannot be read (a missing file, a failing iterator, ...)
-        checker.source_failed(exc)
+        _source_failed(checker, exc)
     return checker.finish()
 
 
 async def averify_events(
-    events: EventSource, *, messages: Iterable[Any] | None = None, state: JSON = None, validate: bool = True
+    events: EventSource,
+    *,
+    messages: Iterable[Any] | None = None,
+    state: JSON = None,
+    validate: bool = True,
+    rules: RuleLevel = "client",
 ) -> list[Problem]:
     """Async :func:`verify_events`, for async iterables as well."""
-    checker = EventChecker(messages=messages, state=state, validate=validate)
+    checker = _checker(rules, messages, state, validate)
     try:
         async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
             checker.check_record(record)
     except Exception as exc:
-        checker.source_failed(exc)
+        _source_failed(checker, exc)
     return checker.finish()

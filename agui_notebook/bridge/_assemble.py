@@ -22,15 +22,19 @@ from agui_notebook.agui._intake import (
     unprocessable_event,
     wire_event_list,
 )
+from agui_notebook.agui._reducer import EventReducer
 from agui_notebook.bridge._event_chunks import (
     EventChunkTranslator,
+    MessageInfo,
+    MessagesSnapshot,
+    PartInfo,
     Routed,
     RoutedChunk,
     TextAppend,
     WholeMessage,
 )
 from agui_notebook.bridge._located import conversion_errors, locate_event_failure
-from agui_notebook.bridge._messages import to_agui_messages_wire
+from agui_notebook.bridge._messages import AGUI_KEY, to_agui_messages_wire, to_ui_messages
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
 from agui_notebook.wire._json import js_concat
@@ -169,6 +173,12 @@ class UIMessageAssembler:
                 changes.extend(self._put(item.message, item.before))
             elif isinstance(item, TextAppend):
                 changes.extend(self._append_text(item))
+            elif isinstance(item, MessageInfo):
+                changes.extend(self._message_info(item))
+            elif isinstance(item, PartInfo):
+                changes.extend(self._part_info(item))
+            elif isinstance(item, MessagesSnapshot):
+                changes.extend(self._snapshot(item.event))
         return changes
 
     def _open(self, message_id: str, changes: list[MessageChange]) -> StreamedMessage:
@@ -201,11 +211,134 @@ class UIMessageAssembler:
             stream.index = self._index[message_id]
         return [MessageChange("message", i) for i in range(at, len(self.messages))]
 
+    def _snapshot(self, event: dict[str, JSON]) -> list[MessageChange]:
+        """Replace the messages as ``@ag-ui/client`` does with a ``MESSAGES_SNAPSHOT``.
+
+        The client keeps the messages it has in their order, each replaced by the snapshot's copy or dropped when
+        the snapshot lacks it (unless it is a reasoning or activity message the snapshot does not speak for), and
+        appends the snapshot's new messages. That rule is applied to the AG-UI form of the UIMessages (the
+        reference reducer's, so it is the client's rule exactly); a UIMessage whose AG-UI messages come back
+        unchanged stays as it is (same dict, its stream going on), a changed one is rebuilt from the snapshot's
+        messages keeping its id, its run metadata and its approvals, and new messages become UIMessages.
+        """
+        self.settle()
+        old = self.messages
+        forms = [to_agui_messages_wire([m]) for m in old]
+        current = [message for form in forms for message in form]
+        reducer = EventReducer(messages=current)
+        reducer.feed(event)
+        merged = reducer.result(copy=False).message_dicts
+        if merged == current:
+            return []
+        origin = {message["id"]: i for i, form in enumerate(forms) for message in form}
+        segments: list[tuple[int | None, list[dict[str, JSON]]]] = []
+        for message in merged:
+            source = origin.get(message.get("id"))
+            if segments and segments[-1][0] == source:
+                segments[-1][1].append(message)
+            else:
+                segments.append((source, [message]))
+        result: list[dict[str, JSON]] = []
+        rebuilt: set[str] = set()
+        placed: set[int] = set()
+
+        def place_formless(after: int) -> None:
+            # UIMessages with no AG-UI form (a run that has shown nothing yet) stay behind the one before them.
+            i = after + 1
+            while i < len(old) and not forms[i]:
+                if i not in placed:
+                    placed.add(i)
+                    result.append(old[i])
+                i += 1
+
+        place_formless(-1)
+        for source, segment in segments:
+            if source is None or source in placed:
+                fresh = to_ui_messages(segment)
+                result.extend(fresh)
+                rebuilt.update(m["id"] for m in fresh)
+                continue
+            placed.add(source)
+            if segment == forms[source]:
+                result.append(old[source])
+            else:
+                replacement = _rebuilt(old[source], segment)
+                result.extend(replacement)
+                rebuilt.update(m["id"] for m in replacement)
+            place_formless(source)
+        run_id = self._translator.run_message_id
+        moved_on = run_id is not None and any(m["id"] == run_id for m in result[:-1])
+        first = next(
+            (i for i, (a, b) in enumerate(zip(old, result, strict=False)) if a is not b),
+            min(len(old), len(result)),
+        )
+        changes: list[MessageChange] = []
+        if len(result) < len(old):
+            changes.append(MessageChange("length", len(result)))
+        changes.extend(MessageChange("message", i) for i in range(first, len(result)))
+        old[:] = result
+        self._index = {m["id"]: i for i, m in enumerate(old)}
+        for message_id in list(self._streams):
+            index = self._index.get(message_id)
+            if index is None or message_id in rebuilt:
+                del self._streams[message_id]
+            else:
+                self._streams[message_id].index = index
+        self._translator.after_snapshot(old, rebuilt, moved_on=moved_on)
+        return changes
+
+    def _message_info(self, item: MessageInfo) -> list[MessageChange]:
+        index = self._index[item.message_id]
+        message = self.messages[index]
+        metadata = dict(message.get("metadata") or {})
+        metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), **item.info}
+        message["metadata"] = metadata
+        return [MessageChange("metadata", index)]
+
+    def _part_info(self, item: PartInfo) -> list[MessageChange]:
+        index = self._index.get(item.message_id)
+        if index is None:
+            return []
+        parts = self.messages[index].get("parts") or []
+        for part_index in range(len(parts) - 1, -1, -1):
+            part = parts[part_index]
+            if part.get("type") == item.part_type and part.get("id") == item.part_id:
+                provider_metadata = dict(part.get("providerMetadata") or {})
+                provider_metadata[AGUI_KEY] = {**(provider_metadata.get(AGUI_KEY) or {}), **item.info}
+                part["providerMetadata"] = provider_metadata
+                return [MessageChange("part", index, part_index)]
+        return []
+
     def _append_text(self, item: TextAppend) -> list[MessageChange]:
         index = self._index[item.message_id]
         parts = self.messages[index]["parts"]
         parts[-1]["text"] = js_concat([parts[-1]["text"], item.delta])
         return [MessageChange("text", index, len(parts) - 1, item.delta)]
+
+
+def _rebuilt(previous: dict[str, JSON], agui_messages: list[dict[str, JSON]]) -> list[dict[str, JSON]]:
+    """UIMessages for ``agui_messages``, the snapshot's version of ``previous``: its id, metadata and approvals kept."""
+    fresh = to_ui_messages(agui_messages)
+    if len(fresh) != 1 or fresh[0].get("role") != previous.get("role"):
+        return fresh
+    (message,) = fresh
+    message["id"] = previous["id"]
+    if message["role"] == "assistant" and previous.get("metadata") is not None:
+        message["metadata"] = previous["metadata"]  # the run's facts, which AG-UI messages do not carry
+    asked = {
+        part.get("toolCallId"): part
+        for part in previous.get("parts") or ()
+        if part.get("state") in ("approval-requested", "approval-responded")
+    }
+    for index, part in enumerate(message["parts"]):
+        before = asked.get(part.get("toolCallId"))
+        if (
+            before is not None
+            and part.get("state") == "input-available"
+            and part.get("input") == before.get("input")
+        ):
+            message["parts"][index] = {**part, "state": before["state"], "approval": before.get("approval")}
+    return [message]
 
 
 def ui_messages_from_events(events: EventSource, *, messages: Iterable[Any] = ()) -> list[UIMessage]:
@@ -260,7 +393,8 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
 
     Appending deltas one by one and appending their concatenation build the same UIMessage (tool input is
     re-parsed from the whole argument text either way), so a one-shot conversion does the per-delta work once per
-    run of deltas. Other fields of the merged events (timestamps, metadata) do not reach a UIMessage.
+    run of deltas. A delta with ``metadata`` is never merged (the metadata reaches the message); other fields of the
+    merged events (timestamps) do not reach a UIMessage.
 
     >>> [e["delta"] for e in merge_consecutive_deltas([
     ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hel"},
@@ -276,7 +410,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
     for event in events:
         event_type = event.get("type")
         if held is not None:
-            if event_type == held_type and event.get(held_key) == held_id:  # type: ignore[arg-type]
+            if event_type == held_type and event.get(held_key) == held_id and "metadata" not in event:  # type: ignore[arg-type]
                 pieces.append(event.get("delta", ""))
                 continue
             yield (
@@ -286,8 +420,8 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
             )
             held = None
         key = keys.get(event_type)  # type: ignore[arg-type]
-        if key is None:
-            yield event
+        if key is None or "metadata" in event:
+            yield event  # metadata folds into the message event by event: such a delta stays whole
             continue
         held, held_type, held_key, held_id = event, event_type, key, event.get(key)
         pieces = [event.get("delta", "")]

@@ -122,6 +122,11 @@ class ConversationReducer:
         self._received_ns = 0
 
     @property
+    def run(self) -> _Run | None:
+        """The run in progress (``None`` between runs): what its checker found so far is ``run.checker.problems``."""
+        return self._run
+
+    @property
     def messages(self) -> list[dict[str, JSON]]:
         """The conversation's UIMessages: the live list, with every streamed tool input parsed."""
         self.settle()

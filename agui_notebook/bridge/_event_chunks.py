@@ -14,9 +14,16 @@ from typing import Any
 
 import orjson
 
+from agui_notebook.agui._metadata import spread_merge_metadata
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.agui._tool_outcome import ERROR_OUTCOMES, claimed_outcome
-from agui_notebook.bridge._messages import AGUI_KEY, UI_PART_ACTIVITY, _ui_part_from_activity, to_ui_messages
+from agui_notebook.bridge._messages import (
+    AGUI_KEY,
+    UI_PART_ACTIVITY,
+    _ui_part_from_activity,
+    to_ui_messages,
+    tool_result_fields,
+)
 from agui_notebook.wire._json import decode_json, js_concat
 
 JSON = Any
@@ -50,28 +57,48 @@ class TextAppend:
     delta: str
 
 
-Routed = RoutedChunk | WholeMessage | TextAppend
+@dataclass(slots=True)
+class MessageInfo:
+    """``metadata["ag-ui"]`` facts for a whole (non-chunk) UIMessage: merged into what it holds."""
+
+    message_id: str
+    info: dict[str, JSON]
+
+
+@dataclass(slots=True)
+class PartInfo:
+    """``providerMetadata["ag-ui"]`` of the data part ``(part_type, part_id)`` of an assistant UIMessage.
+
+    An AI SDK ``data-*`` chunk for a part already shown only replaces its ``data``, so AG-UI metadata that changes
+    later (an ``ACTIVITY_DELTA``'s) reaches the part this way.
+    """
+
+    message_id: str
+    part_type: str
+    part_id: str
+    info: dict[str, JSON]
+
+
+@dataclass(slots=True)
+class MessagesSnapshot:
+    """A ``MESSAGES_SNAPSHOT``: the assembler replaces its messages with it as ``@ag-ui/client`` does."""
+
+    event: dict[str, JSON]
+
+
+Routed = RoutedChunk | WholeMessage | TextAppend | MessageInfo | PartInfo | MessagesSnapshot
+
+
+def _with_metadata(target: dict[str, JSON], event: dict[str, JSON]) -> bool:
+    """Fold ``event``'s ``metadata`` into ``target["metadata"]`` (AG-UI ``mergeMetadata``); False if it has none."""
+    if "metadata" not in event:
+        return False
+    target["metadata"] = spread_merge_metadata(target.get("metadata"), event["metadata"])
+    return True
+
 
 # UIMessage parts that have an AI SDK chunk of the same shape, carried by "ui-part" activities.
 _PART_CHUNKS = frozenset({"source-url", "source-document", "file", "reasoning-file", "custom"})
-
-
-def tool_output_from_content(content: JSON) -> JSON:
-    """The UI output of an AG-UI tool result: JSON objects/arrays parsed, other text kept as a string.
-
-    >>> tool_output_from_content('{"temp": 21}')
-    {'temp': 21}
-    >>> tool_output_from_content("12:00")
-    '12:00'
-    """
-    if isinstance(content, str):
-        stripped = content.lstrip()
-        if stripped[:1] in ("{", "["):
-            try:
-                return orjson.loads(content)
-            except orjson.JSONDecodeError:
-                return content
-    return content
 
 
 @dataclass(slots=True)
@@ -81,7 +108,7 @@ class _ToolCall:
     args: list[str] = field(default_factory=list)
     ended: bool = False
     has_output: bool = False
-    provider_metadata: dict[str, JSON] | None = None
+    info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
 
 
 @dataclass(slots=True)
@@ -92,6 +119,7 @@ class _PendingResult:
     result_message_id: str
     content: JSON
     encrypted_value: str | None = None
+    metadata: JSON = None  # the tool message's metadata (AG-UI ``mergeMetadata`` of the event's)
 
 
 @dataclass(slots=True)
@@ -119,15 +147,18 @@ class EventChunkTranslator:
         self._run: _Run | None = None
         self._known: set[str] = set(known_message_ids or ())
         self._texts: dict[str, str | None] = {}  # AG-UI text message id -> UIMessage id once its part exists
+        self._text_info: dict[str, dict[str, JSON]] = {}  # AG-UI text message id -> its part's "ag-ui" facts
         self._streamed_other: set[str] = set()  # non-assistant text messages being streamed
+        self._other_info: dict[str, dict[str, JSON]] = {}  # ... and their metadata
         self._reasoning_open: dict[str, str] = {}  # reasoning message id -> UIMessage id
         self._reasoning_ending: dict[str, str] = {}  # ended, awaiting a possible encrypted value
-        self._reasoning_metadata: dict[str, dict[str, JSON]] = {}
+        self._reasoning_info: dict[str, dict[str, JSON]] = {}  # reasoning message id -> its "ag-ui" facts
         self._tools: dict[str, _ToolCall] = {}
         self._pending_result: _PendingResult | None = None
         self._activities: dict[
             str, tuple[str, str, dict[str, JSON]]
         ] = {}  # id -> (UIMessage id, type, content)
+        self._activity_info: dict[str, dict[str, JSON]] = {}  # activity id -> its part's "ag-ui" facts
         self._last_assistant_id: str | None = None
         self._pending_interrupts: dict[str, str] = {}  # interrupt id -> tool call id
         self._owner: dict[str, str] = {}  # AG-UI message id -> id of the UIMessage that shows it
@@ -197,6 +228,11 @@ class EventChunkTranslator:
                 ):
                     self._pending_interrupts[approval["id"]] = call_id
 
+    @property
+    def run_message_id(self) -> str | None:
+        """The assistant UIMessage the open run's output goes to (None before its first output or between runs)."""
+        return self._run.message_id if self._run is not None else None
+
     # ------------------------------------------------------------------ helpers
     def _assistant(self, out: list[Routed], *, step: bool) -> str:
         """The UIMessage id of the current assistant message, opening one (and a step) when needed."""
@@ -246,7 +282,9 @@ class EventChunkTranslator:
             self._known.add(message["id"])
             call_id = message.get("toolCallId")
             if message.get("role") == "tool" and call_id in self._tools and call_id not in fresh_calls:
-                self._pending_result = _PendingResult(call_id, message["id"], message.get("content"))
+                self._pending_result = _PendingResult(
+                    call_id, message["id"], message.get("content"), metadata=message.get("metadata")
+                )
                 self._owner[message["id"]] = self._tools[call_id].message_id
                 self._flush_result(out, error=message.get("error"))
             else:
@@ -373,8 +411,15 @@ class EventChunkTranslator:
     def _on_text_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
         role = event.get("role") or "assistant"
+        if message_id in self._streamed_other:
+            if "metadata" in event:
+                self._other_metadata(message_id, event, out)
+            return
         if role == "assistant":
-            self._texts[message_id] = None
+            if message_id not in self._texts:
+                self._texts[message_id] = None
+                self._text_info[message_id] = {"messageId": message_id}
+            self._text_metadata(message_id, event, out)
             return
         self._streamed_other.add(message_id)
         self._known.add(message_id)
@@ -385,8 +430,11 @@ class EventChunkTranslator:
             "role": ui_role,
             "parts": [{"type": "text", "text": ""}],
         }
-        if role == "developer":
-            message["metadata"] = {AGUI_KEY: {"role": "developer"}}
+        info: dict[str, JSON] = {"role": "developer"} if role == "developer" else {}
+        if _with_metadata(info, event):
+            self._other_info[message_id] = {"metadata": info["metadata"]}
+        if info:
+            message["metadata"] = {AGUI_KEY: info}
         out.append(WholeMessage(message))
         if self._run is not None:
             # Assistant output after this message must come after it, in a new assistant UIMessage.
@@ -397,8 +445,11 @@ class EventChunkTranslator:
         delta = event.get("delta", "")
         if message_id in self._streamed_other:
             out.append(TextAppend(message_id, delta))
+            if "metadata" in event:
+                self._other_metadata(message_id, event, out)
             return
         owner = self._texts.get(message_id)
+        changed = "metadata" in event and _with_metadata(self._text_facts(message_id), event)
         if owner is None:
             if not delta:
                 return
@@ -412,19 +463,57 @@ class EventChunkTranslator:
                 {
                     "type": "text-start",
                     "id": message_id,
-                    "providerMetadata": {AGUI_KEY: {"messageId": message_id}},
+                    "providerMetadata": {AGUI_KEY: dict(self._text_facts(message_id))},
                 },
             )
-        self._emit(out, owner, {"type": "text-delta", "id": message_id, "delta": delta})
+            changed = False
+        chunk: dict[str, JSON] = {"type": "text-delta", "id": message_id, "delta": delta}
+        if changed:
+            chunk["providerMetadata"] = {AGUI_KEY: dict(self._text_info[message_id])}
+        self._emit(out, owner, chunk)
+
+    def _text_facts(self, message_id: str) -> dict[str, JSON]:
+        info = self._text_info.get(message_id)
+        if info is None:
+            info = self._text_info[message_id] = {"messageId": message_id}
+        return info
 
     def _on_text_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
         if message_id in self._streamed_other:
             self._streamed_other.discard(message_id)
+            if "metadata" in event:
+                self._other_metadata(message_id, event, out)
+            self._other_info.pop(message_id, None)
             return
         owner = self._texts.pop(message_id, None)
+        info = self._text_info.pop(message_id, None)
         if owner is not None:
-            self._emit(out, owner, {"type": "text-end", "id": message_id})
+            chunk: dict[str, JSON] = {"type": "text-end", "id": message_id}
+            if info is not None and _with_metadata(info, event):
+                chunk["providerMetadata"] = {AGUI_KEY: info}
+            self._emit(out, owner, chunk)
+
+    def _text_metadata(self, message_id: str, event: dict[str, JSON], out: list[Routed]) -> None:
+        """Fold a START event's metadata into an assistant text message (its part shows it once it exists)."""
+        info = self._text_info[message_id]
+        owner = self._texts.get(message_id)
+        if _with_metadata(info, event) and owner is not None:
+            self._emit(
+                out,
+                owner,
+                {
+                    "type": "text-delta",
+                    "id": message_id,
+                    "delta": "",
+                    "providerMetadata": {AGUI_KEY: dict(info)},
+                },
+            )
+
+    def _other_metadata(self, message_id: str, event: dict[str, JSON], out: list[Routed]) -> None:
+        info = self._other_info.setdefault(message_id, {})
+        _with_metadata(info, event)
+        out.append(MessageInfo(message_id, {"metadata": info["metadata"]}))
 
     # ------------------------------------------------------------------ reasoning
     def _on_reasoning_message_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -433,14 +522,13 @@ class EventChunkTranslator:
         self._reasoning_open[message_id] = owner
         self._known.add(message_id)
         self._owner[message_id] = owner
+        info: dict[str, JSON] = {"messageId": message_id}
+        _with_metadata(info, event)
+        self._reasoning_info[message_id] = info
         self._emit(
             out,
             owner,
-            {
-                "type": "reasoning-start",
-                "id": message_id,
-                "providerMetadata": {AGUI_KEY: {"messageId": message_id}},
-            },
+            {"type": "reasoning-start", "id": message_id, "providerMetadata": {AGUI_KEY: dict(info)}},
         )
 
     def _on_reasoning_content(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -449,13 +537,24 @@ class EventChunkTranslator:
         if owner is None:
             self._on_reasoning_message_start(event, out)
             owner = self._reasoning_open[message_id]
-        self._emit(out, owner, {"type": "reasoning-delta", "id": message_id, "delta": event.get("delta", "")})
+            event = {k: v for k, v in event.items() if k != "metadata"}  # already folded in by the start
+        chunk: dict[str, JSON] = {
+            "type": "reasoning-delta",
+            "id": message_id,
+            "delta": event.get("delta", ""),
+        }
+        if "metadata" in event:
+            info = self._reasoning_info.setdefault(message_id, {"messageId": message_id})
+            _with_metadata(info, event)
+            chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
+        self._emit(out, owner, chunk)
 
     def _on_reasoning_message_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
         owner = self._reasoning_open.pop(message_id, None)
         if owner is not None:
             self._reasoning_ending[message_id] = owner
+            _with_metadata(self._reasoning_info.setdefault(message_id, {"messageId": message_id}), event)
 
     def _on_reasoning_end(self, event: dict[str, JSON], out: list[Routed]) -> None:
         self._flush_reasoning_ends(out)
@@ -463,9 +562,9 @@ class EventChunkTranslator:
     def _flush_reasoning_ends(self, out: list[Routed]) -> None:
         for message_id, owner in self._reasoning_ending.items():
             chunk: dict[str, JSON] = {"type": "reasoning-end", "id": message_id}
-            extra = self._reasoning_metadata.pop(message_id, None)
-            if extra:
-                chunk["providerMetadata"] = {AGUI_KEY: {"messageId": message_id, **extra}}
+            info = self._reasoning_info.pop(message_id, None)
+            if info is not None and len(info) > 1:
+                chunk["providerMetadata"] = {AGUI_KEY: info}
             self._emit(out, owner, chunk)
         self._reasoning_ending.clear()
 
@@ -475,13 +574,13 @@ class EventChunkTranslator:
         if event.get("subtype") == "tool-call":
             call = self._tools.get(entity_id)
             if call is not None and not call.has_output:
-                call.provider_metadata = {AGUI_KEY: {"encryptedValue": value}}
+                call.info["encryptedValue"] = value
                 if call.ended:
                     self._emit_input_available(out, entity_id, call)
                 return
         else:
             if entity_id in self._reasoning_open or entity_id in self._reasoning_ending:
-                self._reasoning_metadata.setdefault(entity_id, {})["encryptedValue"] = value
+                self._reasoning_info.setdefault(entity_id, {"messageId": entity_id})["encryptedValue"] = value
                 return
             pending = self._pending_result
             if pending is not None and pending.result_message_id == entity_id:
@@ -502,8 +601,10 @@ class EventChunkTranslator:
         if event.get("parentMessageId"):
             self._owner[event["parentMessageId"]] = owner
             self._known.add(event["parentMessageId"])
-            chunk["providerMetadata"] = {AGUI_KEY: {"parentMessageId": event["parentMessageId"]}}
-            call.provider_metadata = chunk["providerMetadata"]
+            call.info["parentMessageId"] = event["parentMessageId"]
+        _with_metadata(call.info, event)
+        if call.info:
+            chunk["providerMetadata"] = {AGUI_KEY: dict(call.info)}
         self._emit(out, owner, chunk)
 
     def _on_tool_args(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -512,6 +613,8 @@ class EventChunkTranslator:
             return
         delta = event.get("delta", "")
         call.args.append(delta)
+        if "metadata" in event:
+            _with_metadata(call.info, event)  # shown with the input (an AI SDK input delta has no metadata)
         self._emit(
             out,
             call.message_id,
@@ -524,6 +627,7 @@ class EventChunkTranslator:
         if call is None or call.ended:
             return
         call.ended = True
+        _with_metadata(call.info, event)
         self._emit_input_available(out, call_id, call)
 
     def _emit_input_available(self, out: list[Routed], call_id: str, call: _ToolCall) -> None:
@@ -545,8 +649,8 @@ class EventChunkTranslator:
                 "toolName": call.name,
                 "input": tool_input,
             }
-        if call.provider_metadata:
-            chunk["providerMetadata"] = call.provider_metadata
+        if call.info:
+            chunk["providerMetadata"] = {AGUI_KEY: dict(call.info)}
         self._emit(out, call.message_id, chunk)
 
     def _on_tool_result(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -568,7 +672,12 @@ class EventChunkTranslator:
             )
         self._known.add(event.get("messageId", ""))
         self._owner[event.get("messageId", "")] = self._tools[call_id].message_id
-        self._pending_result = _PendingResult(call_id, event.get("messageId", ""), event.get("content"))
+        self._pending_result = _PendingResult(
+            call_id,
+            event.get("messageId", ""),
+            event.get("content"),
+            metadata=spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None,
+        )
         if self._run is not None:
             self._run.need_step = True
 
@@ -593,6 +702,12 @@ class EventChunkTranslator:
             metadata["encryptedValue"] = pending.encrypted_value
         outcome = claimed_outcome(pending.encrypted_value)
         chunk: dict[str, JSON]
+        if (
+            outcome != "denied"
+            and (error is not None or outcome in ERROR_OUTCOMES)
+            and pending.metadata is not None
+        ):
+            metadata["metadata"] = pending.metadata
         if outcome == "denied":
             chunk = {"type": "tool-output-denied", "toolCallId": pending.tool_call_id}
         elif error is not None:
@@ -613,10 +728,12 @@ class EventChunkTranslator:
                 "providerMetadata": {AGUI_KEY: metadata},
             }
         else:
+            output, kept = tool_result_fields(pending.content, pending.metadata)
+            metadata.update(kept)
             chunk = {
                 "type": "tool-output-available",
                 "toolCallId": pending.tool_call_id,
-                "output": tool_output_from_content(pending.content),
+                "output": output,
                 "providerMetadata": {AGUI_KEY: metadata},
             }
         self._emit(out, call.message_id, chunk)
@@ -642,7 +759,13 @@ class EventChunkTranslator:
         self._activities[message_id] = (owner, event["activityType"], content)
         self._known.add(message_id)
         self._owner[message_id] = owner
-        self._emit(out, owner, {"type": f"data-{event['activityType']}", "id": message_id, "data": content})
+        chunk: dict[str, JSON] = {"type": f"data-{event['activityType']}", "id": message_id, "data": content}
+        info = self._activity_info.setdefault(message_id, {}) if known is None else None
+        if info is not None and _with_metadata(info, event):
+            chunk["providerMetadata"] = {AGUI_KEY: dict(info)}
+        self._emit(out, owner, chunk)
+        if known is not None:
+            self._activity_metadata(out, message_id, f"data-{event['activityType']}", event)
 
     def _on_activity_delta(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
@@ -653,13 +776,52 @@ class EventChunkTranslator:
         try:
             content = apply_json_patch(content, event.get("patch") or [])
         except ValueError:
-            return  # the reference reducer keeps the previous content when a patch does not apply
+            # The reference reducer keeps the previous content when a patch does not apply (not the metadata).
+            self._activity_metadata(out, message_id, f"data-{known[1]}", event)
+            return
         activity_type = event.get("activityType") or known[1]
         self._activities[message_id] = (owner, activity_type, content)
         self._emit(out, owner, {"type": f"data-{activity_type}", "id": message_id, "data": content})
+        self._activity_metadata(out, message_id, f"data-{activity_type}", event)
+
+    def _activity_metadata(
+        self, out: list[Routed], message_id: str, part_type: str, event: dict[str, JSON]
+    ) -> None:
+        info = self._activity_info.setdefault(message_id, {})
+        if _with_metadata(info, event):
+            out.append(PartInfo(self._activities[message_id][0], part_type, message_id, dict(info)))
 
     def _on_messages_snapshot(self, event: dict[str, JSON], out: list[Routed]) -> None:
-        self._add_history(event.get("messages") or [], out)
+        out.append(MessagesSnapshot(event))
+
+    def after_snapshot(self, messages: list[dict[str, JSON]], rebuilt: set[str], *, moved_on: bool) -> None:
+        """Know the conversation a ``MESSAGES_SNAPSHOT`` left: ``rebuilt`` names the UIMessages it replaced.
+
+        What was streaming into a replaced message starts a new part if it goes on (its old part is gone), and
+        calls the snapshot removed are forgotten. ``moved_on``: messages now follow the run's message, so the run's
+        later output opens a new assistant message after them (as after a streamed user message).
+        """
+        fresh = [m for m in messages if m["id"] in rebuilt]
+        self.continue_from(fresh)
+        for message_id, owner in list(self._texts.items()):
+            if owner in rebuilt:
+                self._texts[message_id] = None
+        for message_id, owner in list(self._reasoning_open.items()):
+            if owner in rebuilt:
+                del self._reasoning_open[message_id]
+        present = {
+            part.get("toolCallId") for m in messages for part in m.get("parts") or () if "toolCallId" in part
+        }
+        for call_id, call in list(self._tools.items()):
+            if call_id not in present:
+                del self._tools[call_id]
+            elif call.message_id in rebuilt:
+                call.ended = True
+        for message in messages:
+            if message.get("role") == "assistant":
+                self._last_assistant_id = message["id"]
+        if moved_on and self._run is not None:
+            self._run.message_id = None
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
         owner = self._assistant(out, step=False)

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from ag_ui.core import Message
 
+from agui_notebook.agui._compat import upgrade_inbound_message
 from agui_notebook.agui._thread import _MESSAGE_LIST as _AGUI_MESSAGES
 from agui_notebook.agui._thread import validated
 from agui_notebook.bridge._located import conversion_errors
@@ -37,7 +38,24 @@ def as_wire_message(message: Any) -> dict[str, JSON]:
     return message.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def _tool_output(content: JSON) -> JSON:
+OWN_METADATA_KEY = "agui-notebook"
+"""The key in an AG-UI message's ``metadata`` for what only agui-notebook reads back.
+
+As ``@ag-ui/client`` keeps its own facts under ``metadata["@ag-ui/client"]``. Today it holds one fact:
+``outputType``, the JSON type of a tool's output when the tool message's text alone would not give it back.
+"""
+
+_OUTPUT_TYPES = {bool: "boolean", int: "number", float: "number", type(None): "null", str: "string"}
+
+
+def tool_output_from_content(content: JSON) -> JSON:
+    """The UI output of an AG-UI tool result: JSON objects/arrays parsed, other text kept as a string.
+
+    >>> tool_output_from_content('{"temp": 21}')
+    {'temp': 21}
+    >>> tool_output_from_content("12:00")
+    '12:00'
+    """
     if isinstance(content, str) and content.lstrip()[:1] in ("{", "["):
         try:
             return orjson.loads(content)
@@ -46,8 +64,134 @@ def _tool_output(content: JSON) -> JSON:
     return content
 
 
+def tool_content_from_output(output: JSON) -> tuple[JSON, str | None]:
+    """The AG-UI text of a tool output and the ``outputType`` that reading it back needs (None when it needs none).
+
+    The text is what pydantic-ai's AG-UI adapter sends for the same return: a string verbatim, ``None`` as empty
+    text, anything else as JSON.
+
+    >>> tool_content_from_output(["a", "b"]), tool_content_from_output(42), tool_content_from_output("[1]")
+    (('["a","b"]', None), ('42', 'number'), ('[1]', 'string'))
+    """
+    if isinstance(output, str):
+        return output, ("string" if tool_output_from_content(output) is not output else None)
+    if output is None:
+        return "", "null"
+    content = orjson.dumps(output).decode()
+    return content, _OUTPUT_TYPES.get(type(output))
+
+
+def _typed_output(content: str, output_type: Any) -> tuple[bool, JSON]:
+    """``content`` read as a value of JSON type ``output_type``; ``(False, None)`` when it is not one."""
+    if output_type == "string":
+        return True, content
+    if output_type == "null":
+        return content in ("", "null"), None
+    if output_type in ("number", "boolean"):
+        try:
+            value = orjson.loads(content)
+        except orjson.JSONDecodeError:
+            return False, None
+        if _OUTPUT_TYPES.get(type(value)) == output_type:
+            return True, value
+    return False, None
+
+
+def tool_result_fields(content: JSON, metadata: JSON = None) -> tuple[JSON, dict[str, JSON]]:
+    """The UI output of a tool message (or TOOL_CALL_RESULT) and what its ``resultProviderMetadata`` keeps.
+
+    The kept facts (``content``: the exact text when writing the output again would not reproduce it;
+    ``contentParts``: the content was a list of AG-UI parts; ``metadata``: the message's metadata) make
+    :func:`tool_message_content` give the message back exactly.
+
+    >>> tool_result_fields('["a", "b"]')
+    (['a', 'b'], {'content': '["a", "b"]'})
+    >>> tool_result_fields("42", {"agui-notebook": {"outputType": "number"}})
+    (42, {})
+    """
+    kept: dict[str, JSON] = {}
+    if isinstance(content, list):
+        output: JSON = content
+        kept["contentParts"] = True
+    else:
+        ours = metadata.get(OWN_METADATA_KEY) if type(metadata) is dict else None
+        typed = False
+        if type(ours) is dict and isinstance(content, str):
+            typed, output = _typed_output(content, ours.get("outputType"))
+        if not typed:
+            output = tool_output_from_content(content)
+        again, output_type = tool_content_from_output(output)
+        if again != content:
+            kept["content"] = content
+        if typed and ours == {"outputType": output_type}:
+            # Our own fact, rebuilt from the output on the way back: not the user's metadata.
+            metadata = {k: v for k, v in metadata.items() if k != OWN_METADATA_KEY}  # type: ignore[union-attr]
+            if not metadata:
+                metadata = None
+    if metadata is not None:
+        kept["metadata"] = metadata
+    return output, kept
+
+
+def tool_message_content(output: JSON, kept: dict[str, JSON]) -> tuple[JSON, JSON]:
+    """The ``content`` and ``metadata`` of the AG-UI tool message for a UI tool output (see :func:`tool_result_fields`).
+
+    >>> tool_message_content(42, {})
+    ('42', {'agui-notebook': {'outputType': 'number'}})
+    >>> tool_message_content([1, 2], {})
+    ('[1,2]', None)
+    """
+    metadata = kept.get("metadata")
+    if kept.get("contentParts") and isinstance(output, list):
+        return output, metadata
+    content, output_type = tool_content_from_output(output)
+    if isinstance(kept.get("content"), str):
+        content = kept["content"]
+    elif output_type is not None and not (type(metadata) is dict and OWN_METADATA_KEY in metadata):
+        ours = {OWN_METADATA_KEY: {"outputType": output_type}}
+        metadata = {**metadata, **ours} if type(metadata) is dict else ours
+    return content, metadata
+
+
 def _agui_meta(message: dict[str, JSON], *keys: str) -> dict[str, JSON]:
     return {key: message[key] for key in keys if message.get(key) is not None}
+
+
+_COMMON_FIELDS = frozenset({"id", "role", "content", "name", "encryptedValue", "metadata", "subagentRunId"})
+_MESSAGE_FIELDS = {
+    "user": _COMMON_FIELDS,
+    "system": _COMMON_FIELDS,
+    "developer": _COMMON_FIELDS,
+    "assistant": _COMMON_FIELDS | {"toolCalls"},
+    "reasoning": _COMMON_FIELDS - {"name"},
+    "tool": (_COMMON_FIELDS - {"name"}) | {"toolCallId", "error"},
+    "activity": frozenset({"id", "role", "activityType", "content", "metadata", "subagentRunId"}),
+}
+_TOOL_CALL_FIELDS = frozenset({"id", "type", "function", "encryptedValue", "metadata"})
+FIELDS_KEY = "fields"
+"""Key under ``"ag-ui"`` for the fields of a message or tool call that AG-UI does not define (``encryptedContent``,
+the AG-UI docs' name on messages, or a producer's own): ``ag_ui.core`` and ``@ag-ui/client`` keep them, so do we."""
+
+
+def _with_unknown_fields(
+    meta: dict[str, JSON], source: dict[str, JSON], known: frozenset[str]
+) -> dict[str, JSON]:
+    """``meta`` with the fields of ``source`` outside ``known`` under :data:`FIELDS_KEY` (when there are any)."""
+    unknown = {key: value for key, value in source.items() if key not in known}
+    if unknown:
+        meta[FIELDS_KEY] = unknown
+    return meta
+
+
+def _message_fields(message: dict[str, JSON]) -> dict[str, JSON]:
+    return _with_unknown_fields({}, message, _MESSAGE_FIELDS.get(message.get("role"), _COMMON_FIELDS))
+
+
+def _restore_fields(target: dict[str, JSON], meta: dict[str, JSON]) -> None:
+    unknown = meta.get(FIELDS_KEY)
+    if type(unknown) is dict:
+        for key, value in unknown.items():
+            target.setdefault(key, value)
 
 
 # ---------------------------------------------------------------------------------------------- ui-part carrier
@@ -78,8 +222,22 @@ def _ui_part_to_activity(part: dict[str, JSON], fresh_id: Any) -> dict[str, JSON
 
 
 # ---------------------------------------------------------------------------------------------- AG-UI -> UI
+_MEDIA_PARTS = frozenset({"image", "audio", "video", "document"})
+UNKNOWN_PROVIDER = "unknown"
+"""The ``providerReference`` key of an AG-UI file handle that names no provider."""
+
+
 def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
     kind = part.get("type")
+    if kind not in _MEDIA_PARTS and kind != "text":
+        # A part no 1.0 part holds (a legacy ``binary`` part with only an id): a file part that carries it whole.
+        mime = part.get("mimeType")
+        return {
+            "type": "file",
+            "mediaType": mime if isinstance(mime, str) else "application/octet-stream",
+            "url": "",
+            "providerMetadata": {AGUI_KEY: {"part": part}},
+        }
     if kind == "text":
         ui: dict[str, JSON] = {"type": "text", "text": part.get("text", "")}
         extra = _agui_meta(part, "id", "metadata")
@@ -88,16 +246,26 @@ def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
         return ui
     source = part.get("source") or {}
     mime = source.get("mimeType") or "application/octet-stream"
-    if source.get("type") == "data":
-        url = f"data:{mime};base64,{source.get('value', '')}"
-    else:
-        url = source.get("value", "")
-    ui = {"type": "file", "mediaType": mime, "url": url}
-    extra = {"partType": kind, "sourceType": source.get("type")}
+    source_type = source.get("type")
+    ui = {"type": "file", "mediaType": mime}
+    extra = {"partType": kind, "sourceType": source_type}
     extra.update(_agui_meta(part, "id", "metadata"))
-    if source.get("type") == "url" and source.get("mimeType") is None:
+    if source_type == "data":
+        ui["url"] = f"data:{mime};base64,{source.get('value', '')}"
+    elif source_type == "file":
+        # A handle only its provider can resolve: the AI SDK's providerReference, with no URL (as its uploadFile).
+        ui["url"] = ""
+        provider = source.get("provider")
+        ui["providerReference"] = {
+            provider if isinstance(provider, str) else UNKNOWN_PROVIDER: source.get("value", "")
+        }
+        if not isinstance(provider, str):
+            extra["noProvider"] = True
+    else:
+        ui["url"] = source.get("value", "")
+    if source_type in ("url", "file") and source.get("mimeType") is None:
         extra["noMimeType"] = True
-    if source.get("provider") is not None:
+    if source.get("provider") is not None and source_type != "file":
         extra["provider"] = source["provider"]
     metadata = part.get("metadata")
     if isinstance(metadata, dict) and isinstance(metadata.get("filename"), str):
@@ -108,6 +276,7 @@ def _content_part_to_ui(part: dict[str, JSON]) -> dict[str, JSON]:
 
 def _message_metadata(message: dict[str, JSON], **extra: JSON) -> dict[str, JSON] | None:
     info = _agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId")
+    info.update(_message_fields(message))
     info.update(extra)
     return {AGUI_KEY: info} if info else None
 
@@ -148,6 +317,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
         if role == "reasoning":
             meta = {"messageId": message["id"]}
             meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
+            meta.update(_message_fields(message))
             parts.append(
                 {
                     "type": "reasoning",
@@ -157,8 +327,9 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 }
             )
         elif role == "assistant":
-            meta = {"messageId": message["id"]}
-            meta.update(_agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId"))
+            facts = _agui_meta(message, "name", "encryptedValue", "metadata", "subagentRunId")
+            facts.update(_message_fields(message))
+            meta = {"messageId": message["id"], **facts}
             calls = message.get("toolCalls")
             content = message.get("content")
             if content is not None or not calls:
@@ -176,10 +347,14 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 )
                 meta = {"parentMessageId": message["id"]}
             else:
-                meta["parentMessageId"] = meta.pop("messageId")
+                # No text part to carry the message's own facts: the first call does, apart from its own.
+                meta = {"parentMessageId": message["id"]}
+                if facts:
+                    meta["message"] = facts
             for call in calls or ():
                 call_meta = dict(meta)
                 call_meta.update(_agui_meta(call, "encryptedValue", "metadata"))
+                _with_unknown_fields(call_meta, call, _TOOL_CALL_FIELDS)
                 arguments = call["function"].get("arguments", "")
                 try:
                     tool_input = orjson.loads(arguments) if arguments.strip() else {}
@@ -203,6 +378,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
         elif role == "tool":
             result_meta = {"messageId": message["id"]}
             result_meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
+            result_meta.update(_message_fields(message))
             part = tool_parts.get(message.get("toolCallId", ""))
             if part is None:
                 part = {
@@ -219,14 +395,9 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 result_meta["content"] = content
             else:
                 part["state"] = "output-available"
-                part["output"] = _tool_output(content)
-                # Keep the exact text when re-serialising the parsed output would not reproduce it.
-                if (
-                    isinstance(content, str)
-                    and part["output"] is not content
-                    and orjson.dumps(part["output"]).decode() != content
-                ):
-                    result_meta["content"] = content
+                result_meta.pop("metadata", None)
+                part["output"], kept = tool_result_fields(content, message.get("metadata"))
+                result_meta.update(kept)
             part["resultProviderMetadata"] = {AGUI_KEY: result_meta}
             after_results = True
         elif role == "activity":
@@ -239,6 +410,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 "data": message.get("content", {}),
             }
             extra = _agui_meta(message, "metadata", "subagentRunId")
+            extra.update(_message_fields(message))
             if extra:
                 part["providerMetadata"] = {AGUI_KEY: extra}
             parts.append(part)
@@ -255,7 +427,8 @@ def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     result: list[dict[str, JSON]] = []
     group: list[dict[str, JSON]] = []
     for raw in messages:
-        message = as_wire_message(raw)
+        # Legacy ``binary`` parts become 1.0 media parts first, as @ag-ui/client's compatibility boundary does.
+        message = upgrade_inbound_message(as_wire_message(raw))
         if message.get("role") in _ASSISTANT_SIDE:
             group.append(message)
             continue
@@ -271,6 +444,8 @@ def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
 # ---------------------------------------------------------------------------------------------- UI -> AG-UI
 def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
     meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+    if type(meta.get("part")) is dict:
+        return dict(meta["part"])
     mime = part.get("mediaType") or "application/octet-stream"
     url = part.get("url", "")
     kind = meta.get("partType")
@@ -279,9 +454,18 @@ def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
     source_type = meta.get("sourceType")
     if source_type is None:
         source_type = "data" if url.startswith("data:") and ";base64," in url else "url"
-    if source_type == "data":
+    reference = part.get("providerReference")
+    if type(reference) is dict and reference and meta.get("sourceType") in (None, "file"):
+        # A provider's handle (the AI SDK's providerReference takes precedence over the url, as in the AI SDK).
+        provider, handle = next(iter(reference.items()))
+        source: dict[str, JSON] = {"type": "file", "value": handle}
+        if not meta.get("noMimeType"):
+            source["mimeType"] = mime
+        if not meta.get("noProvider"):
+            source["provider"] = provider
+    elif source_type == "data":
         value = url.split(",", 1)[1] if "," in url else url
-        source: dict[str, JSON] = {"type": "data", "value": value, "mimeType": mime}
+        source = {"type": "data", "value": value, "mimeType": mime}
     else:
         source = {"type": source_type, "value": url}
         if not meta.get("noMimeType"):
@@ -318,6 +502,7 @@ def _user_or_system_to_agui(ui: dict[str, JSON]) -> dict[str, JSON]:
     else:
         message["content"] = "".join(p.get("text", "") for p in parts if p.get("type") == "text")
     message.update(_agui_meta(info, "name", "encryptedValue", "metadata", "subagentRunId"))
+    _restore_fields(message, info)
     return message
 
 
@@ -351,6 +536,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
             if not meta.get("noContent"):
                 message["content"] = part.get("text", "")
             message.update(_agui_meta(meta, "name", "encryptedValue", "metadata", "subagentRunId"))
+            _restore_fields(message, meta)
             if meta.get("emptyToolCalls"):
                 message["toolCalls"] = []
             out.append(message)
@@ -363,24 +549,30 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                 "content": part.get("text", ""),
             }
             message.update(_agui_meta(meta, "encryptedValue", "metadata", "subagentRunId"))
+            _restore_fields(message, meta)
             out.append(message)
         elif kind.startswith("tool-") or kind == "dynamic-tool":
             meta = (part.get("callProviderMetadata") or {}).get(AGUI_KEY) or {}
             name = part.get("toolName") if kind == "dynamic-tool" else kind[5:]
             owner_id = meta.get("parentMessageId")
             owner = by_id.get(owner_id) if owner_id else None
-            if owner is None:
+            # A result the stream showed without its call (a dynamic tool named "unknown") has no call to hold.
+            orphan = kind == "dynamic-tool" and name == "unknown" and part.get("input") is None
+            if owner is None and not orphan:
                 if owner_id is None and out and out[-1].get("role") == "assistant":
                     owner = out[-1]
                 else:
                     owner = {"id": owner_id or fresh_id(), "role": "assistant"}
-                    owner.update(_agui_meta(meta, "name", "subagentRunId"))
+                    facts = meta.get("message") if type(meta.get("message")) is dict else meta
+                    owner.update(_agui_meta(facts, "name", "encryptedValue", "metadata", "subagentRunId"))
                     if meta.get("messageEncryptedValue") is not None:
                         owner["encryptedValue"] = meta["messageEncryptedValue"]
+                    if facts is not meta:
+                        _restore_fields(owner, facts)
                     out.append(owner)
                     by_id[owner["id"]] = owner
             state = part.get("state")
-            if not (kind == "dynamic-tool" and name == "unknown" and part.get("input") is None):
+            if owner is not None and not orphan:
                 if "arguments" in meta:
                     arguments = meta["arguments"]
                 else:
@@ -394,6 +586,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     "function": {"name": name, "arguments": arguments},
                 }
                 call.update(_agui_meta(meta, "encryptedValue", "metadata"))
+                _restore_fields(call, meta)
                 owner.setdefault("toolCalls", []).append(call)
             if state in ("output-available", "output-error", "output-denied"):
                 result_meta = (part.get("resultProviderMetadata") or {}).get(AGUI_KEY) or {}
@@ -401,12 +594,9 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     "id": result_meta.get("messageId") or fresh_id(),
                     "role": "tool",
                 }
+                metadata = result_meta.get("metadata")
                 if state == "output-available":
-                    output = part.get("output")
-                    content = result_meta.get("content", output if isinstance(output, str | list) else None)
-                    if content is None or (isinstance(content, list) and not isinstance(output, list)):
-                        content = orjson.dumps(output).decode()
-                    tool_message["content"] = content
+                    tool_message["content"], metadata = tool_message_content(part.get("output"), result_meta)
                 elif state == "output-error":
                     tool_message["content"] = result_meta.get("content", part.get("errorText", ""))
                     tool_message["error"] = part.get("errorText", "")
@@ -414,8 +604,16 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     tool_message["content"] = "Tool call denied"
                     tool_message["error"] = "denied"
                 tool_message["toolCallId"] = part["toolCallId"]
-                tool_message.update(_agui_meta(result_meta, "encryptedValue", "metadata", "subagentRunId"))
-                results.append((owner["id"], tool_message))
+                tool_message.update(_agui_meta(result_meta, "encryptedValue", "subagentRunId"))
+                if metadata is not None:
+                    tool_message["metadata"] = metadata
+                _restore_fields(tool_message, result_meta)
+                if owner is None:
+                    # No call to follow: the result keeps its place among the messages.
+                    flush_results()
+                    out.append(tool_message)
+                else:
+                    results.append((owner["id"], tool_message))
         elif kind.startswith("data-"):
             meta = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
             data = part.get("data")
@@ -426,6 +624,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                 "content": data if isinstance(data, dict) else {"value": data},
             }
             message.update(_agui_meta(meta, "metadata", "subagentRunId"))
+            _restore_fields(message, meta)
             out.append(message)
         else:
             out.append(_ui_part_to_activity(part, fresh_id))
@@ -456,7 +655,16 @@ def to_agui_messages(ui_messages: Iterable[Any]) -> list[Message]:
 
 
 # ---------------------------------------------------------------------------------------------- -> OpenAI
+OPENAI_PROVIDER = "openai"
+
+
 def _openai_user_content(content: JSON) -> JSON:
+    """Chat-completions user content: text, ``image_url``, ``input_audio`` and ``file`` parts.
+
+    A ``file`` part takes a file's bytes or URL in ``file_data`` and only an uploaded file's id in ``file_id``: an
+    AG-UI file handle whose provider is OpenAI or unnamed. Another provider's handle is dropped, as the AG-UI spec
+    tells a peer that cannot use a handle to do.
+    """
     if isinstance(content, str):
         return content
     parts: list[dict[str, JSON]] = []
@@ -465,37 +673,51 @@ def _openai_user_content(content: JSON) -> JSON:
         if kind == "text":
             parts.append({"type": "text", "text": part.get("text", "")})
             continue
+        if kind == "binary":  # a legacy part with only an id (see agui/_compat.py): an uploaded file's id
+            if isinstance(part.get("id"), str):
+                parts.append({"type": "file", "file": {"file_id": part["id"]}})
+            continue
         source = part.get("source") or {}
+        source_type = source.get("type")
         mime = source.get("mimeType") or "application/octet-stream"
-        url = (
-            f"data:{mime};base64,{source.get('value', '')}"
-            if source.get("type") == "data"
-            else source.get("value", "")
-        )
-        if kind == "image":
-            parts.append({"type": "image_url", "image_url": {"url": url}})
-        elif kind == "audio" and source.get("type") == "data":
-            audio_format = mime.split("/", 1)[1].replace("mpeg", "mp3").replace("x-wav", "wav")
-            parts.append(
-                {
-                    "type": "input_audio",
-                    "input_audio": {"data": source.get("value", ""), "format": audio_format},
-                }
-            )
+        file: dict[str, JSON]
+        if source_type == "file":
+            if source.get("provider") not in (None, OPENAI_PROVIDER):
+                continue
+            file = {"file_id": source.get("value", "")}
         else:
-            file: dict[str, JSON] = {"file_data": url} if source.get("type") == "data" else {"file_id": url}
-            metadata = part.get("metadata")
-            if isinstance(metadata, dict) and metadata.get("filename"):
-                file["filename"] = metadata["filename"]
-            parts.append({"type": "file", "file": file})
+            url = (
+                f"data:{mime};base64,{source.get('value', '')}"
+                if source_type == "data"
+                else source.get("value", "")
+            )
+            if kind == "image":
+                parts.append({"type": "image_url", "image_url": {"url": url}})
+                continue
+            if kind == "audio" and source_type == "data":
+                audio_format = mime.split("/", 1)[1].replace("mpeg", "mp3").replace("x-wav", "wav")
+                parts.append(
+                    {
+                        "type": "input_audio",
+                        "input_audio": {"data": source.get("value", ""), "format": audio_format},
+                    }
+                )
+                continue
+            file = {"file_data": url}
+        metadata = part.get("metadata")
+        if isinstance(metadata, dict) and metadata.get("filename"):
+            file["filename"] = metadata["filename"]
+        parts.append({"type": "file", "file": file})
     return parts
 
 
 def _tool_content_text(content: JSON) -> str:
+    """Chat-completions tool text: the text itself, text parts joined, anything else as JSON."""
     if isinstance(content, str):
         return content
-    texts = [p.get("text", "") for p in content if p.get("type") == "text"]
-    return "\n".join(texts) if len(texts) == len(content) else orjson.dumps(content).decode()
+    if isinstance(content, list) and all(type(p) is dict and p.get("type") == "text" for p in content):
+        return "\n".join(str(p.get("text", "")) for p in content)
+    return "" if content is None else orjson.dumps(content).decode()
 
 
 @conversion_errors("either")
@@ -514,7 +736,7 @@ def to_openai_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     ):
         agui = to_agui_messages_wire(items)
     else:
-        agui = [as_wire_message(m) for m in items]
+        agui = [upgrade_inbound_message(as_wire_message(m)) for m in items]
     out: list[dict[str, JSON]] = []
     for message in agui:
         role = message.get("role")

@@ -14,6 +14,7 @@ after their type.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -24,7 +25,17 @@ __all__ = ["UIChunkConverter", "is_ui_chunk_type"]
 
 
 def _json_text(value: Any) -> str:
-    return value if isinstance(value, str) else orjson.dumps(value).decode()
+    if isinstance(value, str):
+        return value
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # nested more than orjson writes, or an integer beyond 64 bits
+        return json.dumps(value, default=str)
+
+
+def _call_key(call_id: Any) -> Any:
+    """A tool call id as a set member: itself, or (a list, an object) its JSON text."""
+    return call_id if isinstance(call_id, (str, int, float, type(None))) else _json_text(call_id)
 
 
 class UIChunkConverter:
@@ -115,7 +126,7 @@ class UIChunkConverter:
     # -- tools -------------------------------------------------------------------------------------------------
 
     def _call_start(self, call_id: Any, name: Any) -> dict[str, Any]:
-        self._started_calls.add(call_id)
+        self._started_calls.add(_call_key(call_id))
         return {"type": "TOOL_CALL_START", "toolCallId": call_id, "toolCallName": name}
 
     def _input_start(self, chunk: dict[str, Any]) -> list[dict[str, Any]]:
@@ -128,13 +139,13 @@ class UIChunkConverter:
     def _input_complete(self, chunk: dict[str, Any]) -> list[dict[str, Any]]:
         call_id = chunk.get("toolCallId")
         events = []
-        if call_id not in self._started_calls:
+        if _call_key(call_id) not in self._started_calls:
             events.append(self._call_start(call_id, chunk.get("toolName")))
             events.append(
                 {"type": "TOOL_CALL_ARGS", "toolCallId": call_id, "delta": _json_text(chunk.get("input"))}
             )
-        if call_id not in self._ended_calls:
-            self._ended_calls.add(call_id)
+        if _call_key(call_id) not in self._ended_calls:
+            self._ended_calls.add(_call_key(call_id))
             events.append({"type": "TOOL_CALL_END", "toolCallId": call_id})
         return events
 

@@ -25,6 +25,8 @@ def names(columns: tuple[Column, ...]) -> list[str]:
     return [column.name for column in columns]
 
 
+RUN_KEY_MEANING = "the run: its `run_id`, numbered (`r#1`, `r#2`) when several runs of the load use it"
+
 EVENT_COLUMNS: tuple[Column, ...] = (
     Column("source", "where the event was read from: the file path, or `<text>`, `<events>`, `<recorder>`"),
     Column(
@@ -33,6 +35,7 @@ EVENT_COLUMNS: tuple[Column, ...] = (
     Column("seq", "0-based position of the event in its run (in its source for events outside any run)"),
     Column("thread_id", "thread of the enclosing run"),
     Column("run_id", "the enclosing run: the innermost RUN_STARTED not yet finished; NaN outside any run"),
+    Column("run_key", RUN_KEY_MEANING),
     Column("type", "event type (categorical); unknown types are kept as they are"),
     Column("time", "when the event happened: the recorder's receive time if recorded, else `timestamp`"),
     Column("timestamp", "the event's own `timestamp` (producer clock, milliseconds); NaT when absent"),
@@ -53,6 +56,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column("source", "where the run was read from"),
     Column("thread_id", "`threadId` of the run"),
     Column("run_id", "`runId` of the run"),
+    Column("run_key", RUN_KEY_MEANING),
     Column("parent_run_id", "`parentRunId` from RUN_STARTED"),
     Column("started_at", "time of RUN_STARTED (else of the run's first timed event)"),
     Column("finished_at", "time of RUN_FINISHED or RUN_ERROR; NaT when the run is incomplete"),
@@ -89,6 +93,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
 
 MESSAGE_COLUMNS: tuple[Column, ...] = (
     Column("run_id", "run the message was streamed in"),
+    Column("run_key", RUN_KEY_MEANING),
     Column("message_id", "`messageId`"),
     Column("role", "role from the start event (`reasoning` for reasoning)"),
     Column("kind", "text or reasoning"),
@@ -103,6 +108,7 @@ MESSAGE_COLUMNS: tuple[Column, ...] = (
 
 CHUNK_COLUMNS: tuple[Column, ...] = (
     Column("run_id", "run the chunk was streamed in"),
+    Column("run_key", RUN_KEY_MEANING),
     Column("message_id", "message of a text or reasoning chunk"),
     Column("tool_call_id", "tool call of an arguments chunk"),
     Column("kind", "text, reasoning or tool_args"),
@@ -117,6 +123,7 @@ CHUNK_COLUMNS: tuple[Column, ...] = (
 
 TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column("run_id", "run the tool call was made in"),
+    Column("run_key", RUN_KEY_MEANING),
     Column("tool_call_id", "`toolCallId`"),
     Column("tool_name", "`toolCallName`"),
     Column("parent_message_id", "`parentMessageId`: the assistant message holding the call"),
@@ -139,6 +146,7 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
 
 REASONING_COLUMNS: tuple[Column, ...] = (
     Column("run_id", "run the reasoning was streamed in"),
+    Column("run_key", RUN_KEY_MEANING),
     Column("message_id", "`messageId` of the reasoning message (or span)"),
     Column("started_at", "REASONING_START or REASONING_MESSAGE_START, whichever came first"),
     Column("ended_at", "REASONING_MESSAGE_END or REASONING_END, whichever came last (else its last chunk)"),

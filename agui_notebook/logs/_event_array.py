@@ -95,7 +95,11 @@ class EventDtype(ExtensionDtype):
 def _short(value: Any) -> str:
     if value is None:
         return "None"
-    text = orjson.dumps(value).decode()
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:  # nested more than orjson writes (255 levels)
+        kind = value.get("type") if isinstance(value, dict) else None
+        return f"{{type: {kind}, …}} (too deeply nested to show)"
     return text if len(text) <= 72 else text[:71] + "…"
 
 
@@ -245,7 +249,7 @@ class EventArray(ExtensionArray):
         out = np.empty(len(self), dtype=object)
         for i in range(len(self)):
             value = self._decode(i)
-            out[i] = None if value is None else orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+            out[i] = None if value is None else _factorize_key(value, self, i)
         return out, None
 
     def _formatter(self, boxed: bool = False):
@@ -257,6 +261,14 @@ class EventArray(ExtensionArray):
         if blob < 0:
             raise KeyError(i)
         return self._blobs[blob].raw(int(self._line[i]))
+
+
+def _factorize_key(value: Any, array: EventArray, i: int) -> str:
+    """The text equal events share: sorted-key JSON, else (too deeply nested to write) the raw JSON read."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return array.raw(i).decode("utf-8", "replace")
 
 
 def _is_missing(value: Any) -> bool:

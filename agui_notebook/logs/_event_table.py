@@ -10,14 +10,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import numpy as np
 import pandas as pd
 
 from ._columns import EVENT_COLUMNS, names
 from ._event_array import EventArray
-from ._kinds import CHUNK_ID_KEYS, DELTA_TYPES, EVENT_TYPES, FIELD_TYPES, HOT_TYPES, MESSAGE_TYPES
-from ._read import NO_TIME, Batch, value_runs
-from ._run_assignment import assign_runs
+from ._kinds import (
+    CHUNK_ID_KEYS,
+    CONTENT_TYPES,
+    DELTA_TYPES,
+    EVENT_TYPES,
+    FIELD_TYPES,
+    HOT_TYPES,
+    MESSAGE_TYPES,
+    REQUIRED_IDS,
+)
+from ._odd_values import OddValues, id_text, odd_problem
+from ._read import MAX_TIMESTAMP_MS, NO_TIME, Batch, value_runs
+from ._run_assignment import assign_runs, run_keys
 
 __all__ = ["EventTableBuilder"]
 
@@ -25,31 +36,43 @@ _SPARSE_KEYS = ("threadId", "runId", "toolCallName", "parentMessageId", "role", 
 
 
 class _Codes:
-    """Integer codes for the values of one categorical column, shared by every source of a load."""
+    """Integer codes for the values of one categorical column, shared by every source of a load.
 
-    __slots__ = ("index", "values")
+    Every value is kept as a string: an id that is not one (a number, a list) is read as its text
+    (``id_text``) and counted in ``odd``.
+    """
 
-    def __init__(self) -> None:
-        self.index: dict[Any, int] = {}
-        self.values: list[Any] = []
+    __slots__ = ("field", "index", "odd", "values")
+
+    def __init__(self, field: str = "") -> None:
+        self.field = field
+        self.index: dict[str, int] = {}
+        self.values: list[str] = []
+        self.odd = 0
 
     def code(self, value: Any) -> int:
-        try:
-            found = self.index.get(value)
-        except TypeError:  # an id that is an object or a list: keep it as its text
-            value = str(value)
-            found = self.index.get(value)
+        if type(value) is not str:
+            if value is None or (type(value) is float and value != value) or value is msgspec.UNSET:
+                return -1  # absent: None, NaN or unset
+            if isinstance(value, str):  # a str subclass (an enum member given in memory)
+                value = str.__str__(value)
+            else:
+                self.odd += 1
+                value = id_text(value)
+        found = self.index.get(value)
         if found is not None:
             return found
-        if value is None or (type(value) is float and value != value):  # absent: None or NaN
-            return -1
         found = len(self.values)
         self.index[value] = found
-        self.values.append(value if isinstance(value, str) else str(value))
+        self.values.append(value)
         return found
 
-    def dense(self, values: np.ndarray) -> np.ndarray:
-        """Codes of an object array; only where a value differs from the one before is it looked up."""
+    def dense(self, values: np.ndarray, rows: np.ndarray | int, odd: OddValues) -> np.ndarray:
+        """Codes of an object array; only where a value differs from the one before is it looked up.
+
+        ``rows`` is where the values are in the events table (the first row, when they are consecutive);
+        odd values are reported there.
+        """
         starts, distinct = value_runs(values)
         values_list = distinct.tolist()
         try:
@@ -57,12 +80,46 @@ class _Codes:
         except TypeError:  # an unhashable id: code() keeps it as its text
             found = [None] * len(values_list)
         if None in found:
+            before = self.odd
             found = [self.code(v) if f is None else f for v, f in zip(values_list, found, strict=True)]
+            if self.odd != before:
+                ends = np.append(starts[1:], len(values)).tolist()
+                for value, start, end in zip(values_list, starts.tolist(), ends, strict=True):
+                    if _is_odd_id(value):
+                        problem = odd_problem(self.field, value, read_as=id_text(value))
+                        for position in range(start, end):
+                            odd.add(_row(rows, position), self.field, problem)
         codes = np.array(found, dtype=np.int32)
         return np.repeat(codes, np.diff(np.append(starts, len(values))))
 
     def categorical(self, codes: np.ndarray) -> pd.Categorical:
         return pd.Categorical.from_codes(codes, categories=pd.Index(self.values, dtype=object).astype(str))
+
+
+def _is_odd_id(value: Any) -> bool:
+    """Whether a value of an id field is neither a string nor absent."""
+    return not (
+        isinstance(value, str)
+        or value is None
+        or value is msgspec.UNSET
+        or (type(value) is float and value != value)
+    )
+
+
+def _row(rows: np.ndarray | int, position: int) -> int:
+    return rows + position if isinstance(rows, int) else int(rows[position])
+
+
+try:  # one C loop: are all values str
+    from pandas._libs.lib import is_string_array as _is_string_array
+except ImportError:  # pragma: no cover - a pandas without it
+    _is_string_array = None
+
+
+def _all_strings(values: np.ndarray) -> bool:
+    if _is_string_array is not None:
+        return bool(_is_string_array(values, skipna=False))
+    return all(type(value) is str for value in values)  # pragma: no cover
 
 
 def _text_array(values: np.ndarray) -> Any:
@@ -89,7 +146,9 @@ class EventTableBuilder:
     def __init__(self) -> None:
         self.sources = _Codes()
         self.types = _Codes()
-        self.ids = {key: _Codes() for key in ("messageId", "toolCallId", "subagentRunId", *_SPARSE_KEYS)}
+        self.ids = {key: _Codes(key) for key in ("messageId", "toolCallId", "subagentRunId", *_SPARSE_KEYS)}
+        self.odd = OddValues()
+        self.odd_entries: list[dict[str, Any]] = []
         self.parts: dict[str, list[np.ndarray]] = {
             name: []
             for name in (
@@ -121,6 +180,8 @@ class EventTableBuilder:
             known = [t in EVENT_TYPES for t in self.types.values]
             if name == "text_delta":
                 flags = [t in DELTA_TYPES for t in self.types.values]
+            elif name == "content":
+                flags = [t in CONTENT_TYPES for t in self.types.values]
             elif name == "unknown":
                 flags = [not k for k in known]
             elif name == "not_hot":
@@ -160,14 +221,40 @@ class EventTableBuilder:
             parts["received"].append(
                 batch.received_ns if batch.received_ns is not None else np.full(n, NO_TIME)
             )
-        parts["timestamp"].append(batch.timestamps)
-        parts["messageId"].append(self.ids["messageId"].dense(batch.message_ids))
+        for row, field, problem in batch.odd:
+            self.odd.add(self.rows + row, field, problem)
+        if batch.received_ns is not None:
+            self._check_received(batch.received_ns)
+        parts["timestamp"].append(self._checked_timestamps(batch.timestamps))
+        parts["messageId"].append(self.ids["messageId"].dense(batch.message_ids, self.rows, self.odd))
         self._subagents(batch, runs, n)
         self._delta(batch.deltas, runs, n)
         self._tool_call_ids(batch, runs, n)
         for key in _SPARSE_KEYS:
             self._sparse(key, batch, runs)
         self.rows += n
+
+    def _checked_timestamps(self, ms: np.ndarray) -> np.ndarray:
+        """Milliseconds with those no datetime can hold (negative, beyond the year 2262) read as missing."""
+        with np.errstate(invalid="ignore"):
+            bad = (ms < 0) | (ms > MAX_TIMESTAMP_MS)
+        if not bad.any():
+            return ms
+        ms = ms.copy()
+        for row in np.flatnonzero(bad).tolist():
+            value = float(ms[row])
+            reason = "negative" if value < 0 else "infinite" if value == np.inf else "beyond the year 2262"
+            self.odd.add(self.rows + row, "timestamp", f"timestamp is {reason} (read as none)")
+        ms[bad] = np.nan
+        return ms
+
+    def _check_received(self, received: np.ndarray) -> None:
+        """Receive times before 1970 are read as missing (in place: the batch's own array)."""
+        bad = (received < 0) & (received != NO_TIME)
+        if bad.any():
+            for row in np.flatnonzero(bad).tolist():
+                self.odd.add(self.rows + row, "received_ns", "received_ns is negative (read as none)")
+            received[bad] = NO_TIME
 
     def _rows(self, lut_name: str, runs: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
         """Rows of the batch whose type is flagged in a lookup (found from the runs of equal types)."""
@@ -181,20 +268,39 @@ class EventTableBuilder:
         return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(offsets, lengths)
 
     def _delta(self, column: np.ndarray, runs: Any, n: int) -> None:
-        """Lengths of the text deltas; other values (absent, STATE_DELTA's patch) are blanked in finish()."""
+        """Lengths of the text deltas; other values (absent, STATE_DELTA's patch) are blanked in finish().
+
+        A text delta that is not a string (a number, a list, null) counts as none and is reported; so is a
+        missing one on the events that must carry one (TEXT_MESSAGE_CONTENT and the like).
+        """
         chars = np.zeros(n, dtype=np.int32)
         rows = self._rows("text_delta", runs)
         if len(rows):
             picked = column[rows]
-            try:
+            if _all_strings(picked):
                 chars[rows] = np.fromiter(map(len, picked), dtype=np.int32, count=len(rows))
-            except TypeError:  # a chunk without a delta, or a delta that is not text
-                chars[rows] = [len(v) if isinstance(v, str) else 0 for v in picked]
+            else:
+                chars[rows] = self._odd_deltas(picked, rows, runs)
         unknown = self._rows("unknown", runs)
         if len(unknown):
             chars[unknown] = [len(v) if isinstance(v, str) else 0 for v in column[unknown]]
         self.parts["delta"].append(column)
         self.parts["chars"].append(chars)
+
+    def _odd_deltas(self, picked: np.ndarray, rows: np.ndarray, runs: Any) -> list[int]:
+        required = np.isin(rows, self._rows("content", runs))
+        lengths = []
+        for value, row, must in zip(picked.tolist(), rows.tolist(), required.tolist(), strict=True):
+            if isinstance(value, str):
+                lengths.append(len(value))
+                continue
+            lengths.append(0)
+            if value is msgspec.UNSET or (type(value) is float and value != value):  # absent
+                if must:
+                    self.odd.add(self.rows + row, "delta", "delta is missing")
+            elif value is not None or must:
+                self.odd.add(self.rows + row, "delta", odd_problem("delta", value))
+        return lengths
 
     def _subagents(self, batch: Batch, runs: Any, n: int) -> None:
         """``subagentRunId`` of every event, read once a non-streaming event has carried one.
@@ -210,7 +316,7 @@ class EventTableBuilder:
             if self.rows:
                 parts.append(np.full(self.rows, -1, dtype=np.int32))
         found = np.fromiter(batch.field("subagentRunId"), dtype=object, count=n)
-        parts.append(self.ids["subagentRunId"].dense(found))
+        parts.append(self.ids["subagentRunId"].dense(found, self.rows, self.odd))
 
     def _tool_call_ids(self, batch: Batch, runs: Any, n: int) -> None:
         """``toolCallId`` of the tool events (arguments included: they can be the bulk of a log)."""
@@ -218,7 +324,7 @@ class EventTableBuilder:
         column = np.full(n, -1, dtype=np.int32)
         if len(rows):
             found = np.fromiter(batch.field("toolCallId", rows), dtype=object, count=len(rows))
-            column[rows] = self.ids["toolCallId"].dense(found)
+            column[rows] = self.ids["toolCallId"].dense(found, rows + self.rows, self.odd)
         self.parts["toolCallId"].append(column)
 
     def _sparse(self, key: str, batch: Batch, runs: Any) -> None:
@@ -226,7 +332,13 @@ class EventTableBuilder:
         rows = self._rows(key, runs)
         if not len(rows):
             return
-        values = np.fromiter(map(self.ids[key].code, batch.field(key, rows)), dtype=np.int32, count=len(rows))
+        codes = self.ids[key]
+        before = codes.odd
+        values = np.fromiter(map(codes.code, batch.field(key, rows)), dtype=np.int32, count=len(rows))
+        if codes.odd != before:
+            for row, value in zip(rows.tolist(), batch.field(key, rows), strict=True):
+                if _is_odd_id(value):
+                    self.odd.add(self.rows + row, key, odd_problem(key, value, read_as=id_text(value)))
         present = values >= 0
         if present.any():
             positions, found = self.sparse[key]
@@ -276,8 +388,18 @@ class EventTableBuilder:
         message = self._take("messageId").astype(np.int32, copy=False)
         tool_call = self._take("toolCallId").astype(np.int32, copy=False)
         self._fill_chunk_ids(types, type_index, source, {"messageId": message, "toolCallId": tool_call})
-        segments = assign_runs(types, type_index, source_starts, self._sparse_lookup("runId"),
-                                self._sparse_lookup("threadId"))  # fmt: skip
+        run_ids = self._sparse_lookup("runId")
+        segments = assign_runs(types, type_index, source_starts, run_ids, self._sparse_lookup("threadId"))
+        self._missing_ids(types, type_names, {"messageId": message, "toolCallId": tool_call})
+        if len(self.odd):
+            line_column = np.concatenate(self.parts["line"])
+            source_names, source_codes, type_codes = self.sources.values, source, types
+            self.odd_entries = self.odd.entries(
+                lambda row: source_names[source_codes[row]],
+                lambda row: int(line_column[row]),
+                lambda row: type_names[type_codes[row]],
+            )
+            del line_column
 
         stamp_ns = _milliseconds_to_ns(self._take("timestamp"))
         received = self._take("received") if self.parts["received"] else None
@@ -291,6 +413,14 @@ class EventTableBuilder:
         del source
         columns["thread_id"] = ids["threadId"].categorical(segments.spread(segments.thread_codes))
         columns["run_id"] = ids["runId"].categorical(segments.spread(segments.run_codes))
+        run_id_names = ids["runId"].values
+        keys = run_keys(
+            [run_id_names[code] if code >= 0 else "" for code in segments.run_codes[:-1].tolist()]
+        )
+        run_numbers = np.append(np.arange(len(keys), dtype=np.int32), -1)
+        columns["run_key"] = pd.Categorical.from_codes(
+            segments.spread(run_numbers), categories=pd.Index(keys, dtype=object).astype(str)
+        )
         t = segments.since_start(time_ns, types, type_index.get("RUN_STARTED", -1))
         in_message = _lookup(type_names, MESSAGE_TYPES)[types] if n else np.zeros(0, dtype=bool)
         columns["type"] = self.types.categorical(types)
@@ -333,6 +463,13 @@ class EventTableBuilder:
         frame = pd.DataFrame(columns, copy=False)
         assert list(frame.columns) == names(EVENT_COLUMNS)
         return frame
+
+    def _missing_ids(self, types: np.ndarray, type_names: list[str], ids: dict[str, np.ndarray]) -> None:
+        """Report the events that lack the id the tables group them by (a chunk's is filled in first)."""
+        for field, column in ids.items():
+            lacking = _lookup(type_names, REQUIRED_IDS[field])[types] & (column < 0) if len(types) else []
+            for row in np.flatnonzero(lacking).tolist():
+                self.odd.add(row, field, f"{field} is missing")
 
     def _fill_chunk_ids(
         self, types: np.ndarray, type_index: dict[str, int], source: np.ndarray, ids: dict[str, np.ndarray]

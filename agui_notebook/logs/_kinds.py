@@ -12,6 +12,7 @@ from agui_notebook.agui._intake import EVENT_TYPES
 
 __all__ = [
     "CHUNK_ID_KEYS",
+    "CONTENT_TYPES",
     "DELTA_TYPES",
     "EVENT_TYPES",
     "FIELD_TYPES",
@@ -21,6 +22,7 @@ __all__ = [
     "MESSAGE_TYPES",
     "REASONING_DELTA_TYPES",
     "REASONING_TYPES",
+    "REQUIRED_IDS",
     "RUN_BOUNDARY_TYPES",
     "RUN_END_TYPES",
     "TEXT_DELTA_TYPES",
@@ -38,6 +40,9 @@ DELTA_TYPES = TEXT_DELTA_TYPES | REASONING_DELTA_TYPES | TOOL_ARGS_TYPES
 
 HOT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS"})
 """The bulk of any log; the loader reads only their ids, ``delta`` and ``timestamp``."""
+
+CONTENT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS"})
+"""Events that must carry a text ``delta`` (the *_CHUNK ones may leave it out)."""
 
 RUN_END_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
 """Events that end a run; the last one of a run gives its status, error and usage."""
@@ -68,6 +73,13 @@ TOOL_CALL_TYPES = frozenset(
 )
 """Events of a tool call, each with its ``toolCallId`` (what ``tool_calls_df`` rows are made of)."""
 
+REQUIRED_IDS: dict[str, frozenset[str]] = {
+    "messageId": MESSAGE_TYPES,
+    "toolCallId": TOOL_CALL_TYPES,
+}
+"""The events the tables group by each id: one without it (a chunk's filled in from the one before) is
+reported as odd."""
+
 CHUNK_ID_KEYS: dict[str, str] = {
     "TEXT_MESSAGE_CHUNK": "messageId",
     "REASONING_MESSAGE_CHUNK": "messageId",
@@ -80,7 +92,7 @@ FIELD_TYPES: dict[str, frozenset[str]] = {
     "runId": frozenset({"RUN_STARTED", "RUN_FINISHED"}),
     "toolCallId": TOOL_CALL_TYPES,
     "toolCallName": TOOL_CALL_START_TYPES,
-    "parentMessageId": TOOL_CALL_START_TYPES,
+    "parentMessageId": TOOL_CALL_START_TYPES | {"SUBAGENT_STARTED"},
     "role": frozenset(
         {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_START", "TOOL_CALL_RESULT"}
     ),

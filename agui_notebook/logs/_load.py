@@ -8,14 +8,20 @@ boundaries alone (``_run_assignment``).
 from __future__ import annotations
 
 import gc
+import os
+import warnings
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._types import ErrorMode, LogSource
 
 from ._event_table import EventTableBuilder
+from ._odd_values import warn_odd_values
 from ._read import Problems, normalized
+from ._run_assignment import run_keys
 from ._sources import sources
 
 __all__ = ["events_table", "load_events"]
@@ -46,8 +52,15 @@ def load_events(
     Lines may be bare events or :class:`RecordedEvent` records; AI SDK UI-message streams are read as the
     equivalent AG-UI events.
 
+    Gzip-compressed logs are read as they are (told by their first bytes; a folder's ``*.jsonl.gz`` and the
+    like); a folder's suffixes match in any case, and the entries of a folder that are not logs are listed
+    in ``df.attrs["skipped"]`` with a warning.
+
     ``errors="raise"`` stops at the first unreadable line with an ``EventParseError`` naming the file and
-    line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. ``progress``
+    line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. Readable events
+    with odd values (a number as a ``delta``, a string as a ``timestamp``, a list as an id) are kept, the
+    value read as missing (an id as its text), and listed in ``df.attrs["odd_values"]`` with a warning; runs
+    that reuse a run id are told apart by ``run_key`` (see docs/metrics.md). ``progress``
     shows a tqdm bar: ``None`` when loading takes more than half a second, ``True`` always, ``False`` never.
 
     >>> df = load_events('{"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1000}\\n'
@@ -58,7 +71,8 @@ def load_events(
     if isinstance(source, pd.DataFrame):
         return source
     problems = Problems(errors)
-    items = sources(source)
+    skipped: list[dict[str, str]] = []
+    items = sources(source, skipped)
     builder = EventTableBuilder()
     bar = _progress_bar(progress, sum(s.size for s in items))
     collecting = gc.isenabled()
@@ -67,7 +81,7 @@ def load_events(
     try:
         for item in items:
             code = builder.sources.code(item.name)
-            for batch in normalized(item.batches(problems)):
+            for batch in normalized(item.batches(problems), item.name, problems):
                 builder.add(code, batch)
                 if bar is not None:
                     bar.update(batch.nbytes)
@@ -80,15 +94,64 @@ def load_events(
         if bar is not None:
             bar.close()
     frame.attrs["errors"] = problems.items
+    frame.attrs["skipped"] = skipped
+    frame.attrs["odd_values"] = builder.odd_entries
     problems.warn()
+    _warn_skipped(skipped)
+    warn_odd_values("load_events", builder.odd_entries)
     return frame
 
 
+def _warn_skipped(skipped: list[dict[str, str]]) -> None:
+    """One warning naming the entries of the folders read that were not read (by folder)."""
+    if not skipped:
+        return
+    by_folder: dict[str, list[str]] = {}
+    for entry in skipped:
+        folder, name = os.path.split(entry["path"])
+        by_folder.setdefault(folder, []).append(name)
+    parts = []
+    for folder, found in by_folder.items():
+        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        parts.append(f"skipped {len(found)} entries of folder {folder!r}: {shown}")
+    warnings.warn(
+        "; ".join(parts) + " (not event logs; listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3
+    )
+
+
+_CATEGORICAL = ("source", "thread_id", "run_id", "run_key", "type", "message_id", "tool_call_id",
+                "tool_call_name", "parent_message_id", "role")  # fmt: skip
+"""The events table's id columns, which the tables read as categorical codes."""
+
+
 def events_table(source: Any) -> pd.DataFrame:
-    """The events table of ``source``: itself when it already is one, else ``load_events(source)``."""
-    if isinstance(source, pd.DataFrame):
-        missing = {"type", "time", "run_id", "event"} - set(source.columns)
-        if missing:
-            raise ValueError(f"not an events table (from load_events): missing columns {sorted(missing)}")
-        return source
-    return load_events(source)
+    """The events table of ``source``: itself when it already is one, else ``load_events(source)``.
+
+    A table put together by hand (``pd.concat`` of two loads turns categoricals into objects) or saved before
+    ``run_key`` existed is brought back to the loader's shape.
+    """
+    if not isinstance(source, pd.DataFrame):
+        return load_events(source)
+    missing = {"source", "type", "time", "run_id", "event"} - set(source.columns)
+    if missing:
+        raise OptionError(f"not an events table (from load_events): missing columns {sorted(missing)}")
+    frame = source
+    if "run_key" not in frame.columns:
+        frame = frame.assign(run_key=_run_key_column(frame))
+    odd = [
+        name
+        for name in _CATEGORICAL
+        if name in frame.columns and not isinstance(frame[name].dtype, pd.CategoricalDtype)
+    ]
+    if odd:
+        frame = frame.assign(**{name: frame[name].astype("category") for name in odd})
+    return frame
+
+
+def _run_key_column(frame: pd.DataFrame) -> pd.Categorical:
+    """Run keys for a table without them: runs told apart by source and ``run_id``."""
+    pairs = pd.Series(list(zip(frame["source"].astype(str), frame["run_id"].astype(object), strict=True)))
+    in_run = frame["run_id"].notna().to_numpy()
+    codes, uniques = pd.factorize(pairs.where(in_run))
+    keys = run_keys(["" if run_id is None else str(run_id) for _, run_id in uniques])
+    return pd.Categorical.from_codes(np.where(in_run, codes, -1), categories=pd.Index(keys, dtype=object))

@@ -6,11 +6,13 @@ when omitted) and returns the Axes.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._errors import OptionError
 from agui_notebook._types import EventsOrSource
 
 from ._load import events_table
@@ -49,20 +51,22 @@ def _axes(ax: Any, size: tuple[float, float]) -> Axes:
     return ax
 
 
-def _pick_run(frame: pd.DataFrame, run_id: str | None) -> tuple[str, pd.Timestamp]:
+def _pick_run(frame: pd.DataFrame, run_id: str | None) -> tuple[str, pd.Series]:
+    """The run to draw: by its ``run_key`` or, failing that, the first run with that ``run_id``."""
     runs = runs_df(frame)
     if not len(runs):
-        raise ValueError("the events hold no run")
+        raise OptionError("the events hold no run to draw")
     if run_id is None:
         row = runs.iloc[0]
     else:
-        found = runs[runs["run_id"] == run_id]
+        found = runs[runs["run_key"] == run_id]
         if not len(found):
-            raise ValueError(
-                f"no run {run_id!r} in the events (runs: {', '.join(map(str, runs['run_id'][:5]))}...)"
-            )
+            found = runs[runs["run_id"] == run_id]
+        if not len(found):
+            shown = ", ".join(map(str, runs["run_key"][:5])) + (", ..." if len(runs) > 5 else "")
+            raise OptionError(f"no run {run_id!r} in the events (runs: {shown})")
         row = found.iloc[0]
-    return str(row["run_id"]), row
+    return str(row["run_key"]), row
 
 
 def _seconds_since(times: pd.Series, start: pd.Timestamp) -> np.ndarray:
@@ -73,42 +77,57 @@ def plot_run_timeline(events: EventsOrSource, run_id: str | None = None, *, ax: 
     """One run on a time axis: a lane per reasoning/text message with its chunks, and per tool call.
 
     Tool lanes show argument streaming (START to END) and execution (END to RESULT, red when it failed,
-    hatched when no result came). ``run_id`` defaults to the first run.
+    hatched when no result came). ``run_id`` is a ``run_key`` or a ``run_id`` (its first run); it defaults to
+    the first run.
     """
     frame = events_table(events)
-    run_id, run = _pick_run(frame, run_id)
+    run_key, run = _pick_run(frame, run_id)
     start = run["started_at"]
-    in_run = frame[frame["run_id"] == run_id]
+    in_run = frame[frame["run_key"] == run_key]
     messages = messages_df(in_run)
     chunks = chunks_df(in_run)
     calls = tool_calls_df(in_run)
+    timed = not pd.isna(start)
+
+    def seconds(at: Any) -> float:
+        """Seconds since the run started; NaN for a missing time (or when the run has none)."""
+        return float("nan") if not timed or pd.isna(at) else float((at - start).total_seconds())
+
     end_at = run["finished_at"] if not pd.isna(run["finished_at"]) else in_run["time"].max()
-    run_end = float((end_at - start).total_seconds())
+    run_end = seconds(end_at)
+    run_end = run_end if math.isfinite(run_end) else 0.0
+    span = run_end if run_end > 0 else 1.0
 
     ax = _axes(ax, (10, 1.2 + 0.45 * (len(messages) + len(calls))))
-    floor = run_end / 500  # the narrowest bar still visible
-    lanes: list[tuple[pd.Timestamp, int, str, Any]] = []
+    floor = span / 500  # the narrowest bar still visible
+    lanes: list[tuple[float, int, str, Any]] = []
     for i, message in enumerate(messages.itertuples()):
         label = f"{message.kind} {i + 1}" + (f" ({message.chars} ch)" if message.chars else " (empty)")
-        lanes.append((message.started_at, len(lanes), label, message))
+        lanes.append((seconds(message.started_at), len(lanes), label, message))
     for call in calls.itertuples():
         label = f"tool {call.tool_name} ({str(call.tool_call_id)[:12]})"
         label += "" if call.status == "ok" else f" [{call.status}]"
-        lanes.append((call.started_at, len(lanes), label, call))
-    lanes.sort(key=lambda lane: (lane[0], lane[1]))
-    for lane, (_, _, _, item) in enumerate(lanes):
-        begin = (item.started_at - start).total_seconds()
+        lanes.append((seconds(call.started_at), len(lanes), label, call))
+    # Lanes in time order; those without a time last, in table order.
+    lanes.sort(
+        key=lambda lane: (not math.isfinite(lane[0]), lane[0] if math.isfinite(lane[0]) else 0, lane[1])
+    )
+    for lane, (begin, _, _, item) in enumerate(lanes):
+        if not math.isfinite(begin):
+            continue  # a lane with nothing to draw: its events carry no time
         if hasattr(item, "kind"):
             color = _COLORS[item.kind]
-            finish = (item.ended_at - start).total_seconds() if not pd.isna(item.ended_at) else run_end
+            finish = seconds(item.ended_at)
+            finish = finish if math.isfinite(finish) else run_end
             ax.broken_barh([(begin, max(finish - begin, floor))], (lane - 0.3, 0.6), color=color, alpha=0.35)
             times = _seconds_since(chunks.loc[chunks["message_id"] == item.message_id, "time"], start)
-            ax.vlines(times, lane - 0.3, lane + 0.3, color=color, linewidth=1)
+            ax.vlines(times[np.isfinite(times)], lane - 0.3, lane + 0.3, color=color, linewidth=1)
             continue
-        args_end = (item.args_end_at - start).total_seconds() if not pd.isna(item.args_end_at) else begin
+        args_end = seconds(item.args_end_at)
+        args_end = args_end if math.isfinite(args_end) else begin
         ax.broken_barh([(begin, max(args_end - begin, floor))], (lane - 0.3, 0.6), color=_COLORS["args"])
-        if not pd.isna(item.result_at):
-            result = (item.result_at - start).total_seconds()
+        result = seconds(item.result_at)
+        if math.isfinite(result):
             color = _COLORS["error"] if item.status == "error" else _COLORS["tool"]
             ax.broken_barh([(args_end, max(result - args_end, floor))], (lane - 0.3, 0.6), color=color)
         else:
@@ -125,13 +144,16 @@ def plot_run_timeline(events: EventsOrSource, run_id: str | None = None, *, ax: 
         Patch(color=_COLORS["error"], label="tool failed"),
     ]
     ax.legend(handles=legend, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
-    ax.set_xlim(0, max(run_end, floor) * 1.02)
+    ax.set_xlim(0, max(span, floor) * 1.02)
     ax.set_yticks(range(len(lanes)), [lane[2] for lane in lanes])
     ax.set_ylim(len(lanes) - 0.4, -0.9)
     ax.set_xlabel("seconds since RUN_STARTED")
     duration = "unfinished" if pd.isna(run["duration_s"]) else f"{run['duration_s']:.3g} s"
     end = "run end" if not pd.isna(run["finished_at"]) else "last event"
-    ax.set_title(f"run {run_id}: {run['status']}, {duration} (dashed: {end})")
+    if timed:
+        ax.set_title(f"run {run_key}: {run['status']}, {duration} (dashed: {end})")
+    else:
+        ax.set_title(f"run {run_key}: {run['status']}, no timed events to draw")
     ax.grid(axis="x", alpha=0.3)
     return ax
 
@@ -142,9 +164,9 @@ def plot_token_stream(events: EventsOrSource, run_id: str | None = None, *, ax: 
     AG-UI streams chunks of characters, not tokens; the y axis counts characters.
     """
     frame = events_table(events)
-    run_id, _ = _pick_run(frame, run_id)
-    chunks = chunks_df(frame[frame["run_id"] == run_id])
-    chunks = chunks[chunks["kind"] != "tool_args"]
+    run_key, _ = _pick_run(frame, run_id)
+    chunks = chunks_df(frame[frame["run_key"] == run_key])
+    chunks = chunks[(chunks["kind"] != "tool_args") & chunks["t"].notna()]
     ax = _axes(ax, (8, 4))
     for i, (message_id, group) in enumerate(chunks.groupby("message_id", observed=True, sort=False)):
         kind = str(group["kind"].iloc[0])
@@ -156,7 +178,7 @@ def plot_token_stream(events: EventsOrSource, run_id: str | None = None, *, ax: 
     ax.set_xlim(left=0)
     ax.set_xlabel("seconds since RUN_STARTED")
     ax.set_ylabel("characters streamed")
-    ax.set_title(f"token stream of run {run_id} ({len(chunks)} chunks; chunks are not tokens)")
+    ax.set_title(f"token stream of run {run_key} ({len(chunks)} chunks; chunks are not tokens)")
     if len(chunks):
         ax.legend(fontsize=8, loc="upper left")
     ax.grid(alpha=0.3)
@@ -197,9 +219,9 @@ def plot_reasoning_lengths(
 ) -> Axes:
     """Histogram of reasoning length per reasoning message: ``by`` chars, words or tokens (with a tokenizer)."""
     if by not in ("chars", "words", "tokens"):
-        raise ValueError(f"by must be 'chars', 'words' or 'tokens', not {by!r}")
+        raise OptionError(f"by must be 'chars', 'words' or 'tokens', not {by!r}")
     if by == "tokens" and tokenizer is None:
-        raise ValueError("by='tokens' needs a tokenizer (text -> token count or token list)")
+        raise OptionError("by='tokens' needs a tokenizer (text -> token count or token list)")
     table = reasoning_df(events_table(events), tokenizer=tokenizer)
     ax = _axes(ax, (8, 4))
     values = table[by].to_numpy(dtype=float)

@@ -10,11 +10,14 @@ column can decode them later without holding a million dicts.
 
 from __future__ import annotations
 
+import json
 import math
 import mmap
+import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -27,17 +30,20 @@ from pydantic import BaseModel
 from agui_notebook._errors import EventLogWarning, check_error_mode
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
-from agui_notebook.wire._json import JSONDecodeError, decode_json
+from agui_notebook.wire._json import JSONDecodeError, decode_json, json_error_text
 from agui_notebook.wire._reader import BOM, Frame, WireReader, frame_of_value, text_frames
 from agui_notebook.wire._records import is_recorded
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._event_array import EventBlob
+from ._odd_values import odd_problem
 
 __all__ = ["NO_TIME", "Batch", "Problems", "read_buffer", "read_items"]
 
 NO_TIME = np.iinfo(np.int64).min
 """``received_ns`` of an event that was not recorded (numpy's NaT)."""
+MAX_TIMESTAMP_MS = (2**63 - 1) / 1e6
+"""The last millisecond a ``datetime64[ns]`` holds (April 2262); a ``timestamp`` beyond it is odd."""
 
 _SLICE_BYTES = 1 << 20
 Buffer = bytes | mmap.mmap
@@ -77,7 +83,8 @@ class LineFields(msgspec.Struct, gc=False):
 
     type: Any = None
     messageId: Any = None
-    delta: Any = None
+    delta: Any = msgspec.UNSET
+    """UNSET when absent, told apart from a ``null`` delta."""
     timestamp: float | None = math.nan
     """Epoch milliseconds; a line whose timestamp is not a number (or null) leaves the struct path."""
     toolCallId: Any = None
@@ -127,7 +134,8 @@ class Batch:
     message_ids: np.ndarray
     """Object array of each event's ``messageId`` (None or NaN where absent)."""
     deltas: np.ndarray
-    """Object array of each event's ``delta`` (None or NaN where absent)."""
+    """Object array of each event's ``delta``: ``msgspec.UNSET`` (structs) or NaN (dicts) where absent, None
+    where null."""
     timestamps: np.ndarray
     """float64 epoch milliseconds of each event, NaN where absent or not a number."""
     type_starts: np.ndarray
@@ -143,6 +151,8 @@ class Batch:
     """int64 0-based line of each event in ``blob``."""
     nbytes: int
     structs: bool = False
+    odd: list[tuple[int, str, str]] = dataclass_field(default_factory=list)
+    """Odd values the reader met: (row in the batch, field, problem)."""
 
     def field(self, key: str, rows: np.ndarray | None = None) -> Iterator[Any]:
         """The value of ``key`` (None where absent) of every event, or of the events at ``rows``."""
@@ -152,16 +162,25 @@ class Batch:
         return map(dict.get, items, repeat(key))
 
 
-def _timestamps(column: np.ndarray) -> np.ndarray:
-    """Milliseconds as float64, NaN where absent or not a number."""
-    try:
-        return column.astype(np.float64)
-    except (TypeError, ValueError):
-        out = np.full(len(column), np.nan)
-        for i, value in enumerate(column):
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
+def _timestamps(column: np.ndarray, odd: list[tuple[int, str, str]] | None = None) -> np.ndarray:
+    """Milliseconds as float64, NaN where absent or not a number (a bool is not one); each value that is
+    present and not a number goes to ``odd``."""
+    values = column.tolist()
+    if set(map(type, values)) <= {int, float}:
+        try:
+            return np.array(values, dtype=np.float64)
+        except OverflowError:  # an integer beyond float range, given in memory
+            pass
+    out = np.full(len(column), np.nan)
+    for i, value in enumerate(values):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
                 out[i] = value
-        return out
+            except OverflowError:
+                out[i] = math.inf if value > 0 else -math.inf
+        elif value is not None and not (type(value) is float and value != value) and odd is not None:
+            odd.append((i, "timestamp", odd_problem("timestamp", value)))
+    return out
 
 
 def dict_batch(
@@ -175,11 +194,13 @@ def dict_batch(
     """A batch of events as dicts; TypeError when one is not a dict."""
     table = key_table(events)
     type_starts, type_values = value_runs(table[:, 0])
+    odd: list[tuple[int, str, str]] = []
     return Batch(
         events=events,
         message_ids=table[:, 1],
         deltas=np.ascontiguousarray(table[:, 2]),
-        timestamps=_timestamps(table[:, 3]),
+        timestamps=_timestamps(table[:, 3], odd),
+        odd=odd,
         type_starts=type_starts,
         type_values=type_values,
         lines=lines,
@@ -202,14 +223,18 @@ def _event_problem(frame: Frame) -> str | None:
 class _Collected:
     """Events gathered one by one (the slow paths), turned into a Batch."""
 
-    __slots__ = ("events", "lines", "received")
+    __slots__ = ("events", "lines", "odd", "received")
 
     def __init__(self) -> None:
         self.events: list[dict[str, Any]] = []
         self.lines: list[int] = []
         self.received: list[int] = []
+        self.odd: list[tuple[int, str, str]] = []
 
     def add(self, event: dict[str, Any], line: int, received: int) -> None:
+        if not NO_TIME <= received < 2**63:  # beyond int64: no datetime holds it
+            self.odd.append((len(self.events), "received_ns", "received_ns is out of range (read as none)"))
+            received = NO_TIME
         self.events.append(event)
         self.lines.append(line)
         self.received.append(received)
@@ -230,12 +255,30 @@ class _Collected:
             received = frame.received_ns
             self.add(frame.value, frame.line, NO_TIME if received is None else received)  # type: ignore[arg-type]
 
-    def batch(self, blob: EventBlob | None, blob_lines: list[int] | None, nbytes: int) -> Batch:
-        received = np.array(self.received, dtype=np.int64)
+    def batch(
+        self,
+        name: str,
+        problems: Problems,
+        blob: EventBlob | None,
+        blob_lines: list[int] | None,
+        nbytes: int,
+        *,
+        infinities: bool = False,
+    ) -> Batch:
+        """The gathered events as a batch; without a ``blob`` they are serialized into one (an event that
+        cannot be is reported and dropped; see ``serialized``)."""
+        odd = self.odd
         if blob is None:
-            blob = EventBlob.from_events(self.events)
+            blob, kept = serialized(self.events, name, self.lines, problems, infinities=infinities)
+            if kept is not None:
+                self.events = [self.events[i] for i in kept]
+                self.lines = [self.lines[i] for i in kept]
+                self.received = [self.received[i] for i in kept]
+                position = {old: new for new, old in enumerate(kept)}
+                odd = [(position[row], f, p) for row, f, p in odd if row in position]
             blob_lines = list(range(len(self.events)))
-        return dict_batch(
+        received = np.array(self.received, dtype=np.int64)
+        batch = dict_batch(
             self.events,
             np.array(self.lines, dtype=np.int64),
             received if (received != NO_TIME).any() else None,
@@ -243,6 +286,58 @@ class _Collected:
             np.array(blob_lines, dtype=np.int64),
             nbytes,
         )
+        batch.odd.extend(odd)
+        return batch
+
+
+def serialized(
+    events: list[Any], name: str, lines: list[int], problems: Problems, *, infinities: bool = False
+) -> tuple[EventBlob, list[int] | None]:
+    """Events written one per line into a buffer for the ``event`` column, and which were kept (None: all).
+
+    An event orjson cannot write (nested more than 255 levels, an integer beyond 64 bits) is written by the
+    standard library (read back as ``JSON.parse`` reads it); one neither writes (a value that is not JSON,
+    nesting beyond Python's recursion limit) is reported at its line and left out. ``infinities``: numbers
+    beyond float range, which orjson writes as ``null``, are written as ``1e400`` so that they read back
+    infinite, as the text had them.
+    """
+    dumps = _dumps_keeping_infinities if infinities else orjson.dumps
+    try:
+        return EventBlob(b"\n".join(map(dumps, events))), None
+    except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError and the like: find which event
+        pass
+    parts: list[bytes] = []
+    kept: list[int] = []
+    for i, event in enumerate(events):
+        try:
+            parts.append(dumps(event))
+        except TypeError as exc:
+            try:  # an integer beyond 64 bits, or nesting orjson does not write: the standard library does
+                parts.append(_dumps_keeping_infinities(event))
+            except (TypeError, ValueError, RecursionError):
+                problems.add(name, lines[i], _unwritable(exc))
+                continue
+        except (ValueError, RecursionError) as exc:
+            problems.add(name, lines[i], _unwritable(exc))
+            continue
+        kept.append(i)
+    return EventBlob(b"\n".join(parts)), (None if len(kept) == len(events) else kept)
+
+
+def _unwritable(exc: BaseException) -> str:
+    reason = str(exc)
+    if "Recursion" in reason or isinstance(exc, RecursionError):
+        return "the event is nested too deeply to keep"
+    return f"the event cannot be kept as JSON ({reason})"
+
+
+_INFINITIES = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?)Infinity')
+
+
+def _dumps_keeping_infinities(event: Any) -> bytes:
+    """JSON of an event with infinite numbers as ``1e400``/``-1e400`` (which JSON.parse reads back infinite)."""
+    text = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode()
+    return _INFINITIES.sub(lambda m: m[0] if m[0][:1] == b'"' else m[1] + b"1e400", text)
 
 
 # -- JSONL ---------------------------------------------------------------------------------------------------
@@ -328,8 +423,8 @@ def _struct_slice(
         else:
             events = _LINE_DECODER.decode_lines(piece)
             count = len(events)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None  # a deeply nested line among them: the slow path reports it
     if not _line_count_matches(count, piece):
         return None
     types = np.fromiter(map(_TYPE, events), dtype=object, count=count)
@@ -400,8 +495,9 @@ def _slow_slice(
     collected = _Collected()
     collected.add_frames(name, frames, problems, piece, first_line)
     if reader.line != first_line + piece.count(b"\n") or any(f.line is None for f in frames):
-        return collected.batch(None, None, len(piece) + 1)  # lines other than the buffer's: serialize them
-    return collected.batch(blob, [line - 1 for line in collected.lines], len(piece) + 1)
+        # Lines other than the buffer's: serialize them.
+        return collected.batch(name, problems, None, None, len(piece) + 1)
+    return collected.batch(name, problems, blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
 def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, ready: Ready) -> Iterator[Batch]:
@@ -475,15 +571,25 @@ def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]
 
     The events of a JSON array are numbered by their position in it, as in-memory lists are.
     """
-    if data.lstrip(BOM + b" \t\r\n")[:1] == b"[":
+    document = data[len(BOM) :] if data.startswith(BOM) else data
+    if document.lstrip(b" \t\r\n")[:1] == b"[":
+        infinities = False
         try:
-            values = decode_json(data[len(BOM) :] if data.startswith(BOM) else data)
-        except JSONDecodeError:
-            values = None
+            values = orjson.loads(document)
+        except orjson.JSONDecodeError as exc:
+            infinities = "infinity" in str(exc)
+            try:
+                values = decode_json(document) if infinities else None
+            except JSONDecodeError:
+                values = None
         if type(values) is list:
-            for batch in read_items(name, values, problems):
+            for batch in read_items(name, values, problems, infinities=infinities):
                 batch.nbytes = len(data) * len(batch.events) // max(len(values), 1)
                 yield batch
+            return
+        elements = _array_elements(document)
+        if elements is not None:  # one bad element (too deep, broken): the others are kept
+            yield from _element_batches(name, document, elements, problems)
             return
     collected = _Collected()
     collected.add_frames(name, text_frames(data), problems, data)
@@ -495,9 +601,68 @@ def _text_batches(name: str, data: bytes, problems: Problems) -> Iterator[Batch]
     ):
         # The table's event column decodes straight from the capture, as read (numbers beyond float range
         # stay infinite, which no serializer writes back).
-        yield collected.batch(blob, [line - 1 for line in collected.lines], len(data))
+        yield collected.batch(name, problems, blob, [line - 1 for line in collected.lines], len(data))
     else:
-        yield collected.batch(None, None, len(data))
+        yield collected.batch(name, problems, None, None, len(data))
+
+
+_ARRAY_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+
+
+def _array_elements(document: bytes) -> list[tuple[int, int]] | None:
+    """The byte spans of a JSON array's elements, found from its brackets and commas (strings skipped).
+
+    For an array that does not parse as a whole; None when its brackets do not close it, or text follows it.
+
+    >>> _array_elements(b'[{"a": "],"}, [[1]] ,{}]')
+    [(1, 12), (13, 20), (21, 23)]
+    """
+    depth = 0
+    begin = 0
+    spans: list[tuple[int, int]] = []
+    for match in _ARRAY_TOKENS.finditer(document):
+        token = match[0]
+        if token[:1] == b'"':
+            continue
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth == 1:
+                begin = match.end()
+        elif token in (b"]", b"}"):
+            depth -= 1
+            if depth == 0:
+                if document[begin : match.start()].strip():
+                    spans.append((begin, match.start()))
+                return spans if not document[match.end() :].strip() else None
+        elif depth == 1:
+            spans.append((begin, match.start()))
+            begin = match.end()
+    return None
+
+
+def _element_batches(
+    name: str, document: bytes, elements: list[tuple[int, int]], problems: Problems
+) -> Iterator[Batch]:
+    """The events of a JSON array read element by element, each bad one reported at its position."""
+    collected = _Collected()
+    raws: list[bytes] = []
+    for position, (begin, end) in enumerate(elements, 1):
+        raw = document[begin:end]
+        try:
+            frame = frame_of_value(decode_json(raw), position)
+        except JSONDecodeError as exc:
+            frame = Frame(position, None, json_error_text(exc))
+        error = _event_problem(frame)
+        if error is not None:
+            problems.add(name, position, error, raw.strip()[:200])
+            continue
+        received = frame.received_ns
+        collected.add(frame.value, position, NO_TIME if received is None else received)
+        # JSON has line breaks only between tokens: the element stays one line of the blob as it was read.
+        raws.append(raw.replace(b"\n", b" ").replace(b"\r", b" "))
+    if collected.events:
+        blob = EventBlob(b"\n".join(raws))
+        yield collected.batch(name, problems, blob, list(range(len(raws))), len(document))
 
 
 def _one_data_line(blob: EventBlob, line: int) -> bool:
@@ -542,27 +707,44 @@ def _item_frame(item: Any, position: int) -> Frame:
     return frame_of_value(item, position)
 
 
+def _snippet(item: Any) -> bytes | None:
+    """The start of an in-memory item's JSON, for a problem's text (None when it has none)."""
+    if type(item) is not dict:
+        return None
+    try:
+        return orjson.dumps(item, default=str)[:200]
+    except TypeError:  # nested too deeply, or an integer beyond 64 bits
+        return None
+
+
 def read_items(
-    name: str, items: Iterable[Any], problems: Problems, batch_size: int = 50_000
+    name: str,
+    items: Iterable[Any],
+    problems: Problems,
+    batch_size: int = 50_000,
+    *,
+    infinities: bool = False,
 ) -> Iterator[Batch]:
-    """Batches of in-memory events: dicts, ``ag_ui.core`` models or recorder records."""
+    """Batches of in-memory events: dicts, ``ag_ui.core`` models or recorder records.
+
+    ``infinities``: the items were read from a text with numbers beyond float range, which the table keeps
+    infinite (see ``serialized``).
+    """
     collected = _Collected()
     position = 0
     for position, item in enumerate(items, 1):
         frame = _item_frame(item, position)
         error = _event_problem(frame)
         if error is not None:
-            problems.add(
-                name, position, error, None if type(item) is not dict else orjson.dumps(item, default=str)
-            )
+            problems.add(name, position, error, _snippet(item))
             continue
         received = frame.received_ns
         collected.add(frame.value, position, NO_TIME if received is None else received)
         if len(collected.events) >= batch_size:
-            yield collected.batch(None, None, 0)
+            yield collected.batch(name, problems, None, None, 0, infinities=infinities)
             collected = _Collected()
     if collected.events:
-        yield collected.batch(None, None, 0)
+        yield collected.batch(name, problems, None, None, 0, infinities=infinities)
 
 
 # -- buffers ---------------------------------------------------------------------------------------------------
@@ -598,7 +780,7 @@ def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None
 # -- normalising: legacy THINKING_* events and AI SDK chunks -----------------------------------------------------
 
 
-def normalized(batches: Iterator[Batch]) -> Iterator[Batch]:
+def normalized(batches: Iterator[Batch], name: str, problems: Problems) -> Iterator[Batch]:
     """Upgrade pre-1.0 THINKING_* events and convert AI SDK UI-message chunks, per source, batch by batch.
 
     Both keep the table's ``event`` column true to what the tables read: converted batches are serialized
@@ -619,42 +801,59 @@ def normalized(batches: Iterator[Batch]) -> Iterator[Batch]:
         ):
             upgrader = LegacyEventUpgrader()
         if converter is not None:
-            out = _converted(batch, converter)
+            out = _converted(batch, converter, name, problems)
         elif upgrader is not None:
-            out = _upgraded(batch, upgrader)
+            out = _upgraded(batch, upgrader, name, problems)
         else:
             out = batch
         # Hold no batch while the next one is read: its objects are freed before the next ones are made.
         del batch
-        yield out
+        if out is not None:
+            yield out
         del out
 
 
-def _rebuilt(batch: Batch, events: list[dict[str, Any]], origin: list[int]) -> Batch:
+def _rebuilt(
+    batch: Batch, events: list[dict[str, Any]], origin: list[int], name: str, problems: Problems
+) -> Batch | None:
+    """A batch of rewritten events, ``origin`` giving the row of the batch each came from."""
+    lines = batch.lines[np.array(origin, dtype=np.int64)].tolist()
+    blob, kept = serialized(events, name, lines, problems)
+    if kept is not None:
+        events = [events[i] for i in kept]
+        origin = [origin[i] for i in kept]
+    if not events:
+        return None
     index = np.array(origin, dtype=np.int64)
-    return dict_batch(
+    out = dict_batch(
         events,
         batch.lines[index],
         None if batch.received_ns is None else batch.received_ns[index],
-        EventBlob.from_events(events),
+        blob,
         np.arange(len(events), dtype=np.int64),
         batch.nbytes,
     )
+    if batch.odd:  # each odd value stays with the first event made from its event
+        first: dict[int, int] = {}
+        for new, old in enumerate(origin):
+            first.setdefault(old, new)
+        out.odd.extend((first[row], f, p) for row, f, p in batch.odd if row in first)
+    return out
 
 
-def _converted(batch: Batch, converter: UIChunkConverter) -> Batch:
+def _converted(batch: Batch, converter: UIChunkConverter, name: str, problems: Problems) -> Batch | None:
     events: list[dict[str, Any]] = []
     origin: list[int] = []
     for i, chunk in enumerate(batch.events):
         produced = converter.feed(chunk)
         events.extend(produced)
         origin.extend(repeat(i, len(produced)))
-    return _rebuilt(batch, events, origin)
+    return _rebuilt(batch, events, origin, name, problems)
 
 
-def _upgraded(batch: Batch, upgrader: LegacyEventUpgrader) -> Batch:
+def _upgraded(batch: Batch, upgrader: LegacyEventUpgrader, name: str, problems: Problems) -> Batch | None:
     needs = upgrader.needs_upgrade
     if not any(map(needs, batch.events)):
         return batch
     events = [upgrader.upgrade(event) if needs(event) else event for event in batch.events]
-    return _rebuilt(batch, events, list(range(len(events))))
+    return _rebuilt(batch, events, list(range(len(events))), name, problems)

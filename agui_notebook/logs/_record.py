@@ -27,6 +27,7 @@ import orjson
 from pydantic import BaseModel
 
 from agui_notebook._errors import EventLogWarning
+from agui_notebook.wire._reader import Frame, WireReader
 
 T = TypeVar("T")
 
@@ -49,54 +50,6 @@ def _model_wire(item: BaseModel) -> dict[str, Any]:
         return to_wire_event(item)
     # Other protocol models (pydantic-ai's AI SDK chunks, say) use the same camelCase-without-nulls wire form.
     return item.model_dump(mode="json", by_alias=True, exclude_none=True)
-
-
-class _TextFrames:
-    """Splits text items (SSE or JSONL, in arbitrary pieces) into the JSON payloads they carry."""
-
-    __slots__ = ("_data", "_partial")
-
-    def __init__(self) -> None:
-        self._partial = ""
-        self._data: list[str] = []
-
-    def feed(self, text: str) -> list[str]:
-        text = self._partial + text
-        lines = text.split("\n")
-        self._partial = lines.pop()
-        payloads: list[str] = []
-        for line in lines:
-            self._line(line.rstrip("\r"), payloads)
-        # A whole JSON object without its newline (one event per item) need not wait for the next item.
-        partial = self._partial
-        if partial.lstrip().startswith("{") and not self._data:
-            try:
-                orjson.loads(partial)
-            except orjson.JSONDecodeError:
-                pass
-            else:
-                payloads.append(partial)
-                self._partial = ""
-        return payloads
-
-    def _line(self, line: str, payloads: list[str]) -> None:
-        if not line:
-            if self._data:
-                payloads.append("\n".join(self._data))
-                self._data = []
-        elif line.startswith("data:"):
-            value = line[5:]
-            self._data.append(value[1:] if value.startswith(" ") else value)
-        elif line.lstrip().startswith("{") and not self._data:
-            payloads.append(line)
-
-    def finish(self) -> list[str]:
-        payloads: list[str] = []
-        if self._partial:
-            self._line(self._partial.rstrip("\r"), payloads)
-            self._partial = ""
-        self._line("", payloads)
-        return payloads
 
 
 class EventRecorder:
@@ -126,7 +79,7 @@ class EventRecorder:
         self._clock = clock
         self._file: Any = None
         self._lock = threading.Lock()
-        self._frames = _TextFrames()
+        self._reader = WireReader()  # text items (SSE or JSONL in any slices) through the one wire reader
         self._warned = False
 
     def add(self, item: Any) -> list[RecordedEvent]:
@@ -139,29 +92,20 @@ class EventRecorder:
             return [item]
         if isinstance(item, BaseModel):
             return [_model_wire(item)]
-        if isinstance(item, (bytes, bytearray, memoryview)):
-            item = bytes(item).decode("utf-8", "replace")
-        if isinstance(item, str):
-            return self._decoded(self._frames.feed(item))
+        if isinstance(item, (bytes, bytearray, memoryview, str)):
+            return self._decoded(self._reader.feed(item))
         if isinstance(item, dict):
             return [dict(item)]
         self._warn(f"cannot record a {type(item).__name__}")
         return []
 
-    def _decoded(self, payloads: list[str]) -> list[dict[str, Any]]:
+    def _decoded(self, frames: list[Frame]) -> list[dict[str, Any]]:
         events = []
-        for payload in payloads:
-            if payload.strip() == "[DONE]":
-                continue
-            try:
-                value = orjson.loads(payload)
-            except orjson.JSONDecodeError:
-                self._warn(f"skipped a payload that is not JSON: {payload[:60]!r}")
-                continue
-            if type(value) is dict:
-                events.append(value)
+        for frame in frames:
+            if frame.error is None:
+                events.append(frame.value)
             else:
-                self._warn(f"skipped a JSON payload that is not an object: {payload[:60]!r}")
+                self._warn(f"skipped text that is not an event (line {frame.line}: {frame.error})")
         return events
 
     def _warn(self, message: str) -> None:
@@ -176,6 +120,9 @@ class EventRecorder:
                 self.events.append(entry)
             if self.path is not None:
                 if self._file is None:
+                    os.makedirs(
+                        os.path.dirname(self.path) or ".", exist_ok=True
+                    )  # record(..., "logs/run.jsonl")
                     self._file = open(self.path, "ab")  # noqa: SIM115 - kept open across events
                 self._file.write(orjson.dumps(entry, default=str) + b"\n")
                 # Flushed per event so that a crashed or interrupted run still leaves its log behind.
@@ -202,7 +149,7 @@ class EventRecorder:
 
     def _flush_text(self) -> None:
         received_ns = self._clock()
-        for event in self._decoded(self._frames.finish()):
+        for event in self._decoded(self._reader.close()):
             self._store(received_ns, event)
 
     def close(self) -> None:

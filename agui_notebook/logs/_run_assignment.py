@@ -11,7 +11,7 @@ import pandas as pd
 
 from ._read import NO_TIME
 
-__all__ = ["Segments", "assign_runs"]
+__all__ = ["Segments", "assign_runs", "run_keys"]
 
 
 class Segments:
@@ -63,6 +63,38 @@ class Segments:
             return (np.arange(self.n, dtype=np.int64) - np.repeat(self.starts, self.lengths)).astype(np.int32)
         rows = np.repeat(group, self.lengths)
         return pd.Series(rows).groupby(rows, sort=False).cumcount().to_numpy(dtype=np.int32)
+
+
+def run_keys(run_ids: list[str]) -> list[str]:
+    """The key of each run (in load order) given its run id ("" for none): what tells runs apart.
+
+    A run id that no other run of the load uses is its run's key; the runs of a reused id (and runs with
+    none) are numbered in load order, ``r#1``, ``r#2``, ... (``#1`` without an id), skipping any number that
+    would give another run's id.
+
+    >>> run_keys(["a", "r", "r", "", "r#2", "r"])
+    ['a', 'r#1', 'r#3', '#1', 'r#2', 'r#4']
+    """
+    uses: dict[str, int] = {}
+    for run_id in run_ids:
+        uses[run_id] = uses.get(run_id, 0) + 1
+    taken = set(run_ids)
+    counters: dict[str, int] = {}
+    keys = []
+    for run_id in run_ids:
+        if run_id and uses[run_id] == 1:
+            keys.append(run_id)
+            continue
+        number = counters.get(run_id, 0)
+        while True:
+            number += 1
+            key = f"{run_id}#{number}"
+            if key not in taken:
+                break
+        counters[run_id] = number
+        taken.add(key)
+        keys.append(key)
+    return keys
 
 
 def assign_runs(

@@ -7,6 +7,7 @@ bytes (JSONL, JSON or SSE) or as in-memory items.
 from __future__ import annotations
 
 import glob
+import io
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -14,24 +15,45 @@ from typing import Any
 from agui_notebook.wire._reader import looks_like_text
 
 from ._file_buffer import FileBuffer
+from ._gzip import gunzip_bytes, gunzip_path, gzip_size_hint, is_gzip
 from ._read import Batch, Problems, read_buffer, read_items
 
-__all__ = ["Source", "sources"]
+__all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "sources"]
 
 _THREADED_READ_BYTES = 8 << 20
 """Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
-_LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
+LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
+"""The file names a folder's logs end with (in any case), each also followed by ``.gz``."""
+_NOT_A_LOG_NAME = f"not a log file name ({', '.join(LOG_SUFFIXES)}, each optionally .gz)"
+_A_FOLDER = "a folder (folders are not read recursively)"
 
 
-def _paths(pattern: str) -> list[str]:
+def is_log_name(name: str) -> bool:
+    """Whether a folder entry's name is a log's: one of ``LOG_SUFFIXES``, in any case, optionally ``.gz``.
+
+    >>> is_log_name("run.JSONL"), is_log_name("run.jsonl.gz"), is_log_name("notes.md")
+    (True, True, False)
+    """
+    lower = name.lower()
+    return lower.removesuffix(".gz").endswith(LOG_SUFFIXES)
+
+
+def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
+    """The files a path, glob or folder names; a folder's entries that are not logs go to ``skipped``."""
     if os.path.isdir(pattern):
-        found = [
-            os.path.join(pattern, name)
-            for name in sorted(os.listdir(pattern))
-            if name.endswith(_LOG_SUFFIXES) and os.path.isfile(os.path.join(pattern, name))
-        ]
+        found = []
+        for name in sorted(os.listdir(pattern)):
+            path = os.path.join(pattern, name)
+            if os.path.isdir(path):
+                skipped.append({"path": path, "reason": _A_FOLDER})
+            elif is_log_name(name) and os.path.isfile(path):
+                found.append(path)
+            else:
+                skipped.append({"path": path, "reason": _NOT_A_LOG_NAME})
         if not found:
-            raise FileNotFoundError(f"no event logs ({', '.join(_LOG_SUFFIXES)}) in folder {pattern!r}")
+            raise FileNotFoundError(
+                f"no event logs ({', '.join(LOG_SUFFIXES)}, each optionally .gz) in folder {pattern!r}"
+            )
         return found
     if any(char in pattern for char in "*?["):
         found = sorted(path for path in glob.glob(pattern, recursive=True) if os.path.isfile(path))
@@ -43,22 +65,41 @@ def _paths(pattern: str) -> list[str]:
     return [pattern]
 
 
-class Source:
-    """One named input: a buffer to read, or in-memory items."""
+def _head(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(2)
 
-    __slots__ = ("data", "items", "name", "path", "size")
+
+class Source:
+    """One named input: a buffer to read, a file (plain or gzip), or in-memory items."""
+
+    __slots__ = ("data", "gzip", "items", "name", "path", "size")
 
     def __init__(self, name: str, *, data: bytes | None = None, path: str | None = None, items: Any = None):
         self.name = name
         self.data = data
         self.path = path
         self.items = items
-        self.size = len(data) if data is not None else (os.path.getsize(path) if path is not None else 0)
+        self.gzip = is_gzip(data[:2] if data is not None else _head(path) if path is not None else b"")
+        if self.gzip:  # the progress bar counts decompressed bytes
+            if data is not None:
+                self.size = gzip_size_hint(io.BytesIO(data), len(data))
+            else:
+                with open(path, "rb") as handle:  # type: ignore[arg-type]
+                    self.size = gzip_size_hint(handle, os.fstat(handle.fileno()).st_size)
+        else:
+            self.size = len(data) if data is not None else (os.path.getsize(path) if path is not None else 0)
 
     def batches(self, problems: Problems) -> Iterator[Batch]:
         """The source's events in batches (large files read on another thread while they are decoded)."""
         if self.items is not None:
             return read_items(self.name, self.items, problems)
+        if self.gzip:
+            data, problem = gunzip_path(self.path) if self.data is None else gunzip_bytes(self.data)  # type: ignore[arg-type]
+            self.data = None  # the compressed bytes are not needed any more
+            if problem is not None:
+                problems.add(self.name, None, problem)
+            return read_buffer(self.name, data, problems)
         if self.data is None and self.size >= _THREADED_READ_BYTES:
             buffer = FileBuffer(self.path)  # type: ignore[arg-type]
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
@@ -68,20 +109,24 @@ class Source:
         return read_buffer(self.name, self.data, problems)
 
 
-def sources(source: Any) -> list[Source]:
+def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[Source]:
     """The sources of a ``load_events`` input: one per file for paths, globs and folders, else one.
+
+    The entries of a folder that are not logs are added to ``skipped`` (``{"path", "reason"}`` each).
 
     >>> [(s.name, s.size) for s in sources('{"type": "RUN_STARTED"}')]
     [('<text>', 23)]
     """
+    if skipped is None:
+        skipped = []
     if isinstance(source, (bytes, bytearray, memoryview)):
         return [Source("<text>", data=bytes(source))]
     if isinstance(source, str):
         if looks_like_text(source):
             return [Source("<text>", data=source.encode())]
-        return [Source(path, path=path) for path in _paths(source)]
+        return [Source(path, path=path) for path in _paths(source, skipped)]
     if isinstance(source, os.PathLike):
-        return [Source(path, path=path) for path in _paths(os.fspath(source))]
+        return [Source(path, path=path) for path in _paths(os.fspath(source), skipped)]
     if hasattr(source, "read"):
         data = source.read()
         name = getattr(source, "name", None)
@@ -101,7 +146,7 @@ def sources(source: Any) -> list[Source]:
         and all(isinstance(s, (str, os.PathLike)) for s in source)
         and not any(isinstance(s, str) and looks_like_text(s) for s in source)
     ):
-        return [found for item in source for found in sources(item)]
+        return [found for item in source for found in sources(item, skipped)]
     if hasattr(source, "__iter__"):
         return [Source("<events>", items=list(source))]
     raise TypeError(f"cannot load events from {type(source).__name__}")

@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-ChangeKind = Literal["message", "part", "text", "metadata", "parts"]
+ChangeKind = Literal["message", "part", "text", "metadata", "parts", "length"]
 """
 - ``message``: the message at ``message_index`` is new or was replaced as a whole (send it all).
 - ``part``: ``parts[part_index]`` was added or replaced (send that part).
 - ``text``: ``delta`` was appended to ``parts[part_index]["text"]`` and nothing else in the part changed.
 - ``metadata``: the message's ``metadata`` changed (send it all).
 - ``parts``: the parts list changed in a way indexes cannot describe (parts removed); send every part.
+- ``length``: the message list was cut to ``message_index`` messages (a ``MESSAGES_SNAPSHOT`` removed some).
 """
 
 

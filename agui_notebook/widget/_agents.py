@@ -9,14 +9,17 @@ An agent may be
   :class:`~agui_notebook.widget._http.HttpAgent`);
 - a pydantic-ai ``Agent``, run through pydantic-ai's own AG-UI adapter.
 
-:func:`aiter_agent_items` drives the stream: async streams run on the caller's event loop, sync ones in a
-worker thread that checks a stop flag between items, so the kernel stays free and ``stop()`` is prompt.
+:func:`aiter_agent_items` drives the stream: async agents run on the caller's event loop; any other agent is
+called, and its sync stream iterated, in a worker thread that checks a stop flag between items and is stopped
+outright when the run is (:class:`AgentStopped`), so the kernel stays free and ``stop()`` is prompt.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import functools
 import inspect
 import threading
 import time
@@ -25,7 +28,15 @@ from typing import Any
 
 from agui_notebook._errors import AgentError
 
-__all__ = ["AgentError", "aiter_agent_items", "call_agent", "describe_agent", "is_pydantic_ai_agent"]
+__all__ = [
+    "AgentError",
+    "AgentStopped",
+    "aiter_agent_items",
+    "call_agent",
+    "describe_agent",
+    "is_pydantic_ai_agent",
+    "runs_on_the_loop",
+]
 
 _DONE = object()
 
@@ -85,10 +96,31 @@ def call_agent(agent: Any, run_input: Any) -> Any:
     )
 
 
+def runs_on_the_loop(agent: Any) -> bool:
+    """Whether calling ``agent`` only starts async work, so the call belongs on the event loop.
+
+    True for pydantic-ai agents, async functions and async generator functions, and objects whose ``run`` or
+    ``__call__`` is one; any other callable may do its work before it returns, so it is called in a worker thread.
+    """
+    if is_pydantic_ai_agent(agent):
+        return True
+    run = getattr(agent, "run", None)
+    target = run if callable(run) and not inspect.isfunction(agent) and not inspect.ismethod(agent) else agent
+    while isinstance(target, functools.partial):
+        target = target.func
+    if callable(target) and not inspect.isfunction(target) and not inspect.ismethod(target):
+        target = type(target).__call__  # a callable object: what its call does
+    return inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target)
+
+
 async def _resolve(result: Any, agent: Any) -> Any:
     """Await coroutines until a stream remains; a lone string becomes a one-item stream."""
     while inspect.isawaitable(result) and not isinstance(result, AsyncIterable):
         result = await result
+    return _as_stream(result, agent)
+
+
+def _as_stream(result: Any, agent: Any) -> Any:
     if isinstance(result, (str, dict)):
         return [result]
     if isinstance(result, (AsyncIterable, Iterable)):
@@ -103,11 +135,32 @@ async def aiter_agent_items(
 ) -> AsyncIterator[tuple[int, Any]]:
     """Run ``agent`` on ``run_input``; yield ``(received_ns, item)`` for every item it streams.
 
-    Async streams are iterated on the running loop. Sync streams are iterated in a daemon worker thread that
-    feeds an ``asyncio.Queue`` and checks ``stop`` between items; cancelling this generator sets ``stop``, so
-    a slow sync agent stops at its next item and the caller does not wait for it.
+    Async agents are called and iterated on the running loop. Any other agent is called in a daemon worker
+    thread, which also iterates the sync stream it returns, feeding a bounded queue (a flooding agent waits for
+    the loop) and checking ``stop`` between items; an async stream it returns comes back to the loop. Closing
+    this generator (what cancelling the run does) sets ``stop`` and stops the worker: Python code running there
+    gets :class:`AgentStopped` raised at once; a call blocked in C (``time.sleep``, a socket read) finishes in
+    the background, then gets it, and nothing it returns is used.
     """
-    stream = await _resolve(call_agent(agent, run_input), agent)
+    stop = stop if stop is not None else threading.Event()
+    if runs_on_the_loop(agent):
+        stream = await _resolve(call_agent(agent, run_input), agent)
+    else:
+        worker = _Worker(asyncio.get_running_loop(), stop, agent)
+        handed_back = None
+        try:
+            worker.start(lambda: call_agent(agent, run_input))
+            async for received_ns, item in worker.items():
+                if item is _HANDOFF:  # the call returned an awaitable or an async stream: the loop's to run
+                    handed_back = received_ns
+                    break
+                yield received_ns, item
+        finally:
+            if handed_back is None:
+                worker.interrupt()
+        if handed_back is None:
+            return
+        stream = await _resolve(handed_back, agent)
     if isinstance(stream, AsyncIterable):
         iterator = aiter(stream)
         try:
@@ -118,52 +171,132 @@ async def aiter_agent_items(
             if close is not None:
                 await close()
         return
-    stop = stop if stop is not None else threading.Event()
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[int, Any, BaseException | None]] = asyncio.Queue()
-    worker = threading.Thread(
-        target=_drain_sync, args=(stream, stop, loop, queue.put_nowait), name="agui-agent", daemon=True
-    )
-    worker.start()
+    worker = _Worker(asyncio.get_running_loop(), stop, agent)  # a sync stream an async call returned
     try:
+        worker.start(lambda: stream)
+        async for pair in worker.items():
+            yield pair
+    finally:
+        worker.interrupt()
+
+
+_HANDOFF = object()
+_QUEUE_SIZE = 256
+"""Items a sync agent may stream ahead of the loop before its worker waits."""
+
+
+class AgentStopped(BaseException):
+    """Raised inside a sync agent's worker thread when its run is stopped (``ChatWidget.stop()``, a cancelled run).
+
+    A ``BaseException`` on purpose, like ``KeyboardInterrupt``: an agent's own ``except Exception`` does not
+    swallow it, while its ``finally`` blocks and context managers run. It is raised the moment the thread runs
+    Python code again; a call blocked in C (``time.sleep``, a socket read) gets it when the call returns. It never
+    leaves the worker thread (the run's outcome is ``cancelled``).
+    """
+
+
+class _Worker:
+    """A daemon thread running one sync agent: its call, then its stream, into a bounded queue on the loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, stop: threading.Event, agent: Any) -> None:
+        self.loop = loop
+        self.stop = stop
+        self.agent = agent
+        self.queue: asyncio.Queue[tuple[Any, Any, BaseException | None]] = asyncio.Queue()
+        self._slots = threading.Semaphore(_QUEUE_SIZE)
+        self._guard = (
+            threading.Lock()
+        )  # held while deciding to interrupt, and while entering/leaving agent code
+        self._in_agent = False
+        self._interrupted = False
+        self._thread: threading.Thread | None = None
+
+    def start(self, call: Callable[[], Any]) -> None:
+        """Start the thread: ``call()`` (the agent's call, agent code), then stream what it returned."""
+        self._thread = threading.Thread(target=self._main, args=(call,), name="agui-agent", daemon=True)
+        self._thread.start()
+
+    async def items(self) -> AsyncIterator[tuple[Any, Any]]:
+        """What the worker delivers, on the loop: ``(received_ns, item)``, or ``(result, _HANDOFF)``."""
         while True:
-            received_ns, item, error = await queue.get()
+            received_ns, item, error = await self.queue.get()
+            self._slots.release()
             if error is not None:
                 raise error
             if item is _DONE:
                 return
             yield received_ns, item
-    finally:
-        stop.set()
 
+    def interrupt(self) -> None:
+        """Stop the worker: set ``stop``, and raise :class:`AgentStopped` in agent code it is running."""
+        self.stop.set()
+        thread = self._thread
+        with self._guard:
+            if not self._in_agent or self._interrupted or thread is None or not thread.is_alive():
+                return
+            self._interrupted = True
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                ctypes.c_ulong(thread.ident), ctypes.py_object(AgentStopped)
+            )
 
-def _drain_sync(
-    stream: Iterable[Any],
-    stop: threading.Event,
-    loop: asyncio.AbstractEventLoop,
-    put: Callable[[tuple[int, Any, BaseException | None]], None],
-) -> None:
-    """Worker thread: iterate a sync stream into the loop's queue until it ends, fails or ``stop`` is set."""
+    # -- in the worker thread ------------------------------------------------------------------------------------
 
-    def deliver(entry: tuple[int, Any, BaseException | None]) -> bool:
+    def _main(self, call: Callable[[], Any]) -> None:
         try:
-            loop.call_soon_threadsafe(put, entry)
+            try:
+                self._stream(self._agent_code(call))
+            except AgentStopped:
+                pass
+            except BaseException as exc:  # the agent's own error, reported on the loop side
+                self._deliver((time.time_ns(), None, exc))
+        except AgentStopped:  # raised just as the worker left agent code
+            pass
+
+    def _agent_code(self, function: Callable[[], Any], *, closing: bool = False) -> Any:
+        """Run a piece of the agent's code where :meth:`interrupt` may stop it (not started once stopped, except
+        the stream's ``close()``, so the agent's ``finally`` blocks run)."""
+        with self._guard:
+            if self.stop.is_set() and not closing:
+                raise AgentStopped
+            self._in_agent = True
+        try:
+            return function()
+        finally:
+            with self._guard:
+                self._in_agent = False
+
+    def _stream(self, result: Any) -> None:
+        """Deliver the items of what the agent's call returned; an async result goes back to the loop."""
+        if isinstance(result, AsyncIterable) or inspect.isawaitable(result):
+            self._deliver((result, _HANDOFF, None))
+            return
+        stream = _as_stream(result, self.agent)
+        iterator = iter(stream)
+        try:
+            while True:
+                try:
+                    item = self._agent_code(lambda: next(iterator))
+                except StopIteration:
+                    break
+                if not self._deliver((time.time_ns(), item, None)):
+                    return
+            self._deliver((time.time_ns(), _DONE, None))
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                # A generator that fails while closing: the run is over anyway.
+                with contextlib.suppress(Exception):
+                    self._agent_code(close, closing=True)
+
+    def _deliver(self, entry: tuple[Any, Any, BaseException | None]) -> bool:
+        """Queue ``entry`` on the loop once there is room; False when the run was stopped or the loop is gone."""
+        while not self._slots.acquire(timeout=0.05):
+            if self.stop.is_set():
+                return False
+        if self.stop.is_set():
+            return False
+        try:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, entry)
         except RuntimeError:  # the loop is closed: nobody is listening any more
             return False
         return True
-
-    iterator = iter(stream)
-    try:
-        for item in iterator:
-            if stop.is_set() or not deliver((time.time_ns(), item, None)):
-                break
-        else:
-            deliver((time.time_ns(), _DONE, None))
-    except BaseException as exc:  # the agent's own error, reported on the loop side
-        deliver((time.time_ns(), None, exc))
-    finally:
-        close = getattr(iterator, "close", None)
-        if close is not None:
-            # A generator that fails while closing: the run is over anyway.
-            with contextlib.suppress(Exception):
-                close()

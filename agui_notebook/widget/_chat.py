@@ -8,9 +8,11 @@
 >>> await chat.send("Hi!")  # doctest: +SKIP
 'success'
 
-The kernel stays free while an agent answers: async agents run on the kernel's event loop, sync ones in a worker
-thread. Streamed changes reach the front end as small patches (docs/widget.md); the ``messages`` trait, which
-the notebook saves, is set when a run ends and every few seconds during long ones.
+The kernel stays free while an agent answers: async agents run on the kernel's event loop, sync ones (the call
+and the iteration) in a worker thread. Streamed changes reach the front end as small patches (docs/widget.md);
+the ``messages`` trait, which the notebook saves, is set when a run ends and every few seconds during long ones.
+Every value entering the widget is JSON by the rule of ``wire/_values.py``; whatever fails in a run ends that run
+with status ``error`` and the widget stays usable.
 """
 
 from __future__ import annotations
@@ -20,25 +22,32 @@ import contextlib
 import os
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import AsyncIterator, Iterable, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anywidget
 import orjson
 import traitlets
+from pydantic import BaseModel
 
+from agui_notebook._errors import JsonValueError, OptionError
 from agui_notebook._types import JSON
+from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
 from agui_notebook.bridge._messages import to_agui_messages, to_agui_messages_wire, to_ui_messages
 from agui_notebook.logs._record import EventRecorder
 from agui_notebook.ui._changes import MessageChange
+from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._saved import SavedConversation
+from agui_notebook.wire._values import is_plain_json, json_value
 
 __all__ = ["BUNDLE", "ChatWidget"]
 
@@ -50,6 +59,16 @@ TRAIT_SYNC_SECONDS = 3.0
 
 BUSY = frozenset({"submitted", "streaming"})
 BUSY_NOTICE = "The agent is still answering: wait for it to finish or press Stop."
+BAD_REQUEST = "the widget sent a request the kernel cannot read"
+
+YIELD_SECONDS = 0.02
+"""A run hands the event loop back at least this often, even to an async agent that never awaits."""
+
+MAX_WARNINGS = 20
+"""Warnings kept per run (the count of the rest is the last line)."""
+
+MAX_DETAILS_CHARS = 20_000
+"""The traceback shown in the front end's details view keeps its last this many characters."""
 
 
 def _bundle_missing() -> FileNotFoundError:
@@ -68,21 +87,83 @@ def _json_copy(value: JSON) -> JSON:
     return orjson.loads(orjson.dumps(value))
 
 
+def _model_wire(model: BaseModel) -> Any:
+    """A protocol model's camelCase wire dict; values pydantic cannot write as JSON are left to ``json_value``."""
+    try:
+        return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    except Exception:
+        return model.model_dump(by_alias=True, exclude_none=True)
+
+
 def _as_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
-    """UIMessage dicts from UIMessage dicts/models, or from AG-UI messages (converted)."""
+    """UIMessage dicts (fresh JSON copies) from UIMessage dicts/models, or from AG-UI messages (converted)."""
     items = [
-        m if isinstance(m, Mapping) else m.model_dump(mode="json", by_alias=True, exclude_none=True)
-        for m in messages
+        _json_copy(json_value(m if isinstance(m, Mapping) else _model_wire(m), f"messages[{i}]"))
+        for i, m in enumerate(messages)
     ]
-    if items and all("parts" not in m for m in items):
+    if items and all(isinstance(m, dict) and "parts" not in m for m in items):
         return to_ui_messages(items)
-    return [_json_copy(dict(m)) for m in items]
+    return items
 
 
-def _tool_wire(tool: Any) -> dict[str, JSON]:
-    if isinstance(tool, Mapping):
-        return dict(tool)
-    return tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+def _tool_wire(tool: Any, index: int) -> dict[str, JSON]:
+    return json_value(dict(tool) if isinstance(tool, Mapping) else _model_wire(tool), f"tools[{index}]")
+
+
+def _item_where(wire: Mapping[str, Any], index: int) -> str:
+    """How errors name a stream item: ``event 12 (TOOL_CALL_RESULT)``, ``chunk 3 (text-delta)``."""
+    item_type = wire.get("type")
+    if type(item_type) is not str or not item_type:
+        return f"item {index}"
+    return f"{'event' if classify_type(item_type) == 'event' else 'chunk'} {index} ({item_type})"
+
+
+def _describe(exc: BaseException) -> str:
+    """The one line a failed run shows: our own errors say where; others their type too."""
+    if isinstance(exc, RunStreamError):
+        return f"malformed stream: {exc}"
+    if isinstance(exc, (JsonValueError, _SyncFailed)):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _details(exc: BaseException | None) -> str:
+    """The traceback of ``exc`` for the front end's details view (its end, when it is long)."""
+    if exc is None:
+        return ""
+    cause = exc.__cause__ if isinstance(exc, _SyncFailed) and exc.__cause__ is not None else exc
+    text = "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))
+    return text if len(text) <= MAX_DETAILS_CHARS else "…" + text[-MAX_DETAILS_CHARS:]
+
+
+def _sendable(value: Any) -> Any:
+    """``value`` with whatever the comm cannot carry replaced: lone surrogates by U+FFFD, other odd values by the
+    JSON rule, or a short note where it has none (used only to recover after a failed sync)."""
+    if type(value) is str:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if type(value) is dict:
+        return {_sendable(k): _sendable(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_sendable(v) for v in value]
+    if is_plain_json(value):
+        return value
+    try:
+        return _sendable(json_value(value))
+    except JsonValueError:
+        return f"<{type(value).__name__}: not JSON>"
+
+
+class _SyncFailed(Exception):
+    """The front end could not be sent the conversation (the comm failed to encode or send it); never escapes."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(
+            f"the conversation cannot be sent to the front end ({type(cause).__name__}: {cause})"
+        )
 
 
 class ChatWidget(anywidget.AnyWidget):
@@ -92,6 +173,9 @@ class ChatWidget(anywidget.AnyWidget):
     an object with a ``run(input)`` method (``HttpAgent``, ``ag_ui_langgraph.LangGraphAgent``); or a pydantic-ai
     ``Agent``. ``messages`` are UIMessages (dicts or models) or AG-UI messages to start from; ``tools`` are AG-UI
     tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
+
+    A run that fails leaves ``status == "error"``, the error in ``error``, its traceback in ``error_details`` and
+    the exception in ``exception``; problems a run survived are in ``warnings``. The next run clears them.
 
     >>> chat = ChatWidget(lambda run_input: iter(["Hi"]), title="Demo")  # doctest: +SKIP
     """
@@ -103,11 +187,17 @@ class ChatWidget(anywidget.AnyWidget):
         sync=True
     )
     error = traitlets.Unicode("").tag(sync=True)
+    error_details = traitlets.Unicode("").tag(sync=True)
+    warnings = traitlets.List(traitlets.Unicode()).tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     placeholder = traitlets.Unicode("Send a message").tag(sync=True)
     height = traitlets.Union([traitlets.Unicode(), traitlets.Int()], default_value="32rem").tag(sync=True)
     show_reasoning = traitlets.Bool(True).tag(sync=True)
     theme = traitlets.Enum(("auto", "light", "dark"), default_value="auto").tag(sync=True)
+    trusted_origins = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Origins (``"https://images.example"``; any URL stands for its origin) whose http(s) images, audio and video
+    in messages load at once. From anywhere else they wait behind a "Load" placeholder showing their origin, so an
+    agent cannot make the browser send requests (or data) to a URL of its choosing without a click."""
 
     def __init__(
         self,
@@ -147,7 +237,8 @@ class ChatWidget(anywidget.AnyWidget):
         self._syncing = False
         self.agent = agent
         self.thread_id: str = thread_id or _fresh_id()
-        self.tools: list[dict[str, JSON]] = [_tool_wire(t) for t in tools]
+        self.tools: list[dict[str, JSON]] = [_tool_wire(t, i) for i, t in enumerate(tools)]
+        state = _json_copy(json_value(state, "state"))
         self._initial_state = _json_copy(state)
         self._recorder = EventRecorder(clock=self._clock)
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
@@ -157,8 +248,12 @@ class ChatWidget(anywidget.AnyWidget):
         self._stopping = False
         self._flush_handle: asyncio.TimerHandle | None = None
         self._trait_synced_at = time.monotonic()
+        self._view_status: tuple[str, str] = ("ready", "")  # what the last status op told the views
+        self._views_stale = False  # a message to the views failed: the next one is a snapshot
+        self._sync_failure: _SyncFailed | None = None  # a scheduled flush failed during the run
+        self._run_warnings: list[str] = []
         self.exception: BaseException | None = None
-        """The exception that ended the last failed run (the widget shows its type and message)."""
+        """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
         self.on_msg(self._on_front_end_message)
 
     def __repr__(self) -> str:
@@ -185,7 +280,7 @@ class ChatWidget(anywidget.AnyWidget):
     @state.setter
     def state(self, value: JSON) -> None:
         self._refuse_when_busy("change the state")
-        self._conversation.state = _json_copy(value)
+        self._conversation.state = _json_copy(json_value(value, "state"))
 
     @property
     def events(self) -> list[dict[str, JSON]]:
@@ -205,21 +300,34 @@ class ChatWidget(anywidget.AnyWidget):
     def _clock(self) -> int:
         return self._conversation.clock()
 
+    @traitlets.validate("trusted_origins")
+    def _validate_trusted_origins(self, proposal: Any) -> list[str]:
+        for entry in proposal["value"]:
+            url = urlsplit(entry)
+            if url.scheme.lower() not in ("http", "https") or not url.hostname:
+                raise OptionError(
+                    f"trusted_origins: {entry!r} is not an http(s) origin such as 'https://images.example'"
+                )
+        return proposal["value"]
+
     @traitlets.validate("messages")
     def _validate_messages(self, proposal: Any) -> list[dict[str, JSON]]:
         if not self._syncing and self.busy:
             raise traitlets.TraitError(
                 "cannot replace the messages while the agent is answering; call stop() first"
             )
-        return proposal["value"]
+        if self._syncing:
+            return proposal["value"]
+        return _as_ui_messages(proposal["value"])  # what the views and the notebook get is JSON
 
     @traitlets.observe("messages")
     def _messages_replaced(self, change: Any) -> None:
         if self._syncing or not hasattr(self, "_conversation"):
             return
-        self._conversation.replace_all(_as_ui_messages(change["new"]))
+        self._conversation.replace_all(_json_copy(change["new"]))
         self._batcher.messages = self._conversation.messages
-        self._send_custom(self._batcher.snapshot(self.status, self.error))
+        self._views_stale = True
+        self._flush()
 
     # ------------------------------------------------------------------------------------------ user actions
     def send(self, text: str, *, files: Iterable[Any] = ()) -> asyncio.Task[RunOutcome]:  # type: ignore[override]
@@ -306,10 +414,12 @@ class ChatWidget(anywidget.AnyWidget):
         self._recorder.events.clear()
         self.thread_id = _fresh_id()
         self.exception = None
+        self._run_warnings = []
+        self._warn()
         self._batcher.truncate(0)
-        self._batcher.set_status("ready", "")
+        self._set_view_status("ready", "")
         self._flush()
-        self._sync_traits("ready", "")
+        self._sync_traits("ready", "", "")
 
     # ------------------------------------------------------------------------------------------ persistence
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -377,6 +487,9 @@ class ChatWidget(anywidget.AnyWidget):
         resume = resume or []
         self._stop = threading.Event()
         self._stopping = False
+        self._sync_failure = None
+        self._run_warnings = []
+        self._warn()  # the last run's warnings go
         self.exception = None
         if source is None:
             try:
@@ -389,50 +502,159 @@ class ChatWidget(anywidget.AnyWidget):
         self._conversation.begin_run(run_id=run_id, thread_id=self.thread_id, resume=resume)
         self._batcher.messages = self._conversation.messages
         self._batcher.extend(changes)
-        self._batcher.set_status("submitted", "")
+        self._set_view_status("submitted", "")
         self._flush()
         self._sync_traits("submitted", "")  # ``chat.messages`` holds the user's turn while the agent answers
         self._task = loop.create_task(self._drive(source), name=f"agui-notebook run {run_id}")
         return self._task
 
     async def _drive(self, source: AsyncIterator[tuple[int | None, Any]]) -> RunOutcome:
-        """Apply the run's items as they arrive; always ends the run and leaves the widget usable."""
+        """Apply the run's items as they arrive; whatever fails, end the run and leave the widget usable."""
         outcome: RunOutcome = "success"
-        error = ""
-        code: str | None = None
         failure: BaseException | None = None
+        interrupt: BaseException | None = None  # KeyboardInterrupt / SystemExit: tidy up, then let it go on
         cancelled = False
+        run = self._conversation.run
+        problems = run.checker.problems if run is not None else []
+        known = 0
+        index = 0
+        checked_types: set[str] = set()  # item types already classified (and warned about when unknown)
+        handed_back = time.monotonic()
         try:
             async with contextlib.aclosing(source):
                 async for received_ns, item in source:
                     if self.status == "submitted":
                         self._set_status("streaming", "")
+                    kind = type(item)
+                    if kind is not str:
+                        # The fast path: a dict of a type seen before, holding plain JSON.
+                        item_type = item.get("type") if kind is dict else None
+                        if (
+                            type(item_type) is not str
+                            or item_type not in checked_types
+                            or not is_plain_json(item)
+                        ):
+                            item = self._entering(item, index, checked_types)
+                    index += 1
                     self._patch(self._conversation.push(item, received_ns))
+                    if len(problems) != known:  # the checker tolerated something: show it on the run
+                        self._warn(*(p.describe() for p in problems[known:]))
+                        known = len(problems)
+                    if not index & 63 and time.monotonic() - handed_back >= YIELD_SECONDS:
+                        await asyncio.sleep(0)  # an agent that never awaits must not starve the loop (stop())
+                        handed_back = time.monotonic()
         except asyncio.CancelledError:
             outcome, cancelled = "cancelled", True
-        except RunStreamError as exc:
-            outcome, error, code, failure = "error", f"malformed stream: {exc}", "STREAM_ERROR", exc
         except Exception as exc:
-            outcome, error, code, failure = "error", f"{type(exc).__name__}: {exc}", type(exc).__name__, exc
-        self._patch(self._conversation.end_run(outcome, error, code))
+            outcome, failure = "error", exc
+        except BaseException as exc:
+            outcome, cancelled, interrupt = "cancelled", True, exc
+        if self._sync_failure is not None and failure is None:
+            outcome, failure, cancelled = "error", self._sync_failure, False
+        error = _describe(failure) if failure is not None else ""
+        code = None
+        if failure is not None:
+            code = "STREAM_ERROR" if isinstance(failure, RunStreamError) else type(failure).__name__
+        try:
+            self._patch(self._conversation.end_run(outcome, error, code))
+        except Exception as exc:  # the end of the run could not be shown: that is the run's failure now
+            failure = failure or exc
+            outcome, error = "error", error or _describe(exc)
         last = self._conversation.last_run
         if outcome == "success" and last is not None and last.errors:
             outcome, error = "error", "; ".join(e for e in last.errors if e) or "the agent reported an error"
         elif outcome == "success" and last is not None and last.interrupted:
             outcome = "interrupt"
-        self._finish(error if outcome == "error" else "", failure)
+        if not self._finish(error if outcome == "error" else "", failure):
+            outcome = "error"  # the end of the run could not be sent: the widget shows that failure instead
+        if interrupt is not None:
+            raise interrupt
         if cancelled and not self._stopping:
             raise asyncio.CancelledError  # cancelled by someone else: honour it once the widget is tidy
         return outcome
 
-    def _finish(self, error: str, failure: BaseException | None) -> None:
+    def _entering(self, item: Any, index: int, checked_types: set[str]) -> Any:
+        """A stream item as it enters the conversation: its values JSON by the one rule; an unknown chunk type is
+        warned about (once per type)."""
+        kind = type(item)
+        if kind is str:
+            return item
+        if kind is not dict:
+            if isinstance(item, BaseModel):
+                if not type(item).__module__.startswith("ag_ui."):
+                    return item  # other protocol models (pydantic-ai's chunks): the conversation reads them
+                try:
+                    item = to_wire_event(item)
+                except Exception:  # a value pydantic cannot write as JSON: the rule below converts it
+                    item = item.model_dump(by_alias=True, exclude_none=True)
+            elif isinstance(item, Mapping):
+                item = dict(item)
+            else:
+                return item  # not an item at all: the conversation says so
+        item_type = item.get("type")
+        if type(item_type) is str and item_type not in checked_types:
+            checked_types.add(item_type)
+            if not is_ui_chunk_type(item_type) and classify_type(item_type) == "chunk":
+                self._warn(
+                    f"chunk {index} ({item_type}): unknown chunk type (ignored, as the AI SDK ignores it)"
+                )
+        if is_plain_json(item):
+            return item
+        return json_value(item, _item_where(item, index))
+
+    def _warn(self, *texts: str) -> None:
+        """Show protocol problems the run survived as warnings on the run (the ``warnings`` trait)."""
+        warnings = self._run_warnings
+        for text in texts:
+            warnings.append(text)
+        shown = warnings[:MAX_WARNINGS]
+        if len(warnings) > MAX_WARNINGS:
+            shown.append(f"… and {len(warnings) - MAX_WARNINGS} more warnings")
+        self._syncing = True
+        try:
+            self.warnings = shown
+        finally:
+            self._syncing = False
+
+    def _finish(self, error: str, failure: BaseException | None) -> bool:
+        """End a run in the widget: status, error, details and the saved messages, in one consistent step.
+
+        Returns False when that could not be sent and the widget recovered (then showing that failure).
+        """
         status = "error" if error else "ready"
-        self.exception = failure
-        # Views see the last patch before the traits say the run is over, so the trait state and the patched
-        # state agree whenever the status is not busy.
-        self._batcher.set_status(status, error)
-        self._flush()
-        self._sync_traits(status, error)
+        self.exception = (
+            failure.__cause__ if isinstance(failure, _SyncFailed) and failure.__cause__ else failure
+        )
+        details = _details(failure) if error else ""
+        try:
+            # Views see the last patch before the traits say the run is over, so the trait state and the patched
+            # state agree whenever the status is not busy.
+            self._set_view_status(status, error)
+            self._flush()
+            self._sync_traits(status, error, details)
+        except _SyncFailed as exc:
+            self._recover(exc, error)
+            return False
+        return True
+
+    def _recover(self, failure: _SyncFailed, run_error: str) -> None:
+        """The conversation could not be sent: replace what the comm cannot carry, then show the failure."""
+        self.exception = failure.__cause__ or failure
+        error = run_error or str(failure)
+        self._conversation.replace_all(_sendable(self._conversation.messages))
+        self._batcher.messages = self._conversation.messages
+        self._views_stale = True
+        try:
+            self._set_view_status("error", error)
+            self._flush()
+            self._sync_traits("error", error, _details(failure))
+        except _SyncFailed:  # the comm itself is broken: the plain-string traits are all that may still go
+            self._syncing = True
+            try:
+                with self.hold_sync():
+                    self.status, self.error = "error", error
+            finally:
+                self._syncing = False
 
     # ------------------------------------------------------------------------------------------ live sync
     def _patch(self, changes: list[MessageChange]) -> None:
@@ -444,8 +666,12 @@ class ChatWidget(anywidget.AnyWidget):
             self._flush()
             self._sync_traits(self.status, self.error)
 
-    def _set_status(self, status: str, error: str) -> None:
+    def _set_view_status(self, status: str, error: str) -> None:
+        self._view_status = (status, error)
         self._batcher.set_status(status, error)
+
+    def _set_status(self, status: str, error: str) -> None:
+        self._set_view_status(status, error)
         self._syncing = True
         try:
             with self.hold_sync():
@@ -467,24 +693,52 @@ class ChatWidget(anywidget.AnyWidget):
             except RuntimeError:
                 self._flush()
                 return
-            self._flush_handle = loop.call_later(delay, self._flush)
+            self._flush_handle = loop.call_later(delay, self._scheduled_flush)
+
+    def _scheduled_flush(self) -> None:
+        """A flush from the loop's timer: a failure there is the run's failure (it ends the run)."""
+        self._flush_handle = None
+        try:
+            self._flush()
+        except _SyncFailed as exc:
+            self._sync_failure = exc
+            if self.busy:
+                self._task.cancel()  # type: ignore[union-attr]
 
     def _flush(self) -> None:
+        """Send the views what changed: the pending patch, or a snapshot when a message to them was lost."""
         if self._flush_handle is not None:
             self._flush_handle.cancel()
             self._flush_handle = None
         self._conversation.settle()  # the patch reads the parts: parse the tool inputs streamed since the last one
-        patch = self._batcher.flush()
-        if patch is not None:
-            self._send_custom(patch)
+        if self._views_stale:
+            message: dict[str, Any] | None = self._batcher.snapshot(*self._view_status)
+        else:
+            message = self._batcher.flush()
+        if message is None:
+            return
+        try:
+            self._send_custom(message)
+        except Exception as exc:
+            self._views_stale = True  # the views missed this one: the next message resets them
+            raise _SyncFailed(exc) from exc
+        self._views_stale = False
 
-    def _sync_traits(self, status: str, error: str) -> None:
+    def _sync_traits(self, status: str, error: str, details: str | None = None) -> None:
+        try:
+            messages = _json_copy(self._conversation.messages)
+        except Exception as exc:
+            raise _SyncFailed(exc) from exc
         self._syncing = True
         try:
             with self.hold_sync():
-                self.messages = _json_copy(self._conversation.messages)
+                self.messages = messages
                 self.status = status
                 self.error = error
+                if details is not None:
+                    self.error_details = details
+        except Exception as exc:
+            raise _SyncFailed(exc) from exc
         finally:
             self._syncing = False
         self._trait_synced_at = time.monotonic()
@@ -495,33 +749,57 @@ class ChatWidget(anywidget.AnyWidget):
 
     # ------------------------------------------------------------------------------------------ front end
     def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A request from a view; one that cannot be read or honoured is explained in the widget, never raised."""
+        try:
+            self._handle_request(content)
+        except _BadRequest as exc:
+            self._show_error(f"{BAD_REQUEST}: {exc}")
+        except Exception as exc:  # a request the kernel cannot honour: say why in the widget
+            self._show_error(f"{type(exc).__name__}: {exc}")
+
+    def _handle_request(self, content: Any) -> None:
         if not isinstance(content, dict):
             return
         kind = content.get("kind")
-        try:
-            if kind == "resync":
-                self._conversation.settle()
-                self._send_custom(self._batcher.snapshot(self.status, self.error))
-            elif kind == "stop":
-                self.stop()
-            elif self.busy and kind in ("send", "regenerate", "approval"):
-                self._show_error(BUSY_NOTICE)
-            elif kind == "send":
-                files = content.get("files") or []
-                self.send(str(content.get("text") or ""), files=[f for f in files if isinstance(f, Mapping)])
-            elif kind == "regenerate":
-                self.regenerate()
-            elif kind == "approval":
-                reason = content.get("reason")
-                self.answer_approval(
-                    str(content.get("approvalId")),
-                    bool(content.get("approved")),
-                    reason=reason if isinstance(reason, str) else None,
-                )
-        except Exception as exc:  # a request the kernel cannot honour: say why in the widget
-            self._show_error(f"{type(exc).__name__}: {exc}")
+        if kind == "resync":
+            self._views_stale = True
+            self._flush()
+        elif kind == "stop":
+            self.stop()
+        elif self.busy and kind in ("send", "regenerate", "approval"):
+            self._show_error(BUSY_NOTICE)
+        elif kind == "send":
+            text = content.get("text")
+            files = content.get("files")
+            if text is not None and not isinstance(text, str):
+                raise _BadRequest(f"send: text is {type(text).__name__}, not a string")
+            if files is not None and not isinstance(files, list):
+                raise _BadRequest(f"send: files is {type(files).__name__}, not a list")
+            parts = []
+            for index, file in enumerate(files or []):
+                try:
+                    if not isinstance(file, Mapping):
+                        raise TypeError(f"a {type(file).__name__}, not a file part")
+                    parts.append(file_part(file))
+                except (TypeError, ValueError) as exc:
+                    raise _BadRequest(f"send: files[{index}]: {exc}") from None
+            self.send(text or "", files=parts)
+        elif kind == "regenerate":
+            self.regenerate()
+        elif kind == "approval":
+            approval_id, approved, reason = (content.get(k) for k in ("approvalId", "approved", "reason"))
+            if not isinstance(approval_id, str) or not isinstance(approved, bool):
+                raise _BadRequest("approval: needs a string approvalId and a boolean approved")
+            if reason is not None and not isinstance(reason, str):
+                raise _BadRequest(f"approval: reason is {type(reason).__name__}, not a string")
+            self.answer_approval(approval_id, approved, reason=reason)
 
     def _show_error(self, text: str) -> None:
         """Explain a refused request; the status (and a run in progress) is left as it is."""
         self._set_status(self.status, text)
-        self._flush()
+        with contextlib.suppress(_SyncFailed):  # the next message to the views is a snapshot then
+            self._flush()
+
+
+class _BadRequest(Exception):
+    """A request from a view that is not one the protocol defines (docs/widget.md, JS -> Python)."""

@@ -153,6 +153,9 @@ class PatchBatcher:
                 self._kill_part_ops(mi)
                 self._parts_ops[mi] = self._append(_PendingOp("parts", mi))
             return
+        if kind == "length":
+            self.truncate(mi)
+            return
         if kind == "message":
             if mi not in self._message_ops:
                 self._kill_message(mi)

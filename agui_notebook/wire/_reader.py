@@ -228,8 +228,7 @@ class WireReader:
             self._recognized = True
             if line.startswith(b"data:"):
                 self._data_line = self._data_line or self._line
-                value = line[5:]
-                self._data.append(value[1:] if value[:1] == b" " else value)
+                self._data.append(_data_value(line))
                 self._dispatch_if_whole(frames)
         elif line == b"data":  # a field with no colon has an empty value
             self._data_line = self._data_line or self._line
@@ -343,8 +342,7 @@ class WireReader:
         if self._document is not None or pending.rstrip()[-1:] not in (b"}", b"]"):
             return False
         if pending.startswith(b"data:"):
-            payload = pending[5:]
-            payload = payload[1:] if payload[:1] == b" " else payload
+            payload = _data_value(pending)
             candidate = b"\n".join([*self._data, payload]) if self._data else payload
         elif pending.lstrip()[:1] in (b"{", b"["):
             candidate = pending
@@ -385,6 +383,12 @@ class WireReader:
 # -- whole texts and sources -----------------------------------------------------------------------------------
 
 
+def _data_value(line: bytes) -> bytes:
+    """The value of a ``data:`` line: what follows the colon, less one leading space (the SSE rule)."""
+    value = line[5:]
+    return value[1:] if value[:1] == b" " else value
+
+
 def _first_significant(data: bytes) -> tuple[int, bytes]:
     """Where the first non-blank byte after a BOM is, and the 8 bytes from there."""
     start = len(BOM) if data.startswith(BOM) else 0
@@ -415,7 +419,7 @@ def whole_jsonl_values(data: bytes | str) -> list[Any] | None:
         values = list(map(orjson.loads, lines))
     except ValueError:
         return None
-    if not all(type(value) is dict for value in values):
+    if values and set(map(type, values)) != {dict}:  # one C-level pass; a generator costs half as much again
         return None
     return values
 

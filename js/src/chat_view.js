@@ -1,7 +1,7 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
 import { Composer } from "./composer.js";
-import { element, label } from "./dom.js";
+import { element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
 import { injectStyles } from "./styles.js";
@@ -11,7 +11,7 @@ const THEMES = new Set(["auto", "light", "dark"]);
 const KEY_EVENTS = ["keydown", "keyup", "keypress"];
 // How close to the bottom (px) the list must be for new content to keep it scrolled to the bottom.
 const STICK_PX = 48;
-const TRAITS = ["title", "placeholder", "height", "show_reasoning", "theme"];
+const TRAITS = ["title", "placeholder", "height", "show_reasoning", "theme", "error_details", "warnings"];
 
 function sameJson(a, b) {
   try {
@@ -84,13 +84,39 @@ export class ChatView {
     this.list.setAttribute("aria-live", "polite");
     this.list.dataset.agui = "messages";
     this.empty = element("div", "agui-empty-state", "No messages yet.");
+    // The run's error: its text, and the traceback behind it in a collapsed "Details" view.
     this.banner = element("div", "agui-error-banner");
     this.banner.dataset.agui = "error";
     this.banner.setAttribute("role", "alert");
     this.banner.hidden = true;
+    this.errorText = element("span", "agui-error-text");
+    this.errorText.dataset.agui = "error-text";
+    this.details = element("details", "agui-error-details");
+    this.details.dataset.agui = "error-details";
+    this.details.hidden = true;
+    this.detailsText = element("pre", "agui-error-trace");
+    this.details.append(element("summary", "", "Details"), this.detailsText);
+    this.banner.append(this.errorText, this.details);
+    // Problems the run survived (unknown event types, ...), under its message.
+    this.warningsEl = element("div", "agui-run-warnings");
+    this.warningsEl.dataset.agui = "run-warnings";
+    this.warningsEl.hidden = true;
     this.composer = new Composer(this);
     this.root.append(this.header, this.list, this.banner, this.composer.el);
-    this.list.append(this.empty);
+    this.list.append(this.empty, this.warningsEl);
+  }
+
+  showWarnings(value) {
+    const warnings = Array.isArray(value) ? value.filter((w) => typeof w === "string") : [];
+    this.warningsEl.replaceChildren(
+      ...warnings.map((text) => {
+        const line = element("div", "agui-run-warning");
+        line.dataset.agui = "run-warning";
+        line.append(icon("alert"), element("span", "", label(text, 1000)));
+        return line;
+      }),
+    );
+    this.warningsEl.hidden = warnings.length === 0;
   }
 
   listen() {
@@ -185,6 +211,13 @@ export class ChatView {
       this.root.classList.toggle("agui-hide-reasoning", value === false);
     } else if (trait === "theme") {
       this.root.dataset.theme = THEMES.has(value) ? value : "auto";
+    } else if (trait === "error_details") {
+      const details = typeof value === "string" ? value : "";
+      this.detailsText.textContent = details;
+      this.details.hidden = details === "";
+      if (details === "") this.details.open = false;
+    } else if (trait === "warnings") {
+      this.showWarnings(value);
     }
   }
 
@@ -210,7 +243,7 @@ export class ChatView {
       const view = new MessageView(this);
       const message = this.state.messages[this.views.length];
       this.views.push(view);
-      this.list.append(view.el);
+      this.list.insertBefore(view.el, this.warningsEl);
       if (message !== undefined) view.update(message);
     }
     return this.views[index];
@@ -253,8 +286,10 @@ export class ChatView {
       this.statusDirty = false;
       this.root.dataset.status = this.state.status;
       this.composer.setStatus(this.state.status);
-      this.banner.textContent = label(this.state.error, 4000);
+      this.errorText.textContent = label(this.state.error, 4000);
       this.banner.hidden = this.state.error === "";
+      // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
+      this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
   }

@@ -1,10 +1,46 @@
 // One message: its element, a view per part (updated only when that part object changed), the run-error banner,
 // and a footer with the metadata line and the Copy / Regenerate actions.
-import { button, copyText, element, flashCopied, fromTemplate, icon, label } from "./dom.js";
+//
+// A message renders in isolation: a part view that throws is replaced by its content as plain text with a note
+// (and tried afresh when the part changes), so one bad part never hides the rest of the message or the messages
+// after it.
+import { button, copyText, element, flashCopied, fromTemplate, icon, label, prettyJson } from "./dom.js";
+import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
 import { createPartView } from "./parts/index.js";
+import { RemoteMediaPolicy } from "./remote_media.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
+
+const policies = new WeakMap(); // chat view -> its RemoteMediaPolicy
+const contexts = new WeakMap(); // the chat view's part context for a role -> ours (the same, plus `remote`)
+
+/** The part context for `role`: the chat view's, plus the remote-media policy of the widget (one per view). */
+function partContext(chat, role) {
+  const base = chat.partContext(role);
+  let context = contexts.get(base);
+  if (context === undefined) {
+    let remote = policies.get(chat);
+    if (remote === undefined) {
+      remote = new RemoteMediaPolicy(() => chat.model?.get?.("trusted_origins"));
+      policies.set(chat, remote);
+    }
+    context = { ...base, remote };
+    contexts.set(base, context);
+  }
+  return context;
+}
+
+/** What a part that could not be rendered shows instead: its text, or the part as JSON, as plain text. */
+function failedPartView(part, error) {
+  const text = typeof part.text === "string" ? part.text : prettyJson(part);
+  const { node } = plainTextFallback(text, "part", `${error?.name ?? "Error"}: ${error?.message ?? error}`);
+  const el = element("div", "agui-part agui-part-failed");
+  el.dataset.agui = "part-fallback";
+  el.dataset.partType = part.type;
+  el.append(node);
+  return { el, failed: true, update() {} };
+}
 
 /** The text a "copy message" puts on the clipboard: its text parts, or the parts as JSON when it has none. */
 export function messageText(message) {
@@ -69,6 +105,15 @@ export class MessageView {
 
   update(message) {
     if (message === this.message) return;
+    try {
+      this.render(message);
+    } catch (error) {
+      // Outside the parts and the metadata (which fail on their own): keep what is drawn, retry on the next change.
+      console.error("agui-notebook: a message could not be rendered", error);
+    }
+  }
+
+  render(message) {
     const previous = this.message;
     this.message = message;
     const role = ROLES.has(message.role) ? message.role : "assistant";
@@ -82,12 +127,18 @@ export class MessageView {
     }
     const id = typeof message.id === "string" ? message.id : String(message.id ?? "");
     if (this.el.dataset.messageId !== id) this.el.dataset.messageId = id;
-    if (previous === null || message.metadata !== previous.metadata) this.updateMetadata(message.metadata);
+    if (previous === null || message.metadata !== previous.metadata) {
+      try {
+        this.updateMetadata(message.metadata);
+      } catch (error) {
+        console.error("agui-notebook: a message's metadata could not be shown", error);
+      }
+    }
     this.updateParts(Array.isArray(message.parts) ? message.parts : []);
   }
 
   updateParts(parts) {
-    const context = this.chat.partContext(this.role);
+    const context = partContext(this.chat, this.role);
     for (let index = 0; index < parts.length; index += 1) {
       let part = parts[index];
       if (part === null || typeof part !== "object" || typeof part.type !== "string") {
@@ -95,24 +146,46 @@ export class MessageView {
         part = { type: "invalid-part", value: part ?? null };
       }
       const type = part.type;
-      let view = this.parts[index];
-      if (view !== undefined && view.type === type) {
-        if (view.shown !== part) {
-          view.shown = part;
+      const view = this.parts[index];
+      if (view !== undefined && view.shown === part) continue; // unchanged (a failed part is retried on change)
+      if (view !== undefined && view.type === type && !view.failed) {
+        view.shown = part;
+        try {
           view.update(part);
+          continue;
+        } catch (error) {
+          this.parts[index] = this.failed(index, part, error, view);
+          continue;
         }
+      }
+      let fresh;
+      try {
+        fresh = createPartView(type, context);
+        fresh.update(part);
+      } catch (error) {
+        this.parts[index] = this.failed(index, part, error, view);
         continue;
       }
-      const fresh = createPartView(type, context);
       fresh.type = type;
       fresh.shown = part;
       fresh.el.dataset.partIndex = String(index);
-      fresh.update(part);
       if (view !== undefined) view.el.replaceWith(fresh.el);
       else this.body.append(fresh.el);
       this.parts[index] = fresh;
     }
     while (this.parts.length > parts.length) this.parts.pop().el.remove();
+  }
+
+  /** Put the plain-text fallback of part `index` where its view (if any) was. */
+  failed(index, part, error, view) {
+    console.error(`agui-notebook: part ${index} (${part.type}) could not be rendered`, error);
+    const fallback = failedPartView(part, error);
+    fallback.type = part.type;
+    fallback.shown = part;
+    fallback.el.dataset.partIndex = String(index);
+    if (view !== undefined) view.el.replaceWith(fallback.el);
+    else this.body.append(fallback.el);
+    return fallback;
   }
 
   updateMetadata(metadata) {

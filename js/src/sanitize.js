@@ -1,6 +1,8 @@
 // HTML sanitising for rendered markdown: a DOMPurify instance of our own (its hooks never touch other widgets'
-// DOMPurify) with an allow-list of the tags markdown produces, and our URL policy applied to every href/src.
+// DOMPurify) with an allow-list of the tags markdown produces, and our URL policy applied to every href/src. An
+// image from a remote origin the user has not trusted becomes a click-to-load placeholder (remote_media.js).
 import createDOMPurify from "dompurify";
+import { CLICK_TO_LOAD, remotePlaceholder } from "./remote_media.js";
 import { safeLinkHref, safeMediaSrc } from "./urls.js";
 
 const ALLOWED_TAGS = [
@@ -63,16 +65,31 @@ function instance() {
   return purifier;
 }
 
-/** Sanitise an HTML string into a DocumentFragment that is safe to insert. */
-export function sanitizeHtml(html) {
+/**
+ * Sanitise an HTML string into a DocumentFragment that is safe to insert; images that `remote` (a
+ * RemoteMediaPolicy) does not allow yet are placeholders. The fragment belongs to DOMPurify's inert document until
+ * it is inserted, so an image taken out of it here never starts loading.
+ */
+export function sanitizeHtml(html, remote = CLICK_TO_LOAD) {
+  const policy = remote ?? CLICK_TO_LOAD;
   const fragment = instance().sanitize(html, CONFIG);
-  // An image whose URL was refused shows its alt text instead of a broken image.
-  for (const img of fragment.querySelectorAll("img:not([src])")) {
-    const alt = img.getAttribute("alt");
-    const replacement = document.createElement("span");
-    replacement.className = "agui-blocked";
-    replacement.textContent = alt ? `[image: ${alt}]` : "[image]";
-    img.replaceWith(replacement);
+  for (const img of fragment.querySelectorAll("img")) {
+    const src = img.getAttribute("src");
+    if (src === null) {
+      // An image whose URL was refused shows its alt text instead of a broken image.
+      const alt = img.getAttribute("alt");
+      const replacement = document.createElement("span");
+      replacement.className = "agui-blocked";
+      replacement.textContent = alt ? `[image: ${alt}]` : "[image]";
+      img.replaceWith(replacement);
+    } else if (!policy.allows(src)) {
+      const create = () => {
+        img.removeAttribute("loading"); // asked for: load now, even below the fold
+        return img;
+      };
+      const alt = img.getAttribute("alt") ?? "";
+      img.replaceWith(remotePlaceholder({ kind: "image", name: alt, src, inline: true, policy, create }));
+    }
   }
   return fragment;
 }

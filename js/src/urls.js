@@ -3,7 +3,8 @@
 // Links (markdown links, source chips, download links) may be absolute http(s) or mailto URLs, or data: URLs of a
 // non-active media type when the link is a download. Media elements (img/audio/video) may load http(s), blob: and
 // data: URLs whose own media type matches the element. Relative URLs are refused: a chat answer has no base to be
-// relative to, and a relative link would point into the Jupyter server.
+// relative to, and a relative link would point into the Jupyter server. Whether a remote (http(s)) media URL may
+// load without a click is remote_media.js's decision; this file only says which URLs are remote and from where.
 
 const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 const MEDIA_PROTOCOLS = new Set(["http:", "https:", "blob:"]);
@@ -88,6 +89,23 @@ export function safeMediaSrc(raw, kind) {
   const url = parseAbsolute(text);
   if (url === null || !MEDIA_PROTOCOLS.has(url.protocol)) return null;
   return url.href;
+}
+
+/** The origin ("https://example.com") an http(s) URL loads from, or null for data:, blob: and anything else. */
+export function remoteOrigin(raw) {
+  const text = normalise(raw);
+  const url = text === null ? null : parseAbsolute(text);
+  return url !== null && (url.protocol === "http:" || url.protocol === "https:") ? url.origin : null;
+}
+
+/** The origins named by a `trusted_origins` value: each entry any http(s) URL, of which only the origin counts. */
+export function originSet(entries) {
+  const origins = new Set();
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    const origin = remoteOrigin(entry);
+    if (origin !== null) origins.add(origin);
+  }
+  return origins;
 }
 
 /** The top-level media kind ("image" | "audio" | "video" | null) a file part can be previewed as. */

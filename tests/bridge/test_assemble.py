@@ -53,6 +53,8 @@ def apply_changes(
             mirror[i]["metadata"] = copy.deepcopy(messages[i].get("metadata"))
         elif change.kind == "parts":
             mirror[i]["parts"] = copy.deepcopy(messages[i]["parts"])
+        elif change.kind == "length":
+            del mirror[i:]
 
 
 def assemble_with_mirror(events: list[dict[str, Any]]) -> UIMessageAssembler:
@@ -253,7 +255,11 @@ def test_streamed_user_message_and_history_order() -> None:
     assert assembler.messages[2]["parts"] == [{"type": "text", "text": "and more"}]
 
 
-def test_history_arriving_later_goes_in_front() -> None:
+def test_history_arriving_later_is_appended_as_ag_ui_client_does() -> None:
+    """The client keeps what it has in order and appends the snapshot's new messages (here: the user's)."""
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+
     first_run = [
         *RUN,
         {"type": "TEXT_MESSAGE_CHUNK", "messageId": "a1", "role": "assistant", "delta": "Hi"},
@@ -267,7 +273,8 @@ def test_history_arriving_later_goes_in_front() -> None:
         ],
     }
     assembler = assemble_with_mirror([*first_run, snapshot])
-    assert [m["id"] for m in assembler.messages] == ["u1", "r1"]
+    assert [m["id"] for m in assembler.messages] == ["r1", "u1"]
+    assert to_agui_messages_wire(assembler.messages) == apply_events([*first_run, snapshot]).message_dicts
 
 
 def test_cancelled_run_aborts() -> None:
@@ -478,3 +485,96 @@ def test_a_start_chunk_with_a_new_id_replaces_an_empty_message_and_follows_a_ful
     assert stream.push({"type": "text-start", "id": "t"}) == [MessageChange("part", 2, 0)]
     assert [(m["id"], len(m["parts"])) for m in messages] == [("u1", 1), ("a1", 1), ("a2", 1)]
     assert stream.index == 2
+
+
+# ---------------------------------------------------------------------------------------------- metadata
+METADATA_EVENTS: list[dict[str, Any]] = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "u1", "role": "user", "metadata": {"lang": "en"}},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "u1", "delta": "hi", "metadata": {"typed": True}},
+    {"type": "TEXT_MESSAGE_END", "messageId": "u1"},
+    {"type": "REASONING_START", "messageId": "rs"},
+    {"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning", "metadata": {"model": "m"}},
+    {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "think", "metadata": {"step": 1}},
+    {"type": "REASONING_MESSAGE_END", "messageId": "r1", "metadata": {"step": 2}},
+    {"type": "REASONING_END", "messageId": "rs"},
+    {
+        "type": "TEXT_MESSAGE_START",
+        "messageId": "a1",
+        "role": "assistant",
+        "metadata": {"model": "m", "n": 1},
+    },
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "Calling", "metadata": {"n": 2}},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": " a tool."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "a1", "metadata": {"done": True}},
+    {
+        "type": "TOOL_CALL_START",
+        "toolCallId": "c1",
+        "toolCallName": "f",
+        "parentMessageId": "a1",
+        "metadata": {"origin": "model"},
+    },
+    {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"x": 1}', "metadata": {"args": "streamed"}},
+    {"type": "TOOL_CALL_END", "toolCallId": "c1", "metadata": {"ended": True}},
+    {"type": "REASONING_ENCRYPTED_VALUE", "subtype": "tool-call", "entityId": "c1", "encryptedValue": "enc"},
+    {
+        "type": "TOOL_CALL_RESULT",
+        "messageId": "t1",
+        "toolCallId": "c1",
+        "content": "[1, 2]",
+        "metadata": {"cached": False},
+    },
+    {
+        "type": "ACTIVITY_SNAPSHOT",
+        "messageId": "act",
+        "activityType": "plan",
+        "content": {"steps": []},
+        "metadata": {"v": 1},
+    },
+    {
+        "type": "ACTIVITY_DELTA",
+        "messageId": "act",
+        "activityType": "plan",
+        "patch": [{"op": "add", "path": "/steps/-", "value": "a"}],
+        "metadata": {"v": 2, "w": 1},
+    },
+    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
+]
+
+
+def _metadata_by_id(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for message in messages:
+        found[message["id"]] = message.get("metadata")
+        for call in message.get("toolCalls") or ():
+            found[call["id"]] = (call.get("metadata"), call.get("encryptedValue"))
+    return found
+
+
+def test_event_metadata_reaches_the_ui_messages_and_their_agui_form() -> None:
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+
+    reference = _metadata_by_id(apply_events(METADATA_EVENTS).message_dicts)
+    assert reference["a1"] == {"model": "m", "n": 2, "done": True}  # AG-UI's shallow merge
+    assembler = assemble_with_mirror(METADATA_EVENTS)
+    ours = _metadata_by_id(to_agui_messages_wire(assembler.messages))
+    assert ours == reference
+    user, answer = assembler.messages[-2:]  # (the run opened an assistant message before the user spoke)
+    assert user["metadata"] == {"ag-ui": {"metadata": {"lang": "en", "typed": True}}}
+    parts = {p["type"]: p for p in answer["parts"]}
+    assert parts["text"]["providerMetadata"] == {"ag-ui": {"messageId": "a1", "metadata": reference["a1"]}}
+    assert parts["reasoning"]["providerMetadata"]["ag-ui"]["metadata"] == {"model": "m", "step": 2}
+    tool = parts["tool-f"]
+    assert tool["callProviderMetadata"] == {
+        "ag-ui": {
+            "parentMessageId": "a1",
+            "metadata": {"origin": "model", "args": "streamed", "ended": True},
+            "encryptedValue": "enc",
+        }
+    }
+    assert tool["resultProviderMetadata"]["ag-ui"]["metadata"] == {"cached": False}
+    assert parts["data-plan"]["providerMetadata"] == {"ag-ui": {"metadata": {"v": 2, "w": 1}}}
+    assert parts["data-plan"]["data"] == {"steps": ["a"]}
+    # The one-shot conversion merges runs of deltas: never one that carries metadata.
+    assert ui_message_dicts_from_events(METADATA_EVENTS) == assembler.messages

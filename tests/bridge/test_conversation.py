@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from types import MappingProxyType
 from typing import Any
 
 import pytest
 from ag_ui.core import EventType, TextMessageContentEvent, TextMessageStartEvent
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from agui_notebook.bridge._conversation import (
@@ -18,6 +21,7 @@ from agui_notebook.bridge._conversation import (
 )
 from agui_notebook.logs._record import EventRecorder
 from agui_notebook.ui._changes import MessageChange
+from tests.bridge.test_assemble import apply_changes
 
 USER = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
 
@@ -535,3 +539,247 @@ def test_classify_item_refuses_what_no_stream_carries() -> None:
         classify_item({"type": ""})
     with pytest.raises(TypeError, match=r"expected an AG-UI event, an AI SDK chunk .* got bytes"):
         classify_item(b"text")
+
+
+# ---------------------------------------------------------------------------------------------- data kept
+def test_event_metadata_reaches_the_live_conversation_and_the_next_run_input() -> None:
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+    from tests.bridge.test_assemble import METADATA_EVENTS
+
+    def metadata_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
+        found = {m["id"]: m.get("metadata") for m in messages}
+        found.update({c["id"]: c.get("metadata") for m in messages for c in m.get("toolCalls") or ()})
+        return found
+
+    conversation = ConversationReducer()
+    run(conversation, METADATA_EVENTS)
+    assert conversation.last_run is not None and conversation.last_run.errors == []
+    assert metadata_of(to_agui_messages_wire(conversation.messages)) == metadata_of(
+        apply_events(METADATA_EVENTS).message_dicts
+    )
+
+
+# ---------------------------------------------------------------------------------------------- MESSAGES_SNAPSHOT
+def _call(call_id: str, name: str = "f", arguments: str = '{"a":1}') -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+_U1 = {"id": "u1", "role": "user", "content": "hi"}
+_STREAMED = [
+    {
+        "type": "RUN_STARTED",
+        "threadId": "t1",
+        "runId": "r1",
+        "input": {"threadId": "t1", "runId": "r1", "messages": [_U1]},
+    },
+    {"type": "REASONING_START", "messageId": "rs"},
+    {"type": "REASONING_MESSAGE_START", "messageId": "think", "role": "reasoning"},
+    {"type": "REASONING_MESSAGE_CONTENT", "messageId": "think", "delta": "hmm"},
+    {"type": "REASONING_MESSAGE_END", "messageId": "think"},
+    {"type": "REASONING_END", "messageId": "rs"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "Helo"},
+    {"type": "TEXT_MESSAGE_END", "messageId": "a1"},
+    {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "a1"},
+    {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"a":1}'},
+    {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+    {"type": "TOOL_CALL_RESULT", "messageId": "t1", "toolCallId": "c1", "content": "x"},
+    {"type": "ACTIVITY_SNAPSHOT", "messageId": "plan", "activityType": "plan", "content": {"steps": 1}},
+]
+_FINISHED = {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}
+
+
+def _snapshot(*messages: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "MESSAGES_SNAPSHOT", "messages": list(messages), **extra}
+
+
+SNAPSHOT_CASES: dict[str, list[dict[str, Any]]] = {
+    "corrects text and a result": [
+        *_STREAMED,
+        _snapshot(
+            _U1,
+            {"id": "a1", "role": "assistant", "content": "Hello", "toolCalls": [_call("c1")]},
+            {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "y"},
+        ),
+        _FINISHED,
+    ],
+    "removes a call and its result": [
+        *_STREAMED,
+        _snapshot(_U1, {"id": "a1", "role": "assistant", "content": "Hello"}),
+        _FINISHED,
+    ],
+    "removes the user message and appends history": [
+        *_STREAMED,
+        _snapshot(
+            {"id": "a1", "role": "assistant", "content": "Helo", "toolCalls": [_call("c1")]},
+            {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "x"},
+            {"id": "u0", "role": "user", "content": "earlier"},
+        ),
+        _FINISHED,
+    ],
+    "output after the snapshot comes after it": [
+        *_STREAMED,
+        _snapshot(
+            _U1,
+            {"id": "a1", "role": "assistant", "content": "Hello"},
+            {"id": "u0", "role": "user", "content": "new"},
+        ),
+        {"type": "TEXT_MESSAGE_START", "messageId": "a2", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a2", "delta": "after"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "a2"},
+        _FINISHED,
+    ],
+    "history at the start of a run": [
+        {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+        _snapshot(
+            {"id": "u0", "role": "user", "content": "old"},
+            {"id": "a0", "role": "assistant", "content": "old answer"},
+            _U1,
+        ),
+        {"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "new answer"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "a1"},
+        _FINISHED,
+    ],
+    "a snapshot that owns activities replaces them": [
+        *_STREAMED,
+        _snapshot(
+            _U1,
+            {"id": "a1", "role": "assistant", "content": "Helo"},
+            {"id": "think", "role": "reasoning", "content": "hmm!"},
+            metadata={"@ag-ui/client": {"authoritativeActivityTypes": ["plan"]}},
+        ),
+        _FINISHED,
+    ],
+    "the same messages again change nothing": [
+        *_STREAMED,
+        _snapshot(
+            _U1,
+            {"id": "think", "role": "reasoning", "content": "hmm"},
+            {"id": "a1", "role": "assistant", "content": "Helo", "toolCalls": [_call("c1")]},
+            {"id": "t1", "role": "tool", "toolCallId": "c1", "content": "x"},
+            {"id": "plan", "role": "activity", "activityType": "plan", "content": {"steps": 1}},
+        ),
+        _FINISHED,
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def client_snapshots() -> dict[str, Any]:
+    from tests.support.node import run_node_reference
+
+    cases = [{"events": events, "messages": [_U1]} for events in SNAPSHOT_CASES.values()]
+    results = run_node_reference("agui_apply.mjs", {"mode": "runAgent", "cases": cases})
+    return dict(zip(SNAPSHOT_CASES, results, strict=True))
+
+
+@pytest.mark.node
+@pytest.mark.parametrize("name", list(SNAPSHOT_CASES))
+def test_messages_snapshot_replaces_the_live_conversation_as_ag_ui_client_does(
+    name: str, client_snapshots: dict[str, Any]
+) -> None:
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
+
+    events = SNAPSHOT_CASES[name]
+    theirs = client_snapshots[name]
+    assert theirs.get("error") is None
+    assert apply_events(events, messages=[_U1]).message_dicts == theirs["messages"]
+    conversation = ConversationReducer(to_ui_messages([_U1]))
+    mirror = copy.deepcopy(conversation.messages)
+    conversation.begin_run(run_id="r1", thread_id="t1")
+    for event in events:
+        apply_changes(mirror, conversation.messages, conversation.push(event, 0))
+    apply_changes(mirror, conversation.messages, conversation.end_run("success"))
+    assert conversation.last_run is not None and conversation.last_run.errors == []
+    assert to_agui_messages_wire(conversation.messages) == theirs["messages"]
+    assert mirror == conversation.messages  # the change records describe the replacement exactly
+
+
+async def test_a_snapshot_that_removes_messages_reaches_the_front_end() -> None:
+    """The widget's patches cut the list when a snapshot drops messages (the ``length`` change)."""
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+    from agui_notebook.widget._chat import ChatWidget
+    from tests.widget.front_end import FrontEnd, assert_in_sync
+
+    events = SNAPSHOT_CASES["removes the user message and appends history"]
+
+    async def agent(run_input: Any) -> Any:
+        for event in events:
+            yield (
+                {**event, "runId": run_input.run_id}
+                if event["type"] in ("RUN_STARTED", "RUN_FINISHED")
+                else event
+            )
+
+    chat = ChatWidget(agent, thread_id="t1")
+    view = FrontEnd(chat)
+    assert await chat.send("hi") == "success", chat.error
+    assert [m["role"] for m in to_agui_messages_wire(chat.messages)] == [
+        "reasoning",
+        "assistant",
+        "tool",
+        "activity",
+        "user",
+    ]
+    assert_in_sync(view, chat)
+    assert any(
+        op[0] == "len"
+        for sent in view.sent
+        if sent.get("method") == "custom"
+        for op in sent["content"].get("ops", [])
+    )
+
+
+_AFTER = [
+    {"type": "TEXT_MESSAGE_START", "messageId": "late", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "late", "delta": "later"},
+    {"type": "TEXT_MESSAGE_END", "messageId": "late"},
+]
+
+
+@st.composite
+def _snapshots(draw: st.DrawFn) -> dict[str, Any]:
+    from agui_notebook.agui._apply import apply_events
+
+    streamed = apply_events(_STREAMED, messages=[_U1]).message_dicts
+    kept = draw(st.lists(st.sampled_from(streamed), unique_by=lambda m: m["id"], max_size=len(streamed)))
+    messages = []
+    for message in kept:
+        if message["role"] in ("user", "assistant", "reasoning", "tool") and draw(st.booleans()):
+            message = {**message, "content": draw(st.sampled_from(["", "edited", "Hello"]))}
+        if message["role"] == "assistant" and draw(st.booleans()):
+            message = {k: v for k, v in message.items() if k != "toolCalls"}
+        messages.append(message)
+    for n in range(draw(st.integers(0, 2))):
+        messages.insert(
+            draw(st.integers(0, len(messages))), {"id": f"new{n}", "role": "user", "content": f"new {n}"}
+        )
+    extra = {}
+    if draw(st.booleans()):
+        extra["metadata"] = {
+            "@ag-ui/client": {"authoritativeActivityTypes": draw(st.sampled_from([[], ["plan"], None]))}
+        }
+    return _snapshot(*messages, **extra)
+
+
+@settings(max_examples=150, deadline=None)
+@given(snapshot=_snapshots(), after=st.booleans())
+def test_any_snapshot_leaves_the_conversation_the_reference_reducer_leaves(
+    snapshot: dict[str, Any], after: bool
+) -> None:
+    from agui_notebook.agui._apply import apply_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
+
+    events = [*_STREAMED, snapshot, *(_AFTER if after else []), _FINISHED]
+    conversation = ConversationReducer(to_ui_messages([_U1]))
+    mirror = copy.deepcopy(conversation.messages)
+    conversation.begin_run(run_id="r1", thread_id="t1")
+    for event in events:
+        apply_changes(mirror, conversation.messages, conversation.push(event, 0))
+    apply_changes(mirror, conversation.messages, conversation.end_run("success"))
+    assert conversation.last_run is not None and conversation.last_run.errors == []
+    assert to_agui_messages_wire(conversation.messages) == apply_events(events, messages=[_U1]).message_dicts
+    assert mirror == conversation.messages

@@ -113,3 +113,19 @@ def test_approval_and_resume_match_the_ai_sdk(approved: bool, node_reference) ->
         "assistant",
     ]  # the resumed run continues the same message
     assert comparable_parts(messages[-1]) == comparable_parts(final["message"])
+
+
+@pytest.mark.node
+def test_metadata_chunks_read_by_the_ai_sdk_build_our_message(node_reference) -> None:
+    """Event metadata travels in the chunks' provider metadata: the AI SDK builds the same parts from them."""
+    from tests.bridge.test_assemble import METADATA_EVENTS
+
+    events = [e for e in METADATA_EVENTS if e.get("messageId") != "u1"]
+    (read,) = node_reference(READER, {"streams": [{"chunks": list(ui_chunks_from_events(events))}]})
+    assert read["thrown"] is None
+    (ours,) = ui_message_dicts_from_events(events)
+    # An ACTIVITY_DELTA's metadata has no AI SDK chunk (a data chunk only replaces the data): ours is newer.
+    data = next(p for p in ours["parts"] if p["type"] == "data-plan")
+    assert data["providerMetadata"] == {"ag-ui": {"metadata": {"v": 2, "w": 1}}}
+    data["providerMetadata"] = {"ag-ui": {"metadata": {"v": 1}}}
+    assert read["message"]["parts"] == ours["parts"]

@@ -255,3 +255,228 @@ def test_json_views_are_coloured_but_plain_strings_are_not(chat):
     assert output.locator("[class^=agui-tok-]").count() == 0
     assert output.evaluate("(e) => e.textContent") == "Sunny, 18 degrees"
     assert widget.locator(".agui-data .agui-json .agui-tok-number").evaluate_all(texts) == ["1"]
+
+
+# ---- hostile markdown: each message renders in isolation, within a time budget ----
+
+DEEP_QUOTE = "> " * 2048  # 4 KB: marked's block lexer recurses once per level and may run out of stack
+HOSTILE_EMPHASIS = "*a _"  # every delimiter scans the rest of the text for a closer: quadratic in marked
+
+
+def assistant(message_id: str, text: str, state: str = "done") -> dict:
+    return {"id": message_id, "role": "assistant", "parts": [{"type": "text", "text": text, "state": state}]}
+
+
+def fallback_of(widget, index: int):
+    return widget.message(index).locator("[data-agui=markdown-fallback]")
+
+
+def test_a_message_the_parser_cannot_take_falls_back_and_hides_no_other(chat):
+    widget = chat.open(
+        messages=[assistant("m0", "**one**"), assistant("m1", DEEP_QUOTE), assistant("m2", "*three*")]
+    )
+    assert widget.locator(".agui-message").count() == 3
+    assert widget.message(0).locator("strong").inner_text() == "one"
+    assert widget.message(2).locator("em").inner_text() == "three"
+    fallback = fallback_of(widget, 1)
+    assert fallback.get_attribute("data-reason") == "error"
+    # The whole text, escaped, as text (not one blockquote element was made).
+    assert fallback.locator(".agui-md-plain").evaluate("(e) => e.textContent") == DEEP_QUOTE
+    assert widget.message(1).locator("blockquote").count() == 0
+    note = fallback.locator(".agui-md-fallback-note")
+    assert note.is_visible()
+    assert note.inner_text() == "Shown as plain text: this text could not be formatted."
+    assert note.get_attribute("title") == "Error: block quotes and lists nested more than 32 deep"
+    # Messages after it keep rendering as they change.
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["m", 3, assistant("m3", "# four")]]})
+    assert widget.message(3).locator("h1").inner_text() == "four"
+
+
+def test_a_streamed_message_the_parser_cannot_take_falls_back_and_hides_no_other(chat):
+    widget = chat.open(
+        messages=[assistant("m0", "**one**"), assistant("m1", "Intro\n\nMore.\n\n", "streaming")]
+    )
+    seq = 0
+    for start in range(0, len(DEEP_QUOTE), 256):
+        seq += 1
+        widget.deliver({"kind": "patch", "seq": seq, "ops": [["t", 1, 0, DEEP_QUOTE[start : start + 256]]]})
+    widget.deliver({"kind": "patch", "seq": seq + 1, "ops": [["m", 2, assistant("m2", "*three*")]]})
+    assert widget.locator(".agui-message").count() == 3
+    # The completed block stays; the text from the live block on is plain.
+    assert widget.message(1).locator(".agui-md-block p").inner_text() == "Intro"
+    plain = fallback_of(widget, 1).locator(".agui-md-plain").evaluate("(e) => e.textContent")
+    assert plain == "More.\n\n" + DEEP_QUOTE
+    assert widget.message(2).locator("em").inner_text() == "three"
+
+
+FORCE_SANITIZER_FAILURE = """(on) => {
+  // The sanitiser's own pass over its result throws for one text: a failure inside our rendering code.
+  const proto = DocumentFragment.prototype;
+  if (on) {
+    window.__realQuery = proto.querySelectorAll;
+    proto.querySelectorAll = function (selector) {
+      if ((this.textContent ?? '').includes('FORCED-FAILURE')) throw new Error('forced sanitizer failure');
+      return window.__realQuery.call(this, selector);
+    };
+  } else {
+    proto.querySelectorAll = window.__realQuery;
+  }
+}"""
+
+
+def test_a_forced_rendering_failure_falls_back_for_that_message_only(chat):
+    chat.evaluate(FORCE_SANITIZER_FAILURE, True)
+    try:
+        widget = chat.open(
+            messages=[
+                assistant("m0", "**one**"),
+                assistant("m1", "# Title\n\nFORCED-FAILURE <b>here</b>"),
+                assistant("m2", "*three*"),
+            ]
+        )
+    finally:
+        chat.evaluate(FORCE_SANITIZER_FAILURE, False)
+    assert widget.message(0).locator("strong").inner_text() == "one"
+    assert widget.message(1).locator("h1").inner_text() == "Title"  # the block before the failure is kept
+    fallback = fallback_of(widget, 1)
+    assert fallback.locator(".agui-md-plain").evaluate("(e) => e.textContent") == "FORCED-FAILURE <b>here</b>"
+    assert widget.message(1).locator("b").count() == 0
+    assert "forced sanitizer failure" in fallback.locator(".agui-md-fallback-note").get_attribute("title")
+    assert widget.message(2).locator("em").inner_text() == "three"
+
+
+FORCE_PART_FAILURE = """(on) => {
+  if (on) {
+    window.__realLocale = Number.prototype.toLocaleString;
+    Number.prototype.toLocaleString = function () { throw new Error('forced part failure'); };
+  } else {
+    Number.prototype.toLocaleString = window.__realLocale;
+  }
+}"""
+
+
+def test_a_part_view_that_throws_falls_back_and_hides_no_other_part_or_message(chat):
+    reasoning = {"type": "reasoning", "text": "Think <b>hard</b>", "state": "done"}
+    first = {
+        "id": "m0",
+        "role": "assistant",
+        "parts": [reasoning, {"type": "text", "text": "**answer**", "state": "done"}],
+    }
+    chat.evaluate(FORCE_PART_FAILURE, True)
+    try:
+        widget = chat.open(messages=[first, assistant("m1", "*two*")])
+    finally:
+        chat.evaluate(FORCE_PART_FAILURE, False)
+    failed = widget.message(0).locator("[data-agui=part-fallback]")
+    assert failed.get_attribute("data-part-type") == "reasoning"
+    assert failed.locator(".agui-md-plain").evaluate("(e) => e.textContent") == "Think <b>hard</b>"
+    note = failed.locator(".agui-md-fallback-note")
+    assert note.inner_text() == "Shown as plain text: this part could not be displayed."
+    assert note.get_attribute("title") == "Error: forced part failure"
+    assert widget.message(0).locator("strong").inner_text() == "answer"
+    assert widget.message(1).locator("em").inner_text() == "two"
+    # The next change of that part renders it normally again.
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["p", 0, 0, {**reasoning, "text": "Think again"}]]})
+    assert widget.message(0).locator("[data-agui=part-fallback]").count() == 0
+    assert widget.message(0).locator("[data-part-type=reasoning] .agui-reasoning-label").inner_text() == (
+        "Reasoning · 11 chars"
+    )
+
+
+ONE_SHOT_RENDER = """([text]) => {
+  const model = window.agui.create({messages: [{id: 'a', role: 'assistant',
+    parts: [{type: 'text', text, state: 'done'}]}]});
+  const start = performance.now();
+  window.agui.mount(model);
+  document.body.getBoundingClientRect();
+  return performance.now() - start;
+}"""
+
+
+@pytest.mark.parametrize("kilobytes", [40, 120])
+def test_pathological_emphasis_falls_back_within_the_time_budget(chat, kilobytes):
+    hostile = HOSTILE_EMPHASIS * (kilobytes * 256)
+    elapsed = chat.evaluate(ONE_SHOT_RENDER, ["## Answer\n\nIt *is*:\n\n" + hostile])
+    print(f"{kilobytes} KB of {HOSTILE_EMPHASIS!r}: rendered in {elapsed:.0f} ms")
+    message = chat.page.locator(".host").last.locator(".agui-message")
+    # The blocks before the costly one are formatted; from it on, plain text.
+    assert message.locator(".agui-md-block h2").inner_text() == "Answer"
+    assert message.locator(".agui-md-block em").inner_text() == "is"
+    fallback = message.locator("[data-agui=markdown-fallback]")
+    assert fallback.get_attribute("data-reason") == "slow"
+    assert fallback.locator(".agui-md-plain").evaluate("(e) => e.textContent") == hostile
+    assert fallback.locator(".agui-md-fallback-note").inner_text() == (
+        "Shown as plain text: formatting it took too long."
+    )
+    # Budget 250 ms + 5 ms per 1,000 characters, and the plain text after it (was 5.8 s for 40 KB).
+    assert elapsed < 2000 + 10 * kilobytes
+
+
+STREAM_RENDER = """async ([text, size, limitMs]) => {
+  // Frames run on demand, after every delta: the worst case for a renderer that redraws per frame.
+  const queue = [];
+  const realRaf = window.requestAnimationFrame;
+  window.requestAnimationFrame = (callback) => { queue.push(callback); return queue.length; };
+  const model = window.agui.create({messages: [{id: 'a', role: 'assistant',
+    parts: [{type: 'text', text: '', state: 'streaming'}]}]});
+  const times = [];
+  const begin = performance.now();
+  try {
+    window.agui.mount(model);
+    let seq = 0;
+    for (let i = 0; i < text.length && performance.now() - begin < limitMs; i += size) {
+      const start = performance.now();
+      seq += 1;
+      window.agui.deliver(model, {kind: 'patch', seq, ops: [['t', 0, 0, text.slice(i, i + size)]]});
+      while (queue.length) queue.shift()(performance.now());
+      times.push(performance.now() - start);
+    }
+    const start = performance.now();
+    seq += 1;
+    window.agui.deliver(model, {kind: 'patch', seq, ops: [['p', 0, 0, {type: 'text', text, state: 'done'}]]});
+    while (queue.length) queue.shift()(performance.now());
+    times.push(performance.now() - start);
+  } finally {
+    window.requestAnimationFrame = realRaf;
+  }
+  const mean = (list) => list.reduce((a, b) => a + b, 0) / list.length;
+  return {deltas: times.length - 1, total: performance.now() - begin, max: Math.max(...times.slice(0, -1)),
+          firstThousand: mean(times.slice(0, 1000)), lastThousand: mean(times.slice(-1001, -1)),
+          done: times[times.length - 1]};
+}"""
+
+
+def test_streaming_pathological_emphasis_costs_the_same_per_delta_at_the_end(chat):
+    text = HOSTILE_EMPHASIS * (120 * 256)
+    result = chat.evaluate(STREAM_RENDER, [text, 8, 60_000])
+    print(
+        f"120 KB of {HOSTILE_EMPHASIS!r} in 8-char deltas: {result['deltas']} deltas in {result['total']:.0f} ms;"
+        f" per delta: max {result['max']:.1f} ms, mean of the first 1,000 {result['firstThousand']:.3f} ms,"
+        f" of the last 1,000 {result['lastThousand']:.3f} ms; the final 'done' render {result['done']:.0f} ms"
+    )
+    assert result["deltas"] == len(text) // 8  # it got to the end (it froze the tab for minutes)
+    assert result["total"] < 30_000
+    assert result["max"] < 400  # no delta freezes the page (the live budget is 60 ms)
+    assert result["lastThousand"] < 3.0  # no growth with the length of the hostile block
+    assert result["done"] < 2000
+    message = chat.page.locator(".host").last.locator(".agui-message")
+    fallback = message.locator("[data-agui=markdown-fallback]")
+    assert fallback.get_attribute("data-reason") == "slow"
+    assert fallback.locator(".agui-md-plain").evaluate("(e) => e.textContent") == text
+
+
+def test_a_long_ordinary_answer_is_formatted_within_the_budget(chat):
+    block = "## Section\n\nSome *emphasis*, a [link](https://example.com) and `code`.\n\n- a\n- b\n\n"
+    text = block * 500  # 40 KB
+    widget = chat.open(messages=[assistant("m0", text)])
+    assert widget.locator("[data-agui=markdown-fallback]").count() == 0
+    assert widget.locator("h2").count() == 500
+
+
+def test_ordinary_nesting_is_formatted(chat):
+    widget = chat.open(
+        messages=[assistant("m0", "> " * 12 + "deep\n\n" + "".join("  " * i + "- item\n" for i in range(8)))]
+    )
+    assert widget.locator("[data-agui=markdown-fallback]").count() == 0
+    assert widget.locator("blockquote").count() == 12
+    assert widget.locator("li").count() == 8

@@ -375,3 +375,67 @@ def test_clicking_every_non_http_link_and_blocked_chip_goes_nowhere(chat):
     assert chat.evaluate("() => window.__pwned ?? null") is None
     assert chat.page.url == "http://127.0.0.1:8711/"
     assert chat.events.navigations == [] and chat.events.dialogs == [] and chat.events.popups == []
+
+
+PNG_DATA = "data:image/png;base64,iVBORw0KGgo="
+
+
+@pytest.mark.parametrize(
+    ("filename", "media_type", "url", "name", "shown_type"),
+    [
+        # The extension follows the type the chip shows; for a data: URL that is the URL's own, checked type.
+        ("report.html", "application/octet-stream", PNG_DATA, "report.png", "image/png"),
+        ("report.html", "text/csv", "data:text/csv;base64,YSxi", "report.csv", "text/csv"),
+        (
+            "invoice.pdf.exe",
+            "application/pdf",
+            "data:application/pdf;base64,JVBE",
+            "invoice.pdf.pdf",
+            "application/pdf",
+        ),
+        ("photo.JPEG", "application/octet-stream", "data:image/jpeg;base64,/9j/", "photo.JPEG", "image/jpeg"),
+        ("data.csv", "text/csv", "data:text/csv;base64,YSxi", "data.csv", "text/csv"),
+        ("x.tar.gz", "application/gzip", "data:application/gzip;base64,H4s=", "x.tar.gz", "application/gzip"),
+        ("payload.svg", "image/svg+xml", "data:text/plain,<svg>", "payload.txt", "text/plain"),
+        ("notes", "text/markdown", "data:text/markdown,hi", "notes.md", "text/markdown"),
+        (
+            "model.weights",
+            "application/x-custom",
+            "data:application/x-custom;base64,AA==",
+            "model.bin",
+            "application/x-custom",
+        ),
+        ("table", "text/x-unknown", "data:text/x-unknown,a", "table.txt", "text/x-unknown"),
+        # Safe names: no path, no leading dots, no reserved characters, no bidi tricks, never empty.
+        ("../../.bashrc", "text/plain", "data:text/plain,hi", "bashrc.txt", "text/plain"),
+        (
+            "C:\\Users\\me\\run.exe",
+            "application/pdf",
+            "data:application/pdf;base64,JVBE",
+            "run.pdf",
+            "application/pdf",
+        ),
+        ('a<b>:"c"?.txt', "text/plain", "data:text/plain,hi", "a_b___c__.txt", "text/plain"),
+        (
+            "\u202egnp.exe",
+            "image/png",
+            PNG_DATA.replace("image/png", "application/octet-stream"),
+            "gnp.bin",
+            "application/octet-stream",
+        ),
+        ("", "application/zip", "data:application/zip;base64,UEs=", "download.zip", "application/zip"),
+        ("...", "text/plain", "data:text/plain,hi", "download.txt", "text/plain"),
+        ("x" * 300 + ".csv", "text/csv", "data:text/csv,a", "x" * 100 + ".csv", "text/csv"),
+        # A remote link: the part's media type is the one shown.
+        ("report.html", "application/pdf", "https://files.example/r", "report.pdf", "application/pdf"),
+    ],
+)
+def test_download_names_carry_the_extension_of_the_type_shown(
+    chat, filename, media_type, url, name, shown_type
+):
+    part = {"type": "file", "mediaType": media_type, "filename": filename, "url": url}
+    widget = chat.open(messages=[{"id": "a", "role": "assistant", "parts": [part]}])
+    chip = widget.locator("[data-part-type=file] a.agui-file-chip")
+    assert chip.get_attribute("download") == name
+    assert chip.locator(".agui-chip-title").inner_text() == name
+    assert chip.locator(".agui-chip-host").inner_text() == shown_type

@@ -12,7 +12,9 @@ import pytest
 from agui_notebook._errors import EventLogWarning
 from agui_notebook.agui._intake import EventParseError
 from agui_notebook.logs._load import events_table, load_events
-from tests.logs.samples import CAPTURES, RUN, at, jsonl, values
+from tests.logs.samples import CAPTURES, RUN, T0, at, jsonl, values
+
+T0_NS = T0 * 1_000_000
 
 BAD_LINES = [
     orjson.dumps(RUN[0]).decode(),
@@ -138,3 +140,90 @@ def test_real_capture_loads(recwarn: pytest.WarningsRecorder) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert df["event"].iloc[0]["type"] == "RUN_STARTED"
+
+
+DEEP = b'{"type": "CUSTOM", "name": "deep", "value": ' + b"[" * 10_000 + b"]" * 10_000 + b"}"
+"""A line nested 10,000 levels deep: valid JSON that no reader here parses (orjson stops at 1,024)."""
+HUGE_INT = b'{"type": "CUSTOM", "name": "huge", "value": ' + b"9" * 5_000 + b"}"
+"""A 5,000-digit integer: beyond Python's 4,300-digit int parsing limit, read as JSON.parse reads it."""
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "bare",
+        "recorded",
+        "deep in a field the loader reads",
+        "SSE",
+        "JSON array",
+        "dicts nested 5,000 levels",
+    ],
+)
+def test_a_deeply_nested_line_is_one_problem_and_the_rest_is_kept(tmp_path: Path, layout: str) -> None:
+    good = jsonl(RUN)
+    if layout == "bare":
+        text, line = jsonl(RUN[:2]) + DEEP + b"\n" + jsonl(RUN[2:]), 3
+    elif layout == "recorded":
+        records = [{"received_ns": T0_NS + i, "event": e} for i, e in enumerate(RUN)]
+        deep_record = b'{"received_ns": 5, "event": ' + DEEP + b"}"
+        text, line = jsonl(records[:2]) + deep_record + b"\n" + jsonl(records[2:]), 3
+    elif layout == "deep in a field the loader reads":
+        deep_id = b'{"type": "TEXT_MESSAGE_CONTENT", "messageId": ' + b"[" * 10_000 + b"]" * 10_000 + b"}"
+        text, line = jsonl(RUN[:2]) + deep_id + b"\n" + jsonl(RUN[2:]), 3
+    elif layout == "SSE":
+        text = b"".join(b"data: " + orjson.dumps(e) + b"\n\n" for e in RUN[:2])
+        text += b"data: " + DEEP + b"\n\n" + b"".join(b"data: " + orjson.dumps(e) + b"\n\n" for e in RUN[2:])
+        line = 5
+    elif layout == "JSON array":
+        text = b"[" + b",".join([*map(orjson.dumps, RUN[:2]), DEEP, *map(orjson.dumps, RUN[2:])]) + b"]"
+        line = 3
+    else:  # in memory: 5,000 levels, which neither orjson nor the standard library writes
+        nested: object = []
+        for _ in range(5000):
+            nested = [nested]
+        text, line = [*RUN[:2], {"type": "CUSTOM", "name": "deep", "value": nested}, *RUN[2:]], 3
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.jsonl").write_bytes(good)
+    bad = folder / "b.jsonl"
+    if isinstance(text, bytes):
+        bad.write_bytes(text)
+        source: object = folder
+        name = str(bad)
+    else:
+        source, name = text, "<events>"
+    with pytest.raises(EventParseError) as caught:
+        load_events(source)
+    assert (caught.value.source, caught.value.line) == (name, line)
+    with pytest.warns(EventLogWarning, match="skipped 1 unreadable"):
+        df = load_events(source, errors="collect")
+    assert [(p["source"], p["line"]) for p in df.attrs["errors"]] == [(name, line)]
+    assert "nested" in df.attrs["errors"][0]["error"] or "depth" in df.attrs["errors"][0]["error"]
+    expected = [e["type"] for e in RUN] * (2 if isinstance(text, bytes) else 1)
+    assert values(df["type"]) == expected
+    assert [df["event"].iloc[i]["type"] for i in range(len(df))] == expected
+
+
+def test_a_huge_integer_reads_as_json_parse_reads_it(tmp_path: Path) -> None:
+    """Beyond Python's int digits limit: infinite, as in JavaScript (and as 1e400 reads), not a lost folder."""
+    (tmp_path / "a.jsonl").write_bytes(jsonl(RUN[:2]) + HUGE_INT + b"\n" + jsonl(RUN[2:]))
+    (tmp_path / "b.jsonl").write_bytes(b"[" + HUGE_INT + b"]")
+    df = load_events(tmp_path, errors="collect")
+    assert df.attrs["errors"] == []
+    huge = df[df["type"] == "CUSTOM"]["event"]
+    assert [event["value"] for event in huge] == [float("inf")] * 2
+
+
+def test_in_memory_values_that_are_not_json() -> None:
+    """An integer beyond 64 bits is kept (read back as JSON.parse reads it); a set is not JSON: a problem."""
+    events = [RUN[0], {"type": "CUSTOM", "name": "big", "value": 2**70}, {"type": "CUSTOM", "value": {1}}]
+    with pytest.raises(EventParseError, match=r"<events>:3: the event cannot be kept as JSON"):
+        load_events(events)
+    with pytest.warns(EventLogWarning, match="skipped 1 unreadable"):
+        df = load_events(events, errors="collect")
+    assert values(df["type"]) == ["RUN_STARTED", "CUSTOM"]
+    assert df["event"].iloc[1]["value"] == float(2**70)
+    # A timestamp beyond float range, as Python holds it: infinite, so no time (an odd value, not an error).
+    with pytest.warns(EventLogWarning, match="timestamp is infinite"):
+        df = load_events([{"type": "CUSTOM", "timestamp": 10**400}])
+    assert df["timestamp"].isna().all()

@@ -10,6 +10,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+from agui_notebook._errors import OptionError
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._plots import (
     plot_reasoning_lengths,
@@ -17,7 +18,7 @@ from agui_notebook.logs._plots import (
     plot_token_stream,
     plot_tool_latency,
 )
-from tests.logs.samples import CAPTURES, known_events
+from tests.logs.samples import CAPTURES, at, known_events
 
 
 @pytest.fixture(scope="module")
@@ -74,3 +75,19 @@ def test_reasoning_lengths(captured, artifacts_dir: Path) -> None:
     save(ax, artifacts_dir, "reasoning_lengths")
     with pytest.raises(ValueError, match="needs a tokenizer"):
         plot_reasoning_lengths(captured, by="tokens")
+
+
+def test_a_reused_run_id_draws_the_run_asked_for(artifacts_dir: Path) -> None:
+    first = [at(0, "RUN_STARTED", threadId="t", runId="r"), at(1, "TEXT_MESSAGE_CONTENT", messageId="m", delta="one"),
+             at(5, "RUN_FINISHED", threadId="t", runId="r")]  # fmt: skip
+    second = [at(10, "RUN_STARTED", threadId="t", runId="r"), at(11, "TEXT_MESSAGE_CONTENT", messageId="m", delta="two!"),
+              at(12, "TEXT_MESSAGE_CONTENT", messageId="n", delta="x"), at(20, "RUN_FINISHED", threadId="t", runId="r")]  # fmt: skip
+    ax = plot_run_timeline(first + second, "r#2")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["text 1 (4 ch)", "text 2 (1 ch)"]
+    assert ax.get_title().startswith("run r#2: success, 0.01 s")
+    plt.close(ax.figure)
+    ax = plot_token_stream(first + second, "r")  # a run id: its first run
+    assert ax.get_title().startswith("token stream of run r#1 (1 chunks")
+    plt.close(ax.figure)
+    with pytest.raises(OptionError, match=r"runs: r#1, r#2"):
+        plot_run_timeline(first + second, "s")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import orjson
 import pytest
+from msgspec import UNSET
 
 from agui_notebook.logs._event_array import EventBlob
 from agui_notebook.logs._read import (
@@ -46,7 +47,7 @@ def test_mixed_field_types_stay_on_the_struct_path() -> None:
     assert batch is not None and batch.structs
     assert fields(batch, "type") == [e["type"] for e in MIXED]
     assert fields(batch, "toolCallId") == ["c", "d", None, None, None]
-    assert batch.deltas.tolist() == [None, None, MIXED[2]["delta"], "hi", None]
+    assert batch.deltas.tolist() == [UNSET, UNSET, MIXED[2]["delta"], "hi", UNSET]  # told apart from null
     assert batch.message_ids.tolist() == ["a", "b", None, "m", None]
     assert np.isnan(batch.timestamps[[0, 1, 2, 4]]).all() and batch.timestamps[3] == 5.0
     assert batch.lines.tolist() == [1, 2, 3, 4, 5] and batch.blob_lines.tolist() == [0, 1, 2, 3, 4]
@@ -92,7 +93,7 @@ def test_null_timestamps_and_non_ascii_text_stay_on_the_struct_path() -> None:
     batch = _struct_slice(data, 1, EventBlob(data))
     assert batch is not None
     assert np.isnan(batch.timestamps[0]) and batch.timestamps[1] == 7.0
-    assert batch.deltas.tolist() == [None, "grüße 👋"]
+    assert batch.deltas.tolist() == [UNSET, "grüße 👋"]
 
 
 def test_numbers_beyond_float_range_read_as_infinite_on_every_path() -> None:

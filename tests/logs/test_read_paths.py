@@ -6,12 +6,14 @@ with every path allowed and once with the faster paths switched off one after th
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.logs import _read
 from agui_notebook.logs._load import load_events
 from tests.logs.samples import CAPTURES, T0, at, jsonl, known_events
@@ -72,7 +74,9 @@ def load(path: Path, monkeypatch: pytest.MonkeyPatch, *, without: tuple[str, ...
         patch.setattr(_read, "_SLICE_BYTES", 300)
         for name in without:
             patch.setattr(_read, name, lambda *args, **options: None)
-        return load_events(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EventLogWarning)  # the odd log's values: compared below
+            return load_events(path)
 
 
 @pytest.mark.parametrize("log", LOGS)
@@ -87,8 +91,19 @@ def test_every_read_path_builds_the_same_table(
         other = load(path, monkeypatch, without=without)
         pd.testing.assert_frame_equal(fast.drop(columns="event"), other.drop(columns="event"))
         assert fast["event"].tolist() == other["event"].tolist(), without
-    whole = load_events(path)  # one slice
+        assert fast.attrs["odd_values"] == other.attrs["odd_values"], without
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EventLogWarning)
+        whole = load_events(path)  # one slice
     pd.testing.assert_frame_equal(fast.drop(columns="event"), whole.drop(columns="event"))
+    assert fast.attrs["odd_values"] == whole.attrs["odd_values"]
+    if log == "odd":  # numbers as ids, and a first chunk without its id, on every path
+        assert {(o["field"], o["problem"]) for o in fast.attrs["odd_values"]} == {
+            ("messageId", "messageId is a number (read as '7')"),
+            ("messageId", "messageId is missing"),
+            ("parentMessageId", "parentMessageId is a number (read as '7')"),
+            ("toolCallId", """toolCallId is an object (read as '{"odd":"id"}')"""),
+        }
 
 
 def test_struct_path_is_the_one_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import warnings
 from pathlib import Path
 
 import orjson
 import pytest
 from ag_ui.core import RunStartedEvent, TextMessageContentEvent
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic_ai.ui.ag_ui import AGUIAdapter
 
 from agui_notebook._errors import EventLogWarning
@@ -103,8 +106,32 @@ def test_unrecordable_items_warn_once_and_pass_through() -> None:
     with pytest.warns(EventLogWarning, match="cannot record a int"):
         assert list(recorder.wrap([1, 2, EVENTS[0]])) == [1, 2, EVENTS[0]]
     assert [r["event"] for r in recorder.events] == [EVENTS[0]]
-    with pytest.warns(EventLogWarning, match="not JSON"):
+    with pytest.warns(EventLogWarning, match=r"line 1: invalid JSON"):
         EventRecorder().add("data: {oops\n\n")
+
+
+@settings(max_examples=150, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=12))
+def test_text_items_cut_anywhere_record_the_same_events(cuts: list[int]) -> None:
+    """Bytes cut inside a UTF-8 sequence or a \\r\\n, SSE or JSONL: the one wire reader reads them all alike."""
+    events = [*EVENTS, {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "caf\u00e9 \U0001f600"}]
+    for body in (
+        b"".join(b"data: " + orjson.dumps(e) + b"\r\n\r\n" for e in events) + b"data: [DONE]\r\n\r\n",
+        b"".join(orjson.dumps(e) + b"\n" for e in events),
+    ):
+        points = sorted({min(c, len(body)) for c in cuts})
+        pieces = [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
+        recorder = EventRecorder()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert list(recorder.wrap(pieces)) == pieces
+        assert [r["event"] for r in recorder.events] == events
+
+
+def test_recording_creates_the_folders_of_its_path(tmp_path: Path) -> None:
+    path = tmp_path / "logs" / "2026-12-01" / "run.jsonl"
+    assert [e["type"] for e in record(EVENTS, path)] == [e["type"] for e in EVENTS]
+    assert len(lines(path)) == len(EVENTS)
 
 
 def test_keep_false_writes_only_the_file(tmp_path: Path) -> None:

@@ -5,9 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._run_assignment import assign_runs
+from agui_notebook.logs._run_assignment import assign_runs, run_keys
+from agui_notebook.logs._summary import summarize
+from agui_notebook.logs.tables._chunks import chunks_df
+from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
 from tests.logs.samples import RUN, at, jsonl, values
 
 
@@ -16,7 +23,8 @@ def test_several_files_keep_their_runs_apart(tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_bytes(jsonl(RUN[:3]))  # no RUN_FINISHED: incomplete
     (tmp_path / "b.jsonl").write_bytes(jsonl([at(1000, "CUSTOM", name="x", value=1), *RUN]))
     (tmp_path / "notes.md").write_text("not a log")
-    df = load_events(tmp_path)
+    with pytest.warns(EventLogWarning, match="notes.md"):
+        df = load_events(tmp_path)
     assert df["source"].astype(str).str.rsplit("/", n=1).str[-1].value_counts().to_dict() == {
         "b.jsonl": 6,
         "a.jsonl": 3,
@@ -71,3 +79,61 @@ def test_segments_from_the_boundaries_alone() -> None:
     assert segments.spread(segments.thread_codes).tolist() == [-1, 0, 0, 0, 0, 0, 0, 0, -1]
     # Positions count within each run; the events outside runs count among themselves.
     assert segments.positions(np.zeros(9, dtype=np.int64)).tolist() == [0, 0, 1, 0, 1, 2, 2, 3, 1]
+
+
+def _run(offset: int, run_id: str, text: str, *, call: str | None = None) -> list[dict]:
+    """A run of one text message (and one tool call) starting ``offset`` ms after T0."""
+    events = [
+        at(offset, "RUN_STARTED", threadId="t", runId=run_id),
+        at(offset + 1, "TEXT_MESSAGE_START", messageId="m", role="assistant"),
+        at(offset + 2, "TEXT_MESSAGE_CONTENT", messageId="m", delta=text),
+        at(offset + 3, "TEXT_MESSAGE_END", messageId="m"),
+    ]
+    if call is not None:
+        events += [
+            at(offset + 4, "TOOL_CALL_START", toolCallId="c", toolCallName=call),
+            at(offset + 5, "TOOL_CALL_ARGS", toolCallId="c", delta="{}"),
+            at(offset + 6, "TOOL_CALL_END", toolCallId="c"),
+            at(offset + 7, "TOOL_CALL_RESULT", messageId="res", toolCallId="c", content=call),
+        ]
+    return [*events, at(offset + 9, "RUN_FINISHED", threadId="t", runId=run_id)]
+
+
+def test_runs_that_reuse_a_run_id_in_one_file_are_kept_apart() -> None:
+    """A producer that reuses its run id (and message and call ids): two runs, in every table."""
+    events = (
+        _run(0, "r", "first", call="search") + _run(100, "r", "second", call="calc") + _run(200, "s", "x")
+    )
+    df = load_events(events)
+    assert values(df["run_id"].drop_duplicates()) == ["r", "s"]
+    assert values(df["run_key"].drop_duplicates()) == ["r#1", "r#2", "s"]
+    assert df["seq"].iloc[9:11].tolist() == [0, 1]  # the second run counts from its own start
+    runs = runs_df(df)
+    assert values(runs["run_key"]) == ["r#1", "r#2", "s"] and values(runs["run_id"]) == ["r", "r", "s"]
+    assert runs["events"].tolist() == [9, 9, 5] and runs["duration_s"].tolist() == [0.009] * 3
+    messages = messages_df(df)
+    assert values(messages["run_key"]) == ["r#1", "r#2", "s"]
+    assert values(messages["text"]) == ["first", "second", "x"]
+    calls = tool_calls_df(df)
+    assert values(calls["run_key"]) == ["r#1", "r#2"] and values(calls["result"]) == ["search", "calc"]
+    chunks = chunks_df(df)
+    assert values(chunks["run_key"]) == ["r#1", "r#1", "r#2", "r#2", "s"]
+    assert summarize(df)["runs"] == 3
+
+
+def test_runs_that_reuse_a_run_id_across_files_are_kept_apart(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_bytes(jsonl(_run(0, "r", "first")))
+    (tmp_path / "b.jsonl").write_bytes(jsonl(_run(0, "r", "second") + _run(50, "s", "x")))
+    runs = runs_df(tmp_path)
+    assert values(runs["run_key"]) == ["r#1", "r#2", "s"]
+    assert [Path(source).name for source in runs["source"]] == ["a.jsonl", "b.jsonl", "b.jsonl"]
+    assert values(messages_df(tmp_path)["run_key"]) == ["r#1", "r#2", "s"]
+
+
+def test_run_keys_never_collide_with_run_ids() -> None:
+    """A run whose id is ``r#2`` keeps it; the reused ``r`` takes the next free number."""
+    events = _run(0, "r", "a") + _run(20, "r#2", "b") + _run(40, "r", "c")
+    runs = runs_df(events)
+    assert values(runs["run_key"]) == ["r#1", "r#2", "r#3"]
+    assert values(runs["run_id"]) == ["r", "r#2", "r"]
+    assert run_keys(["r", "", "r#1", "r", ""]) == ["r#2", "#1", "r#1", "r#3", "#2"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import io
+import warnings
 from pathlib import Path
 
 import orjson
@@ -10,12 +12,15 @@ import pandas as pd
 import pytest
 from ag_ui.core import RunFinishedEvent, RunStartedEvent, TextMessageContentEvent, TextMessageStartEvent
 
+from agui_notebook._errors import EventLogWarning
+from agui_notebook.agui._intake import EventParseError
 from agui_notebook.logs import _sources
 from agui_notebook.logs._columns import EVENT_COLUMNS, names
 from agui_notebook.logs._file_buffer import FileBuffer
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._record import EventRecorder
-from tests.logs.samples import RUN, T0, jsonl, known_events, values
+from agui_notebook.logs.tables._runs import runs_df
+from tests.logs.samples import RUN, T0, at, jsonl, known_events, values
 
 
 def summary(df: pd.DataFrame) -> list[tuple]:
@@ -114,3 +119,92 @@ def test_each_input_is_named(tmp_path: Path) -> None:
     assert [s.name for s in _sources.sources(RUN)] == ["<events>"]
     assert [s.name for s in _sources.sources(RUN[0])] == ["<events>"]
     assert [s.name for s in _sources.sources(EventRecorder())] == ["<recorder>"]
+
+
+def _gzip(data: bytes) -> bytes:
+    return gzip.compress(data, mtime=0)
+
+
+def test_a_folder_reads_gzip_logs_and_any_suffix_case(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_bytes(jsonl(RUN))
+    (tmp_path / "b.jsonl.gz").write_bytes(_gzip(jsonl(RUN)))
+    (tmp_path / "c.JSONL").write_bytes(jsonl(RUN))
+    (tmp_path / "d.Sse.GZ").write_bytes(_gzip(b"".join(b"data: " + orjson.dumps(e) + b"\n\n" for e in RUN)))
+    df = load_events(tmp_path)
+    names_read = [str(tmp_path / n) for n in ("a.jsonl", "b.jsonl.gz", "c.JSONL", "d.Sse.GZ")]
+    assert values(df["source"].drop_duplicates()) == names_read
+    assert summary(df) == summary(load_events(RUN)) * 4
+    assert df.attrs["skipped"] == []
+
+
+def test_a_folder_reports_what_it_skips(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_bytes(jsonl(RUN))
+    (tmp_path / "notes.md").write_text("not a log")
+    (tmp_path / "old.jsonl.zst").write_bytes(b"\x28\xb5\x2f\xfd")
+    (tmp_path / "nested").mkdir()
+    (tmp_path / "nested" / "b.jsonl").write_bytes(jsonl(RUN))
+    with pytest.warns(
+        EventLogWarning, match=r"skipped 3 entries of folder .*: nested, notes\.md, old\.jsonl\.zst"
+    ):
+        df = load_events(tmp_path)
+    assert len(df) == len(RUN)
+    assert df.attrs["skipped"] == [
+        {"path": str(tmp_path / "nested"), "reason": "a folder (folders are not read recursively)"},
+        {
+            "path": str(tmp_path / "notes.md"),
+            "reason": "not a log file name (.jsonl, .ndjson, .json, .sse, .txt, .log, each optionally .gz)",
+        },
+        {
+            "path": str(tmp_path / "old.jsonl.zst"),
+            "reason": "not a log file name (.jsonl, .ndjson, .json, .sse, .txt, .log, each optionally .gz)",
+        },
+    ]
+    with pytest.warns(EventLogWarning):
+        assert len(runs_df(tmp_path)) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert load_events(tmp_path / "*.jsonl").attrs["skipped"] == []
+
+
+def test_gzip_paths_globs_bytes_and_files_read_transparently(tmp_path: Path) -> None:
+    expected = summary(load_events(RUN))
+    data = _gzip(jsonl(RUN))
+    path = tmp_path / "run.jsonl.gz"
+    path.write_bytes(data)
+    (tmp_path / "misnamed.jsonl").write_bytes(data)  # gzip told by its first bytes, not its name
+    for source in (
+        path,
+        str(path),
+        str(tmp_path / "*.gz"),
+        tmp_path / "misnamed.jsonl",
+        data,
+        io.BytesIO(data),
+    ):
+        assert summary(load_events(source)) == expected, source
+    assert values(load_events(path)["line"]) == [1, 2, 3, 4, 5]
+
+
+def test_gzip_of_several_members_and_large_logs(tmp_path: Path) -> None:
+    """Concatenated members (``gzip -c a >> log.gz``) are one log; a log past one read slice keeps its lines."""
+    events = [at(i, "TEXT_MESSAGE_CONTENT", messageId="m", delta="x" * 80) for i in range(40_000)]
+    first, second = jsonl(events[:25_000]), jsonl(events[25_000:])
+    path = tmp_path / "big.jsonl.gz"
+    path.write_bytes(_gzip(first) + _gzip(second))
+    df = load_events(path)
+    assert len(df) == 40_000 and df["line"].iloc[-1] == 40_000 and df["chars"].sum() == 80 * 40_000
+    assert df["event"].iloc[39_999]["timestamp"] == T0 + 39_999
+
+
+def test_a_cut_or_broken_gzip_is_a_problem_with_the_file_named(tmp_path: Path) -> None:
+    data = _gzip(jsonl(RUN * 50))
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(EventParseError, match=r"cut\.jsonl\.gz: the gzip data ends early"):
+        load_events(cut)
+    with pytest.warns(EventLogWarning):
+        df = load_events(cut, errors="collect")
+    assert 0 < len(df) < 250 and df.attrs["errors"][0]["error"].startswith("the gzip data ends early")
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(data[:20] + b"\x00" * 40 + data[60:])
+    with pytest.raises(EventParseError, match=r"broken\.jsonl\.gz: not readable gzip data"):
+        load_events(broken)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
+import datetime
+import decimal
 import json
 import threading
 import time
@@ -15,10 +18,14 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pytest
 import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
+from pydantic import BaseModel
 
+from agui_notebook import JsonValueError, OptionError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
@@ -530,6 +537,17 @@ async def test_a_malformed_event_stream_names_the_item() -> None:
     assert chat.messages[1]["parts"][-1]["text"] == "Kept"
 
 
+async def test_an_item_whose_type_is_not_a_string_names_the_item() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[Any]:
+        yield "Kept"
+        yield {"type": ["text-delta"], "delta": "x"}
+
+    chat = ChatWidget(agent)
+    assert await chat.send("go") == "error"
+    assert chat.error == "malformed stream: item 1: a stream item needs a string 'type', got ['text-delta']"
+    assert chat.messages[1]["parts"][-1]["text"] == "Kept"
+
+
 async def test_events_out_of_order_are_caught_by_the_reference_rules() -> None:
     def agent(run_input: RunAgentInput) -> Iterator[Any]:
         yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
@@ -746,3 +764,446 @@ async def test_messages_given_as_ag_ui_messages_are_converted() -> None:
             ],
         },
     ]
+
+
+# ---------------------------------------------------------------------------------------------- values that are not plain JSON
+
+
+class Forecast(BaseModel):
+    city: str
+    at: datetime.datetime
+
+
+@dataclasses.dataclass
+class Reading:
+    sensor: str
+    value: float
+
+
+NOT_PLAIN = {
+    "numpy int": (np.int64(42), 42),
+    "numpy float": (np.float32(0.5), 0.5),
+    "numpy array": (np.array([1, 2]), [1, 2]),
+    "decimal": (decimal.Decimal("9.75"), 9.75),
+    "timestamp": (pd.Timestamp("2026-12-01T09:30:00Z"), "2026-12-01T09:30:00+00:00"),
+    "datetime": (datetime.datetime(2026, 12, 1, 9, 30), "2026-12-01T09:30:00"),
+    "date": (datetime.date(2026, 12, 1), "2026-12-01"),
+    "time": (datetime.time(9, 30), "09:30:00"),
+    "bytes": (b"\x89PNG", "iVBORw=="),
+    "set": ({"b", "a"}, ["a", "b"]),
+    "big int": (2**64, 1.8446744073709552e19),
+    "nan": (float("nan"), None),
+    "pydantic model": (
+        Forecast(city="Oslo", at=datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc)),
+        {"city": "Oslo", "at": "2026-12-01T00:00:00Z"},
+    ),
+    "dataclass": (Reading("t1", 1.5), {"sensor": "t1", "value": 1.5}),
+}
+
+
+def tool_output_agent(value: Any) -> Any:
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "messageId": f"a-{run_input.run_id}"}
+        yield {"type": "text-start", "id": "t"}
+        yield {"type": "text-delta", "id": "t", "delta": "Looked it up."}
+        yield {"type": "text-end", "id": "t"}
+        yield {"type": "tool-input-available", "toolCallId": "c1", "toolName": "lookup", "input": {"q": 1}}
+        yield {
+            "type": "tool-output-available",
+            "toolCallId": "c1",
+            "output": {"value": value, "rows": [value]},
+        }
+        yield {"type": "data-stats", "data": {"value": value}}
+        yield {"type": "finish"}
+
+    return agent
+
+
+@pytest.mark.parametrize(("value", "expected"), NOT_PLAIN.values(), ids=NOT_PLAIN.keys())
+async def test_values_that_are_not_plain_json_are_converted_by_the_one_rule(
+    value: Any, expected: Any
+) -> None:
+    chat = ChatWidget(tool_output_agent(value))
+    view = FrontEnd(chat)
+    assert await chat.send("look it up") == "success"
+    tool, data = chat.messages[1]["parts"][-2:]
+    assert tool["output"] == {"value": expected, "rows": [expected]}
+    assert data == {"type": "data-stats", "data": {"value": expected}}
+    assert chat._conversation.messages[1]["parts"][-2]["output"] == tool["output"]  # what the next run sends
+    assert (chat.status, chat.error) == ("ready", "")
+    assert_in_sync(view, chat)
+    assert await chat.send("again") == "success"
+    assert_in_sync(view, chat)
+
+
+async def test_state_events_and_event_models_carry_converted_values() -> None:
+    from ag_ui.core import CustomEvent
+
+    def agent(run_input: RunAgentInput) -> Iterator[Any]:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "STATE_SNAPSHOT", "snapshot": {"total": np.int64(3), "at": datetime.date(2026, 1, 2)}}
+        yield {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/mean", "value": np.float64(1.5)}]}
+        yield CustomEvent(name="progress", value={"done": np.int32(7)})
+        yield {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "ok"}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+
+    chat = ChatWidget(agent, state={"start": decimal.Decimal("2")})
+    view = FrontEnd(chat)
+    assert chat.state == {"start": 2}
+    assert await chat.send("go") == "success"
+    assert chat.state == {"total": 3, "at": "2026-01-02", "mean": 1.5}
+    assert [r["event"] for r in chat.events if r["event"]["type"] == "CUSTOM"] == [
+        {"type": "CUSTOM", "name": "progress", "value": {"done": 7}}
+    ]
+    assert chat.save is not None and json.loads(json.dumps(chat.events))  # the log is JSON too
+    assert_in_sync(view, chat)
+
+
+async def test_messages_and_state_given_to_the_widget_are_converted() -> None:
+    chat = ChatWidget(
+        messages=[
+            {"id": "a1", "role": "assistant", "parts": [{"type": "data-x", "data": {"n": np.int64(1)}}]}
+        ]
+    )
+    assert chat.messages[0]["parts"][0]["data"] == {"n": 1}
+    chat.state = {"when": datetime.date(2026, 1, 1)}
+    assert chat.state == {"when": "2026-01-01"}
+    with pytest.raises(JsonValueError, match=r"^state\.bad: a <class 'object'> is not JSON$"):
+        chat.state = {"bad": object()}
+    with pytest.raises(
+        JsonValueError, match=r"^messages\[0\]\.parts\[0\]\.data: a <class 'object'> is not JSON$"
+    ):
+        ChatWidget(
+            messages=[{"id": "a", "role": "assistant", "parts": [{"type": "data-x", "data": object()}]}]
+        )
+
+
+async def test_a_value_with_no_json_form_ends_the_run_naming_its_path_and_the_next_send_works() -> None:
+    calls = 0
+
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        nonlocal calls
+        calls += 1
+        yield from tool_output_agent(object() if calls == 1 else "fine")(run_input)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("look it up") == "error"
+    assert chat.status == "error"
+    assert chat.error == "chunk 5 (tool-output-available) .output.value: a <class 'object'> is not JSON"
+    assert isinstance(chat.exception, JsonValueError)
+    assert chat.messages[1]["parts"][0]["text"] == "Looked it up."  # the partial answer is kept
+    assert_in_sync(view, chat)
+    assert await chat.send("again") == "success"
+    assert chat.messages[-1]["parts"][-2]["output"] == {"value": "fine", "rows": ["fine"]}
+    assert (chat.status, chat.error, chat.exception) == ("ready", "", None)
+    assert_in_sync(view, chat)
+
+
+# ---------------------------------------------------------------------------------------------- the widget never wedges
+
+
+def sync_breaks_on_partial(chat: ChatWidget) -> None:
+    """Make the first message to the views that carries the partial answer fail, as a comm that cannot send it."""
+    real = chat._send_custom
+    failed = False
+
+    def send(content: dict[str, Any]) -> None:
+        nonlocal failed
+        if not failed and "partial" in json.dumps(content):
+            failed = True
+            raise ValueError("the comm cannot encode this message")
+        real(content)
+
+    chat._send_custom = send  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["call", "before the first item", "mid-stream", "async mid-stream", "tool output", "sync"],
+)
+async def test_any_failure_ends_the_run_with_one_error_and_the_next_send_works(where: str) -> None:
+    runs = 0
+
+    def sync_agent(run_input: RunAgentInput) -> Any:
+        nonlocal runs
+        runs += 1
+        if runs == 1 and where == "call":
+            raise RuntimeError("boom")
+
+        def stream() -> Iterator[Any]:
+            if runs == 1 and where == "before the first item":
+                raise RuntimeError("boom")
+            yield {"type": "TEXT_MESSAGE_START", "messageId": f"m{runs}", "role": "assistant"}
+            yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m{runs}", "delta": "partial"}
+            if runs == 1 and where == "mid-stream":
+                raise RuntimeError("boom")
+            if runs == 1 and where == "tool output":
+                yield {
+                    "type": "TOOL_CALL_START",
+                    "toolCallId": "c",
+                    "toolCallName": "f",
+                    "parentMessageId": "m1",
+                }
+                yield {"type": "TOOL_CALL_END", "toolCallId": "c"}
+                yield {"type": "TOOL_CALL_RESULT", "messageId": "r", "toolCallId": "c", "content": object()}
+            yield {"type": "TEXT_MESSAGE_END", "messageId": f"m{runs}"}
+
+        return stream()
+
+    async def async_agent(run_input: RunAgentInput) -> AsyncIterator[Any]:
+        nonlocal runs
+        runs += 1
+        yield "partial"
+        await asyncio.sleep(0)
+        if runs == 1:
+            raise RuntimeError("boom")
+
+    chat = ChatWidget(async_agent if where == "async mid-stream" else sync_agent)
+    view = FrontEnd(chat)
+    if where == "sync":
+        sync_breaks_on_partial(chat)
+    assert await chat.send("go") == "error"
+    assert chat.status == "error" and chat.error
+    assert chat.exception is not None
+    assert "Traceback" in chat.error_details
+    assert type(chat.exception).__name__ in chat.error_details
+    if where in ("mid-stream", "async mid-stream", "tool output", "sync"):
+        assert "partial" in json.dumps(chat.messages[1]["parts"])
+    if where == "tool output":
+        assert chat.error.startswith("event 4 (TOOL_CALL_RESULT) .content: a <class 'object'> is not JSON")
+    # The view shows what the kernel holds, whatever failed.
+    assert view.state["messages"] == chat.messages
+    assert (view.state["status"], view.state["error"]) == ("error", chat.error)
+    assert await chat.send("again") == "success"
+    assert (chat.status, chat.error, chat.error_details, chat.exception) == ("ready", "", "", None)
+    assert "partial" in json.dumps(chat.messages[-1]["parts"])
+    assert_in_sync(view, chat)
+
+
+async def test_a_string_the_comm_cannot_encode_does_not_wedge_the_widget() -> None:
+    """A lone surrogate (half an emoji from a JS producer) cannot be sent; the run fails and the rest recovers."""
+    runs = 0
+
+    def agent(run_input: RunAgentInput) -> Iterator[str]:
+        nonlocal runs
+        runs += 1
+        yield "smile "
+        if runs == 1:
+            yield "\ud83d"
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("go") == "error"
+    assert chat.status == "error" and "cannot be sent" in chat.error
+    assert chat.messages[1]["parts"][-1]["text"] == "smile \ufffd"
+    assert await chat.send("again") == "success"
+    assert_in_sync(view, chat)
+
+
+async def test_garbage_from_the_front_end_is_refused_visibly_and_changes_nothing() -> None:
+    chat = ChatWidget(chunk_agent)
+    view = FrontEnd(chat)
+    await chat.send("hi")
+    before = copy.deepcopy(chat.messages)
+    for content in [
+        {"kind": "send", "text": ["not", "text"], "files": []},
+        {"kind": "send", "text": "x", "files": "nope"},
+        {"kind": "send", "text": "x", "files": [{"url": 5, "mediaType": None}]},
+        {"kind": "approval", "approvalId": None, "approved": "yes"},
+        {"kind": "approval", "approvalId": "a", "approved": "no"},
+        {"kind": 17},
+        ["not", "an", "object"],
+    ]:
+        chat.error = ""
+        view.request(content)  # type: ignore[arg-type]
+        assert chat.task is None or chat.task.done()
+        if isinstance(content, dict) and content["kind"] in ("send", "approval"):
+            assert chat.error.startswith("the widget sent a request the kernel cannot read:"), content
+    assert chat.messages == before and chat.status == "ready"
+    assert await chat.send("still works") == "success"
+    assert_in_sync(view, chat)
+
+
+async def test_garbage_from_the_front_end_during_a_run_leaves_the_run_alone() -> None:
+    release = threading.Event()
+
+    def agent(run_input: RunAgentInput) -> Iterator[str]:
+        yield "..."
+        release.wait(5)
+        yield " done"
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    task = chat.send("go")
+    await asyncio.sleep(0.05)
+    view.request({"kind": "approval", "approvalId": 3, "approved": []})
+    view.request({"kind": "resync", "extra": object()})
+    release.set()
+    assert await task == "success"
+    assert chat.messages[1]["parts"][-1]["text"] == "... done"
+    assert_in_sync(view, chat)
+
+
+# ---------------------------------------------------------------------------------------------- stop, whatever the agent does
+
+
+def blocking_call(run_input: RunAgentInput) -> list[dict[str, Any]]:
+    """Work done before the stream is returned (a blocking LLM call)."""
+    time.sleep(2)
+    return [{"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "too late"}]
+
+
+def flooding(run_input: RunAgentInput) -> Iterator[str]:
+    while True:
+        yield "x"
+
+
+async def never_awaiting(run_input: RunAgentInput) -> AsyncIterator[str]:
+    while True:
+        yield "x"
+
+
+def computing(run_input: RunAgentInput) -> list[str]:
+    n = 0
+    while True:
+        n += 1
+
+
+@pytest.mark.parametrize(
+    "agent", [blocking_call, flooding, never_awaiting, computing], ids=lambda a: a.__name__
+)
+async def test_stop_ends_an_agent_that_blocks_floods_or_never_awaits(agent: Any) -> None:
+    from tests.widget.test_agents import Ticker
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    ticker = Ticker()
+    task = chat.send("go")
+    loop = asyncio.get_running_loop()
+    asked_at: list[float] = []
+    loop.call_later(0.3, lambda: (asked_at.append(time.monotonic()), view.request({"kind": "stop"})))
+    assert await asyncio.wait_for(task, 5) == "cancelled"
+    latency = time.monotonic() - asked_at[0]
+    await asyncio.sleep(0.05)
+    ticker.stop()
+    assert latency < 0.2, f"stop took {latency * 1000:.0f} ms"
+    assert (chat.status, chat.error) == ("ready", "")
+    assert ticker.longest_gap < 0.5, f"the loop stalled for {ticker.longest_gap * 1000:.0f} ms"
+    assert_in_sync(view, chat)
+    assert "too late" not in json.dumps(chat.messages)
+    chat.agent = chunk_agent
+    assert await chat.send("next") == "success"  # the abandoned worker does not disturb the next run
+    assert chat.messages[-1] == CHUNK_ANSWER
+
+
+# ---------------------------------------------------------------------------------------------- visible warnings
+
+
+async def test_an_unknown_event_type_is_a_visible_warning_not_a_silent_blank_reply() -> None:
+    runs = 0
+
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        nonlocal runs
+        runs += 1
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        start = "TEXT_MESSAGE_STRAT" if runs == 1 else "TEXT_MESSAGE_START"
+        yield {"type": start, "messageId": f"m{runs}", "role": "assistant"}
+        if runs == 2:
+            yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "fixed"}
+            yield {"type": "TEXT_MESSAGE_END", "messageId": "m2"}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("hi") == "success"  # @ag-ui/client drops the event and finishes the run
+    assert chat.warnings == [
+        "event 1 (TEXT_MESSAGE_STRAT): unknown event type 'TEXT_MESSAGE_STRAT'; the event is ignored"
+    ]
+    assert view.trait_updates("warnings")[-1] == chat.warnings
+    assert await chat.send("again") == "success"
+    assert chat.warnings == []  # warnings belong to the run that had them
+    assert view.trait_updates("warnings")[-1] == []
+
+
+async def test_unknown_chunk_types_and_tolerated_protocol_problems_are_warnings() -> None:
+    def chunks(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "messageId": "a1"}
+        yield {"type": "text-start", "id": "t"}
+        yield {"type": "text-dleta", "id": "t", "delta": "lost"}
+        yield {"type": "data-plan", "data": {"steps": 1}}  # data-* chunks are known
+        yield {"type": "text-end", "id": "t"}
+        yield {"type": "finish"}
+
+    chat = ChatWidget(chunks)
+    assert await chat.send("hi") == "success"
+    assert chat.warnings == ["chunk 2 (text-dleta): unknown chunk type (ignored, as the AI SDK ignores it)"]
+
+    def events(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/missing", "value": 1}]}
+        yield {"type": "TOOL_CALL_RESULT", "messageId": "r", "toolCallId": "nobody", "content": "?"}
+        yield {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "ok"}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+
+    chat = ChatWidget(events, state={})
+    with pytest.warns(StateUpdateWarning):
+        assert await chat.send("hi") == "success"
+    assert chat.warnings == [
+        "event 1 (STATE_DELTA): state patch does not apply: operation 0 (replace '/missing'): path does not exist",
+        "event 2 (TOOL_CALL_RESULT): result for tool call 'nobody', which the thread never made",
+    ]
+    assert chat.state == {}
+
+
+async def test_warnings_are_capped_with_a_count_of_the_rest() -> None:
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        yield {"type": "start", "messageId": "a1"}
+        for i in range(_chat.MAX_WARNINGS + 5):
+            yield {"type": f"typo-{i}"}
+        yield {"type": "finish"}
+
+    chat = ChatWidget(agent)
+    assert await chat.send("hi") == "success"
+    assert len(chat.warnings) == _chat.MAX_WARNINGS + 1
+    assert chat.warnings[-1] == "… and 5 more warnings"
+
+
+def test_a_keyboard_interrupt_tidies_the_widget_then_propagates() -> None:
+    """Interrupting the kernel mid-run (a KeyboardInterrupt out of the event loop) leaves a usable widget."""
+    import subprocess
+    import sys
+
+    script = """
+import asyncio, json
+from agui_notebook.widget._chat import ChatWidget
+
+async def agent(run_input):
+    yield "partial"
+    raise KeyboardInterrupt
+
+chat = ChatWidget(agent)
+chat.comm.send = lambda *args, **kwargs: None
+async def main():
+    await chat.send("go")
+
+try:
+    asyncio.run(main())
+except KeyboardInterrupt:
+    pass
+print(json.dumps([chat.status, chat.messages[1]["parts"][-1]["text"], chat.busy]))
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == ["ready", "partial", False]
+
+
+@pytest.mark.parametrize("entry", ["images.example", "ftp://images.example", "https://", "data:image/png,", ""])
+def test_trusted_origins_must_be_http_origins(entry):
+    with pytest.raises(OptionError, match=r"^trusted_origins: .* is not an http\(s\) origin"):
+        ChatWidget(trusted_origins=["https://ok.example", entry])
+    chat = ChatWidget(trusted_origins=["https://images.example/any/path", "http://127.0.0.1:8000"])
+    assert chat.trusted_origins == ["https://images.example/any/path", "http://127.0.0.1:8000"]

@@ -120,3 +120,21 @@ def test_item_time_is_the_receive_time_else_the_event_timestamp() -> None:
     assert _item_time(None, Event()) == 2.5
     assert _item_time(None, {"type": "start"}) is None
     assert _item_time(None, {"timestamp": "soon"}) is None
+
+
+async def test_a_log_with_numbers_json_cannot_hold_plays_them_as_the_rule_says(tmp_path: Path) -> None:
+    """``1e400`` reads as infinity (as JSON.parse reads it), which JSON.stringify writes as null."""
+    log = tmp_path / "run.jsonl"
+    log.write_text(
+        '{"type": "start", "messageId": "p1"}\n'
+        '{"type": "data-stats", "data": {"huge": 1e400, "big": 123456789012345678901234567890}}\n'
+        '{"type": "finish"}\n'
+    )
+    chat = ChatWidget()
+    view = FrontEnd(chat)
+    assert await chat.play(log) == "success"
+    assert chat.messages[0]["parts"] == [
+        {"type": "data-stats", "data": {"huge": None, "big": 1.2345678901234568e29}}
+    ]
+    assert_in_sync(view, chat)
+    chat.save(tmp_path / "chat.json")  # and the conversation saves

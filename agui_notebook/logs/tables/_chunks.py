@@ -75,6 +75,7 @@ def chunks_df(events: Any) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "run_id": category_values(frame["run_id"], rows),
+            "run_key": category_values(frame["run_key"], rows),
             "message_id": category_values(frame["message_id"], np.where(is_tool, -1, rows)),
             "tool_call_id": category_values(frame["tool_call_id"], np.where(is_tool, rows, -1)),
             "kind": kind,
@@ -87,4 +88,4 @@ def chunks_df(events: Any) -> pd.DataFrame:
             "delta": frame["delta"].array[rows] if len(rows) else frame["delta"].array[:0],
         }
     )
-    return out[names(CHUNK_COLUMNS)]
+    return ev.finished(out[names(CHUNK_COLUMNS)], "chunks_df")

@@ -1,7 +1,7 @@
 """The events table as the tables see it: numpy arrays with integer group keys, and the grouped reductions.
 
-Every table groups the events table's rows with integer keys (a run is its source and ``run_id``; a message
-its run and ``messageId``; a tool call its run and ``toolCallId``) and aggregates with numpy's and pandas'
+Every table groups the events table's rows with integer keys (a run is its ``run_key``; a message its run
+and ``messageId``; a tool call its run and ``toolCallId``) and aggregates with numpy's and pandas'
 grouped reductions, so a million events take well under a second per table. Only the few events whose
 payload matters beyond the columns (RUN_FINISHED, RUN_ERROR, TOOL_CALL_RESULT, REASONING_ENCRYPTED_VALUE and
 RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_columns`` and docs/metrics.md.
@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .._odd_values import OddValues, warn_odd_values
 
 __all__ = [
     "NAT",
@@ -47,12 +49,11 @@ class EventFrame:
         self.types = frame["type"].cat.codes.to_numpy()
         self.time = _ns(frame["time"])
         self.chars = frame["chars"].to_numpy()
-        source = frame["source"].cat.codes.to_numpy().astype(np.int64)
-        run = frame["run_id"].cat.codes.to_numpy().astype(np.int64)
-        raw = np.where(run >= 0, source * (len(frame["run_id"].cat.categories) + 1) + run, -1)
         # Compact run keys 0..runs-1 in order of first appearance.
-        self.run_first_row, self.run = compact(raw)
+        self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
         self.runs = len(self.run_first_row)
+        self.odd = OddValues()
+        """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
     def mask(self, wanted: frozenset[str]) -> np.ndarray:
         """Per row: is its type one of ``wanted``."""
@@ -66,9 +67,34 @@ class EventFrame:
         return raw
 
     def decode(self, rows: np.ndarray) -> list[Any]:
-        """The full events at ``rows``, decoded from the ``event`` column."""
+        """The full events at ``rows``, decoded from the ``event`` column (None, reported, for one that is not
+        an object or does not decode: a table put together by hand, a recursion limit raised at load)."""
         array = self.frame["event"].array
-        return [array[int(i)] for i in rows]
+        out = []
+        for row in np.asarray(rows).tolist():
+            try:
+                event = array[row]
+            except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+                event = None
+            if not isinstance(event, dict):
+                self.odd.add(row, "event", "the event does not decode to an object (read as none)")
+                event = None
+            out.append(event)
+        return out
+
+    def finished(self, table: pd.DataFrame, where: str) -> pd.DataFrame:
+        """``table`` with the odd values met building it in ``attrs["odd_values"]``, and their warning."""
+        frame = self.frame
+        lines = frame["line"].to_numpy() if "line" in frame.columns else np.arange(1, self.n + 1)
+        sources = frame["source"]
+        entries = self.odd.entries(
+            lambda row: str(sources.iloc[row]),
+            lambda row: int(lines[row]),
+            lambda row: str(self.type_names[self.types[row]]) if self.types[row] >= 0 else "?",
+        )
+        table.attrs["odd_values"] = entries
+        warn_odd_values(where, entries, stacklevel=4)
+        return table
 
 
 def _ns(column: pd.Series) -> np.ndarray:

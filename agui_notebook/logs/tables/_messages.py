@@ -70,6 +70,7 @@ def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dic
     first = messages.first_row[rows]
     return {
         "run_id": category_values(frame["run_id"], first),
+        "run_key": category_values(frame["run_key"], first),
         "message_id": category_values(frame["message_id"], first),
         "started_at": utc(messages.started[rows]),
         "ended_at": utc(messages.ended[rows]),
@@ -95,4 +96,4 @@ def messages_df(events: Any) -> pd.DataFrame:
     columns["kind"] = pd.Categorical.from_codes(
         messages.reasoning.astype(np.int8), categories=["text", "reasoning"]
     )
-    return pd.DataFrame(columns)[names(MESSAGE_COLUMNS)]
+    return ev.finished(pd.DataFrame(columns)[names(MESSAGE_COLUMNS)], "messages_df")

@@ -13,6 +13,7 @@ from .._load import events_table
 from ._chunks import Chunks
 from ._frame import EventFrame
 from ._messages import Messages, message_columns
+from ._tool_calls import outcome_markers
 
 __all__ = ["reasoning_df"]
 
@@ -29,10 +30,7 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
     messages = Messages(ev, Chunks(ev))
     rows = np.flatnonzero(messages.reasoning)
     columns = message_columns(ev, messages, rows)
-    encrypted_ids = set()
-    for event in ev.decode(np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))):
-        if isinstance(event, dict) and event.get("subtype") == "message":
-            encrypted_ids.add(event.get("entityId"))
+    _, encrypted_ids = outcome_markers(ev, ev.odd)
     message_ids = columns["message_id"]
     columns["encrypted"] = np.array([m in encrypted_ids for m in message_ids], dtype=bool)
     wanted = names(REASONING_COLUMNS)
@@ -44,4 +42,4 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
         columns["tokens"] = np.array(counts, dtype=np.int64)
     else:
         wanted.remove("tokens")
-    return pd.DataFrame(columns)[wanted]
+    return ev.finished(pd.DataFrame(columns)[wanted], "reasoning_df")

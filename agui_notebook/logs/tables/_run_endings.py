@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._kinds import RUN_END_TYPES
+from .._odd_values import OddValues, id_text, odd_problem
 from ._frame import EventFrame, last_in_group
 
 __all__ = ["errors_by_run", "run_endings", "run_error_text"]
@@ -19,11 +20,16 @@ def run_endings(ev: EventFrame) -> tuple[np.ndarray, list[Any]]:
     return last, ev.decode(last[last >= 0])
 
 
-def run_error_text(event: dict[str, Any]) -> str:
-    """A RUN_ERROR's message, with its code in brackets when it has one."""
-    message = str(event.get("message", ""))
+def run_error_text(event: dict[str, Any], row: int = -1, odd: OddValues | None = None) -> str:
+    """A RUN_ERROR's message, with its code in brackets when it has one (an odd message is reported)."""
+    message = event.get("message", "")
+    if not isinstance(message, str):
+        text = id_text(message)
+        if odd is not None:
+            odd.add(row, "message", odd_problem("message", message, read_as=text))
+        message = text
     code = event.get("code")
-    return f"{message} [{code}]" if code else message
+    return f"{message} [{id_text(code)}]" if code else message
 
 
 def errors_by_run(ev: EventFrame, last: np.ndarray, endings: list[Any]) -> dict[int, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,7 @@ import pandas as pd
 
 from .._columns import RUN_COLUMNS, names
 from .._load import events_table
+from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -37,30 +39,61 @@ _USAGE_KEYS = {
 }
 
 
-def _status(event: Any) -> str:
+def _status(event: Any, row: int, odd: OddValues) -> str:
     if not isinstance(event, dict):
         return "incomplete"
     if event.get("type") == "RUN_ERROR":
         return "error"
     outcome = event.get("outcome")
+    if outcome is not None and not isinstance(outcome, dict):
+        odd.add(row, "outcome", odd_problem("outcome", outcome))
     kind = outcome.get("type") if isinstance(outcome, dict) else None
     return kind if kind in ("interrupt", "cancelled") else "success"
 
 
-def _usage(event: Any) -> dict[str, Any]:
+_MAX_COUNT = 2**63
+
+
+def _token_count(value: Any, where: str) -> int | str:
+    """A usage count as an int, or why it is not one (a problem text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return odd_problem(where, value)
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return f"{where} is not a whole number of tokens (read as none)"
+    if not 0 <= value < _MAX_COUNT:
+        return f"{where} is out of range for a token count (read as none)"
+    return int(value)
+
+
+def _usage(event: Any, row: int, odd: OddValues) -> dict[str, Any]:
+    """Token counts summed over a run end's ``usage`` entries (a list of objects, or one object)."""
     totals: dict[str, Any] = {}
     entries = event.get("usage") if isinstance(event, dict) else None
-    if isinstance(entries, dict):
+    if entries is None:
+        return totals
+    single = isinstance(entries, dict)
+    if single:
         entries = [entries]
     if not isinstance(entries, list):
+        odd.add(row, "usage", odd_problem("usage", entries))
         return totals
-    for entry in entries:
+    for i, entry in enumerate(entries):
+        where = "usage" if single else f"usage[{i}]"
         if not isinstance(entry, dict):
+            odd.add(row, "usage", odd_problem(where, entry))
             continue
         for column, key in _USAGE_KEYS.items():
-            value = entry.get(key, entry.get(column))
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                totals[column] = totals.get(column, 0) + int(value)
+            name = key if key in entry else column
+            value = entry.get(name)
+            if value is None:
+                continue
+            count = _token_count(value, f"{where}.{name}")
+            if isinstance(count, str):
+                odd.add(row, "usage", count)
+            elif totals.get(column, 0) + count >= _MAX_COUNT:
+                odd.add(row, "usage", f"{where}.{name} sums beyond a 64-bit count (read as none)")
+            else:
+                totals[column] = totals.get(column, 0) + count
     return totals
 
 
@@ -90,7 +123,8 @@ def runs_df(events: Any) -> pd.DataFrame:
     size = ev.runs
     chunks = Chunks(ev)
     last, endings = run_endings(ev)
-    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings))
+    # The calls' own odd values are tool_calls_df's to report.
+    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings), odd=OddValues())
 
     started_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})) & (ev.run >= 0))
     start_row = first_in_group(ev.run, started_rows, size)
@@ -101,17 +135,21 @@ def runs_df(events: Any) -> pd.DataFrame:
     error: list[Any] = [None] * size
     usage: dict[str, list[Any]] = {column: [pd.NA] * size for column in _USAGE_KEYS}
     for run, event in zip(np.flatnonzero(last >= 0).tolist(), endings, strict=True):
-        status[run] = _status(event)
+        row = int(last[run])
+        status[run] = _status(event, row, ev.odd)
         if status[run] == "error":
-            error[run] = run_error_text(event)
-        for column, value in _usage(event).items():
+            error[run] = run_error_text(event, row, ev.odd)
+        for column, value in _usage(event, row, ev.odd).items():
             usage[column][run] = value
     parents: list[Any] = [None] * size
     for run, event in zip(
         np.flatnonzero(start_row >= 0).tolist(), ev.decode(start_row[start_row >= 0]), strict=True
     ):
-        if isinstance(event, dict) and isinstance(event.get("parentRunId"), str):
-            parents[run] = event["parentRunId"]
+        parent = event.get("parentRunId") if isinstance(event, dict) else None
+        if isinstance(parent, str):
+            parents[run] = parent
+        elif parent is not None:
+            ev.odd.add(int(start_row[run]), "parentRunId", odd_problem("parentRunId", parent))
 
     text = chunks.kind == 0
     streamed = chunks.kind != 2
@@ -153,6 +191,7 @@ def runs_df(events: Any) -> pd.DataFrame:
         "source": category_values(frame["source"], first),
         "thread_id": category_values(frame["thread_id"], first),
         "run_id": category_values(frame["run_id"], first),
+        "run_key": category_values(frame["run_key"], first),
         "parent_run_id": text_column(parents),
         "started_at": utc(started),
         "finished_at": utc(finished),
@@ -178,4 +217,4 @@ def runs_df(events: Any) -> pd.DataFrame:
         **{column: pd.array(values, dtype="Int64") for column, values in usage.items()},
         "tpot_s": tpot,
     }
-    return pd.DataFrame(columns)[names(RUN_COLUMNS)]
+    return ev.finished(pd.DataFrame(columns)[names(RUN_COLUMNS)], "runs_df")

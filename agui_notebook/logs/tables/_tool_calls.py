@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import orjson
 import pandas as pd
 
 from agui_notebook.agui._tool_outcome import UNSUCCESSFUL_OUTCOMES, claimed_outcome
+from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, names
 from .._kinds import TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import events_table
+from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -31,23 +32,59 @@ from ._frame import (
 )
 from ._run_endings import errors_by_run, run_endings
 
-__all__ = ["ToolCalls", "tool_calls_df"]
+__all__ = ["ToolCalls", "outcome_markers", "tool_calls_df"]
 
 
-def _content_text(content: Any) -> str:
+def _content_text(content: Any, row: int, odd: OddValues) -> str:
+    """A result's content as text: a string as it is, the text of a list of parts; anything else (reported)
+    as its JSON."""
     if isinstance(content, str):
         return content
-    if isinstance(content, list):
-        texts = []
-        for part in content:
-            if isinstance(part, dict) and part.get("type") == "text":
-                texts.append(str(part.get("text", "")))
-            elif isinstance(part, dict):
-                texts.append(f"[{part.get('type', 'part')}]")
-        return "".join(texts)
     if content is None:
+        odd.add(row, "content", "content is missing")
         return ""
-    return orjson.dumps(content).decode()
+    if not isinstance(content, list):
+        text = id_text(content)
+        odd.add(row, "content", odd_problem("content", content, read_as=text))
+        return text
+    texts = []
+    for i, part in enumerate(content):
+        if isinstance(part, dict) and part.get("type") == "text":
+            text = part.get("text", "")
+            if not isinstance(text, str):
+                shown = id_text(text)
+                odd.add(row, "content", odd_problem(f"content[{i}].text", text, read_as=shown))
+                text = shown
+            texts.append(text)
+        elif isinstance(part, dict):
+            texts.append(f"[{id_text(part.get('type', 'part'))}]")
+        else:
+            shown = id_text(part)
+            odd.add(row, "content", odd_problem(f"content[{i}]", part, read_as=shown))
+            texts.append(shown)
+    return "".join(texts)
+
+
+def outcome_markers(ev: EventFrame, odd: OddValues) -> tuple[dict[str, str], set[str]]:
+    """From the REASONING_ENCRYPTED_VALUE events on messages: the unsuccessful outcome claimed for each
+    result message id, and every message id that carries an encrypted value (an odd id is reported)."""
+    markers: dict[str, str] = {}
+    encrypted: set[str] = set()
+    rows = np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))
+    for row, event in zip(rows.tolist(), ev.decode(rows), strict=True):
+        if event is None or event.get("subtype") != "message":
+            continue
+        entity = event.get("entityId")
+        if not isinstance(entity, str):
+            odd.add(
+                row, "entityId", "entityId is missing" if entity is None else odd_problem("entityId", entity)
+            )
+            continue
+        encrypted.add(entity)
+        outcome = claimed_outcome(event.get("encryptedValue"))
+        if outcome in UNSUCCESSFUL_OUTCOMES:
+            markers[entity] = outcome
+    return markers, encrypted
 
 
 def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
@@ -88,7 +125,11 @@ def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
 class ToolCalls:
     """Per tool call: its START/END/RESULT times, arguments and result."""
 
-    def __init__(self, ev: EventFrame, chunks: Chunks, run_errors: dict[int, str]) -> None:
+    def __init__(
+        self, ev: EventFrame, chunks: Chunks, run_errors: dict[int, str], odd: OddValues | None = None
+    ) -> None:
+        """``odd`` collects the odd values of the results (the table's own, ``ev.odd``, by default)."""
+        odd = ev.odd if odd is None else odd
         frame = ev.frame
         in_tool = ev.mask(TOOL_CALL_TYPES)
         owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
@@ -124,32 +165,33 @@ class ToolCalls:
         self.args: list[Any] = [None] * size
         for k, text in enumerate(args_text):
             try:
-                self.args[k] = orjson.loads(text) if text.strip() else {}
+                self.args[k] = decode_json(text) if text.strip() else {}
                 self.args_valid[k] = True
-            except orjson.JSONDecodeError:
+            except JSONDecodeError:
                 pass
         # Results and errors, from the few result events and the encrypted-value markers beside them.
         results = ev.decode(result_rows[result_rows >= 0])
-        markers: dict[Any, str] = {}
-        for event in ev.decode(np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))):
-            if isinstance(event, dict) and event.get("subtype") == "message":
-                outcome = claimed_outcome(event.get("encryptedValue"))
-                if outcome in UNSUCCESSFUL_OUTCOMES:
-                    markers[event.get("entityId")] = outcome
+        markers, _ = outcome_markers(ev, odd)
         self.result: list[Any] = [None] * size
         self.result_chars = np.zeros(size, dtype=np.int64)
         self.error: list[Any] = [None] * size
         status = np.full(size, "pending", dtype=object)
         for k, event in zip(np.flatnonzero(result_rows >= 0).tolist(), results, strict=True):
+            row = int(result_rows[k])
             event = event if isinstance(event, dict) else {}
-            text = _content_text(event.get("content"))
+            text = _content_text(event.get("content"), row, odd)
             self.result[k] = text
             self.result_chars[k] = len(text)
             error = event.get("error")
-            if error is None and event.get("messageId") in markers:
-                outcome = markers[event["messageId"]]
+            message_id = event.get("messageId")
+            if error is None and isinstance(message_id, str) and message_id in markers:
+                outcome = markers[message_id]
                 error = f"{outcome}: {text}" if text else outcome
-            self.error[k] = None if error is None else str(error)
+            elif error is not None and not isinstance(error, str):
+                shown = id_text(error)
+                odd.add(row, "error", odd_problem("error", error, read_as=shown))
+                error = shown
+            self.error[k] = error
             status[k] = "ok" if error is None else "error"
         for k in np.flatnonzero(result_rows < 0).tolist():
             message = run_errors.get(int(self.run[k]))
@@ -168,7 +210,7 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
     ev = EventFrame(events_table(events))
     last, endings = run_endings(ev)
     calls = ToolCalls(ev, Chunks(ev), errors_by_run(ev, last, endings))
-    return _tool_frame(ev, calls)
+    return ev.finished(_tool_frame(ev, calls), "tool_calls_df")
 
 
 def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
@@ -176,6 +218,7 @@ def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "run_id": category_values(frame["run_id"], calls.first_row),
+            "run_key": category_values(frame["run_key"], calls.first_row),
             "tool_call_id": category_values(frame["tool_call_id"], calls.first_row),
             "tool_name": calls.name,
             "parent_message_id": calls.parent,

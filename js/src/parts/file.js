@@ -1,17 +1,118 @@
 // `file` and `reasoning-file` parts: images, audio and video previewed inline, any other type as a download link.
-// URLs go through the policy in urls.js; a refused URL leaves a labelled chip without a link.
+// URLs go through the policy in urls.js; a refused URL leaves a labelled chip without a link. Remote (http(s))
+// media wait behind a click-to-load placeholder unless the widget trusts their origin (remote_media.js). A download
+// is named after the agent's file name with the extension of the media type the chip shows, which for a data: URL
+// is the type the URL itself declares (the one the URL policy checked), never the extension the agent chose.
 import { element, icon, label } from "../dom.js";
-import { previewKind, safeDownloadHref, safeMediaSrc } from "../urls.js";
+import { CLICK_TO_LOAD, remotePlaceholder } from "../remote_media.js";
+import { dataUrlType, previewKind, safeDownloadHref, safeMediaSrc } from "../urls.js";
+
+// Media type -> file extensions; the first is the one a name gets when it has none of them.
+const EXTENSIONS = {
+  "application/gzip": ["gz"],
+  "application/json": ["json"],
+  "application/ld+json": ["jsonld"],
+  "application/msword": ["doc"],
+  "application/octet-stream": ["bin"],
+  "application/pdf": ["pdf"],
+  "application/vnd.apache.parquet": ["parquet"],
+  "application/vnd.ms-excel": ["xls"],
+  "application/vnd.oasis.opendocument.presentation": ["odp"],
+  "application/vnd.oasis.opendocument.spreadsheet": ["ods"],
+  "application/vnd.oasis.opendocument.text": ["odt"],
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation": ["pptx"],
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ["xlsx"],
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ["docx"],
+  "application/x-ipynb+json": ["ipynb"],
+  "application/x-ndjson": ["jsonl", "ndjson"],
+  "application/x-parquet": ["parquet"],
+  "application/x-tar": ["tar"],
+  "application/x-yaml": ["yaml", "yml"],
+  "application/yaml": ["yaml", "yml"],
+  "application/zip": ["zip"],
+  "audio/aac": ["aac"],
+  "audio/flac": ["flac"],
+  "audio/mp4": ["m4a"],
+  "audio/mpeg": ["mp3"],
+  "audio/ogg": ["ogg", "oga"],
+  "audio/wav": ["wav"],
+  "audio/wave": ["wav"],
+  "audio/webm": ["weba"],
+  "audio/x-wav": ["wav"],
+  "image/avif": ["avif"],
+  "image/bmp": ["bmp"],
+  "image/gif": ["gif"],
+  "image/jpeg": ["jpg", "jpeg"],
+  "image/jpg": ["jpg", "jpeg"],
+  "image/png": ["png"],
+  "image/svg+xml": ["svg"],
+  "image/tiff": ["tif", "tiff"],
+  "image/vnd.microsoft.icon": ["ico"],
+  "image/webp": ["webp"],
+  "image/x-icon": ["ico"],
+  "text/csv": ["csv"],
+  "text/markdown": ["md", "markdown"],
+  "text/plain": ["txt", "log", "text"],
+  "text/tab-separated-values": ["tsv"],
+  "text/x-python": ["py"],
+  "video/mp4": ["mp4", "m4v"],
+  "video/ogg": ["ogv"],
+  "video/quicktime": ["mov"],
+  "video/webm": ["webm"],
+};
+// Windows-reserved and path characters; control and bidi characters go with label().
+const UNSAFE_NAME_CHARS = /[<>:"/\\|?*]/g;
 
 function fileName(part) {
   if (typeof part.filename === "string" && part.filename) return label(part.filename, 120);
   return typeof part.mediaType === "string" && part.mediaType ? label(part.mediaType, 80) : "file";
 }
 
+/** The extensions a download of `mediaType` may end in: the table's, `txt` for other text, `bin` for the rest. */
+export function extensionsFor(mediaType) {
+  const type = typeof mediaType === "string" ? mediaType.split(";")[0].trim().toLowerCase() : "";
+  return EXTENSIONS[type] ?? (type.startsWith("text/") ? ["txt"] : ["bin"]);
+}
+
+/**
+ * A safe download name for `filename` holding `mediaType`: the last path segment, unsafe characters replaced,
+ * no leading dots, and an extension of that type (`report.html` as image/png is `report.png`).
+ */
+export function downloadName(filename, mediaType) {
+  const extensions = extensionsFor(mediaType);
+  const base = label(typeof filename === "string" ? filename : "", 400)
+    .split(/[/\\]/)
+    .pop()
+    .replace(UNSAFE_NAME_CHARS, "_")
+    .replace(/^[\s.]+|[\s.]+$/g, "");
+  const dot = base.lastIndexOf(".");
+  const extension = dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
+  if (extensions.includes(extension) && base.length <= 120) return base;
+  const stem = (dot > 0 ? base.slice(0, dot) : base).replace(/[\s.]+$/, "").slice(0, 100) || "download";
+  return `${stem}.${extensions[0]}`;
+}
+
+function mediaElement(kind, src, name, lazy) {
+  let media;
+  if (kind === "image") {
+    media = element("img", "agui-file-image");
+    media.alt = name;
+    if (lazy) media.loading = "lazy";
+    media.referrerPolicy = "no-referrer";
+  } else {
+    media = element(kind, `agui-file-${kind}`);
+    media.controls = true;
+    media.preload = "metadata";
+  }
+  media.src = src;
+  return media;
+}
+
 export class FilePartView {
   constructor(context, type) {
     this.el = element("div", `agui-part agui-file${type === "reasoning-file" ? " agui-reasoning-file" : ""}`);
     this.el.dataset.partType = type;
+    this.remote = context?.remote ?? CLICK_TO_LOAD;
     this.key = null;
   }
 
@@ -25,42 +126,49 @@ export class FilePartView {
     const src = kind ? safeMediaSrc(part.url, kind) : null;
     const children = [];
     if (kind && src) {
-      let media;
-      if (kind === "image") {
-        media = element("img", "agui-file-image");
-        media.alt = name;
-        media.loading = "lazy";
-        media.referrerPolicy = "no-referrer";
+      const preview = (lazy) => {
+        this.el.dataset.preview = kind;
+        const nodes = [mediaElement(kind, src, name, lazy)];
+        if (part.filename) nodes.push(element("div", "agui-file-caption", name));
+        return nodes;
+      };
+      if (this.remote.allows(src)) {
+        children.push(...preview(true));
       } else {
-        media = element(kind, `agui-file-${kind}`);
-        media.controls = true;
-        media.preload = "metadata";
+        this.el.dataset.preview = "remote";
+        const create = () => preview(false);
+        children.push(remotePlaceholder({ kind, name, src, inline: false, policy: this.remote, create }));
       }
-      media.src = src;
-      this.el.dataset.preview = kind;
-      children.push(media);
-      if (part.filename) children.push(element("div", "agui-file-caption", name));
     } else {
-      const href = safeDownloadHref(part.url);
-      const chip = element(href ? "a" : "span", "agui-chip agui-file-chip");
-      if (href) {
-        chip.href = href;
-        chip.download = name;
-        chip.rel = "noopener noreferrer";
-        if (!href.startsWith("data:")) chip.target = "_blank";
-        this.el.dataset.preview = "download";
-      } else {
-        chip.classList.add("agui-blocked");
-        chip.title = "Link removed: this URL or file type is not allowed";
-        this.el.dataset.preview = "blocked";
-      }
-      chip.append(icon("file"), element("span", "agui-chip-title", name));
-      if (part.filename && part.mediaType) chip.append(element("span", "agui-chip-host", label(part.mediaType, 80)));
-      children.push(chip);
+      children.push(this.chip(part, name));
     }
     if (this.el.dataset.partType === "reasoning-file") {
       children.unshift(element("div", "agui-file-label", "Reasoning file"));
     }
     this.el.replaceChildren(...children);
+  }
+
+  chip(part, name) {
+    const href = safeDownloadHref(part.url);
+    const chip = element(href ? "a" : "span", "agui-chip agui-file-chip");
+    let shownType = typeof part.mediaType === "string" ? part.mediaType : "";
+    let title = name;
+    if (href) {
+      // A data: URL downloads as the type it declares, whatever the part says.
+      if (href.startsWith("data:")) shownType = dataUrlType(href);
+      title = downloadName(part.filename ?? "", shownType);
+      chip.href = href;
+      chip.download = title;
+      chip.rel = "noopener noreferrer";
+      if (!href.startsWith("data:")) chip.target = "_blank";
+      this.el.dataset.preview = "download";
+    } else {
+      chip.classList.add("agui-blocked");
+      chip.title = "Link removed: this URL or file type is not allowed";
+      this.el.dataset.preview = "blocked";
+    }
+    chip.append(icon("file"), element("span", "agui-chip-title", title));
+    if (shownType && shownType !== title) chip.append(element("span", "agui-chip-host", label(shownType, 80)));
+    return chip;
   }
 }

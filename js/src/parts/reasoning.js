@@ -17,7 +17,7 @@ export function formatDuration(ms) {
 }
 
 export class ReasoningPartView {
-  constructor() {
+  constructor(context) {
     this.el = element("details", "agui-part agui-reasoning");
     this.el.dataset.partType = "reasoning";
     const summary = element("summary", "agui-reasoning-summary");
@@ -29,7 +29,7 @@ export class ReasoningPartView {
     this.lock.title = "Encrypted reasoning: the provider sent it sealed, only the model can read it";
     this.lock.hidden = true;
     summary.append(this.label, this.lock);
-    this.body = new MarkdownView("agui-md agui-reasoning-body");
+    this.body = new MarkdownView("agui-md agui-reasoning-body", context?.remote);
     this.el.append(summary, this.body.el);
     this.startedAt = null;
     this.duration = null;

@@ -7,7 +7,7 @@ export class TextPartView {
     this.markdown = context.role === "assistant";
     this.el = element("div", this.markdown ? "agui-part agui-text" : "agui-part agui-text agui-plain");
     this.el.dataset.partType = "text";
-    this.view = this.markdown ? new MarkdownView() : null;
+    this.view = this.markdown ? new MarkdownView("agui-md", context.remote) : null;
     if (this.view) this.el.append(this.view.el);
     this.text = null;
     this.state = null;

@@ -1,0 +1,527 @@
+"""Event logs as OpenTelemetry spans, after the GenAI semantic conventions: ``to_otel_spans``, ``export_otel``.
+
+One trace per run. Its root is the run's ``invoke_agent`` span; under it one span per model step, and under
+each step the ``execute_tool`` spans of the tool calls the step made::
+
+    invoke_agent                 RUN_STARTED .. RUN_FINISHED / RUN_ERROR
+    ├── chat {model}             a model step: its request to its last streamed output
+    │   ├── execute_tool search  TOOL_CALL_END .. TOOL_CALL_RESULT
+    │   └── execute_tool calc
+    └── chat {model}
+
+The timings come from the log tables (``runs_df``, ``messages_df``, ``tool_calls_df``); only the split of a
+run into steps is read from the events here. A run whose log has STEP_STARTED / STEP_FINISHED gets one step
+span per STEP_STARTED (from it to its STEP_FINISHED, nested as the steps nest, named in
+``agui_notebook.step.name``). Any other run is split at its tool results: a step is the model output up to
+the next TOOL_CALL_RESULT, from when the model was asked (RUN_STARTED for the first step, the last tool
+result before it for the others) to its last output event. A tool span's parent is the step its
+TOOL_CALL_START fell in. What each attribute holds is in docs/metrics.md.
+
+The SDK is optional: ``pip install 'agui-notebook[otel]'``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+import pandas as pd
+
+from .._types import EventsOrSource
+from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
+from ._load import events_table
+from .tables._messages import messages_df
+from .tables._runs import runs_df
+from .tables._tool_calls import tool_calls_df
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import ReadableSpan
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+__all__ = ["export_otel", "to_otel_spans"]
+
+UNFINISHED = "agui_notebook.span.unfinished"
+"""True on a span whose end is not in the log (a run without RUN_FINISHED, a step never finished, a tool
+call without a result): it ends at the last event seen of its run."""
+NO_TIMES = "agui_notebook.span.untimed"
+"""True on a span none of whose events has a time: it is placed at the epoch (or at its parent's start)."""
+
+_STEP_TYPES = frozenset({"STEP_STARTED", "STEP_FINISHED"})
+_OUTPUT_TYPES = (MESSAGE_TYPES | TOOL_CALL_TYPES) - {"TOOL_CALL_RESULT"}
+
+
+def _sdk() -> Any:
+    try:
+        from opentelemetry import trace
+        from opentelemetry.sdk import resources
+        from opentelemetry.sdk import trace as sdk_trace
+        from opentelemetry.sdk.util import instrumentation
+    except ImportError:
+        raise ImportError(
+            "OpenTelemetry export needs opentelemetry-sdk: pip install 'agui-notebook[otel]'"
+        ) from None
+    return trace, sdk_trace, resources, instrumentation
+
+
+# --- ids: the same log gives the same ids, wherever it was read from -------------------------------------
+
+
+def _digest(key: str, size: int) -> int:
+    value = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=size).digest(), "big")
+    return value or 1  # an all-zero id is invalid
+
+
+# --- what the tables do not hold: steps, the end of unfinished runs, the usage entries -------------------
+
+
+@dataclass
+class _Step:
+    index: int
+    name: str | None  # stepName of a STEP_STARTED step, None for a step split at tool results
+    start: int | None
+    end: int | None = None  # STEP_FINISHED time (step events only)
+    parent: int | None = None  # enclosing step (step events only)
+    first_chunk: int | None = None
+    finished: bool = True
+    messages: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _RunEvents:
+    steps: list[_Step] = field(default_factory=list)
+    last_time: int | None = None
+    ending: dict[str, Any] | None = None
+
+
+def _ns(value: Any) -> int | None:
+    """A timestamp (or int64 nanoseconds) as int nanoseconds, None when missing."""
+    if value is None or value is pd.NaT or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return int(value.value)
+    return int(value)
+
+
+def _read_runs(frame: pd.DataFrame, starts: dict[str, int | None]) -> dict[str, _RunEvents]:
+    """Steps, last event time and ending event of each run of one source, from one pass over its events."""
+    runs: dict[str, _RunEvents] = {}
+    run_ids = frame["run_id"].to_numpy(dtype=object)
+    types = frame["type"].to_numpy(dtype=object)
+    times = frame["time"].to_numpy(dtype="datetime64[ns]").view(np.int64)
+    missing = np.iinfo(np.int64).min
+    for run_id, time in (
+        pd.DataFrame({"run": run_ids, "time": times})[times != missing].groupby("run")["time"].max().items()
+    ):
+        runs.setdefault(run_id, _RunEvents()).last_time = int(time)
+    has_steps = set(run_ids[np.isin(types, list(_STEP_TYPES))].tolist())
+    wanted = np.isin(types, list(_OUTPUT_TYPES | _STEP_TYPES | RUN_END_TYPES | {"TOOL_CALL_RESULT"}))
+    rows = np.flatnonzero(wanted & pd.notna(run_ids))
+    message_ids = frame["message_id"].to_numpy(dtype=object)
+    call_ids = frame["tool_call_id"].to_numpy(dtype=object)
+    step_names = frame["step_name"].to_numpy(dtype=object)
+    chars = frame["chars"].to_numpy()
+    events = frame["event"].array
+    placed: dict[str, set[tuple[bool, str]]] = {}
+    open_steps: dict[str, list[_Step]] = {}
+    last_result: dict[str, int | None] = {}
+    after_result: dict[str, bool] = {}
+    for row in rows.tolist():
+        run_id, kind = run_ids[row], types[row]
+        time = None if times[row] == missing else int(times[row])
+        run = runs.setdefault(run_id, _RunEvents())
+        if kind in RUN_END_TYPES:
+            event = events[row]
+            run.ending = event if isinstance(event, dict) else None
+            continue
+        if run_id in has_steps:
+            stack = open_steps.setdefault(run_id, [])
+            if kind == "STEP_STARTED":
+                parent = stack[-1].index if stack else None
+                step = _Step(len(run.steps), _text(step_names[row]) or "", time, parent=parent)
+                run.steps.append(step)
+                stack.append(step)
+                continue
+            if kind == "STEP_FINISHED":
+                name = _text(step_names[row]) or ""
+                match = next((s for s in reversed(stack) if s.name == name), stack[-1] if stack else None)
+                if match is not None:
+                    match.end = time
+                    del stack[stack.index(match) :]
+                continue
+            if kind == "TOOL_CALL_RESULT" or not stack:
+                continue
+            step = stack[-1]
+        else:
+            if kind == "TOOL_CALL_RESULT":
+                last_result[run_id] = time if time is not None else last_result.get(run_id)
+                after_result[run_id] = True
+                continue
+            if not run.steps or after_result.get(run_id):
+                start = last_result.get(run_id) if run.steps else starts.get(run_id)
+                run.steps.append(_Step(len(run.steps), None, start))
+                after_result[run_id] = False
+            step = run.steps[-1]
+        seen = placed.setdefault(run_id, set())
+        for is_call, ids, members in ((False, message_ids, step.messages), (True, call_ids, step.tools)):
+            value = ids[row]
+            if isinstance(value, str) and (is_call or kind in MESSAGE_TYPES) and (is_call, value) not in seen:
+                seen.add((is_call, value))
+                members.append(value)
+        if step.first_chunk is None and time is not None and kind in DELTA_TYPES and chars[row] > 0:
+            step.first_chunk = time
+    for stack in open_steps.values():
+        for step in stack:
+            step.finished = False
+    return runs
+
+
+def _either(value: int | None, fallback: int | None) -> int | None:
+    return value if value is not None else fallback
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _usage_names(ending: dict[str, Any] | None, key: str) -> list[str]:
+    entries = ending.get("usage") if ending else None
+    if isinstance(entries, dict):
+        entries = [entries]
+    if not isinstance(entries, list):
+        return []
+    names = [e[key] for e in entries if isinstance(e, dict) and isinstance(e.get(key), str) and e[key]]
+    return list(dict.fromkeys(names))
+
+
+# --- spans ----------------------------------------------------------------------------------------------
+
+
+class _SpanMaker:
+    def __init__(self, resource: Resource | None) -> None:
+        from agui_notebook import __version__
+
+        trace, sdk_trace, resources, instrumentation = _sdk()
+        self.trace = trace
+        self.sdk_trace = sdk_trace
+        self.resource = resource or resources.Resource.create({"service.name": "agui-notebook"})
+        self.scope = instrumentation.InstrumentationScope("agui_notebook", __version__)
+        self.spans: list[ReadableSpan] = []
+
+    def context(self, trace_id: int, span_id: int) -> Any:
+        trace = self.trace
+        return trace.SpanContext(trace_id, span_id, is_remote=False, trace_flags=trace.TraceFlags(1))
+
+    def add(
+        self,
+        name: str,
+        context: Any,
+        parent: Any,
+        kind: str,
+        start: int,
+        end: int,
+        attributes: dict[str, Any],
+        error: str | None = None,
+        links: Sequence[Any] = (),
+    ) -> None:
+        trace = self.trace
+        status = (
+            trace.Status(trace.StatusCode.ERROR, error)
+            if error is not None
+            else trace.Status(trace.StatusCode.UNSET)
+        )
+        span = self.sdk_trace.ReadableSpan(
+            name,
+            context=context,
+            parent=parent,
+            resource=self.resource,
+            attributes={k: v for k, v in attributes.items() if v is not None},
+            links=links,
+            kind=getattr(trace.SpanKind, kind),
+            status=status,
+            start_time=start,
+            end_time=max(end, start),
+            instrumentation_scope=self.scope,
+        )
+        self.spans.append(span)
+
+
+def _number(value: Any) -> Any:
+    """A table value as a plain Python number, None when missing."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def _one(names: list[str]) -> str | None:
+    return names[0] if len(names) == 1 else None
+
+
+@dataclass
+class _RunSpan:
+    """What the spans of one run share."""
+
+    key: str  # thread, run id and occurrence: what every id of the run is derived from
+    trace_id: int
+    context: Any
+    run_id: str
+    thread_id: str | None
+    start: int
+    end: int
+    model: str | None
+    provider: str | None
+
+
+def _spans_of_source(
+    maker: _SpanMaker,
+    frame: pd.DataFrame,
+    occurrences: dict[tuple[Any, Any], int],
+    run_spans: dict[tuple[Any, Any], Any],
+    agent_name: str | None,
+    content: bool,
+) -> None:
+    runs = runs_df(frame)
+    messages = messages_df(frame)
+    tools = tool_calls_df(frame)
+    message_end = {
+        (r, m): _ns(e)
+        for r, m, e in zip(messages["run_id"], messages["message_id"], messages["ended_at"], strict=True)
+    }
+    tools_by_run: dict[str, list[dict[str, Any]]] = {}
+    for record in tools.to_dict("records"):
+        tools_by_run.setdefault(record["run_id"], []).append(record)
+    starts = {run_id: _ns(start) for run_id, start in zip(runs["run_id"], runs["started_at"], strict=True)}
+    run_events = _read_runs(frame, starts)
+    for run in runs.to_dict("records"):
+        seen = run_events.get(run["run_id"], _RunEvents())
+        calls = tools_by_run.get(run["run_id"], [])
+        run_span = _run_span(maker, run, seen, occurrences, run_spans, agent_name)
+        tool_parents = _step_spans(maker, run_span, seen.steps, calls, message_end)
+        _tool_spans(maker, run_span, calls, tool_parents, content)
+
+
+def _run_span(
+    maker: _SpanMaker,
+    run: dict[str, Any],
+    seen: _RunEvents,
+    occurrences: dict[tuple[Any, Any], int],
+    run_spans: dict[tuple[Any, Any], Any],
+    agent_name: str | None,
+) -> _RunSpan:
+    run_id, thread_id = str(run["run_id"]), _text(run["thread_id"])
+    number = occurrences.get((thread_id, run_id), 0)
+    occurrences[(thread_id, run_id)] = number + 1
+    key = f"{thread_id}\x1f{run_id}\x1f{number}"
+    trace_id = _digest(key, 16)
+    context = maker.context(trace_id, _digest(key + "\x1frun", 8))
+    models = _usage_names(seen.ending, "model")
+    model, provider = _one(models), _one(_usage_names(seen.ending, "provider"))
+    start = _ns(run["started_at"])
+    finished = _ns(run["finished_at"])
+    end = _either(finished, _either(seen.last_time, start))
+    status = str(run["status"])
+    error = _text(run["error"]) if status == "error" else None
+    ending = seen.ending or {}
+    outcome = ending.get("outcome")
+    interrupts = outcome.get("interrupts") if isinstance(outcome, dict) else None
+    parent_run = _text(run["parent_run_id"])
+    links = []
+    if parent_run is not None and (thread_id, parent_run) in run_spans:
+        links.append(
+            maker.trace.Link(run_spans[(thread_id, parent_run)], {"agui_notebook.link": "parent_run"})
+        )
+    run_spans[(thread_id, run_id)] = context
+    attributes: dict[str, Any] = {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.agent.name": agent_name,
+        "gen_ai.provider.name": provider,
+        "gen_ai.conversation.id": thread_id,
+        "gen_ai.request.model": model,
+        "gen_ai.response.model": model,
+        "gen_ai.usage.input_tokens": _number(run["input_tokens"]),
+        "gen_ai.usage.output_tokens": _number(run["output_tokens"]),
+        "gen_ai.usage.reasoning.output_tokens": _number(run["reasoning_tokens"]),
+        "gen_ai.usage.cache_read.input_tokens": _number(run["cached_input_tokens"]),
+        "gen_ai.response.time_to_first_chunk": _number(run["ttft_s"]),
+        "error.type": str(ending.get("code") or "_OTHER") if error is not None else None,
+        "agui_notebook.run.id": run_id,
+        "agui_notebook.run.parent_id": parent_run,
+        "agui_notebook.run.status": status,
+        "agui_notebook.run.interrupts": orjson.dumps(interrupts).decode() if interrupts else None,
+        "agui_notebook.usage.models": tuple(models) if len(models) > 1 else None,
+        "agui_notebook.source": str(run["source"]),
+        "agui_notebook.events": int(run["events"]),
+        UNFINISHED: True if finished is None else None,
+        NO_TIMES: True if start is None else None,
+    }
+    start = start if start is not None else 0
+    end = end if end is not None else start
+    name = f"invoke_agent {agent_name}" if agent_name else "invoke_agent"
+    maker.add(name, context, None, "CLIENT", start, end, attributes, error=error, links=links)
+    return _RunSpan(key, trace_id, context, run_id, thread_id, start, end, model, provider)
+
+
+def _step_spans(
+    maker: _SpanMaker,
+    run: _RunSpan,
+    steps: list[_Step],
+    calls: list[dict[str, Any]],
+    message_end: dict[tuple[Any, Any], int | None],
+) -> dict[str, tuple[Any, int]]:
+    """The run's step spans; returns the parent (context and start) of each tool call made in a step."""
+    contexts: list[tuple[Any, int]] = []
+    tool_parents: dict[str, tuple[Any, int]] = {}
+    args_end = {str(c["tool_call_id"]): _either(_ns(c["args_end_at"]), _ns(c["started_at"])) for c in calls}
+    for step in steps:
+        context = maker.context(run.trace_id, _digest(f"{run.key}\x1fstep\x1f{step.index}", 8))
+        start = _either(step.start, run.start)
+        contexts.append((context, start))
+        parent = contexts[step.parent][0] if step.parent is not None else run.context
+        for call in step.tools:
+            tool_parents.setdefault(call, (context, start))
+        if step.name is not None:  # a STEP_STARTED step: up to its STEP_FINISHED
+            end = _either(step.end, run.end)
+            unfinished = not step.finished or step.end is None
+        else:  # up to its last output: the END of its messages and of its tool calls' arguments
+            ends = [message_end.get((run.run_id, m)) for m in step.messages]
+            ends += [args_end.get(call) for call in step.tools]
+            timed = [e for e in ends if e is not None]
+            end, unfinished = (max(timed) if timed else start), False
+        first_chunk = step.first_chunk
+        attributes = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": run.provider,
+            "gen_ai.request.model": run.model,
+            "gen_ai.response.model": run.model,
+            "gen_ai.conversation.id": run.thread_id,
+            "gen_ai.response.time_to_first_chunk": (first_chunk - step.start) / 1e9
+            if first_chunk is not None and step.start is not None
+            else None,
+            "agui_notebook.run.id": run.run_id,
+            "agui_notebook.step.index": step.index,
+            "agui_notebook.step.name": step.name,
+            UNFINISHED: True if unfinished else None,
+        }
+        name = f"chat {run.model}" if run.model else "chat"
+        maker.add(name, context, parent, "CLIENT", start, end, attributes)
+    return tool_parents
+
+
+def _tool_spans(
+    maker: _SpanMaker,
+    run: _RunSpan,
+    calls: list[dict[str, Any]],
+    tool_parents: dict[str, tuple[Any, int]],
+    content: bool,
+) -> None:
+    occurrences: dict[str, int] = {}
+    for call in calls:
+        call_id = str(call["tool_call_id"])
+        occurrences[call_id] = occurrences.get(call_id, 0) + 1
+        key = f"{run.key}\x1ftool\x1f{call_id}\x1f{occurrences[call_id]}"
+        parent, parent_start = tool_parents.get(call_id, (run.context, run.start))
+        start = _either(_ns(call["args_end_at"]), _ns(call["started_at"]))
+        result_at = _ns(call["result_at"])
+        tool_name = _text(call["tool_name"])
+        failed = str(call["status"]) == "error"
+        attributes = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": tool_name,
+            "gen_ai.tool.call.id": call_id,
+            "gen_ai.conversation.id": run.thread_id,
+            "gen_ai.tool.call.arguments": orjson.dumps(call["args"]).decode()
+            if content and bool(call["args_json_valid"])
+            else None,
+            "gen_ai.tool.call.result": _text(call["result"]) if content and not failed else None,
+            "error.type": "_OTHER" if failed else None,
+            "agui_notebook.run.id": run.run_id,
+            "agui_notebook.tool.status": str(call["status"]),
+            UNFINISHED: True if result_at is None else None,
+            NO_TIMES: True if start is None else None,
+        }
+        maker.add(
+            f"execute_tool {tool_name}" if tool_name else "execute_tool",
+            maker.context(run.trace_id, _digest(key, 8)),
+            parent,
+            "INTERNAL",
+            _either(start, parent_start),
+            _either(result_at, run.end),
+            attributes,
+            error=(_text(call["error"]) or "error") if failed else None,
+        )
+
+
+def to_otel_spans(
+    events: EventsOrSource,
+    *,
+    agent_name: str | None = None,
+    content: bool = False,
+    resource: Resource | None = None,
+) -> list[ReadableSpan]:
+    """The log's runs as finished OpenTelemetry spans (``opentelemetry.sdk.trace.ReadableSpan``).
+
+    ``events`` is an events table or anything ``load_events`` reads. Each run becomes one trace: an
+    ``invoke_agent`` span, a span per model step under it and an ``execute_tool`` span per tool call under the
+    step that made it, with the GenAI semantic conventions' attributes (``gen_ai.usage.input_tokens``,
+    ``gen_ai.tool.call.id``, ``gen_ai.response.time_to_first_chunk`` ...). Ids are derived from the thread and
+    run ids, so two exports of one log agree. ``agent_name`` names the agent (``gen_ai.agent.name``; AG-UI
+    events do not carry it); ``content=True`` adds the tool calls' arguments and results, which the
+    conventions leave opt-in; ``resource`` defaults to ``service.name=agui-notebook``.
+
+    >>> spans = to_otel_spans([
+    ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 1000},
+    ...     {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "Hi", "timestamp": 1250},
+    ...     {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": 1500},
+    ... ])
+    >>> [(s.name, s.attributes.get("gen_ai.response.time_to_first_chunk")) for s in spans]
+    [('invoke_agent', 0.25), ('chat', 0.25)]
+    """
+    maker = _SpanMaker(resource)
+    frame = events_table(events)
+    occurrences: dict[tuple[Any, Any], int] = {}
+    run_spans: dict[tuple[Any, Any], Any] = {}
+    sources = frame["source"].unique().dropna().tolist() if len(frame) else []
+    # Tool calls and messages are told apart by run id within one source; a log of several files goes file by file.
+    parts = [frame] if len(sources) <= 1 else [frame[frame["source"] == s] for s in sources]
+    for part in parts:
+        _spans_of_source(maker, part, occurrences, run_spans, agent_name, content)
+    return maker.spans
+
+
+def export_otel(
+    events: EventsOrSource,
+    exporter: SpanExporter,
+    *,
+    agent_name: str | None = None,
+    content: bool = False,
+    resource: Resource | None = None,
+    batch_size: int = 512,
+) -> SpanExportResult:
+    """Send the log's spans (:func:`to_otel_spans`) to an OpenTelemetry ``SpanExporter``, in batches.
+
+    Any exporter works: ``OTLPSpanExporter`` to Phoenix, Langfuse, Jaeger or a collector, the console, the
+    SDK's in-memory one. Returns ``SpanExportResult.SUCCESS`` when the exporter took every batch, else the
+    first ``FAILURE`` (later batches are not sent). The exporter is flushed, not shut down.
+
+    >>> from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    >>> exporter = InMemorySpanExporter()
+    >>> export_otel('{"type":"RUN_STARTED","threadId":"t","runId":"r"}', exporter).name
+    'SUCCESS'
+    >>> [span.name for span in exporter.get_finished_spans()]
+    ['invoke_agent']
+    """
+    spans = to_otel_spans(events, agent_name=agent_name, content=content, resource=resource)
+    from opentelemetry.sdk.trace.export import SpanExportResult
+
+    for begin in range(0, len(spans), max(1, batch_size)):
+        result = exporter.export(spans[begin : begin + max(1, batch_size)])
+        if result is not SpanExportResult.SUCCESS:
+            return result
+    exporter.force_flush()
+    return SpanExportResult.SUCCESS
