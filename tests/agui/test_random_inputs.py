@@ -80,6 +80,7 @@ def _every_entry_point(source: Any, replay: Any) -> None:
     """Run every agui entry point on ``source`` (``replay()`` gives a fresh copy for each)."""
     _check_problems(verify_events(replay()))
     _check_problems(verify_events(replay(), validate=False))
+    _check_problems(verify_events(replay(), rules="spec"))
     _check_thread(apply_events(replay()))
     strict = _raises_only_located(lambda: apply_events(replay(), errors="raise"))
     if not isinstance(strict, AguiNotebookError):
