@@ -11,7 +11,8 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── JsonPatchError             (ValueError)   a JSON Patch operation that is malformed or does not apply
     ├── UIMessageStreamError       (ValueError)   a malformed AI SDK UI message stream: chunk index and type
     ├── UIMessageStreamErrorChunk                 an ``error`` chunk the producer sent (given to ``on_error``)
-    ├── UIMessageValidationError   (ValueError)   UIMessages that are not valid: the path of the bad value
+    ├── MessageValidationError     (ValueError)   messages that are not valid or cannot be converted: the path
+    │   └── UIMessageValidationError              UIMessages that are not valid: the path of the bad value
     ├── JsonValueError             (TypeError)    a value with no JSON form: where it is and its JSON path
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
@@ -33,7 +34,12 @@ EventParseError True 1
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from agui_notebook.wire._json import shown
 
 if TYPE_CHECKING:
     from agui_notebook.agui._verify import Problem
@@ -49,6 +55,7 @@ __all__ = [
     "HttpAgentError",
     "JsonPatchError",
     "JsonValueError",
+    "MessageValidationError",
     "OptionError",
     "PatchError",
     "ProtocolError",
@@ -124,7 +131,10 @@ class JsonPatchError(AguiNotebookError, ValueError):
     def __init__(self, reason: str, *, index: int, operation: Any) -> None:
         op = operation.get("op") if isinstance(operation, dict) else None
         path = operation.get("path") if isinstance(operation, dict) else None
-        where = f"operation {index}" if op is None else f"operation {index} ({op} {path!r})"
+        if op is None:
+            where = f"operation {index}"
+        else:
+            where = f"operation {index} ({op if type(op) is str else shown(op)} {shown(path)})"
         super().__init__(f"{where}: {reason}")
         self.index = index
         self.operation = operation
@@ -158,18 +168,26 @@ class UIMessageStreamErrorChunk(AguiNotebookError):
         self.chunk_index = chunk_index
 
 
-class UIMessageValidationError(AguiNotebookError, ValueError):
-    """UIMessages that are not valid: the analogue of the AI SDK's validation errors.
+class MessageValidationError(AguiNotebookError, ValueError):
+    """Messages (AG-UI, UIMessage or OpenAI) that are not valid, or that a conversion cannot take.
 
-    ``validateUIMessages`` throws a ``TypeValidationError`` (or ``InvalidArgumentError``); this is the Python
-    counterpart. The message starts with the path of the offending value, e.g.
-    ``messages[0].parts[2].input: ...``; ``path`` holds it alone.
+    The message starts with the path of the offending value, e.g. ``messages[2].toolCalls: Input should be a
+    valid list``; ``path`` holds it alone and ``reason`` the rest.
     """
 
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}" if path else reason)
         self.path = path
         self.reason = reason
+
+
+class UIMessageValidationError(MessageValidationError):
+    """UIMessages that are not valid: the analogue of the AI SDK's validation errors.
+
+    ``validateUIMessages`` throws a ``TypeValidationError`` (or ``InvalidArgumentError``); this is the Python
+    counterpart. The message starts with the path of the offending value, e.g.
+    ``messages[0].parts[2].input: ...``; ``path`` holds it alone.
+    """
 
 
 class JsonValueError(AguiNotebookError, TypeError):
@@ -232,6 +250,60 @@ def check_error_mode(errors: object, allowed: tuple[str, ...]) -> str:
         names = " or ".join(repr(a) for a in allowed)
         raise OptionError(f"errors must be {names}, not {errors!r}")
     return errors  # type: ignore[return-value]
+
+
+@contextmanager
+def no_unraisable_reports() -> Iterator[None]:
+    """Silence ``sys.unraisablehook`` for a pydantic validation of untrusted input.
+
+    pydantic writes an "Exception ignored" report to stderr when it cannot ``repr`` a value for an error message
+    (an int beyond Python's 4,300-digit limit, a 10,000-level nesting); the validation error itself is raised
+    as usual and carries what our messages need.
+    """
+    hook = sys.unraisablehook
+    sys.unraisablehook = _ignore_unraisable
+    try:
+        yield
+    finally:
+        sys.unraisablehook = hook
+
+
+def _ignore_unraisable(report: Any) -> None:
+    pass
+
+
+def json_path(root: str, value: Any, location: tuple[Any, ...] | list[Any]) -> str:
+    """The JSON path of a pydantic error location in ``value``: the union tags pydantic adds are left out.
+
+    >>> json_path("messages", [{"role": "user", "content": 5}], (0, "user", "content", "str"))
+    'messages[0].content'
+    """
+    path = root
+    node = value
+    for key in location:
+        if type(node) is dict and key in node:
+            path += f".{key}"
+        elif type(node) is list and type(key) is int and 0 <= key < len(node):
+            path += f"[{key}]"
+        else:
+            continue  # a union member or tag, not a place in the value
+        node = node[key]
+    return path
+
+
+def internal_failure(exc: BaseException) -> str:
+    """What an unexpected exception met while processing an input says, for a located error's message.
+
+    >>> internal_failure(TypeError("unhashable type: 'list'")), internal_failure(RecursionError())
+    ("TypeError: unhashable type: 'list'", 'a value is nested too deeply')
+    """
+    if isinstance(exc, RecursionError):
+        return "a value is nested too deeply"
+    try:
+        text = str(exc)
+    except Exception:
+        text = ""
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
 # -- warnings ----------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 from ag_ui.core import ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent
 
 from agui_notebook._errors import ChunkExpansionError
+from agui_notebook.wire._json import json_kind
 
 __all__ = ["CHUNK_TYPES", "ChunkExpander", "ChunkExpansionError"]
 
@@ -123,6 +124,8 @@ class ChunkExpander:
     # -- lanes ---------------------------------------------------------------------------------------------
 
     def _close(self, owner: str | None) -> list[dict[str, Any]]:
+        if isinstance(owner, (dict, list)):
+            return []  # no lane has it: an object is never the key of another (JavaScript's Map)
         lane = self._lanes.pop(owner, None)
         if lane is None:
             return []
@@ -211,6 +214,8 @@ class ChunkExpander:
         id_key = _ID_KEY[kind]
         entity_id = chunk.get(id_key)
         tag = chunk.get("subagentRunId")
+        if isinstance(tag, (dict, list)):
+            raise ChunkExpansionError(f"subagentRunId must be a string, not {json_kind(tag)}")
         remainder = None
         for key in chunk:
             if key not in described:

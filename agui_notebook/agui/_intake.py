@@ -20,8 +20,9 @@ from typing import Any
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from agui_notebook._errors import EventParseError
+from agui_notebook._errors import EventParseError, internal_failure, no_unraisable_reports
 from agui_notebook._types import EventLike, EventSource, WireEvent
+from agui_notebook.wire._json import shown
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
     Frame,
@@ -166,15 +167,16 @@ class _Stages:
         if event is None:
             return [EventRecord(index, name, line, None, frame.error)]
         upgrader = self.upgrader
-        if upgrader is not None and upgrader.needs_upgrade(event):
-            event = upgrader.upgrade(event)
         expander = self.expander
-        if expander is not None and (expander.has_open_streams or event["type"] in CHUNK_TYPES):
-            try:
+        try:
+            if upgrader is not None and upgrader.needs_upgrade(event):
+                event = upgrader.upgrade(event)
+            if expander is not None and (expander.has_open_streams or event["type"] in CHUNK_TYPES):
                 expanded = expander.feed(event)
-            except ChunkExpansionError as exc:
-                return [EventRecord(index, name, line, None, f"event {index} ({event['type']}): {exc}")]
-            return [EventRecord(index, name, line, e, None) for e in expanded]
+                return [EventRecord(index, name, line, e, None) for e in expanded]
+        except Exception as exc:
+            reason = str(exc) if isinstance(exc, ChunkExpansionError) else internal_failure(exc)
+            return [EventRecord(index, name, line, None, f"event {index} ({event['type']}): {reason}")]
         return [EventRecord(index, name, line, event, None)]
 
 
@@ -344,6 +346,36 @@ def _validation_summary(exc: ValidationError) -> str:
     return f"{path}: {error['msg']}{more}" if path else f"{error['msg']}{more}"
 
 
+def unprocessable_event(
+    event: Any, exc: BaseException, *, index: int, source: str = ITEMS_SOURCE, line: int | None = None
+) -> EventParseError:
+    """The error for an event a consumer could not process: where it is and what is wrong with it.
+
+    What is wrong is the event's schema problem when it has one (``messageId: Field required``), else what the
+    consumer met. Built only once something failed, so the consumer's hot path validates nothing.
+
+    >>> str(unprocessable_event({"type": "TEXT_MESSAGE_START"}, KeyError("messageId"), index=3))
+    '<events>: event 3 (TEXT_MESSAGE_START): messageId: Field required'
+    """
+    event_type = event.get("type") if type(event) is dict else None
+    reason = None
+    if type(event_type) is str and event_type in EVENT_TYPES:
+        try:
+            with no_unraisable_reports():
+                _event_adapter().validate_python(event)
+        except ValidationError as error:
+            reason = _validation_summary(error)
+        except Exception:
+            pass
+    if reason is None:
+        reason = f"cannot be processed ({internal_failure(exc)})"
+    shown_type = event_type if type(event_type) is str else shown(event_type)
+    where = source if line is None else f"{source}:{line}"
+    return EventParseError(
+        f"{where}: event {index} ({shown_type}): {reason}", source=source, line=line, index=index
+    )
+
+
 def event_model(record: EventRecord) -> Any:
     """Validate a good record's wire dict into its ``ag_ui.core`` event model, raising :class:`EventParseError`."""
     event = record.event
@@ -353,7 +385,8 @@ def event_model(record: EventRecord) -> Any:
         error = f"event {record.index}: unknown event type {event_type!r}"
     else:
         try:
-            return _event_adapter().validate_python(event)
+            with no_unraisable_reports():
+                return _event_adapter().validate_python(event)
         except ValidationError as exc:
             error = f"event {record.index} ({event_type}): {_validation_summary(exc)}"
     EventRecord(record.index, record.source, record.line, None, error).raise_error()

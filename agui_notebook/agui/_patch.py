@@ -16,6 +16,7 @@ from typing import Any
 
 from agui_notebook._errors import JsonPatchError
 from agui_notebook._types import JSON
+from agui_notebook.wire._json import copy_json
 
 __all__ = ["JsonPatchError", "apply_json_patch", "json_equal"]
 
@@ -24,39 +25,38 @@ _MISSING: Any = object()
 
 
 def json_equal(a: Any, b: Any) -> bool:
-    """Deep equality with JSON types: ``True`` is not ``1`` (Python's ``==`` says it is), ``1 == 1.0``."""
-    if a is b:
-        return True
-    type_a, type_b = type(a), type(b)
-    if type_a is bool or type_b is bool:
-        return type_a is type_b and a == b
-    if type_a is dict:
-        if type_b is not dict or len(a) != len(b):
-            return False
-        for key, value in a.items():
-            other = b.get(key, _MISSING)
-            if other is _MISSING or not json_equal(value, other):
+    """Deep equality with JSON types: ``True`` is not ``1`` (Python's ``==`` says it is), ``1 == 1.0``.
+
+    Iterative, so values nested deeper than Python's recursion limit compare as in JavaScript.
+    """
+    pending = [(a, b)]
+    while pending:
+        a, b = pending.pop()
+        if a is b:
+            continue
+        type_a, type_b = type(a), type(b)
+        if type_a is bool or type_b is bool:
+            if not (type_a is type_b and a == b):
                 return False
-        return True
-    if type_a is list:
-        return (
-            type_b is list and len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if type_b is dict or type_b is list:
-        return False
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    return bool(a == b)
-
-
-def _deep_copy(value: Any) -> Any:
-    # A copied value must not share containers with its source: a later in-place change to one (in-place
-    # mode, or a container this patch already owns) would otherwise show in both.
-    if type(value) is dict:
-        return {key: _deep_copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [_deep_copy(item) for item in value]
-    return value
+        elif type_a is dict:
+            if type_b is not dict or len(a) != len(b):
+                return False
+            for key, value in a.items():
+                other = b.get(key, _MISSING)
+                if other is _MISSING:
+                    return False
+                pending.append((value, other))
+        elif type_a is list:
+            if type_b is not list or len(a) != len(b):
+                return False
+            pending.extend(zip(a, b, strict=True))
+        elif type_b is dict or type_b is list:
+            return False
+        elif isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+            continue
+        elif a != b:
+            return False
+    return True
 
 
 def _unescape(token: str) -> str:
@@ -201,7 +201,7 @@ class _Patcher:
             self._remove(tokens)
         elif op == "copy":
             moved = self._resolve(source)  # type: ignore[arg-type]
-            self._add(tokens, _deep_copy(moved), clamp=True)
+            self._add(tokens, copy_json(moved), clamp=True)
         else:  # move
             from_tokens = [_unescape(token) for token in source.split("/")[1:]]  # type: ignore[union-attr]
             moved = self._resolve(source) if not from_tokens else self._remove(from_tokens)  # type: ignore[arg-type]
@@ -219,7 +219,7 @@ class _Patcher:
             moved = self._resolve(source)
             if moved is _MISSING:
                 raise JsonPatchError("'from' path does not exist", index=index, operation=operation)
-            self.document = _deep_copy(moved) if op == "copy" else moved
+            self.document = copy_json(moved) if op == "copy" else moved
 
     def _resolve(self, pointer: str) -> Any:
         node = self.document
@@ -278,8 +278,8 @@ def apply_json_patch(document: JSON, operations: JSON, *, in_place: bool = False
     for index, operation in enumerate(operations):
         try:
             patcher.apply(index, operation)
-        except (IndexError, KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, JsonPatchError):
-                raise
+        except JsonPatchError:
+            raise
+        except Exception:  # a value the operation cannot take (of the wrong type, nested too deeply, ...)
             raise JsonPatchError("the operation does not apply", index=index, operation=operation) from None
     return patcher.document

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agui_notebook.wire._json import JSONDecodeError, decode_json, js_string
+from pydantic import BaseModel
+
+from agui_notebook._errors import internal_failure
+from agui_notebook.wire._json import JSONDecodeError, decode_json, js_concat
 
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -40,11 +43,14 @@ def _js_truthy(value: Any) -> bool:
     )
 
 
-def _join(parts: list[Any]) -> str:
-    try:
-        return "".join(parts)
-    except TypeError:
-        return "".join(js_string(part) for part in parts)
+def _message_key(message: Any) -> Any:
+    return message.get("id") if type(message) is dict else None
+
+
+def _hashable(value: Any) -> bool:
+    """Whether a JSON value can be a dict key: an id of any other kind (a list, an object) matches nothing,
+    as a fresh JavaScript object is never ``===`` another."""
+    return value is None or type(value) in (str, int, float, bool)
 
 
 def _own_message(message: Any) -> Any:
@@ -120,6 +126,7 @@ class EventReducer:
         self._text: dict[Any, list[Any]] = {}
         self._args: dict[Any, list[Any]] = {}
         self.state: Any = {} if state is None else state
+        self._state_unset = False  # a STATE_SNAPSHOT without a snapshot left the working state undefined
         self._interrupts: list[dict[str, Any]] = []
         self.runs: list[RunInfo] = []
         self._run: RunInfo | None = None
@@ -131,7 +138,7 @@ class EventReducer:
         self._index = 0
         self._aliased = False
         for message in messages or ():
-            if not isinstance(message, dict):
+            if isinstance(message, BaseModel):
                 message = message.model_dump(mode="json", by_alias=True)
             self._append(_own_message(message))
         self._handlers = {
@@ -209,9 +216,13 @@ class EventReducer:
                     if handler is not None:
                         handler(event, index)
                         run = self._run
-            except (AttributeError, TypeError, KeyError, IndexError, LookupError):
-                # A malformed event the reference would fail the run on: skipped here, reported by verify.
-                pass
+            except Exception as exc:
+                # A malformed event (a value of the wrong type, nested too deeply...) the reference would fail
+                # the run on: skipped, and said where.
+                if self._report is not None:
+                    self._report(
+                        index, "malformed-event", f"the event cannot be applied ({internal_failure(exc)})"
+                    )
             if run is not None:
                 run.event_count += 1
             index += 1
@@ -245,10 +256,10 @@ class EventReducer:
 
     def _flush(self) -> None:
         for buffer in self._text.values():
-            buffer[0]["content"] = _join(buffer[1:])
+            buffer[0]["content"] = js_concat(buffer[1:])
         self._text.clear()
         for buffer in self._args.values():
-            buffer[0]["function"]["arguments"] = _join(buffer[1:])
+            buffer[0]["function"]["arguments"] = js_concat(buffer[1:])
         self._args.clear()
 
     def result(self, *, copy: bool = True) -> ThreadState:
@@ -268,13 +279,13 @@ class EventReducer:
     def _append(self, message: dict[str, Any]) -> None:
         self._messages.append(message)
         message_id = message.get("id") if type(message) is dict else None
-        if message_id not in self._by_id:
+        if _hashable(message_id) and message_id not in self._by_id:
             self._by_id[message_id] = message
         tool_calls = message.get("toolCalls") if type(message) is dict else None
         if type(tool_calls) is list:
             for tool_call in tool_calls:
                 tool_call_id = tool_call.get("id") if type(tool_call) is dict else None
-                if tool_call_id not in self._tool_calls:
+                if _hashable(tool_call_id) and tool_call_id not in self._tool_calls:
                     self._tool_calls[tool_call_id] = (message, tool_call)
 
     def _reindex(self) -> None:
@@ -372,7 +383,7 @@ class EventReducer:
         if buffer is None or buffer[0] is not target:
             if buffer is not None:
                 target_before = buffer[0]
-                target_before["content"] = _join(buffer[1:])
+                target_before["content"] = js_concat(buffer[1:])
             content = target.get("content")
             buffer = [target, content if type(content) is str else ""]
             self._text[message_id] = buffer
@@ -454,7 +465,7 @@ class EventReducer:
             buffer = self._args.pop(tool_call_id, None)
             function = found[1]["function"]
             if buffer is not None:
-                function["arguments"] = _join(buffer[1:])
+                function["arguments"] = js_concat(buffer[1:])
             arguments = function.get("arguments")
             if isinstance(arguments, str) and arguments.strip():
                 try:
@@ -498,11 +509,18 @@ class EventReducer:
     # -- state --------------------------------------------------------------------------------------------------
 
     def _state_snapshot(self, event: dict[str, Any], index: int) -> None:
-        self.state = event.get("snapshot")
+        if "snapshot" in event:
+            self.state = event["snapshot"]
+            self._state_unset = False
+        else:
+            # The client's working state becomes undefined, which it does not count as a state change: the
+            # state shown stays, and the next patch applies to nothing.
+            self._state_unset = True
 
     def _state_delta(self, event: dict[str, Any], index: int) -> None:
         try:
-            self.state = apply_json_patch(self.state, event.get("delta"))
+            self.state = apply_json_patch(None if self._state_unset else self.state, event.get("delta"))
+            self._state_unset = False
         except JsonPatchError as exc:
             # The reference keeps the previous state when a patch does not apply.
             if self._report is not None:
@@ -518,12 +536,16 @@ class EventReducer:
         snapshot = [_own_message(upgrade_inbound_message(m)) for m in incoming]
         by_id = {}
         for message in snapshot:
-            by_id[message.get("id") if type(message) is dict else None] = message
+            message_id = message.get("id") if type(message) is dict else None
+            if _hashable(message_id):
+                by_id[message_id] = message
         owned_types = _authoritative_activity_types(event)
         has_activity = any(type(m) is dict and m.get("role") == "activity" for m in snapshot)
         has_reasoning = any(type(m) is dict and m.get("role") == "reasoning" for m in snapshot)
 
-        def kept_locally(message: dict[str, Any]) -> bool:
+        def kept_locally(message: Any) -> bool:
+            if type(message) is not dict:
+                return False
             role = message.get("role")
             if role == "activity":
                 if type(owned_types) is list:
@@ -535,8 +557,8 @@ class EventReducer:
         reused: set[int] = set()
         self._aliased = False
         for message in self._messages:
-            message_id = message.get("id")
-            if message_id in by_id:
+            message_id = message.get("id") if type(message) is dict else None
+            if _hashable(message_id) and message_id in by_id:
                 replacement = by_id[message_id]
                 if id(replacement) in reused:
                     self._aliased = True
@@ -544,9 +566,10 @@ class EventReducer:
                 merged.append(replacement)
             elif kept_locally(message):
                 merged.append(message)
-        present = {m.get("id") if type(m) is dict else None for m in merged}
+        present = {key for key in map(_message_key, merged) if _hashable(key)}
         for message in snapshot:
-            if (message.get("id") if type(message) is dict else None) not in present:
+            key = _message_key(message)
+            if not _hashable(key) or key not in present:
                 merged.append(message)
         self._messages = merged
         self._reindex()

@@ -11,8 +11,9 @@ from functools import cached_property
 from typing import Any
 
 from ag_ui.core import Interrupt, Message
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
+from agui_notebook._errors import MessageValidationError, json_path, no_unraisable_reports
 from agui_notebook._types import JSON
 
 __all__ = ["RunInfo", "StepInfo", "SubagentInfo", "ThreadState"]
@@ -100,13 +101,17 @@ class ThreadState:
 
     @cached_property
     def messages(self) -> list[Message]:
-        """The messages as validated ``ag_ui.core`` ``Message`` models."""
-        return _MESSAGE_LIST.validate_python(self.message_dicts)
+        """The messages as validated ``ag_ui.core`` ``Message`` models.
+
+        Raises :class:`MessageValidationError` naming the first invalid value (``messages[2].content: ...``)
+        when the events built messages that are not valid AG-UI messages (``message_dicts`` has them as built).
+        """
+        return validated(_MESSAGE_LIST, self.message_dicts, "messages")
 
     @cached_property
     def interrupts(self) -> list[Interrupt]:
-        """The pending interrupts as ``ag_ui.core.Interrupt`` models."""
-        return _INTERRUPT_LIST.validate_python(self.interrupt_dicts)
+        """The pending interrupts as ``ag_ui.core.Interrupt`` models (:class:`MessageValidationError` if invalid)."""
+        return validated(_INTERRUPT_LIST, self.interrupt_dicts, "interrupts")
 
     @property
     def thread_id(self) -> str | None:
@@ -117,3 +122,21 @@ class ThreadState:
     def outcome(self) -> str | None:
         """The last run's outcome (``None`` when there is no run or it is still open)."""
         return self.runs[-1].outcome if self.runs else None
+
+
+def validated(adapter: TypeAdapter[Any], value: Any, name: str) -> Any:
+    """``adapter.validate_python(value)``, a failure raised as :class:`MessageValidationError` with its path.
+
+    >>> validated(_MESSAGE_LIST, [{"id": "u", "role": "user", "content": 5}], "messages")
+    Traceback (most recent call last):
+    ...
+    agui_notebook.MessageValidationError: messages[0].content: Input should be a valid string
+    """
+    try:
+        with no_unraisable_reports():
+            return adapter.validate_python(value)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise MessageValidationError(json_path(name, value, error["loc"]), error["msg"]) from None
+    except RecursionError:
+        raise MessageValidationError(name, "a value is nested too deeply") from None

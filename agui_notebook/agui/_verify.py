@@ -20,10 +20,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from ag_ui.core import Event
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionError, internal_failure, no_unraisable_reports
 from agui_notebook._types import JSON, EventSource
+from agui_notebook.wire._json import shown
 
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -53,6 +54,10 @@ RULES: dict[str, tuple[Severity, str]] = {
         "a pre-1.0 shape the client upgrades (THINKING_* events, legacy nulls, binary parts)",
     ),
     "chunk-expansion": ("error", "a *_CHUNK event that cannot be expanded"),
+    "malformed-event": (
+        "error",
+        "an event that cannot be applied (a value of the wrong type, nested too deeply, ...); it is skipped",
+    ),
     # run lifecycle
     "first-event": ("error", "the stream does not start with RUN_STARTED (or RUN_ERROR)"),
     "run-already-active": ("error", "RUN_STARTED while a run is still active"),
@@ -152,6 +157,21 @@ class Problem:
 
 
 @lru_cache(maxsize=1)
+def _defaulted_fields_by_type() -> dict[str, frozenset[str]]:
+    """Per event type, the wire names of fields the Python model defaults but the client's schema requires
+    (``role`` of REASONING_MESSAGE_START)."""
+    union = typing.get_args(Event)[0]
+    return {
+        model.model_fields["type"].default.value: frozenset(
+            f.alias or n
+            for n, f in model.model_fields.items()
+            if n != "type" and not f.is_required() and f.default is not None
+        )
+        for model in typing.get_args(union)
+    }
+
+
+@lru_cache(maxsize=1)
 def _optional_fields_by_type() -> dict[str, frozenset[str]]:
     """Per event type, the wire names of its optional fields (the ones a producer leaves out, never nulls)."""
     union = typing.get_args(Event)[0]
@@ -168,6 +188,14 @@ _RECORD_ERROR_RULES = (
     ("not JSON, JSONL or SSE", "unknown-format"),
 )
 _PARENT = "(the parent agent)"
+
+
+def _named(entity_id: Any) -> str:
+    return entity_id if type(entity_id) is str else shown(entity_id)
+
+
+def _hashable(value: Any) -> bool:
+    return value is None or type(value) in (str, int, float, bool)
 
 
 def _owner_name(owner: Any) -> str:
@@ -190,6 +218,7 @@ class EventChecker:
         self._upgrader = LegacyEventUpgrader()
         self._expander = ChunkExpander()
         self._optional = _optional_fields_by_type()
+        self._defaulted = _defaulted_fields_by_type()
         # Run-scoped state, as in the reference verifier.
         self._first_seen = False
         self._run_started = False
@@ -215,9 +244,10 @@ class EventChecker:
         self._answered_tool_calls: set[Any] = set()
         self._finished_messages: set[Any] = set()
         for message in messages or ():
-            if not isinstance(message, dict):
+            if isinstance(message, BaseModel):
                 message = message.model_dump(mode="json", by_alias=True)
-            self._learn_tool_calls(message)
+            if isinstance(message, dict):
+                self._learn_tool_calls(message)
 
     # -- reporting --------------------------------------------------------------------------------------------
 
@@ -225,6 +255,10 @@ class EventChecker:
         record = self._record
         if index is None:
             index = record.index if record is not None else -1
+        if rule == "malformed-event" and any(
+            p.index == index and p.severity == "error" for p in self.problems[-3:]
+        ):
+            return  # the event's error already says what is wrong with it (most often its schema)
         located = record is not None and index >= 0
         self.problems.append(
             Problem(
@@ -244,7 +278,17 @@ class EventChecker:
     # -- intake -------------------------------------------------------------------------------------------------
 
     def check_record(self, record: EventRecord) -> list[dict[str, Any]]:
-        """Check one raw record; returns the (upgraded, expanded) events it stands for, already applied."""
+        """Check one raw record; returns the (upgraded, expanded) events it stands for, already applied.
+
+        Never raises on bad input: an event the checks cannot process is a ``malformed-event`` problem.
+        """
+        try:
+            return self._check_record(record)
+        except Exception as exc:
+            self._add("malformed-event", f"the event cannot be checked ({internal_failure(exc)})")
+            return []
+
+    def _check_record(self, record: EventRecord) -> list[dict[str, Any]]:
         self._record = record
         self._event_type = None
         if record.error is not None:
@@ -277,7 +321,10 @@ class EventChecker:
             return []
         for item in expanded:
             self._event_type = item.get("type")
-            self._check_sequence(item)
+            try:
+                self._check_sequence(item)
+            except Exception as exc:
+                self._add("malformed-event", f"the event cannot be checked ({internal_failure(exc)})")
             self.reducer.feed_all((item,), start=record.index)
         return expanded
 
@@ -291,8 +338,12 @@ class EventChecker:
             )
         if not self._validate:
             return
+        missing = [key for key in self._defaulted.get(event["type"], ()) if key not in event]
+        if missing:
+            self._add("schema", f"{', '.join(sorted(missing))}: Field required")
         try:
-            model = _event_adapter().validate_python(event)
+            with no_unraisable_reports():
+                model = _event_adapter().validate_python(event)
         except ValidationError as exc:
             for error in exc.errors(include_url=False)[:3]:
                 path = ".".join(str(part) for part in error["loc"][1:])
@@ -352,7 +403,8 @@ class EventChecker:
             owner = (message.get("subagentRunId"),)
             if authoritative or message["id"] not in bucket:
                 bucket[message["id"]] = owner
-            for tool_call in message.get("toolCalls") or ():
+            tool_calls = message.get("toolCalls")
+            for tool_call in tool_calls if type(tool_calls) is list else ():
                 if (
                     isinstance(tool_call, dict)
                     and isinstance(tool_call.get("id"), str)
@@ -361,11 +413,12 @@ class EventChecker:
                     self._owners["toolCall"][tool_call["id"]] = owner
 
     def _learn_tool_calls(self, message: dict[str, Any]) -> None:
-        for tool_call in message.get("toolCalls") or ():
-            if isinstance(tool_call, dict):
+        tool_calls = message.get("toolCalls")
+        for tool_call in tool_calls if type(tool_calls) is list else ():
+            if isinstance(tool_call, dict) and _hashable(tool_call.get("id")):
                 self._known_tool_calls.add(tool_call.get("id"))
                 self._finished_tool_calls.add(tool_call.get("id"))
-        if message.get("role") == "tool":
+        if message.get("role") == "tool" and _hashable(message.get("toolCallId")):
             self._answered_tool_calls.add(message.get("toolCallId"))
 
     def _check_sequence(self, event: dict[str, Any]) -> None:
@@ -677,7 +730,7 @@ class EventChecker:
     def _open_things(self) -> list[str]:
         parts = []
         steps = [
-            name if owner is None else f"{name} (subagent {owner!r})"
+            _named(name) if owner is None else f"{_named(name)} (subagent {shown(owner)})"
             for owner, names in self._active_steps.items()
             for name in names
         ]
@@ -690,7 +743,7 @@ class EventChecker:
             ("subagents", list(self._active_subagents)),
         ):
             if ids:
-                parts.append(f"{label} {', '.join(map(str, ids))}")
+                parts.append(f"{label} {', '.join(map(_named, ids))}")
         return parts
 
     def _on_run_finished(self, event: dict[str, Any], index: int) -> None:
@@ -715,6 +768,12 @@ class EventChecker:
 
     # -- end of stream ------------------------------------------------------------------------------------------
 
+    def source_failed(self, exc: BaseException) -> None:
+        """Report that reading the source failed after the events seen so far (it ends the stream there)."""
+        self._record = None
+        self._event_type = None
+        self._add("unknown-format", f"the input cannot be read further ({internal_failure(exc)})", -1)
+
     def finish(self) -> list[Problem]:
         """Report what the end of the stream leaves unfinished; returns every problem found."""
         self._record = None
@@ -724,6 +783,15 @@ class EventChecker:
             detail = f" (open: {'; '.join(open_things)})" if open_things else ""
             self._add("run-not-finished", f"the stream ends inside a run{detail}", -1)
         return self.problems
+
+
+def _source_failed(checker: EventChecker | SpecChecker, exc: BaseException) -> None:
+    """Report that reading the source failed after the events seen so far (the stream ends there)."""
+    if isinstance(checker, EventChecker):
+        checker.source_failed(exc)
+    else:
+        message = f"the input cannot be read further ({internal_failure(exc)})"
+        checker.problems.append(Problem(index=-1, rule="invalid-json", severity="error", message=message))
 
 
 def _checker(
@@ -774,8 +842,11 @@ def verify_events(
     [(2, 'finished-and-errored', 'error'), (-1, 'no-timestamps', 'info')]
     """
     checker = _checker(rules, messages, state, validate)
-    for record in iter_event_records(events, expand_chunks=False, upgrade_legacy=False):
-        checker.check_record(record)
+    try:
+        for record in iter_event_records(events, expand_chunks=False, upgrade_legacy=False):
+            checker.check_record(record)
+    except Exception as exc:  # the source itself cannot be read (a missing file, a failing iterator, ...)
+        _source_failed(checker, exc)
     return checker.finish()
 
 
@@ -789,6 +860,9 @@ async def averify_events(
 ) -> list[Problem]:
     """Async :func:`verify_events`, for async iterables as well."""
     checker = _checker(rules, messages, state, validate)
-    async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
-        checker.check_record(record)
+    try:
+        async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
+            checker.check_record(record)
+    except Exception as exc:
+        _source_failed(checker, exc)
     return checker.finish()

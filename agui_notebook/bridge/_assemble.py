@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from agui_notebook._errors import UIMessageStreamErrorChunk
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.agui._expand import ChunkExpander
-from agui_notebook.agui._intake import aiter_wire_events, iter_wire_events, to_wire_event, wire_event_list
+from agui_notebook.agui._intake import (
+    aiter_event_records,
+    iter_event_records,
+    to_wire_event,
+    unprocessable_event,
+    wire_event_list,
+)
 from agui_notebook.agui._reducer import EventReducer
 from agui_notebook.bridge._event_chunks import (
     EventChunkTranslator,
@@ -25,9 +33,11 @@ from agui_notebook.bridge._event_chunks import (
     TextAppend,
     WholeMessage,
 )
+from agui_notebook.bridge._located import conversion_errors, locate_event_failure
 from agui_notebook.bridge._messages import AGUI_KEY, to_agui_messages_wire, to_ui_messages
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
+from agui_notebook.wire._json import js_concat
 
 if TYPE_CHECKING:
     from agui_notebook.ui._parts import UIMessage
@@ -101,6 +111,7 @@ class UIMessageAssembler:
     ('text', 'Hi')
     """
 
+    @conversion_errors("ui", method=True)
     def __init__(self, messages: Iterable[dict[str, JSON]] = (), *, defer_tool_input: bool = False) -> None:
         self.defer_tool_input = defer_tool_input
         """Leave streamed tool inputs unparsed until ``settle()`` (see ``UIMessageStreamReducer``)."""
@@ -113,20 +124,27 @@ class UIMessageAssembler:
         self._expander = ChunkExpander()
         self.chunks: list[dict[str, JSON]] = []
         """Every AI SDK chunk produced so far, in order (the assistant messages' chunk streams, interleaved)."""
+        self._pushed = 0
 
     def push(self, event: Any) -> list[MessageChange]:
         """Apply one AG-UI event (wire dict or ``ag_ui.core`` model); returns the changes it made.
 
-        ``*_CHUNK`` events are expanded here, so a live agent's raw events can be pushed as they come.
+        ``*_CHUNK`` events are expanded here, so a live agent's raw events can be pushed as they come. An event
+        it cannot take raises :class:`EventParseError` naming it by its position among the pushed events.
         """
+        index = self._pushed
+        self._pushed = index + 1
         wire = event if type(event) is dict else to_wire_event(event)
-        kind = wire.get("type")
-        if self._expander.has_open_streams or (type(kind) is str and kind.endswith("_CHUNK")):
-            changes: list[MessageChange] = []
-            for expanded in self._expander.feed(wire):
-                changes.extend(self._apply(self._translator.push(expanded)))
-            return changes
-        return self._apply(self._translator.push(wire))
+        try:
+            kind = wire.get("type")
+            if self._expander.has_open_streams or (type(kind) is str and kind.endswith("_CHUNK")):
+                changes: list[MessageChange] = []
+                for expanded in self._expander.feed(wire):
+                    changes.extend(self._apply(self._translator.push(expanded)))
+                return changes
+            return self._apply(self._translator.push(wire))
+        except Exception as exc:
+            raise unprocessable_event(wire, exc, index=index) from exc
 
     def settle(self) -> None:
         """Parse the deferred tool inputs into ``messages`` (a no-op unless ``defer_tool_input``)."""
@@ -294,7 +312,7 @@ class UIMessageAssembler:
     def _append_text(self, item: TextAppend) -> list[MessageChange]:
         index = self._index[item.message_id]
         parts = self.messages[index]["parts"]
-        parts[-1]["text"] += item.delta
+        parts[-1]["text"] = js_concat([parts[-1]["text"], item.delta])
         return [MessageChange("text", index, len(parts) - 1, item.delta)]
 
 
@@ -340,17 +358,26 @@ def ui_messages_from_events(events: EventSource, *, messages: Iterable[Any] = ()
     ['step-start', 'text']
     """
     from agui_notebook.ui._parts import UIMessage
+    from agui_notebook.ui._validate import model_of
 
-    return [UIMessage.model_validate(m) for m in ui_message_dicts_from_events(events, messages=messages)]
+    dicts = ui_message_dicts_from_events(events, messages=messages)
+    return [model_of(UIMessage, m, f"messages[{i}]") for i, m in enumerate(dicts)]
 
 
 def ui_message_dicts_from_events(events: Any, *, messages: Iterable[Any] = ()) -> list[dict[str, JSON]]:
     """Like :func:`ui_messages_from_events`, returning UIMessage dicts (AI SDK JSON) without model validation."""
-    assembler = UIMessageAssembler(_as_dicts(messages))
+    starting = _as_dicts(messages)
+    assembler = UIMessageAssembler(starting)
     push = assembler.push
-    for event in merge_consecutive_deltas(wire_event_list(events)):
-        push(event)
-    assembler.close()
+    event_list = wire_event_list(events)
+    try:
+        for event in merge_consecutive_deltas(event_list):
+            push(event)
+        assembler.close()
+    except Exception as exc:  # find the event, and say what is wrong with it
+        raise locate_event_failure(
+            events, event_list, exc, lambda: UIMessageAssembler(starting).push
+        ) from None
     return assembler.messages
 
 
@@ -387,7 +414,9 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
                 pieces.append(event.get("delta", ""))
                 continue
             yield (
-                held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
+                held
+                if len(pieces) == 1
+                else {"type": held_type, held_key: held_id, "delta": js_concat(pieces)}
             )
             held = None
         key = keys.get(event_type)  # type: ignore[arg-type]
@@ -397,7 +426,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
         held, held_type, held_key, held_id = event, event_type, key, event.get(key)
         pieces = [event.get("delta", "")]
     if held is not None:
-        yield held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": "".join(pieces)}
+        yield held if len(pieces) == 1 else {"type": held_type, held_key: held_id, "delta": js_concat(pieces)}
 
 
 def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:
@@ -411,8 +440,15 @@ def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:
     ['start', 'finish']
     """
     translator = EventChunkTranslator()
-    for event in iter_wire_events(events):
-        for item in translator.push(event):
+    for record in iter_event_records(events):
+        record.raise_error()
+        try:
+            routed = translator.push(record.event)  # type: ignore[arg-type]
+        except Exception as exc:
+            raise unprocessable_event(
+                record.event, exc, index=record.index, source=record.source, line=record.line
+            ) from None
+        for item in routed:
             if isinstance(item, RoutedChunk):
                 yield item.chunk
     for item in translator.close():
@@ -423,8 +459,15 @@ def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:
 async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str, JSON]]:
     """Async :func:`ui_chunks_from_events`, for async event sources (a live agent)."""
     translator = EventChunkTranslator()
-    async for event in aiter_wire_events(events):
-        for item in translator.push(event):
+    async for record in aiter_event_records(events):
+        record.raise_error()
+        try:
+            routed = translator.push(record.event)  # type: ignore[arg-type]
+        except Exception as exc:
+            raise unprocessable_event(
+                record.event, exc, index=record.index, source=record.source, line=record.line
+            ) from None
+        for item in routed:
             if isinstance(item, RoutedChunk):
                 yield item.chunk
     for item in translator.close():
@@ -433,4 +476,4 @@ async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str,
 
 
 def _as_dicts(messages: Iterable[Any]) -> list[dict[str, JSON]]:
-    return [m if isinstance(m, dict) else m.model_dump(mode="json") for m in messages]
+    return [m.model_dump(mode="json") if isinstance(m, BaseModel) else m for m in messages]

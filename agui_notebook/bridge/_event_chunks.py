@@ -24,6 +24,7 @@ from agui_notebook.bridge._messages import (
     to_ui_messages,
     tool_result_fields,
 )
+from agui_notebook.wire._json import decode_json, js_concat
 
 JSON = Any
 
@@ -630,9 +631,9 @@ class EventChunkTranslator:
         self._emit_input_available(out, call_id, call)
 
     def _emit_input_available(self, out: list[Routed], call_id: str, call: _ToolCall) -> None:
-        text = "".join(call.args)
+        text = js_concat(call.args)
         try:
-            tool_input = orjson.loads(text) if text.strip() else {}
+            tool_input = decode_json(text) if text.strip() else {}
         except orjson.JSONDecodeError as error:
             chunk: dict[str, JSON] = {
                 "type": "tool-input-error",

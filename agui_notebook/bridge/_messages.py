@@ -16,6 +16,9 @@ import orjson
 from ag_ui.core import Message
 
 from agui_notebook.agui._compat import upgrade_inbound_message
+from agui_notebook.agui._thread import _MESSAGE_LIST as _AGUI_MESSAGES
+from agui_notebook.agui._thread import validated
+from agui_notebook.bridge._located import conversion_errors
 
 JSON = Any
 AGUI_KEY = "ag-ui"
@@ -414,6 +417,7 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
     return {"id": first_id, "role": "assistant", "parts": parts}
 
 
+@conversion_errors("agui")
 def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     """Convert AG-UI messages to UIMessage dicts (AI SDK JSON): one assistant UIMessage per assistant turn.
 
@@ -640,16 +644,14 @@ def to_agui_messages_wire(ui_messages: Iterable[Any]) -> list[dict[str, JSON]]:
     return out
 
 
+@conversion_errors("ui")
 def to_agui_messages(ui_messages: Iterable[Any]) -> list[Message]:
     """Convert UIMessages (dicts or models) to AG-UI ``Message`` models, the inverse of :func:`to_ui_messages`.
 
     >>> [m.role for m in to_agui_messages([{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}])]
     ['user']
     """
-    from pydantic import TypeAdapter
-
-    adapter = TypeAdapter(list[Message])
-    return adapter.validate_python(to_agui_messages_wire(ui_messages))
+    return validated(_AGUI_MESSAGES, to_agui_messages_wire(ui_messages), "messages")
 
 
 # ---------------------------------------------------------------------------------------------- -> OpenAI
@@ -718,6 +720,7 @@ def _tool_content_text(content: JSON) -> str:
     return "" if content is None else orjson.dumps(content).decode()
 
 
+@conversion_errors("either")
 def to_openai_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     """Convert AG-UI messages or UIMessages to OpenAI chat-completions messages.
 

@@ -27,11 +27,17 @@ def deep_merge_metadata(base: JSON, overrides: JSON) -> JSON:
     if type(base) is not dict or type(overrides) is not dict:
         return overrides
     result = dict(base)
-    for key, value in overrides.items():
-        if key in _FORBIDDEN_MERGE_KEYS:
-            continue
-        current = result.get(key)
-        result[key] = (
-            deep_merge_metadata(current, value) if type(current) is dict and type(value) is dict else value
-        )
+    pending = [(result, overrides)]  # iterative, so any depth merges (the AI SDK recurses on a deeper stack)
+    while pending:
+        target, source = pending.pop()
+        for key, value in source.items():
+            if key in _FORBIDDEN_MERGE_KEYS:
+                continue
+            current = target.get(key)
+            if type(current) is dict and type(value) is dict:
+                merged = dict(current)
+                target[key] = merged
+                pending.append((merged, value))
+            else:
+                target[key] = value
     return result

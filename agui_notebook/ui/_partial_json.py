@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 import orjson
 
+from agui_notebook.wire._json import join_surrogates
+
 __all__ = ["PartialJsonBuffer", "PartialJsonState", "parse_partial_json"]
 
 PartialJsonState = Literal["undefined-input", "successful-parse", "repaired-parse", "failed-parse"]
@@ -142,17 +144,17 @@ class PartialJsonBuffer:
 
     def append(self, delta: str) -> tuple[Any, PartialJsonState]:
         """Append ``delta`` and parse the text so far: ``(value, state)`` as ``parse_partial_json``."""
-        text = self._text
-        self._text = ""  # drop our reference so CPython can grow the string in place
-        text += delta
-        self._text = text
+        self.extend(delta)
         return self.parse()
 
     def extend(self, delta: str) -> None:
         """Append ``delta`` without parsing (for tool inputs streamed as plain text)."""
         text = self._text
-        self._text = ""
-        text += delta
+        self._text = ""  # drop our reference so CPython can grow the string in place
+        if delta and "\udc00" <= delta[0] <= "\udfff" and text and "\ud800" <= text[-1] <= "\udbff":
+            text = text[:-1] + join_surrogates(text[-1] + delta[0]) + delta[1:]  # an emoji's two halves
+        else:
+            text += delta
         self._text = text
 
     def parse(self) -> tuple[Any, PartialJsonState]:

@@ -14,6 +14,7 @@ from ._chunk_source import ChunkSource, aiter_ui_chunks, iter_ui_chunks
 from ._parts import MessageT, UIMessage
 from ._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
 from ._snapshots import SnapshotBuilder
+from ._validate import model_of
 
 __all__ = ["read_ui_message_stream", "ui_message_from_chunks"]
 
@@ -48,16 +49,18 @@ def _read_sync(
     for chunk in iter_ui_chunks(source):
         try:
             changes = push(chunk)
+            if changes:
+                snapshots.apply(changes)
         except UIMessageStreamError as error:
             if on_error is not None:
                 on_error(error)
             if terminate_on_error:
                 raise
             return  # the AI SDK stops reading a malformed stream
-        if changes:
-            snapshots.apply(changes)
-            if chunk.get("type") != "start-step":  # the AI SDK adds the step boundary without an update
-                yield snapshots.snapshot()
+        if (
+            changes and chunk.get("type") != "start-step"
+        ):  # the AI SDK adds the step boundary without an update
+            yield snapshots.snapshot()
 
 
 async def _read_async(
@@ -72,16 +75,16 @@ async def _read_async(
     async for chunk in aiter_ui_chunks(source):
         try:
             changes = push(chunk)
+            if changes:
+                snapshots.apply(changes)
         except UIMessageStreamError as error:
             if on_error is not None:
                 on_error(error)
             if terminate_on_error:
                 raise
             return
-        if changes:
-            snapshots.apply(changes)
-            if chunk.get("type") != "start-step":
-                yield snapshots.snapshot()
+        if changes and chunk.get("type") != "start-step":
+            yield snapshots.snapshot()
 
 
 @overload
@@ -188,7 +191,7 @@ def ui_message_from_chunks(
     push = reducer.push
     for chunk in iter_ui_chunks(chunks):  # type: ignore[arg-type]
         push(chunk)
-    return message_type.model_validate(reducer.message)
+    return model_of(message_type, reducer.message, "message")
 
 
 async def _message_from_async(
@@ -197,4 +200,4 @@ async def _message_from_async(
     push = reducer.push
     async for chunk in aiter_ui_chunks(chunks):
         push(chunk)
-    return message_type.model_validate(reducer.message)
+    return model_of(message_type, reducer.message, "message")

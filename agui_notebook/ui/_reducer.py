@@ -7,12 +7,17 @@ records so a renderer can patch instead of re-rendering.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any, Literal
 
-from agui_notebook._errors import UIMessageStreamError, UIMessageStreamErrorChunk, check_error_mode
-from agui_notebook.wire._json import js_string
+from agui_notebook._errors import (
+    UIMessageStreamError,
+    UIMessageStreamErrorChunk,
+    UIMessageValidationError,
+    check_error_mode,
+    internal_failure,
+)
+from agui_notebook.wire._json import copy_json, join_surrogates, js_string, shown
 
 from ._changes import MessageChange
 from ._metadata import deep_merge_metadata
@@ -162,8 +167,16 @@ class UIMessageStreamReducer:
         }
         if message is not None and not isinstance(message, dict):
             message = message.model_dump(mode="json")  # a UIMessage model
+        if message is not None and not isinstance(message, dict):
+            raise UIMessageValidationError("message", "expected a UIMessage (an object)")
         if message is not None and message.get("role") == "assistant":
-            self._reset(copy.deepcopy(message))
+            parts = message.get("parts")
+            if type(parts) is not list or not all(type(part) is dict for part in parts):
+                raise UIMessageValidationError("message.parts", "expected an array of objects")
+            try:
+                self._reset(copy_json(message))
+            except Exception as exc:
+                raise UIMessageValidationError("message", internal_failure(exc)) from None
         else:
             self._reset(
                 {"id": "" if message is None else message.get("id", ""), "role": "assistant", "parts": []}
@@ -190,7 +203,7 @@ class UIMessageStreamReducer:
         chunk_type = chunk.get("type") if type(chunk) is dict else None
         if self._unsettled and chunk_type != "tool-input-delta":
             self.settle()  # every other chunk sees (and may read or replace) the parsed inputs
-        handler = self._handlers.get(chunk_type)  # type: ignore[arg-type]
+        handler = self._handlers.get(chunk_type) if type(chunk_type) is str else None
         try:
             if handler is not None:
                 return handler(chunk)
@@ -202,6 +215,15 @@ class UIMessageStreamReducer:
             if not self.collect:
                 raise
             self.problems.append(error)  # every check runs before any change, so skipping the chunk is clean
+        except UIMessageStreamErrorChunk:
+            raise  # an on_error callback that ends the stream (read_ui_message_stream's terminate_on_error)
+        except Exception as exc:
+            # A value the reducer cannot take (nested too deeply, ...): said where, as the AI SDK's stream fails.
+            error = self._stream_error(f"malformed chunk ({internal_failure(exc)})", "")
+            if not self.collect:
+                raise error from exc
+            self.problems.append(error)
+            return [MessageChange("message")]  # the chunk may have changed the message part way: resend it
         return []  # unknown chunk types are ignored, as by the AI SDK
 
     # -- state -----------------------------------------------------------------------------------------------
@@ -228,7 +250,7 @@ class UIMessageStreamReducer:
             if part.get("state") != "input-streaming":
                 continue
             raw_input = part.get("rawInput")
-            self._partial_tool_calls[part.get("toolCallId")] = _PartialToolCall(
+            self._partial_tool_calls[_js_key(part.get("toolCallId", _MISSING))] = _PartialToolCall(
                 PartialJsonBuffer("" if raw_input is None else raw_input),
                 part.get("inputEncoding", _MISSING),
                 part.get("toolName", _MISSING) if dynamic else part_type[5:],
@@ -266,8 +288,8 @@ class UIMessageStreamReducer:
         return UIMessageStreamError(
             reason,
             chunk_index=self._chunk_index,
-            chunk_type=chunk_type if type(chunk_type) is str else repr(chunk_type),
-            chunk_id="" if chunk_id is None else str(chunk_id),
+            chunk_type=chunk_type if type(chunk_type) is str else shown(chunk_type),
+            chunk_id="" if chunk_id is None else chunk_id if type(chunk_id) is str else shown(chunk_id),
         )
 
     def _append(self, part: dict[str, Any]) -> MessageChange:
@@ -286,22 +308,25 @@ class UIMessageStreamReducer:
                 "state": "streaming",
             }
         )
-        self._active_text[chunk.get("id")] = change.part_index
+        self._active_text[_js_key(chunk.get("id", _MISSING))] = change.part_index
         return [change]
 
     def _text_delta(self, chunk: dict[str, Any]) -> list[MessageChange]:
-        index = self._active_text.get(chunk.get("id"), -1)
+        part_id = chunk.get("id", _MISSING)
+        index = self._active_text.get(part_id if type(part_id) is str else _js_key(part_id), -1)
         if index < 0:
             raise self._stream_error(
-                f"no text part with id {chunk.get('id')!r} (send text-start first)", chunk.get("id")
+                f"no text part with id {_shown_id(part_id)} (send text-start first)", chunk.get("id")
             )
         return self._append_text(index, chunk)
 
     def _reasoning_delta(self, chunk: dict[str, Any]) -> list[MessageChange]:
-        index = self._active_reasoning.get(chunk.get("id"), -1)
+        part_id = chunk.get("id", _MISSING)
+        index = self._active_reasoning.get(part_id if type(part_id) is str else _js_key(part_id), -1)
         if index < 0:
             raise self._stream_error(
-                f"no reasoning part with id {chunk.get('id')!r} (send reasoning-start first)", chunk.get("id")
+                f"no reasoning part with id {_shown_id(part_id)} (send reasoning-start first)",
+                chunk.get("id"),
             )
         return self._append_text(index, chunk)
 
@@ -312,7 +337,10 @@ class UIMessageStreamReducer:
             delta = _appended_text(delta)
         text = part["text"]
         part["text"] = ""  # drop the dict's reference so CPython can grow the string in place
-        text += delta
+        if delta and "\udc00" <= delta[0] <= "\udfff" and text and "\ud800" <= text[-1] <= "\udbff":
+            text = text[:-1] + join_surrogates(text[-1] + delta[0]) + delta[1:]  # an emoji's two halves
+        else:
+            text += delta
         part["text"] = text
         provider_metadata = chunk.get("providerMetadata")
         if provider_metadata is not None:
@@ -321,10 +349,11 @@ class UIMessageStreamReducer:
         return [_text_change(index, delta)]
 
     def _text_end(self, chunk: dict[str, Any]) -> list[MessageChange]:
-        index = self._active_text.pop(chunk.get("id"), -1)
+        part_id = chunk.get("id", _MISSING)
+        index = self._active_text.pop(_js_key(part_id), -1)
         if index < 0:
             raise self._stream_error(
-                f"no text part with id {chunk.get('id')!r} (send text-start first)", chunk.get("id")
+                f"no text part with id {_shown_id(part_id)} (send text-start first)", chunk.get("id")
             )
         part = self._parts[index]
         part["state"] = "done"
@@ -346,14 +375,16 @@ class UIMessageStreamReducer:
                 "state": "streaming",
             }
         )
-        self._active_reasoning[chunk.get("id")] = change.part_index
+        self._active_reasoning[_js_key(chunk.get("id", _MISSING))] = change.part_index
         return [change]
 
     def _reasoning_end(self, chunk: dict[str, Any]) -> list[MessageChange]:
-        index = self._active_reasoning.pop(chunk.get("id"), -1)
+        part_id = chunk.get("id", _MISSING)
+        index = self._active_reasoning.pop(_js_key(part_id), -1)
         if index < 0:
             raise self._stream_error(
-                f"no reasoning part with id {chunk.get('id')!r} (send reasoning-start first)", chunk.get("id")
+                f"no reasoning part with id {_shown_id(part_id)} (send reasoning-start first)",
+                chunk.get("id"),
             )
         part = self._parts[index]
         provider_metadata = chunk.get("providerMetadata")
@@ -534,7 +565,7 @@ class UIMessageStreamReducer:
         if index < 0 and _hashable(call_id):
             index = self._last_tool.get(call_id, -1)
         if index < 0:
-            raise self._stream_error(f"no tool call with id {call_id!r}", call_id)
+            raise self._stream_error(f"no tool call with id {_shown_id(call_id)}", call_id)
         return index
 
     def _tool_input_start(self, chunk: dict[str, Any]) -> list[MessageChange]:
@@ -543,7 +574,7 @@ class UIMessageStreamReducer:
         dynamic = chunk.get("dynamic", _MISSING)
         title = chunk.get("title", _MISSING)
         tool_metadata = chunk.get("toolMetadata", _MISSING)
-        self._partial_tool_calls[call_id] = _PartialToolCall(
+        self._partial_tool_calls[_js_key(chunk.get("toolCallId", _MISSING))] = _PartialToolCall(
             PartialJsonBuffer(),
             input_encoding,
             chunk.get("toolName", _MISSING),
@@ -566,10 +597,11 @@ class UIMessageStreamReducer:
 
     def _tool_input_delta(self, chunk: dict[str, Any]) -> list[MessageChange]:
         call_id = chunk.get("toolCallId")
-        partial = self._partial_tool_calls.get(call_id) if _hashable(call_id) else None
+        key = call_id if type(call_id) is str else _js_key(chunk.get("toolCallId", _MISSING))
+        partial = self._partial_tool_calls.get(key)
         if partial is None:
             raise self._stream_error(
-                f"no tool call with id {call_id!r} (send tool-input-start first)", call_id
+                f"no tool call with id {_shown_id(call_id)} (send tool-input-start first)", call_id
             )
         delta = chunk.get("inputTextDelta", _MISSING)
         if type(delta) is not str:
@@ -580,7 +612,7 @@ class UIMessageStreamReducer:
             buffer.extend(delta)
             value = buffer.text
         elif self.defer_tool_input:
-            unsettled = self._unsettled.get(call_id)
+            unsettled = self._unsettled.get(key)
             if unsettled is not None:
                 # The part is as this call's previous delta left it (any other chunk settles): only rawInput
                 # grows. Dropping the part's reference first lets CPython grow the text in place.
@@ -609,7 +641,7 @@ class UIMessageStreamReducer:
             tool_metadata=partial.tool_metadata,
         )
         if deferred:
-            self._unsettled[call_id] = (change.part_index, buffer)
+            self._unsettled[key] = (change.part_index, buffer)
         return [change]
 
     def _tool_input_available(self, chunk: dict[str, Any]) -> list[MessageChange]:
@@ -815,6 +847,20 @@ def _tool_type(tool_name: Any) -> str:
 def _error_text(chunk: dict[str, Any]) -> str:
     text = chunk.get("errorText", _MISSING)
     return text if type(text) is str else _appended_text(text)
+
+
+def _js_key(value: Any) -> str:
+    """The property key JavaScript makes of a chunk field (``state.activeTextParts[chunk.id]``): ``String(id)``.
+
+    So ``1`` and ``"1"`` name one part, as in the AI SDK, and an id of any JSON type has a key.
+    """
+    if type(value) is str:
+        return value
+    return "undefined" if value is _MISSING else js_string(value)
+
+
+def _shown_id(value: Any) -> str:
+    return "undefined" if value is _MISSING else shown(value)
 
 
 def _hashable(value: Any) -> bool:

@@ -7,14 +7,17 @@ would validate the whole message every time.
 from __future__ import annotations
 
 import typing
-from collections.abc import Callable
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
+
+from agui_notebook._errors import UIMessageStreamError, UIMessageValidationError
+from agui_notebook.wire._json import shown
 
 from ._changes import MessageChange
 from ._parts import UIMessage
 from ._reducer import UIMessageStreamReducer
+from ._validate import model_of
 
 __all__ = ["SnapshotBuilder"]
 
@@ -22,7 +25,7 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 _WITH_METADATA = frozenset({"id", "role", "metadata", "parts"})
 _WITHOUT_METADATA = frozenset({"id", "role", "parts"})
-_VALIDATORS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+_VALIDATORS: dict[type, tuple[TypeAdapter[Any], TypeAdapter[Any]]] = {}
 
 
 class SnapshotBuilder:
@@ -35,7 +38,8 @@ class SnapshotBuilder:
     def __init__(self, reducer: UIMessageStreamReducer, message_type: type[UIMessage]) -> None:
         self._reducer = reducer
         self._message_type = message_type
-        self._validate_part, self._validate_metadata = _validators(message_type)
+        self._part_adapter, self._metadata_adapter = _validators(message_type)
+        self._validate_part = self._part_adapter.validate_python
         self._models: list[Any] = []
         self._metadata: Any = None
         self.rebuild()
@@ -43,25 +47,49 @@ class SnapshotBuilder:
     def rebuild(self) -> None:
         """Validate every part again: after a change that replaced or removed parts."""
         message = self._reducer.message
-        self._models = [self._validate_part(part) for part in message["parts"]]
+        parts = message["parts"]
+        self._models = [
+            model_of(self._part_adapter, part, f"message.parts[{i}]") for i, part in enumerate(parts)
+        ]
         if "metadata" in message:
-            self._metadata = self._validate_metadata(message["metadata"])
+            self._metadata = model_of(self._metadata_adapter, message["metadata"], "message.metadata")
 
     def apply(self, changes: list[MessageChange]) -> None:
-        """Bring the models in step with what one chunk changed."""
+        """Bring the models in step with what one chunk changed.
+
+        A part the chunk left invalid for the model (a field of the wrong type) raises
+        :class:`UIMessageStreamError` naming the chunk and the part's path.
+        """
+        try:
+            self._apply(changes)
+        except UIMessageValidationError as error:
+            reducer = self._reducer
+            chunk = reducer._chunk
+            chunk_type = chunk.get("type") if type(chunk) is dict else None
+            raise UIMessageStreamError(
+                str(error),
+                chunk_index=reducer.chunk_count - 1,
+                chunk_type=chunk_type if type(chunk_type) is str else shown(chunk_type),
+            ) from None
+
+    def _apply(self, changes: list[MessageChange]) -> None:
         message = self._reducer.message
         models = self._models
         for change in changes:
             kind = change.kind
             if kind == "text" or kind == "part":
                 index = change.part_index
-                model = self._validate_part(message["parts"][index])
+                try:
+                    model = self._validate_part(message["parts"][index])
+                except ValidationError:
+                    model_of(self._part_adapter, message["parts"][index], f"message.parts[{index}]")
+                    raise
                 if index == len(models):
                     models.append(model)
                 else:
                     models[index] = model
             elif kind == "metadata":
-                self._metadata = self._validate_metadata(message["metadata"])
+                self._metadata = model_of(self._metadata_adapter, message["metadata"], "message.metadata")
             else:
                 self.rebuild()
 
@@ -85,14 +113,11 @@ class SnapshotBuilder:
         return snapshot
 
 
-def _validators(message_type: type[UIMessage]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+def _validators(message_type: type[UIMessage]) -> tuple[TypeAdapter[Any], TypeAdapter[Any]]:
     validators = _VALIDATORS.get(message_type)
     if validators is None:
         fields = message_type.model_fields
         (part_type,) = typing.get_args(fields["parts"].annotation)
-        validators = (
-            TypeAdapter(part_type).validate_python,
-            TypeAdapter(fields["metadata"].annotation or Any).validate_python,
-        )
+        validators = (TypeAdapter(part_type), TypeAdapter(fields["metadata"].annotation or Any))
         _VALIDATORS[message_type] = validators
     return validators

@@ -7,11 +7,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, overload
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 from typing_extensions import TypeIs
 
-from agui_notebook._errors import UIMessageValidationError
+from agui_notebook._errors import UIMessageValidationError, json_path, no_unraisable_reports
 
 from ._parts import DynamicToolUIPart, MessageT, ToolUIPart, UIMessage, UIPart
 
@@ -566,7 +566,29 @@ def validate_ui_messages(
         validated = _validate(messages, metadata_schema, data_schemas, tools)
     except _Invalid as error:
         raise UIMessageValidationError(_format_path(error.path), error.reason) from None
-    return [message_type.model_validate(message) for message in validated]
+    except RecursionError:
+        raise UIMessageValidationError("messages", "a value is nested too deeply") from None
+    return [model_of(message_type, m, f"messages[{i}]") for i, m in enumerate(validated)]
+
+
+def model_of(model: Any, value: Any, path: str) -> Any:
+    """``model.model_validate(value)`` (or a ``TypeAdapter``'s ``validate_python``), a failure raised as
+    :class:`UIMessageValidationError` naming the JSON path of the bad value below ``path``.
+
+    >>> model_of(UIMessage, {"id": "a", "role": "assistant", "parts": [{"type": "text", "text": 5}]}, "message")
+    Traceback (most recent call last):
+    ...
+    agui_notebook.UIMessageValidationError: message.parts[0].text: Input should be a valid string
+    """
+    validate = model.model_validate if hasattr(model, "model_validate") else model.validate_python
+    try:
+        with no_unraisable_reports():
+            return validate(value)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise UIMessageValidationError(json_path(path, value, error["loc"]), error["msg"]) from None
+    except RecursionError:
+        raise UIMessageValidationError(path, "a value is nested too deeply") from None
 
 
 # -- type guards -------------------------------------------------------------------------------------------------
@@ -613,5 +635,10 @@ def get_tool_name(part: ToolUIPart[Any, Any] | DynamicToolUIPart | Mapping[str, 
     """
     part_type = _type_of(part)
     if part_type == "dynamic-tool":
-        return part["toolName"] if isinstance(part, dict) else part.tool_name  # type: ignore[union-attr]
+        name = part.get("toolName") if isinstance(part, dict) else part.tool_name  # type: ignore[union-attr]
+        if type(name) is not str:
+            raise UIMessageValidationError("part.toolName", "a dynamic tool part needs a string toolName")
+        return name
+    if type(part_type) is not str:
+        raise UIMessageValidationError("part.type", "expected a string")
     return part_type.split("-", 1)[1] if "-" in part_type else ""

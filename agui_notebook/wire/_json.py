@@ -11,45 +11,146 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import orjson
 
-__all__ = ["JSONDecodeError", "decode_json", "js_string", "json_error_text", "json_kind"]
+__all__ = [
+    "JSONDecodeError",
+    "copy_json",
+    "decode_json",
+    "join_surrogates",
+    "js_concat",
+    "js_string",
+    "json_error_text",
+    "json_kind",
+    "shown",
+]
 
 JSONDecodeError = orjson.JSONDecodeError
 """What :func:`decode_json` raises (a ``ValueError``), with ``msg``, ``lineno`` and ``colno``."""
 
 _EXACT_INT = 2**53
+_SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
 def decode_json(raw: bytes | bytearray | memoryview | str) -> Any:
-    """One JSON value, as ``JSON.parse`` reads it: a number beyond float range is infinite.
+    """One JSON value, as ``JSON.parse`` reads it: a number beyond float range is infinite, and a lone surrogate
+    escape is a lone surrogate.
 
-    orjson rejects such numbers; JavaScript (so ``@ag-ui/client`` and the AI SDK) and the log loader's struct
-    path accept them, and reading them as JavaScript does keeps every reader in agreement. Lone surrogate
-    escapes are rejected, as orjson does everywhere else.
+    orjson rejects both; JavaScript (so ``@ag-ui/client`` and the AI SDK) and the log loader's struct path
+    accept them, and reading them as JavaScript does keeps every reader in agreement. A JavaScript producer
+    that splits an emoji across two deltas sends ``"\\ud83d"`` then ``"\\ude00"``: each half is kept, and
+    :func:`join_surrogates` makes them one character again where the deltas are appended. Only input orjson
+    refuses takes the slower path.
 
-    >>> decode_json('[1e400, -1e400]')
-    [inf, -inf]
+    >>> decode_json('[1e400, -1e400]'), decode_json(b'"\\\\ud83d"') == "\\ud83d"
+    ([inf, -inf], True)
     """
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        if "infinity" not in str(exc):
+        message = str(exc)
+        if "infinity" not in message and "surrogate" not in message:
             raise
-        text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8")
+        if isinstance(raw, str):
+            text = raw
+        else:
+            try:
+                text = bytes(raw).decode("utf-8")
+            except UnicodeDecodeError:
+                raise exc from None
         try:
-            value = json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
+            return json.loads(text, parse_constant=_reject_constant, parse_int=_js_int)
         except json.JSONDecodeError as error:
             raise orjson.JSONDecodeError(error.msg, error.doc, error.pos) from None
         except RecursionError:
             raise orjson.JSONDecodeError("too deeply nested", text, 0) from None
-        try:
-            orjson.dumps(value)  # the standard library lets lone surrogates through; orjson does not
-        except orjson.JSONEncodeError as encode_error:
-            raise orjson.JSONDecodeError(str(encode_error), text, 0) from None
+
+
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON value sharing no dicts or lists with it, at any depth (``copy.deepcopy`` recurses).
+
+    >>> value = {"a": [1, {"b": 2}]}
+    >>> copied = copy_json(value)
+    >>> copied == value, copied["a"] is value["a"]
+    (True, False)
+    """
+    if type(value) is not dict and type(value) is not list:
         return value
+    root = {} if type(value) is dict else []
+    pending = [(value, root)]
+    while pending:
+        source, target = pending.pop()
+        items = source.items() if type(source) is dict else enumerate(source)
+        for key, item in items:
+            if type(item) is dict or type(item) is list:
+                copied: Any = {} if type(item) is dict else []
+                pending.append((item, copied))
+                item = copied
+            if type(target) is dict:
+                target[key] = item
+            else:
+                target.append(item)
+    return root
+
+
+def js_concat(pieces: list[Any]) -> str:
+    """Deltas appended as JavaScript's ``text += delta`` appends them: non-strings as ``String(value)``, and the
+    two halves of an emoji split across deltas joined.
+
+    >>> js_concat(["a", 1, None, "\\ud83d", "\\ude00"]) == "a1null\U0001f600"
+    True
+    """
+    try:
+        text = "".join(pieces)
+    except TypeError:
+        text = "".join(js_string(piece) for piece in pieces)
+    return join_surrogates(text)
+
+
+def join_surrogates(text: str) -> str:
+    """``text`` with each high surrogate followed by a low one made the character they stand for.
+
+    JavaScript strings are UTF-16, so the two halves of an emoji sent in two deltas form the emoji again when
+    the deltas are concatenated; Python strings are code points, so appending them leaves two lone halves.
+    A half without its partner stays as it is (``JSON.stringify`` writes it as an escape, as JavaScript does).
+    ASCII text is returned at once.
+
+    >>> join_surrogates("\\ud83d" + "\\ude00") == "\\U0001f600", join_surrogates("a\\ud83d") == "a\\ud83d"
+    (True, True)
+    """
+    if text.isascii():
+        return text
+    return _SURROGATE_PAIR.sub(_pair, text)
+
+
+def _pair(match: re.Match[str]) -> str:
+    high, low = match.group()
+    return chr(0x10000 + ((ord(high) - 0xD800) << 10) + (ord(low) - 0xDC00))
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A short ``repr`` of a value for an error message, whatever it is (huge ints and deep nesting included).
+
+    >>> shown("m1"), shown(10**5000), shown(list(range(100)), 20)
+    ("'m1'", 'an int of 5001 digits', '[0, 1, 2, 3, 4, 5, …')
+    """
+    if type(value) is int and not -(10**100) < value < 10**100:
+        return f"an int of {_digit_count(value)} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return json_kind(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _digit_count(value: int) -> int:
+    """How many decimal digits ``abs(value)`` has, without converting it to a string."""
+    value = abs(value)
+    digits = int(value.bit_length() * math.log10(2)) + 1
+    return digits - 1 if digits > 1 and value < 10 ** (digits - 1) else digits
 
 
 def _js_int(digits: str) -> int | float:
@@ -151,5 +252,32 @@ def js_string(value: Any) -> str:
     if isinstance(value, str):
         return str(value)
     if isinstance(value, list):
-        return ",".join("" if item is None else js_string(item) for item in value)
+        return _js_join(value)
     return "[object Object]"
+
+
+def _js_join(array: list[Any]) -> str:
+    """``Array.prototype.join``: elements converted and joined with commas, nested arrays flattened alike,
+    null as nothing. Iterative, so any depth works."""
+    pieces: list[str] = []
+    stack = [iter(array)]
+    first = [True]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+            first.pop()
+            continue
+        if first[-1]:
+            first[-1] = False
+        else:
+            pieces.append(",")
+        if isinstance(item, list):
+            stack.append(iter(item))
+            first.append(True)
+        elif item is not None:
+            pieces.append(js_string(item))
+    return "".join(pieces)
+
+
+_END: Any = object()

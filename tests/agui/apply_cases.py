@@ -260,6 +260,32 @@ CASES: dict[str, dict[str, Any]] = {
             {"type": "STATE_SNAPSHOT", "snapshot": 0},
         )
     },
+    "invalid-state-snapshot-without-snapshot": {
+        # The client's reducer sets its working state to undefined, which is no state change: the state it
+        # shows stays, and the next patch applies to nothing (only a root replacement succeeds).
+        "events": run(
+            {"type": "STATE_SNAPSHOT", "snapshot": {"a": 1}},
+            {"type": "STATE_SNAPSHOT"},
+            {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/x", "value": 2}]},
+        ),
+        "state": {"s": 0},
+    },
+    "invalid-state-snapshot-without-snapshot-then-root-patch": {
+        "events": run(
+            {"type": "STATE_SNAPSHOT"},
+            {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "", "value": {"z": 1}}]},
+        ),
+        "state": {"s": 0},
+    },
+    "invalid-reasoning-message-start-without-role": {
+        "events": run(
+            {"type": "REASONING_START", "messageId": "r1"},
+            {"type": "REASONING_MESSAGE_START", "messageId": "m1"},
+            {"type": "REASONING_MESSAGE_CONTENT", "messageId": "m1", "delta": "hm"},
+            {"type": "REASONING_MESSAGE_END", "messageId": "m1"},
+            {"type": "REASONING_END", "messageId": "r1"},
+        )
+    },
     "invalid-state-delta-not-an-array": {
         "events": run(
             {"type": "STATE_SNAPSHOT", "snapshot": {"a": 1}},

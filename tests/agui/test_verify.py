@@ -263,7 +263,31 @@ def test_each_rule(name: str) -> None:
 
 def test_every_rule_has_a_case() -> None:
     covered = {rule for _, rules in RULE_CASES.values() for rule in rules}
-    assert set(RULES) - covered == {"invalid-json", "not-an-event", "unknown-format"}  # covered below
+    assert set(RULES) - covered == {"invalid-json", "not-an-event", "unknown-format", "malformed-event"}
+
+
+def test_an_event_the_checks_cannot_take_is_a_located_problem() -> None:
+    # Without the schema check nothing else says what is wrong with a list as an id.
+    events = run({"type": "TEXT_MESSAGE_START", "messageId": ["x"]})
+    problems = verify_events(events, validate=False)
+    assert [(p.rule, p.index) for p in problems] == [("malformed-event", 1)]
+    assert problems[0].describe() == (
+        "event 1 (TEXT_MESSAGE_START): the event cannot be checked (TypeError: unhashable type: 'list')"
+    )
+    # With it, the schema problem is the one reported.
+    assert [(p.rule, p.message) for p in verify_events(events)] == [
+        ("schema", "messageId: Input should be a valid string")
+    ]
+
+
+def test_a_source_that_fails_while_read_is_a_problem_not_an_exception() -> None:
+    def failing() -> Any:
+        yield run_started()
+        raise OSError("connection reset")
+
+    problems = verify_events(failing())
+    assert [(p.rule, p.index) for p in problems] == [("unknown-format", -1), ("run-not-finished", -1)]
+    assert problems[0].message == "the input cannot be read further (OSError: connection reset)"
 
 
 def test_tool_arguments_are_read_as_json_parse_reads_them() -> None:
@@ -347,7 +371,7 @@ NATURE: list[tuple[str, set[str]]] = [
     (r"Cannot continue", {"chunk-expansion", "attribution-mismatch"}),
     (r"does not match|is owned by", {"attribution-mismatch"}),
     (r"received null", {"null-field", "null-subagent-run-id", "schema"}),
-    (r'"code": "(invalid_type|invalid_union|too_small|invalid_value)"', {"schema"}),
+    (r'"code": "(invalid_type|invalid_union|too_small|invalid_value|custom)"', {"schema"}),
 ]
 # Where we report an error on a sequence the client accepts.
 STRICTER = {
