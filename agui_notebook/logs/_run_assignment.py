@@ -125,6 +125,7 @@ def assign_runs(
     stack: list[int] = []
     carried: list[int] = []  # the runs open at the end of the previous source
     source_start = -1  # the current source's first row while no run boundary of it has been met
+    source_row = 0  # the current source's first row
 
     def change(row: int, run: int) -> None:
         """From ``row`` on, events belong to ``run`` (stretches of one run stay one segment)."""
@@ -151,7 +152,7 @@ def assign_runs(
         if is_source_start[position]:
             carried = stack[:]
             stack.clear()
-            source_start = row
+            source_start = source_row = row
             change(row, -1)
             continue
         kind = types[row]
@@ -174,7 +175,11 @@ def assign_runs(
             else:
                 key = new_run(row)
                 if not stack and change_runs and change_runs[-1] == -1:
-                    change_runs[-1] = key  # the events since the last run ended belong to this one
+                    # The events since the last run ended (in this source) belong to this one.
+                    if change_rows[-1] < source_row:
+                        change(source_row, key)
+                    else:
+                        change_runs[-1] = key
         else:
             if not stack:
                 continue  # a RUN_ERROR outside any run names no run to attach to

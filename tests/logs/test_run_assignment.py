@@ -171,3 +171,11 @@ def test_nested_runs_stay_open_across_files(tmp_path: Path) -> None:
     (tmp_path / "b.jsonl").write_bytes(jsonl(rest))
     df = load_events(tmp_path)
     assert values(df["run_key"]) == ["o", "i", "i", "i", "o", "o"]
+
+
+def test_a_finish_without_start_claims_no_events_of_the_file_before(tmp_path: Path) -> None:
+    # a.jsonl ends with a stray event after its run; b.jsonl is a cut run (its finish has no start).
+    (tmp_path / "a.jsonl").write_bytes(jsonl([*RUN, at(60, "CUSTOM", name="stray", value=0)]))
+    (tmp_path / "b.jsonl").write_bytes(jsonl([RUN[2], at(70, "RUN_FINISHED", threadId="t", runId="s")]))
+    df = load_events(tmp_path)
+    assert values(df["run_key"]) == ["r"] * 5 + [None, "s", "s"]
