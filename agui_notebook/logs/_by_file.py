@@ -360,3 +360,50 @@ def _combined(tables: list[pd.DataFrame], parts: list[FilePart]) -> pd.DataFrame
         else:
             columns[name] = pd.concat(pieces, ignore_index=True)
     return pd.DataFrame(columns, index=pd.RangeIndex(sum(len(t) for t in tables)))
+
+
+def streamed_gaps(frame: pd.DataFrame) -> pd.DataFrame:
+    """The gaps between a file's streamed text and reasoning chunks (what ``summarize`` needs of chunks)."""
+    from .tables._chunks import chunks_df
+
+    chunks = chunks_df(frame)
+    return chunks.loc[chunks["kind"] != "tool_args", ["gap_s"]].reset_index(drop=True)
+
+
+def time_span(frame: pd.DataFrame) -> pd.DataFrame:
+    """A file's first and last event time (one row)."""
+    times = frame["time"].dropna()
+    return pd.DataFrame(
+        {"first": [times.min() if len(times) else pd.NaT], "last": [times.max() if len(times) else pd.NaT]}
+    )
+
+
+def summary_tables(
+    events: Any, *, workers: int | None, client: Any, progress: bool | None, errors: Any
+) -> Any:
+    """What ``summarize`` needs of files, file by file: runs, tool calls, reasoning, the streamed chunks' gaps
+    and the time span; None when ``events`` names no files."""
+    from .tables._reasoning import reasoning_df
+    from .tables._runs import runs_df
+    from .tables._tool_calls import tool_calls_df
+
+    skipped: list[dict[str, str]] = []
+    paths = file_paths(events, skipped)
+    if paths is None:
+        if workers is not None or client is not None:
+            from agui_notebook._errors import OptionError
+
+            raise OptionError(
+                "summarize: workers= and client= read files: give a path, glob, folder or list of paths"
+            )
+        return None
+    builders = {
+        "runs_df": runs_df, "tool_calls_df": tool_calls_df, "reasoning_df": reasoning_df,
+        "chunks_df": streamed_gaps, "span": time_span,
+    }  # fmt: skip
+    tables = by_file(
+        paths, builders, errors=errors, workers=workers, client=client, progress=progress, skipped=skipped
+    )
+    first, last = tables["span"]["first"].min(), tables["span"]["last"].max()
+    span = (last - first).total_seconds() if not pd.isna(first) else np.nan
+    return tables["runs_df"], tables["tool_calls_df"], tables["reasoning_df"], tables["chunks_df"], span

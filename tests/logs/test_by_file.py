@@ -156,3 +156,11 @@ def test_lazy_tables_on_dask_compute_to_the_same_tables(tmp_path: Path, dask_cli
     assert isinstance(lazy, dd.DataFrame)
     computed = lazy.compute().reset_index(drop=True)
     pd.testing.assert_frame_equal(computed, _quiet(runs_df, folder))
+
+
+def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
+    from agui_notebook.logs._summary import summarize
+
+    folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
+    pd.testing.assert_series_equal(_quiet(summarize, folder), _quiet(summarize, _quiet(load_events, folder)))
+    pd.testing.assert_series_equal(_quiet(summarize, folder, workers=2), _quiet(summarize, folder))
