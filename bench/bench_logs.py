@@ -448,7 +448,7 @@ def one_million(folder: Path, events: int, repeats: int) -> None:
     s = {m: found[m]["seconds"] for m in found}
     ratio("end to end: polars / ours (>= 1 is no slower)", s["polars end to end"] / s["ours end to end"], ">= 1",
           s["polars end to end"] >= s["ours end to end"])  # fmt: skip
-    ratio("end to end: DuckDB / ours", s["duckdb end to end"] / s["ours end to end"], "info", True)
+    print(f"  end to end: DuckDB / ours: {s['duckdb end to end'] / s['ours end to end']:.2f}")
     e2e_peak = found["ours end to end"]["peak_per_file"]
     ratio("end to end peak / file", e2e_peak, "<= 2.5", e2e_peak <= 2.5)
     load = s["polars load (schema)"] / s["ours load"]
