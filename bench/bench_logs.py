@@ -514,6 +514,8 @@ def scale(folder: Path, events: int, repeats: int) -> None:
     for method in ("ours load", "ours by file"):
         per = (big[method]["seconds"] / total) / (small[method]["seconds"] / events)
         ratio(f"{method}: per-event cost 10M / 1M", per, "<= 1.15", per <= 1.15)
+        per_cpu = (big[method]["cpu"] / total) / (small[method]["cpu"] / events)
+        ratio(f"{method}: per-event CPU time 10M / 1M", per_cpu, "<= 1.15", per_cpu <= 1.15)
     for label, found in (("one file", big), ("10 files", split)):
         m = found["ours by file"]
         ratio(f"10M to run and tool tables, {label}: seconds", m["seconds"], "<= 15", m["seconds"] <= 15)
