@@ -410,7 +410,6 @@ class EventTableBuilder:
         columns["source"] = self.sources.categorical(source)
         columns["line"] = self._take("line").astype(np.int32, copy=False)
         columns["seq"] = segments.positions(source)
-        del source
         columns["thread_id"] = ids["threadId"].categorical(segments.spread(segments.thread_codes))
         columns["run_id"] = ids["runId"].categorical(segments.spread(segments.run_codes))
         run_id_names = ids["runId"].values
@@ -429,11 +428,15 @@ class EventTableBuilder:
         columns["timestamp"] = _utc(stamp_ns)
         del time_ns, stamp_ns
         columns["t"] = t
-        role = _fill_by_owner(self._sparse_column("role"), message, in_message)
+        sources = len(self.sources.values)
+        role = _fill_by_owner(self._sparse_column("role"), message, in_message, source, sources)
         del in_message
         columns["message_id"] = ids["messageId"].categorical(message)
         del message
-        tool_name = _fill_by_owner(self._sparse_column("toolCallName"), tool_call, tool_call >= 0)
+        tool_name = _fill_by_owner(
+            self._sparse_column("toolCallName"), tool_call, tool_call >= 0, source, sources
+        )
+        del source
         columns["tool_call_id"] = ids["toolCallId"].categorical(tool_call)
         del tool_call
         columns["tool_call_name"] = ids["toolCallName"].categorical(tool_name)
@@ -492,11 +495,19 @@ def _lookup(type_names: list[str], wanted: frozenset[str]) -> np.ndarray:
     return np.fromiter((name in wanted for name in type_names), dtype=bool, count=len(type_names))
 
 
-def _fill_by_owner(values: np.ndarray, owner: np.ndarray, eligible: np.ndarray) -> np.ndarray:
-    """Fill missing codes from another event of the same owner (message or tool call) that has one."""
+def _fill_by_owner(
+    values: np.ndarray, owner: np.ndarray, eligible: np.ndarray, source: np.ndarray, sources: int
+) -> np.ndarray:
+    """Fill missing codes from another event of the same owner (message or tool call) that has one, in the
+    same source (so a file's table never depends on another file)."""
     known = (values >= 0) & (owner >= 0)
     if not known.any():
         return values
+    if sources > 1:
+        combined = np.where(owner >= 0, owner.astype(np.int64) * sources + source, -1)
+        owner = np.full(len(owner), -1, dtype=np.int64)
+        rows = np.flatnonzero(combined >= 0)
+        owner[rows] = pd.factorize(combined[rows])[0]
     table = np.full(int(owner.max()) + 1, -1, dtype=np.int32)
     table[owner[known]] = values[known]
     fill = (values < 0) & (owner >= 0) & eligible

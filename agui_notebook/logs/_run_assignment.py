@@ -108,6 +108,10 @@ def assign_runs(
 
     Runs nest: an event belongs to the innermost run started and not yet finished in its source. A
     RUN_FINISHED for a run whose start is not in the log claims the events since the previous run ended.
+
+    A run continues across sources (a log rotated mid-run) when the next source's first run boundary is
+    the RUN_FINISHED of a run still open at the end of the previous one: the runs open there stay open,
+    and the events before that RUN_FINISHED are theirs. Otherwise each source starts outside any run.
     """
     n = len(types)
     started = type_index.get("RUN_STARTED", -2)
@@ -119,6 +123,9 @@ def assign_runs(
     change_rows: list[int] = []
     change_runs: list[int] = []
     stack: list[int] = []
+    carried: list[int] = []  # the runs open at the end of the previous source
+    source_start = -1  # the current source's first row while no run boundary of it has been met
+    source_row = 0  # the current source's first row
 
     def change(row: int, run: int) -> None:
         """From ``row`` on, events belong to ``run`` (stretches of one run stay one segment)."""
@@ -143,10 +150,17 @@ def assign_runs(
     for position in order.tolist():
         row = int(markers[position])
         if is_source_start[position]:
+            carried = stack[:]
             stack.clear()
+            source_start = source_row = row
             change(row, -1)
             continue
         kind = types[row]
+        if source_start >= 0:
+            if kind == finished and any(run_codes[run] == run_ids.get(row, -2) for run in carried):
+                stack[:] = carried
+                change(source_start, stack[-1])
+            source_start = -1
         if kind == started:
             stack.append(new_run(row))
             change(row, stack[-1])
@@ -161,7 +175,11 @@ def assign_runs(
             else:
                 key = new_run(row)
                 if not stack and change_runs and change_runs[-1] == -1:
-                    change_runs[-1] = key  # the events since the last run ended belong to this one
+                    # The events since the last run ended (in this source) belong to this one.
+                    if change_rows[-1] < source_row:
+                        change(source_row, key)
+                    else:
+                        change_runs[-1] = key
         else:
             if not stack:
                 continue  # a RUN_ERROR outside any run names no run to attach to

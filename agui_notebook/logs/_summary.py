@@ -30,24 +30,39 @@ def _statistics(values: Any) -> dict[str, float]:
     return {"mean": float(array.mean()), "p50": float(p50), "p90": float(p90), "p99": float(p99)}
 
 
-def summarize(events: Any) -> pd.Series:
+def summarize(
+    events: Any,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool | None = None,
+    errors: Any = "raise",
+) -> pd.Series:
     """Headline numbers: run counts by status, token and character totals, and latency percentiles.
 
-    The index is ``_columns.summary_names()``: totals first, then ``<metric>_<mean|p50|p90|p99>``.
+    The index is ``_columns.summary_names()``: totals first, then ``<metric>_<mean|p50|p90|p99>``. Files (a
+    path, glob, folder or list of paths) are read file by file, as the tables read them (``workers=``,
+    ``client=``).
 
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.summarize("logs/")[["ttft_s_p50", "ttft_s_p99", "e2e_latency_s_p90"]]  # doctest: +SKIP
     """
-    frame = events_table(events)
-    runs = runs_df(frame)
-    tools = tool_calls_df(frame)
-    reasoning = reasoning_df(frame)
-    chunks = chunks_df(frame)
-    streamed = chunks[chunks["kind"] != "tool_args"]
+    from ._by_file import summary_tables
+
+    tables = summary_tables(events, workers=workers, client=client, progress=progress, errors=errors)
+    if tables is not None:
+        runs, tools, reasoning, streamed, span = tables
+    else:
+        frame = events_table(events)
+        runs = runs_df(frame)
+        tools = tool_calls_df(frame)
+        reasoning = reasoning_df(frame)
+        chunks = chunks_df(frame)
+        streamed = chunks[chunks["kind"] != "tool_args"]
+        times = frame["time"].dropna()
+        span = (times.max() - times.min()).total_seconds() if len(times) else np.nan
 
     status = runs["status"].value_counts()
-    times = frame["time"].dropna()
-    span = (times.max() - times.min()).total_seconds() if len(times) else np.nan
     output_tokens = runs["output_tokens"].sum(min_count=1)
     totals: dict[str, Any] = {
         "runs": len(runs),

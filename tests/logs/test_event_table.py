@@ -151,3 +151,18 @@ def test_sse_capture_has_producer_times_and_the_ui_stream_receive_times() -> Non
     # The SSE capture has only the producer's millisecond timestamps; the UI stream only receive times.
     assert (sse["time"] == sse["timestamp"]).all()
     assert ui["timestamp"].isna().all() and ui["time"].notna().all()
+
+
+def test_a_tool_name_and_a_role_are_filled_within_their_file(tmp_path: Path) -> None:
+    # b.jsonl's events name a call and a message of a.jsonl without their start: nothing is borrowed.
+    (tmp_path / "a.jsonl").write_bytes(
+        jsonl([at(0, "TOOL_CALL_START", toolCallId="c", toolCallName="search"), *RUN[1:3]])
+    )
+    (tmp_path / "b.jsonl").write_bytes(
+        jsonl(
+            [at(5, "TOOL_CALL_END", toolCallId="c"), at(6, "TEXT_MESSAGE_CONTENT", messageId="m", delta="x")]
+        )
+    )
+    df = load_events(tmp_path)
+    assert values(df["tool_call_name"]) == ["search", None, None, None, None]
+    assert values(df["role"]) == [None, "assistant", "assistant", None, None]

@@ -227,3 +227,71 @@ def test_in_memory_values_that_are_not_json() -> None:
     with pytest.warns(EventLogWarning, match="timestamp is infinite"):
         df = load_events([{"type": "CUSTOM", "timestamp": 10**400}])
     assert df["timestamp"].isna().all()
+
+
+def _filler(count: int) -> list[dict]:
+    """``count`` text chunks of one message in one run (no tool call, no parent id, no usage)."""
+    return [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(1, "TEXT_MESSAGE_START", messageId="m", role="assistant"),
+        *(at(2 + i // 1000, "TEXT_MESSAGE_CONTENT", messageId="m", delta="w ") for i in range(count)),
+        at(30, "TEXT_MESSAGE_END", messageId="m"),
+    ]
+
+
+def _late_keys(count: int) -> list[dict]:
+    """A run whose tool call, parent message id, usage and outcome keys are first seen after ``count`` rows."""
+    return [
+        *_filler(count),
+        at(40, "TOOL_CALL_START", toolCallId="c", toolCallName="search", parentMessageId="m"),
+        at(41, "TOOL_CALL_ARGS", toolCallId="c", delta='{"q": 1}'),
+        at(42, "TOOL_CALL_END", toolCallId="c"),
+        at(50, "TOOL_CALL_RESULT", toolCallId="c", messageId="res", content=[{"type": "text", "text": "ok"}]),
+        at(60, "RUN_FINISHED", threadId="t", runId="r", usage={"inputTokens": 3, "outputTokens": 4}),
+    ]
+
+
+@pytest.mark.parametrize("count", [100, 20_480])
+def test_keys_first_seen_late_are_read(tmp_path: Path, count: int) -> None:
+    # polars infers from the first 100 rows, DuckDB samples 20,480: keys first seen after those are kept.
+    from agui_notebook.logs.tables._runs import runs_df
+    from agui_notebook.logs.tables._tool_calls import tool_calls_df
+
+    path = tmp_path / "late.jsonl"
+    path.write_bytes(jsonl(_late_keys(count)))
+    df = load_events(path)
+    assert len(df) == count + 8
+    tail = df.iloc[-5:]
+    assert values(tail["tool_call_name"])[:3] == ["search"] * 3
+    assert values(tail["parent_message_id"])[0] == "m"
+    for calls in (tool_calls_df(df), tool_calls_df(path)):
+        assert calls[["tool_name", "args", "result", "status"]].values.tolist() == [
+            ["search", {"q": 1}, "ok", "ok"]
+        ]
+    for runs in (runs_df(df), runs_df(path)):
+        assert runs[["input_tokens", "output_tokens", "text_chunks"]].values.tolist() == [[3, 4, count]]
+
+
+def test_mixed_type_fields_are_read(tmp_path: Path) -> None:
+    # Where pyarrow and DuckDB stop: content a string then a list, delta a string then a list (STATE_DELTA).
+    from agui_notebook.logs.tables._tool_calls import tool_calls_df
+
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(1, "TOOL_CALL_START", toolCallId="a", toolCallName="x"),
+        at(2, "TOOL_CALL_END", toolCallId="a"),
+        at(3, "TOOL_CALL_RESULT", toolCallId="a", messageId="ra", content="plain"),
+        at(4, "STATE_DELTA", delta=[{"op": "add", "path": "/n", "value": 1}]),
+        at(5, "TOOL_CALL_START", toolCallId="b", toolCallName="x"),
+        at(6, "TOOL_CALL_END", toolCallId="b"),
+        at(
+            7, "TOOL_CALL_RESULT", toolCallId="b", messageId="rb", content=[{"type": "text", "text": "parts"}]
+        ),
+        at(8, "RUN_FINISHED", threadId="t", runId="r"),
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(jsonl(_filler(150)[2:-1] + events))  # strings first, for a sampler to settle on
+    df = load_events(path)
+    assert df.loc[df["type"] == "STATE_DELTA", "event"].iloc[0]["delta"][0]["op"] == "add"
+    for calls in (tool_calls_df(df), tool_calls_df(path)):
+        assert calls["result"].tolist() == ["plain", "parts"]

@@ -278,7 +278,8 @@ def check_tables(df: pd.DataFrame) -> None:
     assert len(runs) == run_keys.nunique() and runs["run_key"].is_unique
     assert int(runs["events"].sum()) == int(run_keys.notna().sum())
     types = df["type"].astype(str)
-    key = run_keys.astype(object).where(run_keys.notna(), None)
+    # Messages and calls are keyed by run; outside any run, by file.
+    key = run_keys.astype(object).where(run_keys.notna(), "file " + df["source"].astype(str))
 
     chunks = chunks_df(df)
     assert len(chunks) == int((types.isin(DELTA_TYPES) & (df["chars"] > 0)).sum())

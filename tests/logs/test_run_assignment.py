@@ -137,3 +137,45 @@ def test_run_keys_never_collide_with_run_ids() -> None:
     assert values(runs["run_key"]) == ["r#1", "r#2", "r#3"]
     assert values(runs["run_id"]) == ["r", "r#2", "r"]
     assert run_keys(["r", "", "r#1", "r", ""]) == ["r#2", "#1", "r#1", "r#3", "#2"]
+
+
+def test_a_run_cut_across_files_is_one_run(tmp_path: Path) -> None:
+    # A log rotated mid-run: the next file starts inside the run and its first boundary finishes it.
+    (tmp_path / "a.jsonl").write_bytes(jsonl(RUN[:3]))
+    (tmp_path / "b.jsonl").write_bytes(jsonl([*RUN[3:], *_run(100, "r", "again")]))
+    df = load_events(tmp_path)
+    assert values(df["run_key"]) == ["r#1"] * 5 + ["r#2"] * 5
+    runs = runs_df(df)
+    assert runs["status"].tolist() == ["success", "success"]
+    assert runs["duration_s"].iloc[0] == 0.05
+    assert runs["events"].tolist() == [5, 5]
+
+
+def test_a_next_file_that_starts_a_run_does_not_continue_the_open_one(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_bytes(jsonl(RUN[:3]))
+    (tmp_path / "b.jsonl").write_bytes(jsonl([at(5, "CUSTOM", name="x", value=1), *RUN]))
+    runs = runs_df(load_events(tmp_path))
+    assert runs["status"].tolist() == ["incomplete", "success"]
+    assert values(runs["run_key"]) == ["r#1", "r#2"]
+
+
+def test_nested_runs_stay_open_across_files(tmp_path: Path) -> None:
+    outer = [at(0, "RUN_STARTED", threadId="t", runId="o"), at(1, "RUN_STARTED", threadId="t", runId="i")]
+    (tmp_path / "a.jsonl").write_bytes(jsonl(outer))
+    rest = [
+        at(2, "CUSTOM", name="x", value=1),
+        at(3, "RUN_FINISHED", threadId="t", runId="i"),
+        at(4, "CUSTOM", name="y", value=2),
+        at(5, "RUN_FINISHED", threadId="t", runId="o"),
+    ]
+    (tmp_path / "b.jsonl").write_bytes(jsonl(rest))
+    df = load_events(tmp_path)
+    assert values(df["run_key"]) == ["o", "i", "i", "i", "o", "o"]
+
+
+def test_a_finish_without_start_claims_no_events_of_the_file_before(tmp_path: Path) -> None:
+    # a.jsonl ends with a stray event after its run; b.jsonl is a cut run (its finish has no start).
+    (tmp_path / "a.jsonl").write_bytes(jsonl([*RUN, at(60, "CUSTOM", name="stray", value=0)]))
+    (tmp_path / "b.jsonl").write_bytes(jsonl([RUN[2], at(70, "RUN_FINISHED", threadId="t", runId="s")]))
+    df = load_events(tmp_path)
+    assert values(df["run_key"]) == ["r"] * 5 + [None, "s", "s"]

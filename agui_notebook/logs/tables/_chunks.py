@@ -10,7 +10,7 @@ import pandas as pd
 from .._columns import CHUNK_COLUMNS, names
 from .._kinds import REASONING_DELTA_TYPES, TEXT_DELTA_TYPES, TOOL_ARGS_TYPES
 from .._load import events_table
-from ._frame import NAT, EventFrame, category_values, compact, utc
+from ._frame import NAT, EventFrame, category_values, compact, from_sources, utc
 
 __all__ = ["Chunks", "chunks_df"]
 
@@ -60,6 +60,7 @@ class Chunks:
         self.gap = gap
 
 
+@from_sources
 def chunks_df(events: Any) -> pd.DataFrame:
     """One row per streamed delta (text, reasoning, tool arguments), with its gap and running length.
 

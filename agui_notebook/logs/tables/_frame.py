@@ -9,11 +9,16 @@ RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_co
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._errors import OptionError
+
+from .._by_file import by_file, file_paths
 from .._odd_values import OddValues, warn_odd_values
 
 __all__ = [
@@ -23,6 +28,7 @@ __all__ = [
     "compact",
     "delta_texts",
     "first_in_group",
+    "from_sources",
     "group_count",
     "group_max",
     "group_min",
@@ -52,6 +58,7 @@ class EventFrame:
         # Compact run keys 0..runs-1 in order of first appearance.
         self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
         self.runs = len(self.run_first_row)
+        self._group: np.ndarray | None = None
         self.odd = OddValues()
         """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
@@ -61,9 +68,13 @@ class EventFrame:
         return lookup[self.types]
 
     def owner(self, column: str) -> np.ndarray:
-        """Key of (run, id column) per row; -1 where the id is missing."""
+        """Key of (run, id column) per row; -1 where the id is missing. Events outside runs are keyed by
+        their source instead of their run (a file's stray events never join another file's)."""
         ids = self.frame[column].cat.codes.to_numpy().astype(np.int64)
-        raw = np.where(ids >= 0, (self.run + 1) * (len(self.frame[column].cat.categories) + 1) + ids, -1)
+        if self._group is None:
+            sources = self.frame["source"].cat.codes.to_numpy().astype(np.int64)
+            self._group = np.where(self.run >= 0, self.run, self.runs + sources)
+        raw = np.where(ids >= 0, self._group * (len(self.frame[column].cat.categories) + 1) + ids, -1)
         return raw
 
     def decode(self, rows: np.ndarray) -> list[Any]:
@@ -95,6 +106,54 @@ class EventFrame:
         table.attrs["odd_values"] = entries
         warn_odd_values(where, entries, stacklevel=4)
         return table
+
+
+_Table = TypeVar("_Table", bound=Callable[..., pd.DataFrame])
+
+
+def from_sources(table_function: _Table) -> _Table:
+    """Let a table function take files (a path, glob, folder or list of paths) and build its table file by
+    file (``_by_file``), with ``workers=``, ``client=``, ``lazy=``, ``progress=`` and ``errors=``."""
+    name = table_function.__name__
+
+    @functools.wraps(table_function)
+    def table(
+        events: Any,
+        *args: Any,
+        workers: int | None = None,
+        client: Any = None,
+        lazy: bool = False,
+        progress: bool | None = None,
+        errors: Any = "raise",
+        **kwargs: Any,
+    ) -> Any:
+        skipped: list[dict[str, str]] = []
+        paths = file_paths(events, skipped)
+        if paths is None:
+            if workers is not None or client is not None or lazy:
+                raise OptionError(
+                    f"{name}: workers=, client= and lazy= read files: give a path, glob, folder or list of paths"
+                )
+            if errors != "raise" or progress is not None:
+                from .._load import load_events
+
+                if not isinstance(events, pd.DataFrame):
+                    events = load_events(events, errors=errors, progress=progress)
+            return table_function(events, *args, **kwargs)
+        build = functools.partial(table, *args, **kwargs) if args or kwargs else table
+        tables = by_file(
+            paths,
+            {name: build},
+            errors=errors,
+            workers=workers,
+            client=client,
+            lazy=lazy,
+            progress=progress,
+            skipped=skipped,
+        )
+        return tables[name]
+
+    return table  # type: ignore[return-value]
 
 
 def _ns(column: pd.Series) -> np.ndarray:

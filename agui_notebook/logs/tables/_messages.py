@@ -18,6 +18,7 @@ from ._frame import (
     compact,
     delta_texts,
     first_in_group,
+    from_sources,
     group_count,
     group_max,
     group_min,
@@ -82,6 +83,7 @@ def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dic
     }
 
 
+@from_sources
 def messages_df(events: Any) -> pd.DataFrame:
     """One row per text or reasoning message: timing, chunks, length and the text itself.
 

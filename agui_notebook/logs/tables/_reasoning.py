@@ -11,13 +11,14 @@ import pandas as pd
 from .._columns import REASONING_COLUMNS, names
 from .._load import events_table
 from ._chunks import Chunks
-from ._frame import EventFrame
+from ._frame import EventFrame, from_sources
 from ._messages import Messages, message_columns
 from ._tool_calls import outcome_markers
 
 __all__ = ["reasoning_df"]
 
 
+@from_sources
 def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) -> pd.DataFrame:
     """One row per reasoning message (or span): duration, chunks, length, whether it came encrypted.
 
@@ -31,8 +32,11 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
     rows = np.flatnonzero(messages.reasoning)
     columns = message_columns(ev, messages, rows)
     _, encrypted_ids = outcome_markers(ev, ev.odd)
-    message_ids = columns["message_id"]
-    columns["encrypted"] = np.array([m in encrypted_ids for m in message_ids], dtype=bool)
+    sources = ev.frame["source"].cat.codes.to_numpy()[messages.first_row[rows]]
+    columns["encrypted"] = np.array(
+        [(int(s), m) in encrypted_ids for s, m in zip(sources, columns["message_id"], strict=True)],
+        dtype=bool,
+    )
     wanted = names(REASONING_COLUMNS)
     if tokenizer is not None:
         counts = []

@@ -17,6 +17,7 @@ from ._frame import (
     EventFrame,
     category_values,
     first_in_group,
+    from_sources,
     group_count,
     group_max,
     group_min,
@@ -112,6 +113,7 @@ def _union_seconds(intervals: list[tuple[int, int]]) -> float:
     return total / 1e9
 
 
+@from_sources
 def runs_df(events: Any) -> pd.DataFrame:
     """One row per run: status, end-to-end and first-chunk latencies, stream rates, tool time and tokens.
 

@@ -22,6 +22,7 @@ from ._frame import (
     compact,
     delta_texts,
     first_in_group,
+    from_sources,
     group_count,
     group_min,
     join_by_key,
@@ -65,11 +66,15 @@ def _content_text(content: Any, row: int, odd: OddValues) -> str:
     return "".join(texts)
 
 
-def outcome_markers(ev: EventFrame, odd: OddValues) -> tuple[dict[str, str], set[str]]:
+def outcome_markers(
+    ev: EventFrame, odd: OddValues
+) -> tuple[dict[tuple[int, str], str], set[tuple[int, str]]]:
     """From the REASONING_ENCRYPTED_VALUE events on messages: the unsuccessful outcome claimed for each
-    result message id, and every message id that carries an encrypted value (an odd id is reported)."""
-    markers: dict[str, str] = {}
-    encrypted: set[str] = set()
+    result message, and every message that carries an encrypted value (an odd id is reported). Messages
+    are keyed by (source code, message id): a marker applies within its file."""
+    markers: dict[tuple[int, str], str] = {}
+    encrypted: set[tuple[int, str]] = set()
+    sources = ev.frame["source"].cat.codes.to_numpy()
     rows = np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))
     for row, event in zip(rows.tolist(), ev.decode(rows), strict=True):
         if event is None or event.get("subtype") != "message":
@@ -80,10 +85,10 @@ def outcome_markers(ev: EventFrame, odd: OddValues) -> tuple[dict[str, str], set
                 row, "entityId", "entityId is missing" if entity is None else odd_problem("entityId", entity)
             )
             continue
-        encrypted.add(entity)
+        encrypted.add((int(sources[row]), entity))
         outcome = claimed_outcome(event.get("encryptedValue"))
         if outcome in UNSUCCESSFUL_OUTCOMES:
-            markers[entity] = outcome
+            markers[(int(sources[row]), entity)] = outcome
     return markers, encrypted
 
 
@@ -172,6 +177,7 @@ class ToolCalls:
         # Results and errors, from the few result events and the encrypted-value markers beside them.
         results = ev.decode(result_rows[result_rows >= 0])
         markers, _ = outcome_markers(ev, odd)
+        sources = frame["source"].cat.codes.to_numpy()
         self.result: list[Any] = [None] * size
         self.result_chars = np.zeros(size, dtype=np.int64)
         self.error: list[Any] = [None] * size
@@ -184,8 +190,9 @@ class ToolCalls:
             self.result_chars[k] = len(text)
             error = event.get("error")
             message_id = event.get("messageId")
-            if error is None and isinstance(message_id, str) and message_id in markers:
-                outcome = markers[message_id]
+            marker = (int(sources[row]), message_id)
+            if error is None and isinstance(message_id, str) and marker in markers:
+                outcome = markers[marker]
                 error = f"{outcome}: {text}" if text else outcome
             elif error is not None and not isinstance(error, str):
                 shown = id_text(error)
@@ -201,6 +208,7 @@ class ToolCalls:
         self.status = status
 
 
+@from_sources
 def tool_calls_df(events: Any) -> pd.DataFrame:
     """One row per tool call: argument streaming, execution latency, arguments, result and status.
 

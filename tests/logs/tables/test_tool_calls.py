@@ -88,3 +88,41 @@ def test_a_result_in_the_resumed_run_joins_its_call() -> None:
     assert calls.loc[0, "latency_s"] == pytest.approx(5.0)
     assert calls.loc[0, "total_s"] == pytest.approx(5.2)
     assert runs_df(events).set_index("run_id").tool_calls.to_dict() == {"r1": 1, "r2": 0, "r3": 1}
+
+
+def test_calls_outside_runs_in_two_files_are_two_calls(tmp_path) -> None:
+    from tests.logs.samples import at, jsonl
+
+    call = [
+        at(0, "TOOL_CALL_START", toolCallId="c", toolCallName="search"),
+        at(1, "TOOL_CALL_END", toolCallId="c"),
+    ]
+    (tmp_path / "a.jsonl").write_bytes(jsonl(call))
+    (tmp_path / "b.jsonl").write_bytes(jsonl(call))
+    calls = tool_calls_df(load_events(tmp_path))
+    assert len(calls) == 2
+
+
+def test_an_outcome_marker_applies_within_its_file(tmp_path) -> None:
+    from tests.logs.samples import at, jsonl
+
+    marker = at(
+        5,
+        "REASONING_ENCRYPTED_VALUE",
+        subtype="message",
+        entityId="res",
+        encryptedValue='{"pydantic_ai": {"outcome": "failed"}}',
+    )
+    run = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(1, "TOOL_CALL_START", toolCallId="c", toolCallName="search"),
+        at(2, "TOOL_CALL_END", toolCallId="c"),
+        at(3, "TOOL_CALL_RESULT", toolCallId="c", messageId="res", content="no"),
+        at(4, "RUN_FINISHED", threadId="t", runId="r"),
+    ]
+    (tmp_path / "a.jsonl").write_bytes(jsonl(run))
+    (tmp_path / "b.jsonl").write_bytes(jsonl([marker]))
+    assert tool_calls_df(load_events(tmp_path))["status"].tolist() == ["ok"]
+    (tmp_path / "b.jsonl").unlink()
+    (tmp_path / "a.jsonl").write_bytes(jsonl([*run, marker]))
+    assert tool_calls_df(load_events(tmp_path))["status"].tolist() == ["error"]

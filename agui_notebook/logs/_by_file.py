@@ -1,0 +1,409 @@
+"""The tables of many log files, file by file: only the tables are kept, on a process pool or a Dask cluster.
+
+Given a path, glob, folder or list of paths, the tables (``runs_df``, ``tool_calls_df``, ...) are built one
+file at a time and put together, so memory holds one file's events at most. Every table keys its rows by
+run, and runs stay inside their file except when a log was cut mid-run (``_run_assignment``): the files of
+such a run are read together. Run keys are then given over the whole load, exactly as ``load_events`` of all
+the files would (``run_keys``), and the categorical columns take the categories of the whole load, so the
+tables equal those of the whole events table, row for row.
+
+The per-file work runs in this process, on ``workers`` processes (``concurrent.futures``, spawn-safe), or on
+a ``dask.distributed`` cluster (``client``); ``lazy=True`` with a client leaves the tables on the cluster as
+``dask.dataframe`` tables.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from pandas.api.types import union_categoricals
+
+from agui_notebook._errors import EventLogWarning
+from agui_notebook._types import ErrorMode
+
+from ._load import _progress_bar, _warn_skipped, load_events
+from ._odd_values import id_text, warn_odd_values
+from ._read import Problems
+from ._run_assignment import assign_runs, run_keys
+from ._sources import sources
+
+__all__ = ["FilePart", "by_file", "file_part", "file_paths"]
+
+_BOUNDARIES = ("RUN_STARTED", "RUN_FINISHED", "RUN_ERROR")
+
+
+def file_paths(source: Any, skipped: list[dict[str, str]]) -> list[str] | None:
+    """The files ``source`` names when it names files (a path, glob, folder or list of paths), else None."""
+    if isinstance(source, pd.DataFrame) or not isinstance(source, (str, os.PathLike, list, tuple)):
+        return None
+    if isinstance(source, (list, tuple)) and not (
+        source and all(isinstance(s, (str, os.PathLike)) for s in source)
+    ):
+        return None
+    items = sources(source, skipped)
+    if any(item.path is None for item in items):
+        return None  # text given as a string
+    return [item.path for item in items]  # type: ignore[misc]
+
+
+class FilePart:
+    """What one file (or a few files read together) gives: its tables, its runs and its run boundaries."""
+
+    __slots__ = ("boundaries", "errors", "events", "odd", "run_ids", "tables")
+
+    def __init__(self, tables: dict[str, pd.DataFrame], frame: pd.DataFrame) -> None:
+        self.tables = tables
+        self.events = len(frame)
+        self.errors = frame.attrs.get("errors", [])
+        self.odd = {name: table.attrs.get("odd_values", []) for name, table in tables.items()}
+        self.odd["load_events"] = frame.attrs.get("odd_values", [])
+        self.run_ids = _run_ids(frame)
+        self.boundaries = _boundaries(frame)
+
+
+def _run_ids(frame: pd.DataFrame) -> list[str]:
+    """The run id of each run, in run key order ("" for none)."""
+    keys = frame["run_key"].cat.codes.to_numpy()
+    ids = frame["run_id"].cat.codes.to_numpy()
+    per_run = np.full(len(frame["run_key"].cat.categories), -1, dtype=np.int64)
+    per_run[keys[keys >= 0]] = ids[keys >= 0]
+    names = list(frame["run_id"].cat.categories)
+    return [names[code] if code >= 0 else "" for code in per_run.tolist()]
+
+
+def _boundaries(frame: pd.DataFrame) -> list[tuple[int, str | None]]:
+    """The file's run boundaries in order: (0 started, 1 finished, 2 error; the event's own run id)."""
+    types = frame["type"]
+    kinds = np.array([_BOUNDARIES.index(t) if t in _BOUNDARIES else -1 for t in types.cat.categories] + [-1])
+    kind = kinds[types.cat.codes.to_numpy()]
+    rows = np.flatnonzero(kind >= 0)
+    events = frame["event"].array
+    out = []
+    for row in rows.tolist():
+        try:
+            event = events[row]
+        except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+            event = None
+        run_id = event.get("runId") if isinstance(event, dict) else None
+        out.append((int(kind[row]), None if run_id is None else id_text(run_id)))
+    return out
+
+
+def file_part(
+    paths: list[str], builders: dict[str, Callable[..., pd.DataFrame]], errors: ErrorMode
+) -> FilePart:
+    """The tables of ``paths`` read together (one file, or the files of runs cut across them)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EventLogWarning)  # reported once for the whole load
+        frame = load_events(paths, errors=errors, progress=False)
+        tables = {name: build(frame) for name, build in builders.items()}
+    return FilePart(tables, frame)
+
+
+def _continues(parts: list[FilePart]) -> list[bool]:
+    """Per file: does it continue a run of the file before (found by assigning runs to the boundaries)."""
+    type_index = {name: i for i, name in enumerate(_BOUNDARIES)}
+    types: list[int] = []
+    starts: list[int] = []
+    run_ids: dict[int, int] = {}
+    codes: dict[str, int] = {}
+    firsts: list[int] = []
+    for part in parts:
+        firsts.append(len(types) if part.boundaries else -1)
+        if part.events:  # a file without events starts no source (as in load_events)
+            starts.append(len(types))
+        for kind, run_id in part.boundaries:
+            if run_id is not None:
+                run_ids[len(types)] = codes.setdefault(run_id, len(codes))
+            types.append(kind)
+    segments = assign_runs(np.array(types, dtype=np.int16), type_index, np.array(starts), run_ids, {})
+    run_of_row = segments.spread(np.append(np.arange(segments.run_count), -1)) if types else np.empty(0)
+    source_of_row = np.repeat(np.arange(len(parts)), [len(p.boundaries) for p in parts])
+    first_source = np.full(segments.run_count + 1, len(parts))
+    valid = run_of_row >= 0
+    np.minimum.at(first_source, run_of_row[valid], source_of_row[valid])
+    out = []
+    for file, first in enumerate(firsts):
+        run = int(run_of_row[first]) if first >= 0 else -1
+        out.append(first >= 0 and types[first] == 1 and run >= 0 and first_source[run] < file)
+    return out
+
+
+def _groups(paths: list[str], continues: list[bool]) -> list[list[int]]:
+    groups: list[list[int]] = []
+    for i in range(len(paths)):
+        if continues[i] and groups:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+class _Runner:
+    """Runs ``file_part`` over groups of files: here, on a process pool or on a Dask cluster.
+
+    On a cluster the parts stay there (as futures); only their outline (``_outline``) comes back.
+    """
+
+    def __init__(self, workers: int | None, client: Any) -> None:
+        self.client = client
+        self.pool = None
+        if client is None and workers is not None and workers > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+    def map(
+        self, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode, bar: Any
+    ) -> tuple[list[Any], list[FilePart]]:
+        """The parts of ``groups`` (futures on a cluster, else the parts) and their outlines, in order."""
+        sizes = [sum(_size(path) for path in group) for group in groups]
+        if self.client is not None:
+            from distributed import as_completed
+
+            futures = [self.client.submit(file_part, group, builders, errors, pure=False) for group in groups]
+            outlines = [self.client.submit(_outline, future, pure=False) for future in futures]
+            position = {outline.key: i for i, outline in enumerate(outlines)}
+            found: list[Any] = [None] * len(groups)
+            for outline in as_completed(outlines):
+                i = position[outline.key]
+                found[i] = outline.result()
+                _advance(bar, sizes[i])
+            return futures, found
+        if self.pool is not None:
+            parts = self.pool.map(file_part, groups, [builders] * len(groups), [errors] * len(groups))
+        else:
+            parts = (file_part(group, builders, errors) for group in groups)
+        out = []
+        for part, size in zip(parts, sizes, strict=True):
+            out.append(part)
+            _advance(bar, size)
+        return out, out
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def _advance(bar: Any, size: int) -> None:
+    if bar is not None:
+        bar.update(size)
+
+
+def _outline(part: FilePart) -> FilePart:
+    """The part without its rows: its tables' columns and categories, its runs and its boundaries."""
+    outline = object.__new__(FilePart)
+    for name in FilePart.__slots__:
+        setattr(outline, name, getattr(part, name))
+    outline.tables = {name: table.iloc[:0] for name, table in part.tables.items()}
+    return outline
+
+
+def _dask() -> Any:
+    try:
+        import dask.dataframe as dd
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ImportError(
+            "client= and lazy= need Dask: pip install 'agui-notebook[dask]' (dask[distributed] and dask[dataframe])"
+        ) from None
+    return dd
+
+
+def by_file(
+    paths: list[str],
+    builders: dict[str, Callable[..., pd.DataFrame]],
+    *,
+    errors: ErrorMode = "raise",
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    skipped: list[dict[str, str]] | None = None,
+) -> dict[str, Any]:
+    """The tables ``builders`` make (``name -> table function``) of the files ``paths``, file by file.
+
+    Equal to ``{name: build(load_events(paths))}`` without ever holding more than a file's events (more
+    than one file's only for runs cut across files). With ``lazy=True`` (and a client) the tables are
+    ``dask.dataframe`` tables whose partitions stay on the cluster.
+    """
+    if lazy and client is None:
+        raise TypeError("lazy=True needs client= (a dask.distributed.Client)")
+    if client is not None:
+        _dask()
+    Problems(errors)  # checks the mode
+    runner = _Runner(workers, client)
+    bar = _progress_bar(progress, sum(_size(path) for path in paths))
+    try:
+        parts, outlines = runner.map([[p] for p in paths], builders, errors, bar)
+        groups = _groups(paths, _continues(outlines))
+        joined = [group for group in groups if len(group) > 1]
+        if joined:  # runs cut across files: those files are read again, together
+            again, again_outlines = runner.map(
+                [[paths[i] for i in g] for g in joined], builders, errors, None
+            )
+            redone = {
+                group[0]: (part, outline)
+                for group, part, outline in zip(joined, again, again_outlines, strict=True)
+            }
+            picked = [redone[g[0]] if len(g) > 1 else (parts[g[0]], outlines[g[0]]) for g in groups]
+            parts = [part for part, _ in picked]
+            outlines = [outline for _, outline in picked]
+    finally:
+        runner.close()
+        if bar is not None:
+            bar.close()
+    if client is not None and not lazy:
+        parts = client.gather(parts)
+    if lazy:
+        tables = _lazy_tables(client, parts, outlines, builders)
+    else:
+        tables = {name: _combined([part.tables[name] for part in parts], outlines) for name in builders}
+    _report(tables, outlines, skipped)
+    return tables
+
+
+def _report(tables: dict[str, Any], outlines: list[FilePart], skipped: list[dict[str, str]] | None) -> None:
+    """The odd values, unreadable lines and skipped folder entries of the whole load: in attrs, warned once."""
+    warn_odd_values(
+        "load_events", [entry for part in outlines for entry in part.odd["load_events"]], stacklevel=5
+    )
+    problems = [entry for part in outlines for entry in part.errors]
+    for name, table in tables.items():
+        odd = [entry for part in outlines for entry in part.odd[name]]
+        if isinstance(table, pd.DataFrame):  # a Dask table has no attrs
+            table.attrs["odd_values"] = odd
+            table.attrs["errors"] = problems
+        warn_odd_values(name, odd, stacklevel=5)
+    if problems:
+        warnings.warn(
+            f"{len(problems)} unreadable lines skipped (listed in each table's attrs['errors'])",
+            EventLogWarning,
+            stacklevel=4,
+        )
+    if skipped:
+        _warn_skipped(skipped)
+
+
+def _lazy_tables(
+    client: Any, parts: list[Any], outlines: list[FilePart], builders: dict[str, Any]
+) -> dict[str, Any]:
+    """Dask tables of the parts left on the cluster, each partition given the whole load's run keys and
+    categories."""
+    dd = _dask()
+    offsets = _run_offsets(outlines)
+    tables = {}
+    for name in builders:
+        meta = _combined([outline.tables[name] for outline in outlines], outlines)
+        pieces = [
+            client.submit(_with_dtypes, part, name, int(offset), meta, pure=False)
+            for part, offset in zip(parts, offsets, strict=True)
+        ]
+        tables[name] = dd.from_delayed(pieces, meta=meta, verify_meta=False)
+    return tables
+
+
+def _with_dtypes(part: FilePart, name: str, offset: int, meta: pd.DataFrame) -> pd.DataFrame:
+    """A part's table with the whole load's run keys (its own shifted by ``offset``) and categories."""
+    table = part.tables[name]
+    columns = {}
+    for column in meta.columns:
+        values = table[column]
+        if column == "run_key":
+            codes = values.cat.codes.to_numpy()
+            columns[column] = pd.Categorical.from_codes(
+                np.where(codes >= 0, codes + offset, -1), dtype=meta[column].dtype
+            )
+        elif isinstance(meta[column].dtype, pd.CategoricalDtype):
+            columns[column] = values.cat.set_categories(meta[column].cat.categories).array
+        else:
+            columns[column] = values.array
+    return pd.DataFrame(columns, index=table.index)
+
+
+def _run_offsets(outlines: list[FilePart]) -> np.ndarray:
+    return np.cumsum([0] + [len(part.run_ids) for part in outlines])[:-1]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _combined(tables: list[pd.DataFrame], parts: list[FilePart]) -> pd.DataFrame:
+    """The tables of the parts as one: run keys over the whole load, categories of the whole load."""
+    keys = run_keys([run_id for part in parts for run_id in part.run_ids])
+    offsets = _run_offsets(parts)
+    template = tables[0]
+    columns: dict[str, Any] = {}
+    for name in template.columns:
+        pieces = [table[name] for table in tables]
+        if name == "run_key":
+            codes = np.concatenate(
+                [
+                    np.where(c >= 0, c + offset, -1)
+                    for c, offset in zip((p.cat.codes.to_numpy() for p in pieces), offsets, strict=True)
+                ]
+            )
+            categories = pd.Index(keys, dtype=object).astype(str)
+            columns[name] = pd.Categorical.from_codes(codes, categories=categories)
+        elif isinstance(template[name].dtype, pd.CategoricalDtype):
+            columns[name] = union_categoricals([p.array for p in pieces], ignore_order=True)
+        else:
+            columns[name] = pd.concat(pieces, ignore_index=True)
+    return pd.DataFrame(columns, index=pd.RangeIndex(sum(len(t) for t in tables)))
+
+
+def streamed_gaps(frame: pd.DataFrame) -> pd.DataFrame:
+    """The gaps between a file's streamed text and reasoning chunks (what ``summarize`` needs of chunks)."""
+    from .tables._chunks import chunks_df
+
+    chunks = chunks_df(frame)
+    return chunks.loc[chunks["kind"] != "tool_args", ["gap_s"]].reset_index(drop=True)
+
+
+def time_span(frame: pd.DataFrame) -> pd.DataFrame:
+    """A file's first and last event time (one row)."""
+    times = frame["time"].dropna()
+    return pd.DataFrame(
+        {"first": [times.min() if len(times) else pd.NaT], "last": [times.max() if len(times) else pd.NaT]}
+    )
+
+
+def summary_tables(
+    events: Any, *, workers: int | None, client: Any, progress: bool | None, errors: Any
+) -> Any:
+    """What ``summarize`` needs of files, file by file: runs, tool calls, reasoning, the streamed chunks' gaps
+    and the time span; None when ``events`` names no files."""
+    from .tables._reasoning import reasoning_df
+    from .tables._runs import runs_df
+    from .tables._tool_calls import tool_calls_df
+
+    skipped: list[dict[str, str]] = []
+    paths = file_paths(events, skipped)
+    if paths is None:
+        if workers is not None or client is not None:
+            from agui_notebook._errors import OptionError
+
+            raise OptionError(
+                "summarize: workers= and client= read files: give a path, glob, folder or list of paths"
+            )
+        return None
+    builders = {
+        "runs_df": runs_df, "tool_calls_df": tool_calls_df, "reasoning_df": reasoning_df,
+        "chunks_df": streamed_gaps, "span": time_span,
+    }  # fmt: skip
+    tables = by_file(
+        paths, builders, errors=errors, workers=workers, client=client, progress=progress, skipped=skipped
+    )
+    first, last = tables["span"]["first"].min(), tables["span"]["last"].max()
+    span = (last - first).total_seconds() if not pd.isna(first) else np.nan
+    return tables["runs_df"], tables["tool_calls_df"], tables["reasoning_df"], tables["chunks_df"], span

@@ -1,0 +1,166 @@
+"""The tables of many files, file by file: equal to the tables of the whole load, here, on a pool and on Dask."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agui_notebook._errors import EventLogWarning, OptionError
+from agui_notebook.logs._by_file import by_file, file_paths
+from agui_notebook.logs._load import load_events
+from agui_notebook.logs.tables._chunks import chunks_df
+from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._reasoning import reasoning_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
+from tests.logs.samples import CAPTURES, RUN, at, jsonl, known_events, values
+
+TABLES = (runs_df, tool_calls_df, messages_df, chunks_df, reasoning_df)
+LINES = (CAPTURES / "pydantic_ai_runs.jsonl").read_bytes().splitlines(keepends=True) + jsonl(
+    known_events()
+).splitlines(keepends=True)
+"""The recorded pydantic-ai runs and the known log, as lines to split into files."""
+
+
+def _split(folder: Path, lines: list[bytes], cuts: list[int]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.iterdir():
+        old.unlink()
+    for i, (start, end) in enumerate(zip([0, *cuts], [*cuts, len(lines)], strict=True)):
+        (folder / f"{i:03d}.jsonl").write_bytes(b"".join(lines[start:end]))
+    return folder
+
+
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EventLogWarning)
+        return function(*args, **kwargs)
+
+
+def assert_same_tables(folder: Path, **options) -> None:
+    """The five tables of ``folder`` file by file (one pass) equal those of its whole events table."""
+    whole = _quiet(load_events, folder)
+    builders = {table.__name__: table for table in TABLES}
+    by_files = _quiet(by_file, file_paths(folder, []), builders, progress=False, **options)
+    for name, table in builders.items():
+        pd.testing.assert_frame_equal(by_files[name], _quiet(table, whole), obj=name)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(1, len(LINES) - 1), max_size=8, unique=True))
+def test_a_log_split_anywhere_gives_the_tables_of_the_whole(tmp_path: Path, cuts: list[int]) -> None:
+    assert_same_tables(_split(tmp_path / "split", LINES, sorted(cuts)))
+
+
+def test_many_files_of_whole_runs(tmp_path: Path) -> None:
+    rnd = random.Random(3)
+    cuts = sorted(rnd.sample(range(1, len(LINES)), 20))
+    assert_same_tables(_split(tmp_path / "split", LINES, cuts))
+
+
+def test_a_run_cut_across_three_files_is_read_together(tmp_path: Path) -> None:
+    outer = [at(0, "RUN_STARTED", threadId="t", runId="o"), at(1, "RUN_STARTED", threadId="t", runId="i")]
+    (tmp_path / "a.jsonl").write_bytes(jsonl(outer))
+    (tmp_path / "b.jsonl").write_bytes(jsonl([at(3, "RUN_FINISHED", threadId="t", runId="i")]))
+    (tmp_path / "c.jsonl").write_bytes(jsonl([at(5, "RUN_FINISHED", threadId="t", runId="o"), *RUN]))
+    runs = runs_df(tmp_path)
+    assert values(runs["run_key"]) == ["o", "i", "r"]
+    assert runs["status"].tolist() == ["success"] * 3
+    assert_same_tables(tmp_path)
+
+
+def test_reused_run_ids_are_numbered_over_the_whole_load(tmp_path: Path) -> None:
+    for name in "abc":
+        (tmp_path / f"{name}.jsonl").write_bytes(jsonl(RUN))
+    assert values(runs_df(tmp_path)["run_key"]) == ["r#1", "r#2", "r#3"]
+    assert values(chunks_df(tmp_path)["run_key"]) == ["r#1", "r#2", "r#3"]
+
+
+def test_a_glob_a_list_of_paths_and_gzip(tmp_path: Path) -> None:
+    import gzip
+
+    folder = _split(tmp_path / "split", LINES, [40, 90])
+    paths = sorted(folder.iterdir())
+    (folder / "001.jsonl.gz").write_bytes(gzip.compress(paths[1].read_bytes()))
+    paths[1].unlink()
+    whole = _quiet(load_events, folder)
+    for source in (folder, str(folder / "*.jsonl*"), sorted(folder.iterdir())):
+        pd.testing.assert_frame_equal(_quiet(runs_df, source), _quiet(runs_df, whole))
+
+
+def test_odd_values_are_reported_once_for_the_whole_load(tmp_path: Path) -> None:
+    odd = [*RUN[:2], at(25, "TEXT_MESSAGE_CONTENT", messageId="m", delta=7), *RUN[3:]]
+    (tmp_path / "a.jsonl").write_bytes(jsonl(odd))
+    (tmp_path / "b.jsonl").write_bytes(jsonl(odd))
+    with pytest.warns(EventLogWarning) as caught:
+        chunks = chunks_df(tmp_path)
+    assert len([w for w in caught if "chunks_df" in str(w.message)]) <= 1
+    assert chunks.attrs["odd_values"] == _quiet(chunks_df, _quiet(load_events, tmp_path)).attrs["odd_values"]
+
+
+def test_unreadable_lines_are_collected(tmp_path: Path) -> None:
+    (tmp_path / "a.jsonl").write_bytes(jsonl(RUN) + b"{not json\n")
+    (tmp_path / "b.jsonl").write_bytes(jsonl(RUN))
+    with pytest.warns(EventLogWarning, match="unreadable"):
+        runs = runs_df(tmp_path, errors="collect")
+    assert len(runs) == 2
+    assert [entry["line"] for entry in runs.attrs["errors"]] == [6]
+
+
+def test_a_progress_bar_over_the_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _split(tmp_path / "split", LINES, [50])
+    runs_df(tmp_path / "split", progress=True)
+    assert "loading events" in capsys.readouterr().err
+
+
+def test_options_that_need_files_say_so() -> None:
+    with pytest.raises(OptionError, match="workers="):
+        runs_df(known_events(), workers=2)
+    with pytest.raises(TypeError, match="client="):
+        runs_df(CAPTURES / "pydantic_ai_runs.jsonl", lazy=True)
+
+
+def test_a_process_pool_gives_the_same_tables(tmp_path: Path) -> None:
+    folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
+    assert_same_tables(folder, workers=2)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def test_a_dask_cluster_gives_the_same_tables(tmp_path: Path, dask_client) -> None:
+    folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
+    assert_same_tables(folder, client=dask_client)
+
+
+def test_lazy_tables_on_dask_compute_to_the_same_tables(tmp_path: Path, dask_client) -> None:
+    import dask.dataframe as dd
+
+    folder = _split(tmp_path / "split", LINES, [10, 60, 120])
+    lazy = _quiet(runs_df, folder, client=dask_client, lazy=True)
+    assert isinstance(lazy, dd.DataFrame)
+    computed = lazy.compute().reset_index(drop=True)
+    pd.testing.assert_frame_equal(computed, _quiet(runs_df, folder))
+
+
+def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
+    from agui_notebook.logs._summary import summarize
+
+    folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
+    pd.testing.assert_series_equal(_quiet(summarize, folder), _quiet(summarize, _quiet(load_events, folder)))
+    pd.testing.assert_series_equal(_quiet(summarize, folder, workers=2), _quiet(summarize, folder))
