@@ -42,6 +42,7 @@ MAX_VALUE_CHARS = 2_000
 MAX_TEXT_CHARS = 50_000
 """A text or reasoning part is cut to this many characters."""
 
+_ROLES = frozenset({"user", "assistant", "system", "tool", "developer", "activity", "reasoning"})
 _INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})", re.ASCII)
 _DATA_URL = re.compile(r"data:([^,;]*)((?:;[^,;]*)*),", re.ASCII)
 _WEB_URL = re.compile(r"https?://[^\s\"'<>`]+", re.ASCII | re.IGNORECASE)
@@ -203,10 +204,13 @@ def static_html(messages: Sequence[Any], *, title: str = "") -> str:
             continue
         parts = message.get("parts")
         body = "".join(_part_html(p) for p in parts) if isinstance(parts, list) else ""
-        role = escape(_role(message))
+        role = _role(message)
+        kind = (
+            role if role in _ROLES else "other"
+        )  # a class, not data-role: the live view's hooks stay its own
         rows.append(
-            f'<div class="agui-static-message" data-role="{role}">'
-            f'<div class="agui-static-role">{role}</div>{body}</div>'
+            f'<div class="agui-static-message agui-static-{kind}">'
+            f'<div class="agui-static-role">{escape(role)}</div>{body}</div>'
         )
     if not rows:
         rows.append('<div class="agui-static-note">No messages yet.</div>')

@@ -32,7 +32,7 @@ ANSWER = "The sum is **3**."  # the text agui_agent answers
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ALLOWED = {
     "style": set(),
-    "div": {"class", "data-role"},
+    "div": {"class"},
     "span": {"class"},
     "strong": set(),
     "pre": set(),
@@ -143,10 +143,8 @@ def test_a_conversation_reads_as_text_with_every_part() -> None:
         "a",
         {"href": "https://example.org/a?b=1&c=2", "rel": "noopener noreferrer nofollow", "target": "_blank"},
     ) in parsed.tags
-    assert [attrs.get("data-role") for tag, attrs in parsed.tags if attrs.get("data-role")] == [
-        "user",
-        "assistant",
-    ]
+    shown = [a["class"] for _, a in parsed.tags if "agui-static-message" in (a.get("class") or "")]
+    assert shown == ["agui-static-message agui-static-user", "agui-static-message agui-static-assistant"]
     assert static_text(messages, title="Files") == (
         "Files\nuser: Delete /tmp/demo.txt?\nassistant: [tool delete_file: denied] Kept it.\nBye."
     )
