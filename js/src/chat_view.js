@@ -1,7 +1,7 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
 import { Composer, EmptyState } from "./composer.js";
-import { Connection, hideStaticCopyBeside, NOT_CONNECTED } from "./connection.js";
+import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
@@ -192,7 +192,7 @@ export class ChatView {
     if (!this.connection.live) {
       this.statusDirty = true;
       this.frame.request();
-      if (message?.kind !== "resync") this.composer.showNotice(NOT_CONNECTED, "connection");
+      if (message?.kind !== "resync") this.composer.showNotice(NOT_SENT, "connection");
       return false;
     }
     this.model.send(message);

@@ -7,6 +7,7 @@
 // A message sent then would vanish without a word: the view says so instead and keeps what was typed.
 
 export const NOT_CONNECTED = "Not connected — run the cell again";
+export const NOT_SENT = "Not sent: your text is kept.";
 
 const STATIC_RULE_ID = "agui-notebook-static-copy";
 // The static copy is the output right after the widget's own (ChatWidget._ipython_display_).
