@@ -7,7 +7,7 @@ widget, ``jupyter nbconvert --to html``, nbviewer, GitHub) the static copy shows
 found" output before it.
 
 Sanitized by construction: every value from the conversation is escaped, and the markup around it is a small
-allow-list this module writes itself (``div``, ``span``, ``strong``, ``pre``, ``details``, ``summary``, ``a`` with an
+allow-list this module writes itself (``div``, ``span``, ``strong``, ``br``, ``pre``, ``details``, ``summary``, ``a`` with an
 http(s) ``href``, ``img`` with a base64 ``data:`` URL of a raster image type, and one fixed ``<style>``). Nothing runs:
 no scripts, no event handlers, no remote requests (remote images show their address as text). Data URLs larger
 than ``MAX_INLINE_IMAGE_BYTES`` are not copied: a placeholder names the file, its type and its size.
@@ -67,6 +67,11 @@ background:var(--jp-layout-color2,#f6f8fa);padding:4px 6px;border-radius:4px}}
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+
+
+def _lines(text: str) -> str:
+    """Escaped text whose line breaks survive sanitizers that drop styles (GitHub keeps ``<br>``, not CSS)."""
+    return "<br>".join(escape(line) for line in _cut(text, MAX_TEXT_CHARS).splitlines())
 
 
 def _json_text(value: Any) -> str:
@@ -156,15 +161,14 @@ def _part_html(part: Any) -> str:
         return ""
     part_type = str(part.get("type", ""))
     if part_type == "text":
-        text = _cut(str(part.get("text", "")), MAX_TEXT_CHARS)
-        return f'<div class="agui-static-text">{escape(text)}</div>'
+        return f'<div class="agui-static-text">{_lines(str(part.get("text", "")))}</div>'
     if part_type == "reasoning":
-        text = _cut(str(part.get("text", "")), MAX_TEXT_CHARS)
+        text = str(part.get("text", ""))
         if not text.strip():
             return ""
         return (
             '<details class="agui-static-reasoning"><summary class="agui-static-note">Reasoning</summary>'
-            f'<div class="agui-static-text">{escape(text)}</div></details>'
+            f'<div class="agui-static-text">{_lines(text)}</div></details>'
         )
     if part_type.startswith("tool-") or part_type == "dynamic-tool":
         body = []

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import subprocess
+import sys
 import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,6 +132,19 @@ def _reopen(browser: Any, lab: Lab, artifacts: Path, name: str) -> Any:
     return page
 
 
+def _assert_nbconvert_shows_the_chat(path: Path) -> None:
+    """``jupyter nbconvert --to html`` of the notebook as JupyterLab saved it: the conversation, no script of ours."""
+    done = subprocess.run(
+        [sys.executable, "-m", "nbconvert", "--to", "html", "--output-dir", str(path.parent / "html"), str(path)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    html = (path.parent / "html" / "chat.html").read_text()
+    copy = html[html.index('<div class="agui-static">') :]
+    assert "You said: Is 2 &lt; 3 &amp; kept?" in copy and "Kept chat" in copy
+    assert "<script" not in copy[: copy.index("A saved copy of this chat")]
+
+
 def _shut_down_kernel_from_the_menu(page: Any, lab: Lab) -> None:
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Kernel$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Shut Down Kernel")).first.click()
@@ -147,6 +162,7 @@ def test_a_saved_chat_reads_without_its_kernel_in_jupyterlab(lab: Lab, artifacts
         saved = _saved(lab)
         assert "widgets" not in saved["metadata"]  # no widget state (~180 KB) needed
         assert len(json.dumps(saved)) < 20_000
+        _assert_nbconvert_shows_the_chat(lab.log.parent / "notebooks" / "chat.ipynb")
 
         # The kernel goes away under a live view: it says so, and what was typed stays.
         _shut_down_kernel_from_the_menu(page, lab)
