@@ -42,6 +42,9 @@ MAX_VALUE_CHARS = 2_000
 MAX_TEXT_CHARS = 50_000
 """A text or reasoning part is cut to this many characters."""
 
+MAX_PLAIN_CHARS = 20_000
+"""The ``text/plain`` copy (a fallback beside the HTML) is cut to this many characters."""
+
 _ROLES = frozenset({"user", "assistant", "system", "tool", "developer", "activity", "reasoning"})
 _INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})", re.ASCII)
 _DATA_URL = re.compile(r"data:([^,;]*)((?:;[^,;]*)*),", re.ASCII)
@@ -249,7 +252,7 @@ def static_text(messages: Sequence[Any], *, title: str = "") -> str:
         lines.append(f"{_role(message)}: {' '.join(texts)}")
     if len(lines) == bool(title):
         lines.append("(no messages)")
-    return "\n".join(lines)
+    return _cut("\n".join(lines), MAX_PLAIN_CHARS)
 
 
 def static_bundle(messages: Sequence[Any], *, title: str = "") -> dict[str, str]:

@@ -20,6 +20,7 @@ from IPython.utils.capture import capture_output
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._static_html import (
     MAX_INLINE_IMAGE_BYTES,
+    MAX_PLAIN_CHARS,
     STATIC_CLASS,
     static_bundle,
     static_html,
@@ -217,6 +218,11 @@ def test_small_images_show_and_large_data_urls_are_not_copied() -> None:
     assert "[file: logo.svg (image/svg+xml, 24 B)]" in text
     assert "[file: remote.png (https://img.example/x.png)]" in text  # no request leaves the page
     assert len(html) < 8_000
+
+
+def test_the_plain_text_copy_is_cut() -> None:
+    long = [_message("user", {"type": "text", "text": "x" * (MAX_PLAIN_CHARS + 100)})]
+    assert static_text(long) == f"user: {'x' * (MAX_PLAIN_CHARS - 6)}… (106 more characters)"
 
 
 def test_an_empty_conversation() -> None:
