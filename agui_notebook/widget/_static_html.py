@@ -129,12 +129,24 @@ def _tool_name(part: Mapping[str, Any]) -> str:
     return part_type[len("tool-") :]
 
 
+_TOOL_STATES = {
+    "input-streaming": "preparing",
+    "input-available": "running",
+    "approval-requested": "waiting for approval",
+    "approval-responded": "approved",
+    "output-available": "done",
+    "output-error": "error",
+    "output-denied": "denied",
+}
+
+
 def _tool_state(part: Mapping[str, Any]) -> str:
+    """The state in words (as the live card's badge says it); a state this module does not know, as it is."""
     state = str(part.get("state", ""))
     approval = part.get("approval")
     if isinstance(approval, Mapping) and approval.get("approved") is False:
         return "denied"
-    return state
+    return _TOOL_STATES.get(state, state)
 
 
 def _file_html(part: Mapping[str, Any]) -> str:

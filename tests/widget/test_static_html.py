@@ -220,6 +220,33 @@ def test_small_images_show_and_large_data_urls_are_not_copied() -> None:
     assert len(html) < 8_000
 
 
+@pytest.mark.parametrize(
+    ("state", "approved", "words"),
+    [
+        ("input-streaming", None, "preparing"),
+        ("input-available", None, "running"),
+        ("approval-requested", None, "waiting for approval"),
+        ("approval-responded", True, "approved"),
+        ("approval-responded", False, "denied"),
+        ("output-available", None, "done"),
+        ("output-error", None, "error"),
+        ("output-denied", False, "denied"),
+        ("output-stopped", None, "output-stopped"),  # a state this module does not know reads as it is
+    ],
+)
+def test_tool_states_read_as_words(state: str, approved: bool | None, words: str) -> None:
+    part: dict[str, Any] = {
+        "type": "dynamic-tool",
+        "toolName": "send_report",
+        "toolCallId": "c",
+        "state": state,
+    }
+    if approved is not None:
+        part["approval"] = {"id": "a", "approved": approved}
+    assert static_text([_message("assistant", part)]) == f"assistant: [tool send_report: {words}]"
+    assert f"· {words}</summary>" in static_html([_message("assistant", part)])
+
+
 def test_the_plain_text_copy_is_cut() -> None:
     long = [_message("user", {"type": "text", "text": "x" * (MAX_PLAIN_CHARS + 100)})]
     assert static_text(long) == f"user: {'x' * (MAX_PLAIN_CHARS - 6)}… (106 more characters)"
@@ -260,8 +287,7 @@ async def test_display_shows_the_widget_then_a_static_copy_that_each_run_updates
     assert update_now and transient_now == transient
     assert data == static_bundle(chat.messages, title="Sums")
     assert (
-        "[tool add: output-available] The sum is **3**." in data["text/plain"]
-        and "What is 1 + 2?" in data["text/html"]
+        "[tool add: done] The sum is **3**." in data["text/plain"] and "What is 1 + 2?" in data["text/html"]
     )
 
     with capture_output() as replaced:
