@@ -47,6 +47,7 @@ from agui_notebook.widget._attachments import file_part
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._saved import SavedConversation
+from agui_notebook.widget._static_html import static_bundle
 from agui_notebook.wire._values import is_plain_json, json_value
 
 __all__ = ["BUNDLE", "ChatWidget"]
@@ -259,6 +260,8 @@ class ChatWidget(anywidget.AnyWidget):
         self._run_warnings: list[str] = []
         self.exception: BaseException | None = None
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
+        self._static_display_id: str | None = None  # set once displayed: the static copy's display id
+        self._static_shown: dict[str, str] | None = None
         self.on_msg(self._on_front_end_message)
 
     @property
@@ -343,6 +346,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._batcher.messages = self._conversation.messages
         self._views_stale = True
         self._flush()
+        self._refresh_static()
 
     # ------------------------------------------------------------------------------------------ user actions
     def send(self, text: str, *, files: Iterable[Any] = ()) -> asyncio.Task[RunOutcome]:  # type: ignore[override]
@@ -437,6 +441,37 @@ class ChatWidget(anywidget.AnyWidget):
         self._sync_traits("ready", "", "")
 
     # ------------------------------------------------------------------------------------------ persistence
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """Show the live widget, then its static copy (``_static_html.py``), which each finished run updates.
+
+        The copy is what a saved notebook shows without a kernel (JupyterLab, Notebook 7, nbconvert, nbviewer,
+        GitHub); the live view's stylesheet hides it while the widget runs.
+        """
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        # The copy stands for the widget where no widget front end runs: no "<ChatWidget …>" line beside it.
+        data = {k: v for k, v in data.items() if k != "text/plain"}
+        display(data, metadata=metadata, raw=True)
+        if self._static_display_id is None:
+            self._static_display_id = f"agui-notebook-static-{self.model_id}"
+        self._static_shown = static_bundle(self._conversation.messages, title=self.title)
+        display(self._static_shown, raw=True, display_id=self._static_display_id)
+
+    def _refresh_static(self) -> None:
+        """Bring every displayed static copy up to date (an ``update_display_data`` for its display id)."""
+        if self._static_display_id is None:
+            return
+        bundle = static_bundle(self._conversation.messages, title=self.title)
+        if bundle == self._static_shown:
+            return
+        from IPython.display import update_display
+
+        with contextlib.suppress(Exception):  # no kernel to publish to: nothing shows the copy either
+            update_display(bundle, raw=True, display_id=self._static_display_id)
+            self._static_shown = bundle
+
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the conversation (messages, thread id, state, events) as JSON; ``ChatWidget.load`` reads it."""
         SavedConversation(self.thread_id, self._conversation.messages, self.state, self.events).write(path)
@@ -757,6 +792,8 @@ class ChatWidget(anywidget.AnyWidget):
         finally:
             self._syncing = False
         self._trait_synced_at = time.monotonic()
+        if status not in BUSY:
+            self._refresh_static()
 
     def _send_custom(self, content: dict[str, JSON]) -> None:
         """Send a custom message to the front end (ipywidgets' ``Widget.send``, which ``send`` shadows here)."""

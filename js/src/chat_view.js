@@ -1,6 +1,7 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
 import { Composer, EmptyState } from "./composer.js";
+import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
@@ -71,10 +72,15 @@ export class ChatView {
     this.stick = true;
     this.contexts = new Map();
     this.frame = new FrameScheduler(() => this.render());
+    this.connection = new Connection(model, host, () => {
+      this.statusDirty = true;
+      this.frame.request();
+    });
     this.build();
     this.listen();
     for (const trait of TRAITS) this.applyTrait(trait);
     injectStyles(host);
+    hideStaticCopyBeside(host);
     host.append(this.root);
     this.render();
     // A view that mounts mid-run cannot know which patches its trait state already contains.
@@ -175,13 +181,22 @@ export class ChatView {
 
   destroy() {
     this.frame.cancel();
+    this.connection.destroy();
     this.resizeObserver.disconnect();
     for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
     this.root.remove();
   }
 
+  /** Send a request to the kernel; false (and said in the widget) when the kernel cannot be reached. */
   send(message) {
+    if (!this.connection.live) {
+      this.statusDirty = true;
+      this.frame.request();
+      if (message?.kind !== "resync") this.composer.showNotice(NOT_SENT, "connection");
+      return false;
+    }
     this.model.send(message);
+    return true;
   }
 
   regenerate() {
@@ -301,8 +316,10 @@ export class ChatView {
     this.composer.setHasMessages(messages.length > 0);
     if (this.statusDirty) {
       this.statusDirty = false;
+      const live = this.connection.live;
       this.root.dataset.status = this.state.status;
-      this.composer.setStatus(this.state.status);
+      this.root.dataset.connection = live ? "live" : "lost";
+      this.composer.setStatus(live ? this.state.status : "disconnected");
       this.errorText.textContent = label(this.state.error, 4000);
       this.banner.hidden = this.state.error === "";
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.

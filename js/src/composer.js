@@ -1,6 +1,7 @@
 // The input area: a growing textarea (Enter sends, Shift+Enter breaks the line), file attachments read as data
 // URLs, Stop while the agent answers, New chat, the status line and a notice line for refusals; and the empty
 // state above it, whose example prompts (the `suggestions` trait) send themselves when clicked.
+import { NOT_CONNECTED } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
 import { BUSY_STATUSES } from "./sync.js";
 
@@ -13,6 +14,7 @@ const STATUS_LABELS = {
   submitted: "Waiting for the agent…",
   streaming: "Answering…",
   error: "Error",
+  disconnected: NOT_CONNECTED,
 };
 
 function readAsDataUrl(file) {
@@ -222,7 +224,7 @@ export class Composer {
       filename: file.name,
       url,
     }));
-    this.chat.send({ kind: "send", text, files });
+    if (!this.chat.send({ kind: "send", text, files })) return false; // kept for when the kernel is back
     this.input.value = "";
     for (const item of this.attachments) item.chip.remove();
     this.attachments = [];
