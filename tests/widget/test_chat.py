@@ -360,6 +360,23 @@ async def test_two_approvals_resume_once_both_are_answered() -> None:
     assert_in_sync(view, chat)
 
 
+async def test_denying_the_demo_report_ends_the_call_denied_with_its_reason() -> None:
+    from agui_notebook.demo import DemoAgent
+
+    chat = ChatWidget(DemoAgent(speed=0))
+    view = FrontEnd(chat)
+    assert await chat.send("Weather in Oslo?") == "interrupt"
+    asked = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert asked["state"] == "approval-requested"
+    assert await chat.answer_approval(asked["approval"]["id"], False, reason="not to the whole team") == "success"
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert tool["state"] == "output-denied"
+    assert "output" not in tool
+    assert tool["approval"] == {**asked["approval"], "approved": False, "reason": "not to the whole team"}
+    assert chat.messages[1]["parts"][-1]["text"] == "No problem, I did not send anything."
+    assert_in_sync(view, chat)
+
+
 async def test_answering_an_unknown_approval_is_an_error() -> None:
     chat = ChatWidget(agui_agent)
     with pytest.raises(KeyError, match="no tool call is waiting for approval 'nope'"):
