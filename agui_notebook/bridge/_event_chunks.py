@@ -216,13 +216,15 @@ class EventChunkTranslator:
                     continue
                 name = part.get("toolName", "") if part_type == "dynamic-tool" else part_type[5:]
                 state = part.get("state")
+                approval = part.get("approval") or {}
                 self._tools[call_id] = _ToolCall(
                     name=name,
                     message_id=message["id"],
                     ended=state != "input-streaming",
                     has_output=state in ("output-available", "output-error", "output-denied"),
+                    denied=state == "output-denied"
+                    or (state == "approval-responded" and approval.get("approved") is False),
                 )
-                approval = part.get("approval") or {}
                 if state in ("approval-requested", "approval-responded") and isinstance(
                     approval.get("id"), str
                 ):

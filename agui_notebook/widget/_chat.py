@@ -334,7 +334,9 @@ class ChatWidget(anywidget.AnyWidget):
         """Append the user's message and start a run; returns the run's task (await it for the outcome).
 
         ``files`` are paths, ``(data, media_type)`` or ``(name, data, media_type)`` tuples, or file part dicts;
-        they become data URLs in ``file`` parts (and AG-UI media content in the run input).
+        they become data URLs in ``file`` parts (and AG-UI media content in the run input). Approvals still
+        waiting are cancelled: the run carries an AG-UI ``cancelled`` resume entry for each, and their cards
+        say "Cancelled" (no Approve button stays that would do nothing).
         """
         self._refuse_when_busy("send a message")
         self._refuse_without_agent()
@@ -344,9 +346,11 @@ class ChatWidget(anywidget.AnyWidget):
         if not parts:
             raise ValueError("nothing to send: give some text or files")
         loop = self._loop()
+        changes, cancelled = self._conversation.cancel_approvals()
         message = {"id": _fresh_id(), "role": "user", "parts": parts}
-        changes = self._conversation.append(message)
-        return self._start_run(loop, changes)
+        changes += self._conversation.append(message)
+        # The new message starts a new answer; the entries only tell the agent the old question is gone.
+        return self._start_run(loop, changes, resume=cancelled, continues=False)
 
     def regenerate(self) -> asyncio.Task[RunOutcome]:
         """Drop the last answer and run the agent again on the same conversation."""
@@ -481,6 +485,7 @@ class ChatWidget(anywidget.AnyWidget):
         changes: list[MessageChange],
         *,
         resume: list[dict[str, JSON]] | None = None,
+        continues: bool = True,
         source: AsyncIterator[tuple[int | None, Any]] | None = None,
     ) -> asyncio.Task[RunOutcome]:
         run_id = _fresh_id()
@@ -499,7 +504,9 @@ class ChatWidget(anywidget.AnyWidget):
                 self._finish(f"cannot build the run input: {type(exc).__name__}: {exc}", exc)
                 raise
             source = aiter_agent_items(self.agent, run_input, self._stop)
-        self._conversation.begin_run(run_id=run_id, thread_id=self.thread_id, resume=resume)
+        self._conversation.begin_run(
+            run_id=run_id, thread_id=self.thread_id, resume=resume if continues else []
+        )
         self._batcher.messages = self._conversation.messages
         self._batcher.extend(changes)
         self._set_view_status("submitted", "")

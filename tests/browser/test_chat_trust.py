@@ -41,7 +41,9 @@ def report_card(widget: Any) -> Any:
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_a_denied_call_says_denied_and_shows_its_reason_on_the_closed_card(open_chat, artifacts_dir, theme):
     chat = open_chat(theme, width=820, height=1400)
-    widget = chat.open(messages=demo_conversation(answer=False, reason="not to the whole team"), height="auto")
+    widget = chat.open(
+        messages=demo_conversation(answer=False, reason="not to the whole team"), height="auto"
+    )
     card = report_card(widget)
     assert card.get_attribute("data-tool-state") == "output-denied"
     assert card.evaluate("(e) => e.open") is False

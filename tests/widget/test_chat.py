@@ -368,12 +368,54 @@ async def test_denying_the_demo_report_ends_the_call_denied_with_its_reason() ->
     assert await chat.send("Weather in Oslo?") == "interrupt"
     asked = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
     assert asked["state"] == "approval-requested"
-    assert await chat.answer_approval(asked["approval"]["id"], False, reason="not to the whole team") == "success"
+    assert (
+        await chat.answer_approval(asked["approval"]["id"], False, reason="not to the whole team")
+        == "success"
+    )
     tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
     assert tool["state"] == "output-denied"
     assert "output" not in tool
     assert tool["approval"] == {**asked["approval"], "approved": False, "reason": "not to the whole team"}
     assert chat.messages[1]["parts"][-1]["text"] == "No problem, I did not send anything."
+    assert_in_sync(view, chat)
+
+
+async def test_a_new_message_cancels_the_pending_approval_and_its_old_button_does_nothing() -> None:
+    from pydantic_ai.ui.ag_ui import AGUIAdapter
+
+    approval_agent = make_approval_agent()
+    inputs: list[RunAgentInput] = []
+
+    def recording(run_input: RunAgentInput) -> Any:
+        inputs.append(run_input)
+        return AGUIAdapter(agent=approval_agent, run_input=run_input).run_stream()
+
+    chat = ChatWidget(recording)
+    view = FrontEnd(chat)
+    assert await chat.send("Delete /tmp/x") == "interrupt"
+    task = chat.send("Never mind: what time is it?")
+    # At once, before the agent answers: the card is no longer asking.
+    shown = next(p for p in view.state["messages"][1]["parts"] if p["type"] == "tool-delete_file")
+    assert shown["state"] == "approval-responded"
+    assert shown["approval"]["approved"] is False
+    assert shown["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
+    assert await task == "success"
+    assert [r.model_dump(by_alias=True, exclude_none=True) for r in inputs[1].resume] == [
+        {"interruptId": "int-call_d", "status": "cancelled"}
+    ]
+    # The call stays unanswered in the history: the cancelled entry is its answer (pydantic-ai denies it).
+    assert [m.role for m in inputs[1].messages] == ["user", "assistant", "user"]
+    assert [m["role"] for m in chat.messages] == ["user", "assistant", "user", "assistant"]
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
+    assert tool["state"] == "output-denied"
+    assert tool["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
+
+    # The old Approve, clicked late: refused visibly, nothing changes and no run starts.
+    before = copy.deepcopy(chat.messages)
+    view.request({"kind": "approval", "approvalId": "int-call_d", "approved": True})
+    assert chat.error == "KeyError: \"approval 'int-call_d' was cancelled: a new message was sent before it\""
+    assert not chat.busy and len(inputs) == 2
+    assert chat.messages == before
     assert_in_sync(view, chat)
 
 
@@ -1218,7 +1260,9 @@ print(json.dumps([chat.status, chat.messages[1]["parts"][-1]["text"], chat.busy]
     assert json.loads(done.stdout.splitlines()[-1]) == ["ready", "partial", False]
 
 
-@pytest.mark.parametrize("entry", ["images.example", "ftp://images.example", "https://", "data:image/png,", ""])
+@pytest.mark.parametrize(
+    "entry", ["images.example", "ftp://images.example", "https://", "data:image/png,", ""]
+)
 def test_trusted_origins_must_be_http_origins(entry):
     with pytest.raises(OptionError, match=r"^trusted_origins: .* is not an http\(s\) origin"):
         ChatWidget(trusted_origins=["https://ok.example", entry])
