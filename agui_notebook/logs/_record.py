@@ -120,9 +120,7 @@ class EventRecorder:
                 self.events.append(entry)
             if self.path is not None:
                 if self._file is None:
-                    os.makedirs(
-                        os.path.dirname(self.path) or ".", exist_ok=True
-                    )  # record(..., "logs/run.jsonl")
+                    os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)  # record(..., "logs/run.jsonl")
                     self._file = open(self.path, "ab")  # noqa: SIM115 - kept open across events
                 self._file.write(orjson.dumps(entry, default=str) + b"\n")
                 # Flushed per event so that a crashed or interrupted run still leaves its log behind.
