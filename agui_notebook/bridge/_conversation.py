@@ -397,6 +397,11 @@ class ConversationReducer:
                 "messages": [],
                 "resume": run.resume,
             }
+        run_input = event.get("input")
+        if not run.resume and type(run_input) is dict and run_input.get("resume"):
+            # Entries this run was not begun with (the cancelled ones a new message sends, already shown on the
+            # cards): the answer is a new message, not the continuation of the interrupted one.
+            event["input"] = {k: v for k, v in run_input.items() if k != "resume"}
         if not run.resume and any(m.get("id") == event.get("runId") for m in self._messages):
             # A producer that reuses its run id would otherwise continue an old answer.
             event["runId"] = run.run_id

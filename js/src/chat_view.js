@@ -190,10 +190,43 @@ export class ChatView {
   partContext(role) {
     let context = this.contexts.get(role);
     if (context === undefined) {
-      context = { role, send: (message) => this.send(message) };
+      context = {
+        role,
+        send: (message) => this.send(message),
+        askedForApproval: (el) => this.revealApproval(el),
+      };
       this.contexts.set(role, context);
     }
     return context;
+  }
+
+  /** An approval card just started asking: bring it into view once it is laid out (the newest one wins). */
+  revealApproval(el) {
+    this.approvalToReveal = el;
+    this.statusDirty = true;
+    this.frame.request();
+  }
+
+  /** Whether the last message has a tool call waiting for the user's approval. */
+  awaitingApproval() {
+    const last = this.state.messages[this.state.messages.length - 1];
+    const parts = last?.role === "assistant" && Array.isArray(last.parts) ? last.parts : [];
+    return parts.some((part) => part?.state === "approval-requested");
+  }
+
+  scrollToApproval() {
+    const el = this.approvalToReveal;
+    this.approvalToReveal = null;
+    if (!el?.isConnected || !this.list.contains(el)) return;
+    // Within the message list, always; the notebook itself only when the widget is on screen already (a
+    // notebook scrolled elsewhere is not pulled away), and then only as far as needed.
+    const list = this.list.getBoundingClientRect();
+    const card = el.getBoundingClientRect();
+    if (card.bottom > list.bottom) this.list.scrollTop += card.bottom - list.bottom + 8;
+    else if (card.top < list.top) this.list.scrollTop -= list.top - card.top + 8;
+    this.stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_PX;
+    const root = this.root.getBoundingClientRect();
+    if (root.bottom > 0 && root.top < window.innerHeight) el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   applyTrait(trait) {
@@ -235,6 +268,7 @@ export class ChatView {
     const old = this.state.messages;
     this.state.messages = list.map((message, index) => mergeMessage(old[index], asMessage(message)));
     this.dirtyAll = true;
+    this.statusDirty = true; // whether an approval is waiting may have changed
     this.frame.request();
   }
 
@@ -285,12 +319,13 @@ export class ChatView {
     if (this.statusDirty) {
       this.statusDirty = false;
       this.root.dataset.status = this.state.status;
-      this.composer.setStatus(this.state.status);
+      this.composer.setStatus(this.state.status, { awaiting: this.awaitingApproval() });
       this.errorText.textContent = label(this.state.error, 4000);
       this.banner.hidden = this.state.error === "";
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
+    if (this.approvalToReveal) this.scrollToApproval();
   }
 }

@@ -18,8 +18,11 @@ from agui_notebook.widget._chat import ChatWidget
 pytestmark = pytest.mark.browser
 
 
-def demo_conversation(*, answer: bool | None, reason: str | None = None) -> list[dict[str, Any]]:
-    """The demo's conversation after ``send_report`` was asked for and, unless ``answer`` is None, answered."""
+def demo_conversation(
+    *, answer: bool | None, reason: str | None = None, then: str | None = None
+) -> list[dict[str, Any]]:
+    """The demo's conversation after ``send_report`` was asked for and, unless ``answer`` is None, answered;
+    ``then`` is a message sent next (while the approval still waits, when ``answer`` is None)."""
 
     async def drive() -> list[dict[str, Any]]:
         chat = ChatWidget(DemoAgent(speed=0))
@@ -27,11 +30,17 @@ def demo_conversation(*, answer: bool | None, reason: str | None = None) -> list
         if answer is not None:
             asked = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
             assert await chat.answer_approval(asked["approval"]["id"], answer, reason=reason) == "success"
+        if then is not None:
+            await chat.send(then)
         return chat.messages
 
     # Playwright's sync API keeps an event loop on this thread: the widget runs on its own in another one.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, drive()).result()
+
+
+def patch(seq: int, *ops: list) -> dict:
+    return {"kind": "patch", "seq": seq, "ops": list(ops)}
 
 
 def report_card(widget: Any) -> Any:
@@ -66,3 +75,67 @@ def test_a_denied_call_at_360_px(open_chat, artifacts_dir):
     assert card.locator("[data-agui=denied-reason]").is_visible()
     assert card.locator("[data-agui=tool-state]").is_visible()
     card.screenshot(path=str(artifacts_dir / "trust-denied-360.png"), animations="disabled")
+
+
+def in_view(widget: Any, selector: str) -> bool:
+    """Whether the element is wholly inside the message list's visible area."""
+    return widget.root.evaluate(
+        """(root, selector) => {
+            const list = root.querySelector("[data-agui=messages]").getBoundingClientRect();
+            const el = root.querySelector(selector).getBoundingClientRect();
+            return el.top >= list.top - 1 && el.bottom <= list.bottom + 1;
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_pending_approval_is_scrolled_into_view_and_the_status_says_so(open_chat, artifacts_dir, theme):
+    messages = demo_conversation(answer=None)
+    asking = messages[1]["parts"]
+    index = next(i for i, p in enumerate(asking) if p["type"] == "tool-send_report")
+    before = [messages[0], {**messages[1], "parts": asking[:index]}]
+    chat = open_chat(theme, width=820, height=900)
+    widget = chat.open(messages=before, height=420)
+    widget.deliver(patch(1, ["status", "streaming", ""]))
+    # The user scrolled up to read while the agent worked: new output no longer pulls the list down.
+    widget.locator("[data-agui=messages]").evaluate(
+        "(e) => { e.scrollTop = 0; e.dispatchEvent(new Event('scroll')); }"
+    )
+    chat.frames()
+    assert widget.locator("[data-agui=status]").inner_text() == "Answering…"
+    widget.deliver(patch(2, ["p", 1, index, asking[index]], ["status", "ready", ""]))
+    card = "[data-part-type=tool-send_report]"
+    assert widget.locator(card).get_attribute("data-tool-state") == "approval-requested"
+    assert in_view(widget, f"{card} [data-agui=approve]")
+    status = widget.locator("[data-agui=status]")
+    assert status.inner_text() == "Waiting for your approval"
+    assert status.get_attribute("data-status") == "awaiting-approval"
+    widget.root.screenshot(path=str(artifacts_dir / f"trust-pending-{theme}.png"), animations="disabled")
+
+    widget.locator(f"{card} [data-agui=deny]").click()
+    assert widget.sent()[-1]["kind"] == "approval"
+    approval = {**asking[index]["approval"], "approved": False}
+    answered = {**asking[index], "state": "approval-responded", "approval": approval}
+    widget.deliver(patch(3, ["p", 1, index, answered], ["status", "submitted", ""]))
+    assert status.inner_text() == "Waiting for the agent…"
+
+
+def test_after_a_new_message_the_old_approval_reads_cancelled_with_no_buttons(open_chat, artifacts_dir):
+    messages = demo_conversation(answer=None, then="And in Bergen?")
+    card_part = next(p for p in messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert card_part["state"] == "output-denied"
+    chat = open_chat("light", width=820, height=1600)
+    widget = chat.open(messages=messages, height="auto")
+    card = widget.message(1).locator("[data-part-type=tool-send_report]")
+    assert card.locator("[data-agui=tool-state]").inner_text() == "Cancelled"
+    assert card.get_attribute("data-ended") == "cancelled"
+    card.locator("summary").click()
+    assert card.locator("[data-agui=approve]").is_hidden()
+    assert card.locator("[data-agui=deny]").is_hidden()
+    assert (
+        card.locator(".agui-approval-text").inner_text()
+        == "Cancelled: a new message was sent before this was answered."
+    )
+    assert widget.locator("[data-agui=status]").inner_text() == "Ready"
+    card.screenshot(path=str(artifacts_dir / "trust-cancelled-light.png"), animations="disabled")

@@ -419,6 +419,25 @@ async def test_a_new_message_cancels_the_pending_approval_and_its_old_button_doe
     assert_in_sync(view, chat)
 
 
+async def test_a_new_message_to_the_demo_starts_a_new_answer_though_its_run_input_echoes_the_entries() -> (
+    None
+):
+    from agui_notebook.demo import DemoAgent
+
+    chat = ChatWidget(DemoAgent(speed=0))
+    view = FrontEnd(chat)
+    assert await chat.send("Weather in Oslo?") == "interrupt"
+    assert await chat.send("And in Bergen?") == "success"
+    started = [r["event"] for r in chat.events if r["event"]["type"] == "RUN_STARTED"][-1]
+    assert [e["status"] for e in started["input"]["resume"]] == ["cancelled"]  # recorded as the agent sent it
+    assert [m["role"] for m in chat.messages] == ["user", "assistant", "user", "assistant"]
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert tool["state"] == "output-denied"
+    assert tool["approval"] == {"id": tool["approval"]["id"], "requestReason": tool["approval"]["requestReason"], "approved": False}  # fmt: skip
+    assert tool["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
+    assert_in_sync(view, chat)
+
+
 async def test_answering_an_unknown_approval_is_an_error() -> None:
     chat = ChatWidget(agui_agent)
     with pytest.raises(KeyError, match="no tool call is waiting for approval 'nope'"):

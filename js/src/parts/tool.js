@@ -203,10 +203,14 @@ export class ToolPartView {
         this.approveButton.disabled = false;
         this.denyButton.disabled = false;
         delete this.el.dataset.approvalSent;
+        this.context.askedForApproval?.(this.el);
       }
     } else if (approval) {
-      const ended = toolEnded(part);
-      const verdict = ended === "cancelled" ? "Cancelled" : approval.approved === false ? "Denied" : "Approved";
+      if (toolEnded(part) === "cancelled") {
+        this.approvalText.textContent = "Cancelled: a new message was sent before this was answered.";
+        return;
+      }
+      const verdict = approval.approved === false ? "Denied" : "Approved";
       this.approvalText.textContent = approval.reason ? `${verdict}: ${label(approval.reason, 500)}` : verdict;
     }
   }
