@@ -318,8 +318,35 @@ class ConversationReducer:
         finally:
             self._run = None
             self.last_run = run
+        if outcome in ("cancelled", "error"):
+            changes += self._close_open_parts()
         changes += self._settle_cancelled_approvals()
         run.interrupted = run.interrupted or bool(self.pending_approvals())
+        return changes
+
+    def _close_open_parts(self) -> list[MessageChange]:
+        """Finish what a stopped or failed run left streaming, so nothing looks busy once it is over: text and
+        reasoning are done (whole markdown, no cursor); a tool call still taking its arguments or running is an
+        ``output-error`` marked ``ended: "stopped"``. (A run that succeeded is left as the reference reducers
+        leave it: a client tool legitimately waits ``input-available``.)"""
+        self.settle()
+        changes: list[MessageChange] = []
+        for mi, message in enumerate(self._messages):
+            parts = message.get("parts") or []
+            for pi, part in enumerate(parts):
+                kind, state = part.get("type"), part.get("state")
+                if state == "streaming" and kind in ("text", "reasoning"):
+                    parts[pi] = {**part, "state": "done"}
+                elif state in ("input-streaming", "input-available"):
+                    text = (
+                        "Stopped before its arguments were complete"
+                        if state == "input-streaming"
+                        else "Stopped before it returned a result"
+                    )
+                    parts[pi] = _ended_as({**part, "state": "output-error", "errorText": text}, "stopped")
+                else:
+                    continue
+                changes.append(MessageChange("part", mi, pi))
         return changes
 
     def _settle_cancelled_approvals(self) -> list[MessageChange]:

@@ -139,3 +139,51 @@ def test_after_a_new_message_the_old_approval_reads_cancelled_with_no_buttons(op
     )
     assert widget.locator("[data-agui=status]").inner_text() == "Ready"
     card.screenshot(path=str(artifacts_dir / "trust-cancelled-light.png"), animations="disabled")
+
+
+def stopped_conversation() -> list[dict[str, Any]]:
+    """A real run stopped mid-table and mid-tool-arguments."""
+
+    async def agent(run_input: Any) -> Any:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"}
+        yield {
+            "type": "TEXT_MESSAGE_CONTENT",
+            "messageId": "m",
+            "delta": "| City | Temp |\n| --- | --- |\n| Oslo | 21",
+        }
+        yield {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "search", "parentMessageId": "m"}
+        yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"q": "par'}
+        await asyncio.sleep(30)
+
+    async def drive() -> list[dict[str, Any]]:
+        chat = ChatWidget(agent)
+        task = chat.send("go")
+        while len(chat.events) < 5:
+            await asyncio.sleep(0.005)
+        chat.stop()
+        assert await task == "cancelled"
+        return chat.messages
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, drive()).result()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_after_stop_nothing_looks_busy(open_chat, artifacts_dir, theme):
+    chat = open_chat(theme, width=820, height=900)
+    widget = chat.open(messages=stopped_conversation(), height="auto")
+    message = widget.message(1)
+    text = message.locator("[data-part-type=text]")
+    assert text.get_attribute("data-state") == "done"
+    assert text.locator("table td").all_inner_texts() == ["Oslo", "21"]  # whole markdown, not raw pipes
+    assert message.locator(".agui-md-live").count() == 0  # no streaming cursor
+    card = message.locator("[data-part-type=tool-search]")
+    assert card.locator("[data-agui=tool-state]").inner_text() == "Stopped"
+    assert card.locator("[data-agui=tool-state]").get_attribute("data-tone") == "muted"
+    assert card.get_attribute("data-ended") == "stopped"
+    assert card.evaluate("(e) => e.open") is False
+    card.locator("summary").click()
+    assert card.locator("[data-agui=tool-error]").inner_text() == "Stopped before its arguments were complete"
+    assert card.locator(".agui-tool-input").get_attribute("data-streaming") == "false"
+    widget.root.screenshot(path=str(artifacts_dir / f"trust-stopped-{theme}.png"), animations="disabled")

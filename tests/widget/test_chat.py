@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from agui_notebook import JsonValueError, OptionError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
@@ -501,6 +502,65 @@ async def test_stop_cancels_an_async_agent() -> None:
     assert chat.messages[1]["parts"][-1] == {"type": "text", "text": "partial", "state": "done"}
 
 
+STOPPED_MID_EVERYTHING = {
+    "events": [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "REASONING_START", "messageId": "rs"},
+        {"type": "REASONING_MESSAGE_START", "messageId": "rs", "role": "reasoning"},
+        {"type": "REASONING_MESSAGE_CONTENT", "messageId": "rs", "delta": "think"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "| a | b |\n| --"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "search", "parentMessageId": "m"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"q": "par'},
+    ],
+    "chunks": [
+        {"type": "start", "messageId": "m"},
+        {"type": "start-step"},
+        {"type": "reasoning-start", "id": "r"},
+        {"type": "reasoning-delta", "id": "r", "delta": "think"},
+        {"type": "text-start", "id": "t"},
+        {"type": "text-delta", "id": "t", "delta": "| a | b |\n| --"},
+        {"type": "tool-input-start", "toolCallId": "c", "toolName": "search"},
+        {"type": "tool-input-delta", "toolCallId": "c", "inputTextDelta": '{"q": "par'},
+    ],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STOPPED_MID_EVERYTHING))
+async def test_stop_finishes_every_streaming_part(kind: str) -> None:
+    items = STOPPED_MID_EVERYTHING[kind]
+
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[dict[str, Any]]:
+        for item in items:
+            yield item
+        await asyncio.sleep(30)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    task = chat.send("go")
+    while len(chat.events) < len(items):
+        await asyncio.sleep(0.005)
+    chat.stop()
+    assert await task == "cancelled"
+    parts = chat.messages[1]["parts"]
+    assert [(p["type"], p.get("state")) for p in parts] == [
+        ("step-start", None),
+        ("reasoning", "done"),
+        ("text", "done"),
+        ("tool-search", "output-error"),
+    ]
+    tool = parts[3]
+    assert tool["errorText"] == "Stopped before its arguments were complete"
+    assert tool["callProviderMetadata"]["ag-ui"]["ended"] == "stopped"
+    assert (tool["input"], tool["rawInput"]) == ({"q": "par"}, '{"q": "par')
+    assert_in_sync(view, chat)
+    # The next run's input has an answer for the stopped call, as every model API wants.
+    tool_messages = [m for m in to_agui_messages_wire(chat.messages) if m["role"] == "tool"]
+    assert [(m["toolCallId"], m["error"]) for m in tool_messages] == [
+        ("c", "Stopped before its arguments were complete")
+    ]
+
+
 async def test_the_kernel_loop_stays_free_while_a_sync_agent_blocks() -> None:
     def blocking(run_input: RunAgentInput) -> Iterator[str]:
         time.sleep(0.3)
@@ -596,7 +656,8 @@ async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered(
         chat.error
         == "malformed stream: item 3 (text-delta): no text part with id 't9' (send text-start first)"
     )
-    assert chat.messages[1]["parts"][0] == {"type": "text", "text": "Kept", "state": "streaming"}
+    # What was rendered stays, finished: the failed run leaves nothing that looks busy.
+    assert chat.messages[1]["parts"][0] == {"type": "text", "text": "Kept", "state": "done"}
     assert_in_sync(view, chat)
 
 
@@ -646,7 +707,7 @@ async def test_events_out_of_order_are_caught_by_the_reference_rules() -> None:
         "type": "text",
         "text": "Kept",
         "providerMetadata": {"ag-ui": {"messageId": "m"}},
-        "state": "streaming",
+        "state": "done",  # the failed run leaves nothing streaming
     }
     assert chat.messages[1]["metadata"]["ag-ui"]["error"]["code"] == "STREAM_ERROR"
     assert_in_sync(view, chat)

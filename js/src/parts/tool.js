@@ -175,13 +175,13 @@ export class ToolPartView {
     this.output.node.hidden = !hasOutput;
     this.output.heading.textContent = part.preliminary ? "Result (partial)" : "Result";
 
-    const errorText = state === "output-error" && !ended ? String(part.errorText ?? "Tool call failed") : "";
+    const errorText = state === "output-error" ? String(part.errorText ?? "Tool call failed") : "";
     this.error.textContent = errorText;
     this.error.hidden = errorText === "";
 
     this.updateApproval(part, state, previousState);
     if (!this.userToggled) {
-      this.autoOpen = OPEN_STATES.has(state);
+      this.autoOpen = OPEN_STATES.has(state) && !ended; // a stopped call is no failure to look into
       this.el.open = this.autoOpen;
     }
   }
