@@ -34,7 +34,7 @@ import orjson
 import traitlets
 from pydantic import BaseModel
 
-from agui_notebook._errors import JsonValueError, OptionError
+from agui_notebook._errors import AgentRunError, JsonValueError, OptionError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
@@ -175,7 +175,9 @@ class ChatWidget(anywidget.AnyWidget):
     tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
 
     A run that fails leaves ``status == "error"``, the error in ``error``, its traceback in ``error_details`` and
-    the exception in ``exception``; problems a run survived are in ``warnings``. The next run clears them.
+    the exception in ``exception`` (an :class:`AgentRunError` when the agent itself reported the failure);
+    problems a run survived are in ``warnings``. The next run clears them. ``await chat.send(...)`` returns the
+    outcome (``"error"``); with ``raise_errors=True`` it raises the exception instead, for scripts and tests.
 
     >>> chat = ChatWidget(lambda run_input: iter(["Hi"]), title="Demo")  # doctest: +SKIP
     """
@@ -212,6 +214,7 @@ class ChatWidget(anywidget.AnyWidget):
         height: str | int = "32rem",
         show_reasoning: bool = True,
         theme: str = "auto",
+        raise_errors: bool = False,
         **kwargs: Any,
     ) -> None:
         cls = type(self)
@@ -236,6 +239,8 @@ class ChatWidget(anywidget.AnyWidget):
         )
         self._syncing = False
         self.agent = agent
+        self.raise_errors = raise_errors
+        """Whether a failed run raises its exception from the run's task (``await chat.send(...)``)."""
         self.thread_id: str = thread_id or _fresh_id()
         self.tools: list[dict[str, JSON]] = [_tool_wire(t, i) for i, t in enumerate(tools)]
         state = _json_copy(json_value(state, "state"))
@@ -568,17 +573,32 @@ class ChatWidget(anywidget.AnyWidget):
             failure = failure or exc
             outcome, error = "error", error or _describe(exc)
         last = self._conversation.last_run
+        reported = False  # the agent itself said the run failed (no exception on our side)
         if outcome == "success" and last is not None and last.errors:
             outcome, error = "error", "; ".join(e for e in last.errors if e) or "the agent reported an error"
+            reported = True
         elif outcome == "success" and last is not None and last.interrupted:
             outcome = "interrupt"
         if not self._finish(error if outcome == "error" else "", failure):
             outcome = "error"  # the end of the run could not be sent: the widget shows that failure instead
+        elif reported:
+            self.exception = AgentRunError(error, code=self._reported_code())
         if interrupt is not None:
             raise interrupt
         if cancelled and not self._stopping:
             raise asyncio.CancelledError  # cancelled by someone else: honour it once the widget is tidy
+        if outcome == "error" and self.raise_errors and self.exception is not None:
+            raise self.exception
         return outcome
+
+    def _reported_code(self) -> str | None:
+        """The ``code`` of the error the agent reported on the last answer (a RUN_ERROR's), if it gave one."""
+        messages = self._conversation.messages
+        metadata = messages[-1].get("metadata") if messages else None
+        ours = metadata.get("ag-ui") if type(metadata) is dict else None
+        error = ours.get("error") if type(ours) is dict else None
+        code = error.get("code") if type(error) is dict else None
+        return code if type(code) is str else None
 
     def _entering(self, item: Any, index: int, checked_types: set[str]) -> Any:
         """A stream item as it enters the conversation: its values JSON by the one rule; an unknown chunk type is

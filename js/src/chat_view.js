@@ -1,7 +1,7 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
 import { Composer } from "./composer.js";
-import { element, icon, label } from "./dom.js";
+import { button, element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
 import { injectStyles } from "./styles.js";
@@ -96,7 +96,14 @@ export class ChatView {
     this.details.hidden = true;
     this.detailsText = element("pre", "agui-error-trace");
     this.details.append(element("summary", "", "Details"), this.detailsText);
-    this.banner.append(this.errorText, this.details);
+    // A failed run can be tried again (the failed answer is dropped, as Regenerate does).
+    this.retryButton = button("retry", "Run the agent again on the same conversation", {
+      text: "Retry",
+      className: "agui-button agui-secondary agui-retry",
+    });
+    this.retryButton.hidden = true;
+    this.retryButton.addEventListener("click", () => this.regenerate());
+    this.banner.append(this.errorText, this.retryButton, this.details);
     // Problems the run survived (unknown event types, ...), under its message.
     this.warningsEl = element("div", "agui-run-warnings");
     this.warningsEl.dataset.agui = "run-warnings";
@@ -322,6 +329,9 @@ export class ChatView {
       this.composer.setStatus(this.state.status, { awaiting: this.awaitingApproval() });
       this.errorText.textContent = label(this.state.error, 4000);
       this.banner.hidden = this.state.error === "";
+      // Only a failed run is retried; a refused request (the status left as it was) is not.
+      this.retryButton.hidden =
+        this.state.status !== "error" || !this.state.messages.some((message) => message?.role === "user");
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }

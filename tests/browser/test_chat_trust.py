@@ -187,3 +187,76 @@ def test_after_stop_nothing_looks_busy(open_chat, artifacts_dir, theme):
     assert card.locator("[data-agui=tool-error]").inner_text() == "Stopped before its arguments were complete"
     assert card.locator(".agui-tool-input").get_attribute("data-streaming") == "false"
     widget.root.screenshot(path=str(artifacts_dir / f"trust-stopped-{theme}.png"), animations="disabled")
+
+
+def failed_then_retried() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The traits of a real widget after a run that raised ConnectionError, and after the Retry it was sent."""
+    from tests.widget.front_end import FrontEnd
+
+    traits = ("messages", "status", "error", "error_details")
+    runs = 0
+
+    def flaky(run_input: Any) -> Any:
+        nonlocal runs
+        runs += 1
+        yield "Working on it"
+        if runs == 1:
+            raise ConnectionError("model endpoint unreachable")
+        yield "... done"
+
+    async def drive() -> tuple[dict[str, Any], dict[str, Any]]:
+        chat = ChatWidget(flaky)
+        view = FrontEnd(chat)
+        assert await chat.send("go") == "error"
+        failed = {name: getattr(chat, name) for name in traits}
+        view.request({"kind": "regenerate"})  # what Retry sends
+        assert await chat.task == "success"
+        return failed, {name: getattr(chat, name) for name in traits}
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, drive()).result()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_failure_shows_once_without_the_class_name_twice_with_retry_and_a_traceback(
+    open_chat, artifacts_dir, theme
+):
+    failed, retried = failed_then_retried()
+    chat = open_chat(theme, width=820, height=900)
+    widget = chat.open(**failed, height=420)
+    errors = widget.locator("[data-agui=error], [data-agui=message-error]")
+    visible = [errors.nth(i) for i in range(errors.count()) if errors.nth(i).is_visible()]
+    assert len(visible) == 1
+    assert (
+        widget.locator("[data-agui=error-text]").first.inner_text()
+        == "ConnectionError: model endpoint unreachable"
+    )
+    details = widget.locator("[data-agui=error-details]")
+    assert details.is_visible() and details.get_attribute("open") is None
+    retry = widget.locator("[data-agui=retry]")
+    assert retry.is_visible()
+    widget.root.screenshot(path=str(artifacts_dir / f"trust-error-{theme}.png"), animations="disabled")
+    retry.click()
+    assert widget.sent()[-1] == {"kind": "regenerate"}
+    for name, value in retried.items():
+        widget.set(name, value)
+    assert not widget.locator("[data-agui=error]").is_visible()
+    assert [m["role"] for m in retried["messages"]] == ["user", "assistant"]  # the failed answer was replaced
+    assert widget.message(1).locator("[data-part-type=text]").inner_text() == "Working on it... done"
+
+
+def test_a_refused_request_has_no_retry(chat):
+    widget = chat.open(
+        messages=[{"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]}],
+        error="KeyError: \"approval 'a' was cancelled: a new message was sent before it\"",
+    )
+    assert widget.locator("[data-agui=error]").is_visible()
+    assert widget.locator("[data-agui=retry]").is_hidden()
+
+
+def test_a_failed_run_at_360_px(open_chat, artifacts_dir):
+    failed, _ = failed_then_retried()
+    chat = open_chat("light", width=400, height=700)
+    widget = chat.open(**failed, height=420, width="360px")
+    assert widget.locator("[data-agui=retry]").is_visible()
+    widget.root.screenshot(path=str(artifacts_dir / "trust-error-360.png"), animations="disabled")

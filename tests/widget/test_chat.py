@@ -25,7 +25,7 @@ import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
-from agui_notebook import JsonValueError, OptionError, StateUpdateWarning
+from agui_notebook import AgentRunError, JsonValueError, OptionError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.widget import _chat
@@ -639,6 +639,32 @@ async def test_a_run_error_event_sets_the_error_status() -> None:
     assert await chat.send("go") == "error"
     assert (chat.status, chat.error) == ("error", "rate limited")
     assert chat.messages[1]["metadata"]["ag-ui"]["error"] == {"message": "rate limited", "code": "429"}
+    assert isinstance(chat.exception, AgentRunError)
+    assert (str(chat.exception), chat.exception.code) == ("rate limited", "429")
+
+    strict = ChatWidget(agent, raise_errors=True)
+    with pytest.raises(AgentRunError, match="rate limited") as raised:
+        await strict.send("go")
+    assert raised.value.code == "429"
+    assert (strict.status, strict.error, strict.busy) == ("error", "rate limited", False)
+
+
+async def test_raise_errors_re_raises_the_agents_exception_once_the_widget_is_tidy() -> None:
+    def failing(run_input: RunAgentInput) -> Iterator[str]:
+        yield "Working on it"
+        raise ConnectionError("model endpoint unreachable")
+
+    chat = ChatWidget(failing, raise_errors=True)
+    view = FrontEnd(chat)
+    with pytest.raises(ConnectionError, match="model endpoint unreachable") as raised:
+        await chat.send("go")
+    assert raised.value is chat.exception
+    assert (chat.status, chat.error) == ("error", "ConnectionError: model endpoint unreachable")
+    assert "ConnectionError: model endpoint unreachable" in chat.error_details
+    assert chat.messages[1]["parts"][-1] == {"type": "text", "text": "Working on it", "state": "done"}
+    assert_in_sync(view, chat)
+    chat.agent = lambda run_input: iter(["fine"])
+    assert await chat.send("again") == "success"  # and the widget goes on
 
 
 async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered() -> None:
