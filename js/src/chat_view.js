@@ -201,6 +201,7 @@ export class ChatView {
         role,
         send: (message) => this.send(message),
         askedForApproval: (el) => this.revealApproval(el),
+        followBottom: () => this.followBottom(),
       };
       this.contexts.set(role, context);
     }

@@ -113,12 +113,29 @@ def test_a_pending_approval_is_scrolled_into_view_and_the_status_says_so(open_ch
     assert status.get_attribute("data-status") == "awaiting-approval"
     widget.root.screenshot(path=str(artifacts_dir / f"trust-pending-{theme}.png"), animations="disabled")
 
-    widget.locator(f"{card} [data-agui=deny]").click()
+    # The user scrolled up again to reread the answer, then answers (a click, as a keyboard user's Enter would
+    # be, without the browser scrolling the list first).
+    widget.locator("[data-agui=messages]").evaluate(
+        "(e) => { e.scrollTop = 0; e.dispatchEvent(new Event('scroll')); }"
+    )
+    chat.frames()
+    widget.locator(f"{card} [data-agui=deny]").evaluate("(button) => button.click()")
     assert widget.sent()[-1]["kind"] == "approval"
     approval = {**asking[index]["approval"], "approved": False}
     answered = {**asking[index], "state": "approval-responded", "approval": approval}
     widget.deliver(patch(3, ["p", 1, index, answered], ["status", "submitted", ""]))
     assert status.inner_text() == "Waiting for the agent…"
+    # The answer that follows the approval streams in view.
+    reply = {
+        "type": "text",
+        "text": "No problem.\n\n" + "I did not send anything. " * 40,
+        "state": "streaming",
+    }
+    widget.deliver(patch(4, ["p", 1, index + 1, reply], ["status", "streaming", ""]))
+    at_bottom = widget.locator("[data-agui=messages]").evaluate(
+        "(e) => e.scrollHeight - e.scrollTop - e.clientHeight < 2"
+    )
+    assert at_bottom
 
 
 def test_after_a_new_message_the_old_approval_reads_cancelled_with_no_buttons(open_chat, artifacts_dir):

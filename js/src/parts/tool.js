@@ -126,6 +126,7 @@ export class ToolPartView {
     const reason = this.reason.value.trim();
     if (reason) message.reason = reason;
     this.context.send(message);
+    this.context.followBottom?.(); // the answer that follows streams in view, as after sending a message
     // Until the kernel answers with the new state, the choice cannot be made twice.
     this.approveButton.disabled = true;
     this.denyButton.disabled = true;
