@@ -132,6 +132,8 @@ class ConversationReducer:
         self.state: JSON = state
         self.recorder = recorder
         self._run: _Run | None = None
+        # Cancelled approvals wait to end output-denied with the run (given messages may hold some: look once).
+        self._cancelled_pending = True
         self.last_run: _Run | None = None
         """The run that ended last: its ``errors`` and whether it was ``interrupted``."""
         self._received_ns = 0
@@ -170,6 +172,7 @@ class ConversationReducer:
         self._messages = self._assembler.messages
         self._run = None
         self.last_run = None
+        self._cancelled_pending = True
 
     def answer_approval(
         self, approval_id: str, approved: bool, reason: str | None = None
@@ -227,6 +230,7 @@ class ConversationReducer:
                     "cancelled",
                 )
                 changes.append(MessageChange("part", mi, pi))
+        self._cancelled_pending = self._cancelled_pending or bool(changes)
         cancelled: dict[str, dict[str, JSON]] = {i: {"status": "cancelled"} for i in open_ids}
         return changes, build_resume_entries([{"id": i} for i in open_ids], cancelled)
 
@@ -352,6 +356,9 @@ class ConversationReducer:
     def _settle_cancelled_approvals(self) -> list[MessageChange]:
         """Cancelled approvals the agent did not answer with a result end ``output-denied`` now the run is over
         (the next run's input then carries a tool result for them, as every finished call has)."""
+        if not self._cancelled_pending:
+            return []
+        self._cancelled_pending = False
         changes: list[MessageChange] = []
         for mi, message in enumerate(self._messages):
             parts = message.get("parts") or []
