@@ -30,6 +30,7 @@ __version__ = "0.1.0"
 # core (``ui_messages_from_events``, ``apply_events``, ``verify_events`` ...) never loads pandas or the widget.
 _EXPORTS: dict[str, str] = {
     "AgentError": "agui_notebook._errors",
+    "AgentRunError": "agui_notebook._errors",
     "AguiNotebookError": "agui_notebook._errors",
     "AguiNotebookWarning": "agui_notebook._errors",
     "ChunkDecodeError": "agui_notebook._errors",
@@ -140,6 +141,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps the two lists equal)
     from agui_notebook._errors import (
         AgentError,
+        AgentRunError,
         AguiNotebookError,
         AguiNotebookWarning,
         ChunkDecodeError,

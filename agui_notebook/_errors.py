@@ -16,6 +16,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── JsonValueError             (TypeError)    a value with no JSON form: where it is and its JSON path
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
+    ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
     └── OptionError                (ValueError)   an argument value a function does not take
@@ -219,6 +220,15 @@ class RunStreamError(AguiNotebookError, ValueError):
 
 class AgentError(AguiNotebookError, TypeError):
     """An agent the widget cannot run (not an agent at all), or one that broke its contract while running."""
+
+
+class AgentRunError(AguiNotebookError, RuntimeError):
+    """The agent reported that its run failed (an AG-UI ``RUN_ERROR``, an AI SDK ``error`` chunk): its message,
+    and ``code`` when it gave one (what ``ChatWidget(raise_errors=True)`` raises for such a run)."""
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class HttpAgentError(AguiNotebookError, RuntimeError):

@@ -57,7 +57,7 @@ def test_resuming_answers_the_approval(approved: bool, reply: str) -> None:
     assert [m["role"] for m in messages] == ["user", "assistant"]
     assert [p["type"] for p in messages[1]["parts"]] == RESUMED_PART_TYPES
     tool = next(p for p in messages[1]["parts"] if p["type"] == "tool-send_report")
-    assert tool["state"] == "output-available"
+    assert tool["state"] == ("output-available" if approved else "output-denied")
     assert tool["approval"]["approved"] is approved
     assert messages[1]["parts"][-1]["text"].startswith(reply)
     assert messages[1]["metadata"]["ag-ui"]["outcome"] == {"type": "success"}

@@ -38,6 +38,7 @@ from agui_notebook.agui._interrupts import approval_response, build_resume_entri
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
 from agui_notebook.agui._verify import EventChecker
 from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler
+from agui_notebook.bridge._messages import AGUI_KEY
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type
 
@@ -83,6 +84,20 @@ def classify_item(item: Any) -> tuple[ItemKind, JSON]:
     raise TypeError(f"expected an AG-UI event, an AI SDK chunk (dict) or str text, got {type(item).__name__}")
 
 
+def _ended(part: Mapping[str, Any]) -> str | None:
+    """How the client ended a tool call the agent did not finish: ``"cancelled"``, ``"stopped"`` or None."""
+    metadata = part.get("callProviderMetadata")
+    ours = metadata.get(AGUI_KEY) if type(metadata) is dict else None
+    return ours.get("ended") if type(ours) is dict else None
+
+
+def _ended_as(part: dict[str, JSON], how: str) -> dict[str, JSON]:
+    """``part`` marked as ended by the client (``callProviderMetadata["ag-ui"]["ended"]``, read by the front end)."""
+    metadata = dict(part.get("callProviderMetadata") or {})
+    metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), "ended": how}
+    return {**part, "callProviderMetadata": metadata}
+
+
 @dataclass
 class _Run:
     """What one run has done so far."""
@@ -117,6 +132,8 @@ class ConversationReducer:
         self.state: JSON = state
         self.recorder = recorder
         self._run: _Run | None = None
+        # Cancelled approvals wait to end output-denied with the run (given messages may hold some: look once).
+        self._cancelled_pending = True
         self.last_run: _Run | None = None
         """The run that ended last: its ``errors`` and whether it was ``interrupted``."""
         self._received_ns = 0
@@ -155,6 +172,7 @@ class ConversationReducer:
         self._messages = self._assembler.messages
         self._run = None
         self.last_run = None
+        self._cancelled_pending = True
 
     def answer_approval(
         self, approval_id: str, approved: bool, reason: str | None = None
@@ -170,10 +188,16 @@ class ConversationReducer:
                 approval = part.get("approval")
                 if type(approval) is not dict or approval.get("id") != approval_id:
                     continue
+                if _ended(part) == "cancelled":
+                    raise KeyError(
+                        f"approval {approval_id!r} was cancelled: a new message was sent before it"
+                    )
                 if part.get("state") != "approval-requested":
                     raise KeyError(
                         f"approval {approval_id!r} was already answered (state {part.get('state')!r})"
                     )
+                if mi != len(self._messages) - 1:
+                    raise KeyError(f"approval {approval_id!r} belongs to an earlier answer, not the last one")
                 answer = {**approval, "approved": bool(approved)}
                 if reason is not None:
                     answer["reason"] = reason
@@ -181,6 +205,34 @@ class ConversationReducer:
                 parts[pi] = {**part, "state": "approval-responded", "approval": answer}
                 return [MessageChange("part", mi, pi)]
         raise KeyError(f"no tool call is waiting for approval {approval_id!r}")
+
+    def cancel_approvals(self) -> tuple[list[MessageChange], list[dict[str, JSON]]]:
+        """Cancel every approval still waiting (the user moved on: a new message): what changed, and the AG-UI
+        ``cancelled`` resume entries the next run carries for the open ones (those of the last assistant message).
+
+        A cancelled part is ``approval-responded`` with ``approved: false`` and ``callProviderMetadata["ag-ui"]
+        ["ended"] == "cancelled"``; once the run that carried the entries ends it is ``output-denied``.
+        """
+        self.settle()
+        changes: list[MessageChange] = []
+        open_ids: list[str] = []
+        last = len(self._messages) - 1
+        for mi, message in enumerate(self._messages):
+            parts = message.get("parts") or []
+            for pi, part in enumerate(parts):
+                approval = part.get("approval")
+                if part.get("state") != "approval-requested" or type(approval) is not dict:
+                    continue
+                if mi == last and message.get("role") == "assistant" and type(approval.get("id")) is str:
+                    open_ids.append(approval["id"])
+                parts[pi] = _ended_as(
+                    {**part, "state": "approval-responded", "approval": {**approval, "approved": False}},
+                    "cancelled",
+                )
+                changes.append(MessageChange("part", mi, pi))
+        self._cancelled_pending = self._cancelled_pending or bool(changes)
+        cancelled: dict[str, dict[str, JSON]] = {i: {"status": "cancelled"} for i in open_ids}
+        return changes, build_resume_entries([{"id": i} for i in open_ids], cancelled)
 
     def pending_approvals(self) -> list[str]:
         """Approval ids of the last assistant message still waiting for the user."""
@@ -270,7 +322,50 @@ class ConversationReducer:
         finally:
             self._run = None
             self.last_run = run
+        if outcome in ("cancelled", "error"):
+            changes += self._close_open_parts()
+        changes += self._settle_cancelled_approvals()
         run.interrupted = run.interrupted or bool(self.pending_approvals())
+        return changes
+
+    def _close_open_parts(self) -> list[MessageChange]:
+        """Finish what a stopped or failed run left streaming, so nothing looks busy once it is over: text and
+        reasoning are done (whole markdown, no cursor); a tool call still taking its arguments or running is an
+        ``output-error`` marked ``ended: "stopped"``. (A run that succeeded is left as the reference reducers
+        leave it: a client tool legitimately waits ``input-available``.)"""
+        self.settle()
+        changes: list[MessageChange] = []
+        for mi, message in enumerate(self._messages):
+            parts = message.get("parts") or []
+            for pi, part in enumerate(parts):
+                kind, state = part.get("type"), part.get("state")
+                if state == "streaming" and kind in ("text", "reasoning"):
+                    parts[pi] = {**part, "state": "done"}
+                elif state in ("input-streaming", "input-available"):
+                    text = (
+                        "Stopped before its arguments were complete"
+                        if state == "input-streaming"
+                        else "Stopped before it returned a result"
+                    )
+                    parts[pi] = _ended_as({**part, "state": "output-error", "errorText": text}, "stopped")
+                else:
+                    continue
+                changes.append(MessageChange("part", mi, pi))
+        return changes
+
+    def _settle_cancelled_approvals(self) -> list[MessageChange]:
+        """Cancelled approvals the agent did not answer with a result end ``output-denied`` now the run is over
+        (the next run's input then carries a tool result for them, as every finished call has)."""
+        if not self._cancelled_pending:
+            return []
+        self._cancelled_pending = False
+        changes: list[MessageChange] = []
+        for mi, message in enumerate(self._messages):
+            parts = message.get("parts") or []
+            for pi, part in enumerate(parts):
+                if part.get("state") == "approval-responded" and _ended(part) == "cancelled":
+                    parts[pi] = {**part, "state": "output-denied"}
+                    changes.append(MessageChange("part", mi, pi))
         return changes
 
     # ------------------------------------------------------------------------------------------ AG-UI events
@@ -336,6 +431,11 @@ class ConversationReducer:
                 "messages": [],
                 "resume": run.resume,
             }
+        run_input = event.get("input")
+        if not run.resume and type(run_input) is dict and run_input.get("resume"):
+            # Entries this run was not begun with (the cancelled ones a new message sends, already shown on the
+            # cards): the answer is a new message, not the continuation of the interrupted one.
+            event["input"] = {k: v for k, v in run_input.items() if k != "resume"}
         if not run.resume and any(m.get("id") == event.get("runId") for m in self._messages):
             # A producer that reuses its run id would otherwise continue an old answer.
             event["runId"] = run.run_id

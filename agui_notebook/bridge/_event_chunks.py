@@ -108,6 +108,7 @@ class _ToolCall:
     args: list[str] = field(default_factory=list)
     ended: bool = False
     has_output: bool = False
+    denied: bool = False  # the run input answered its approval with a denial: its result is the denial
     info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
 
 
@@ -216,13 +217,15 @@ class EventChunkTranslator:
                     continue
                 name = part.get("toolName", "") if part_type == "dynamic-tool" else part_type[5:]
                 state = part.get("state")
+                approval = part.get("approval") or {}
                 self._tools[call_id] = _ToolCall(
                     name=name,
                     message_id=message["id"],
                     ended=state != "input-streaming",
                     has_output=state in ("output-available", "output-error", "output-denied"),
+                    denied=state == "output-denied"
+                    or (state == "approval-responded" and approval.get("approved") is False),
                 )
-                approval = part.get("approval") or {}
                 if state in ("approval-requested", "approval-responded") and isinstance(
                     approval.get("id"), str
                 ):
@@ -328,9 +331,11 @@ class EventChunkTranslator:
             self._metadata(out, run.message_id, info)
             for entry in resume:
                 interrupt_id = entry["interruptId"]
-                self._pending_interrupts.pop(interrupt_id, None)
+                call_id = self._pending_interrupts.pop(interrupt_id, None)
                 payload = entry.get("payload") if isinstance(entry.get("payload"), dict) else {}
                 approved = entry.get("status") == "resolved" and bool(payload.get("approved", False))
+                if not approved and call_id in self._tools:
+                    self._tools[call_id].denied = True
                 response: dict[str, JSON] = {
                     "type": "tool-approval-response",
                     "approvalId": interrupt_id,
@@ -708,7 +713,8 @@ class EventChunkTranslator:
             and pending.metadata is not None
         ):
             metadata["metadata"] = pending.metadata
-        if outcome == "denied":
+        if outcome == "denied" or call.denied:
+            # A denied call did not run, whatever the agent reports for it (the AI SDK's output-denied).
             chunk = {"type": "tool-output-denied", "toolCallId": pending.tool_call_id}
         elif error is not None:
             metadata["content"] = pending.content

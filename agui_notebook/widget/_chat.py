@@ -34,7 +34,7 @@ import orjson
 import traitlets
 from pydantic import BaseModel
 
-from agui_notebook._errors import JsonValueError, OptionError
+from agui_notebook._errors import AgentRunError, JsonValueError, OptionError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
@@ -176,7 +176,9 @@ class ChatWidget(anywidget.AnyWidget):
     tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
 
     A run that fails leaves ``status == "error"``, the error in ``error``, its traceback in ``error_details`` and
-    the exception in ``exception``; problems a run survived are in ``warnings``. The next run clears them.
+    the exception in ``exception`` (an :class:`AgentRunError` when the agent itself reported the failure);
+    problems a run survived are in ``warnings``. The next run clears them. ``await chat.send(...)`` returns the
+    outcome (``"error"``); with ``raise_errors=True`` it raises the exception instead, for scripts and tests.
 
     >>> chat = ChatWidget(lambda run_input: iter(["Hi"]), title="Demo")  # doctest: +SKIP
     """
@@ -218,6 +220,7 @@ class ChatWidget(anywidget.AnyWidget):
         height: str | int = "32rem",
         show_reasoning: bool = True,
         theme: str = "auto",
+        raise_errors: bool = False,
         **kwargs: Any,
     ) -> None:
         cls = type(self)
@@ -242,6 +245,8 @@ class ChatWidget(anywidget.AnyWidget):
         )
         self._syncing = False
         self.agent = agent
+        self.raise_errors = raise_errors
+        """Whether a failed run raises its exception from the run's task (``await chat.send(...)``)."""
         self.thread_id: str = thread_id or _fresh_id()
         self.tools: list[dict[str, JSON]] = [_tool_wire(t, i) for i, t in enumerate(tools)]
         state = _json_copy(json_value(state, "state"))
@@ -353,7 +358,9 @@ class ChatWidget(anywidget.AnyWidget):
         """Append the user's message and start a run; returns the run's task (await it for the outcome).
 
         ``files`` are paths, ``(data, media_type)`` or ``(name, data, media_type)`` tuples, or file part dicts;
-        they become data URLs in ``file`` parts (and AG-UI media content in the run input).
+        they become data URLs in ``file`` parts (and AG-UI media content in the run input). Approvals still
+        waiting are cancelled: the run carries an AG-UI ``cancelled`` resume entry for each, and their cards
+        say "Cancelled" (no Approve button stays that would do nothing).
         """
         self._refuse_when_busy("send a message")
         self._refuse_without_agent()
@@ -363,9 +370,11 @@ class ChatWidget(anywidget.AnyWidget):
         if not parts:
             raise ValueError("nothing to send: give some text or files")
         loop = self._loop()
+        changes, cancelled = self._conversation.cancel_approvals()
         message = {"id": _fresh_id(), "role": "user", "parts": parts}
-        changes = self._conversation.append(message)
-        return self._start_run(loop, changes)
+        changes += self._conversation.append(message)
+        # The new message starts a new answer; the entries only tell the agent the old question is gone.
+        return self._start_run(loop, changes, resume=cancelled, continues=False)
 
     def regenerate(self) -> asyncio.Task[RunOutcome]:
         """Drop the last answer and run the agent again on the same conversation."""
@@ -531,6 +540,7 @@ class ChatWidget(anywidget.AnyWidget):
         changes: list[MessageChange],
         *,
         resume: list[dict[str, JSON]] | None = None,
+        continues: bool = True,
         source: AsyncIterator[tuple[int | None, Any]] | None = None,
     ) -> asyncio.Task[RunOutcome]:
         run_id = _fresh_id()
@@ -549,7 +559,9 @@ class ChatWidget(anywidget.AnyWidget):
                 self._finish(f"cannot build the run input: {type(exc).__name__}: {exc}", exc)
                 raise
             source = aiter_agent_items(self.agent, run_input, self._stop)
-        self._conversation.begin_run(run_id=run_id, thread_id=self.thread_id, resume=resume)
+        self._conversation.begin_run(
+            run_id=run_id, thread_id=self.thread_id, resume=resume if continues else []
+        )
         self._batcher.messages = self._conversation.messages
         self._batcher.extend(changes)
         self._set_view_status("submitted", "")
@@ -611,17 +623,32 @@ class ChatWidget(anywidget.AnyWidget):
             failure = failure or exc
             outcome, error = "error", error or _describe(exc)
         last = self._conversation.last_run
+        reported = False  # the agent itself said the run failed (no exception on our side)
         if outcome == "success" and last is not None and last.errors:
             outcome, error = "error", "; ".join(e for e in last.errors if e) or "the agent reported an error"
+            reported = True
         elif outcome == "success" and last is not None and last.interrupted:
             outcome = "interrupt"
         if not self._finish(error if outcome == "error" else "", failure):
             outcome = "error"  # the end of the run could not be sent: the widget shows that failure instead
+        elif reported:
+            self.exception = AgentRunError(error, code=self._reported_code())
         if interrupt is not None:
             raise interrupt
         if cancelled and not self._stopping:
             raise asyncio.CancelledError  # cancelled by someone else: honour it once the widget is tidy
+        if outcome == "error" and self.raise_errors and self.exception is not None:
+            raise self.exception
         return outcome
+
+    def _reported_code(self) -> str | None:
+        """The ``code`` of the error the agent reported on the last answer (a RUN_ERROR's), if it gave one."""
+        messages = self._conversation.messages
+        metadata = messages[-1].get("metadata") if messages else None
+        ours = metadata.get("ag-ui") if type(metadata) is dict else None
+        error = ours.get("error") if type(ours) is dict else None
+        code = error.get("code") if type(error) is dict else None
+        return code if type(code) is str else None
 
     def _entering(self, item: Any, index: int, checked_types: set[str]) -> Any:
         """A stream item as it enters the conversation: its values JSON by the one rule; an unknown chunk type is

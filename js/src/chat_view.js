@@ -2,7 +2,7 @@
 // and renders on animation frames only what the applied ops touched.
 import { Composer, EmptyState } from "./composer.js";
 import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
-import { element, icon, label } from "./dom.js";
+import { button, element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
 import { injectStyles } from "./styles.js";
@@ -111,7 +111,14 @@ export class ChatView {
     this.details.hidden = true;
     this.detailsText = element("pre", "agui-error-trace");
     this.details.append(element("summary", "", "Details"), this.detailsText);
-    this.banner.append(this.errorText, this.details);
+    // A failed run can be tried again (the failed answer is dropped, as Regenerate does).
+    this.retryButton = button("retry", "Run the agent again on the same conversation", {
+      text: "Retry",
+      className: "agui-button agui-secondary agui-retry",
+    });
+    this.retryButton.hidden = true;
+    this.retryButton.addEventListener("click", () => this.regenerate());
+    this.banner.append(this.errorText, this.retryButton, this.details);
     // Problems the run survived (unknown event types, ...), under its message.
     this.warningsEl = element("div", "agui-run-warnings");
     this.warningsEl.dataset.agui = "run-warnings";
@@ -216,10 +223,44 @@ export class ChatView {
   partContext(role) {
     let context = this.contexts.get(role);
     if (context === undefined) {
-      context = { role, send: (message) => this.send(message) };
+      context = {
+        role,
+        send: (message) => this.send(message),
+        askedForApproval: (el) => this.revealApproval(el),
+        followBottom: () => this.followBottom(),
+      };
       this.contexts.set(role, context);
     }
     return context;
+  }
+
+  /** An approval card just started asking: bring it into view once it is laid out (the newest one wins). */
+  revealApproval(el) {
+    this.approvalToReveal = el;
+    this.statusDirty = true;
+    this.frame.request();
+  }
+
+  /** Whether the last message has a tool call waiting for the user's approval. */
+  awaitingApproval() {
+    const last = this.state.messages[this.state.messages.length - 1];
+    const parts = last?.role === "assistant" && Array.isArray(last.parts) ? last.parts : [];
+    return parts.some((part) => part?.state === "approval-requested");
+  }
+
+  scrollToApproval() {
+    const el = this.approvalToReveal;
+    this.approvalToReveal = null;
+    if (!el?.isConnected || !this.list.contains(el)) return;
+    // Within the message list, always; the notebook itself only when the widget is on screen already (a
+    // notebook scrolled elsewhere is not pulled away), and then only as far as needed.
+    const list = this.list.getBoundingClientRect();
+    const card = el.getBoundingClientRect();
+    if (card.bottom > list.bottom) this.list.scrollTop += card.bottom - list.bottom + 8;
+    else if (card.top < list.top) this.list.scrollTop -= list.top - card.top + 8;
+    this.stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_PX;
+    const root = this.root.getBoundingClientRect();
+    if (root.bottom > 0 && root.top < window.innerHeight) el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   applyTrait(trait) {
@@ -266,6 +307,7 @@ export class ChatView {
     const old = this.state.messages;
     this.state.messages = list.map((message, index) => mergeMessage(old[index], asMessage(message)));
     this.dirtyAll = true;
+    this.statusDirty = true; // whether an approval is waiting may have changed
     this.frame.request();
   }
 
@@ -319,12 +361,16 @@ export class ChatView {
       const live = this.connection.live;
       this.root.dataset.status = this.state.status;
       this.root.dataset.connection = live ? "live" : "lost";
-      this.composer.setStatus(live ? this.state.status : "disconnected");
+      this.composer.setStatus(live ? this.state.status : "disconnected", { awaiting: live && this.awaitingApproval() });
       this.errorText.textContent = label(this.state.error, 4000);
       this.banner.hidden = this.state.error === "";
+      // Only a failed run is retried; a refused request (the status left as it was) is not.
+      this.retryButton.hidden =
+        this.state.status !== "error" || !this.state.messages.some((message) => message?.role === "user");
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
+    if (this.approvalToReveal) this.scrollToApproval();
   }
 }

@@ -115,11 +115,14 @@ export class Composer {
     this.input.placeholder = label(text || "Send a message…", 200);
   }
 
-  setStatus(status) {
+  /** Show the run status; `awaiting` (ready, with an approval the user has not answered) says so instead. */
+  setStatus(status, { awaiting = false } = {}) {
     const changed = status !== this.status;
     this.status = status;
-    this.statusEl.dataset.status = status;
-    this.statusEl.textContent = STATUS_LABELS[status] ?? label(status, 40);
+    const shown = status === "ready" && awaiting ? "awaiting-approval" : status;
+    this.statusEl.dataset.status = shown;
+    const text = shown === "awaiting-approval" ? "Waiting for your approval" : STATUS_LABELS[status] ?? label(status, 40);
+    if (this.statusEl.textContent !== text) this.statusEl.textContent = text;
     this.stopButton.hidden = !this.busy;
     if (changed) this.stopButton.disabled = false;
     this.sendButton.setAttribute("aria-disabled", this.busy ? "true" : "false");

@@ -88,7 +88,10 @@ export function metadataError(metadata) {
   if (error === undefined || error === null || error === false || error === "") return "";
   if (typeof error === "string") return error;
   if (typeof error === "object" && typeof error.message === "string") {
-    return typeof error.code === "string" && error.code ? `${error.message} (${error.code})` : error.message;
+    const code = typeof error.code === "string" ? error.code : "";
+    // "ConnectionError: unreachable" already names its code: do not say it twice.
+    const named = code === "" || error.message === code || error.message.startsWith(`${code}:`);
+    return named ? error.message : `${error.message} (${code})`;
   }
   try {
     return JSON.stringify(error);

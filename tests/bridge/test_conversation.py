@@ -272,6 +272,51 @@ def test_a_denied_chunk_approval_resumes_with_text_on_the_same_message() -> None
     ]  # fmt: skip
 
 
+ASKING = [
+    {"type": "start", "messageId": "a1"},
+    {"type": "tool-input-available", "toolCallId": "c", "toolName": "delete_file", "input": {"path": "/x"}},
+    {"type": "tool-approval-request", "approvalId": "ap1", "toolCallId": "c"},
+    {"type": "finish"},
+]
+
+
+def test_cancelling_a_pending_approval_gives_a_cancelled_entry_and_ends_the_call_denied() -> None:
+    conversation = ConversationReducer([USER])
+    run(conversation, ASKING)
+    changes, entries = conversation.cancel_approvals()
+    assert entries == [{"interruptId": "ap1", "status": "cancelled"}]
+    assert changes == [MessageChange("part", 1, 0)]
+    cancelled = {
+        "type": "tool-delete_file",
+        "toolCallId": "c",
+        "state": "approval-responded",
+        "input": {"path": "/x"},
+        "approval": {"id": "ap1", "approved": False},
+        "callProviderMetadata": {"ag-ui": {"ended": "cancelled"}},
+    }
+    assert conversation.messages[1]["parts"] == [cancelled]
+    assert conversation.pending_approvals() == []
+    assert conversation.cancel_approvals() == ([], [])  # nothing is left to cancel
+    with pytest.raises(KeyError, match="approval 'ap1' was cancelled: a new message was sent before it"):
+        conversation.answer_approval("ap1", True)
+    conversation.append({"id": "u2", "role": "user", "parts": [{"type": "text", "text": "other"}]})
+    # The agent answered the new message and said nothing of the call: once the run is over it is denied.
+    run(conversation, ["Something else."], run_id="r2")
+    assert conversation.messages[1]["parts"] == [{**cancelled, "state": "output-denied"}]
+    assert [m["role"] for m in conversation.messages] == ["user", "assistant", "user", "assistant"]
+
+
+def test_an_approval_of_an_earlier_answer_cannot_be_answered() -> None:
+    asked = {**ASKING[0], "messageId": "a0"}
+    conversation = ConversationReducer([USER])
+    run(conversation, [asked, *ASKING[1:]])
+    conversation.append({"id": "u2", "role": "user", "parts": [{"type": "text", "text": "other"}]})
+    run(conversation, ["Something else."], run_id="r2")
+    with pytest.raises(KeyError, match="approval 'ap1' belongs to an earlier answer, not the last one"):
+        conversation.answer_approval("ap1", True)
+    assert conversation.messages[1]["parts"][0]["state"] == "approval-requested"
+
+
 def test_answering_an_unknown_approval_is_a_key_error() -> None:
     with pytest.raises(KeyError, match="no tool call is waiting for approval 'nope'"):
         ConversationReducer([USER]).answer_approval("nope", True)

@@ -132,7 +132,7 @@ def test_conversation_markdown_tools_sources_and_metadata(chat):
     # Regenerate belongs to the last message only, when it is the assistant's.
     assert widget.locator("[data-agui=regenerate]:visible").count() == 1
     assert pending.locator("[data-agui=regenerate]").is_visible()
-    assert widget.locator("[data-agui=status]").inner_text() == "Ready"
+    assert widget.locator("[data-agui=status]").inner_text() == "Waiting for your approval"  # the last asks
 
 
 @pytest.mark.parametrize("state", list(TOOL_STATES))

@@ -240,7 +240,7 @@ def test_len_meta_parts_and_status_ops(chat):
     assert types == ["step-start", "text"]
     widget.deliver(patch(4, ["meta", 1, None], ["status", "error", "model overloaded"]))
     assert widget.message(1).locator("[data-agui=meta]").text_content() == ""
-    assert widget.locator("[data-agui=error]").inner_text() == "model overloaded"
+    assert widget.locator("[data-agui=error-text]").inner_text() == "model overloaded"
     assert widget.locator("[data-agui=status]").inner_text() == "Error"
 
 

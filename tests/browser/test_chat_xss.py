@@ -281,7 +281,7 @@ def test_hostile_messages_render_inert(chat):
     )
     assert_inert(chat, widget)
     # Hostile strings are shown as text.
-    assert widget.locator("[data-agui=error]").inner_text() == evil
+    assert widget.locator("[data-agui=error-text]").inner_text() == evil
     assert widget.locator("[data-agui=title]").inner_text() == evil
     tool = widget.locator(".agui-tool").first
     assert tool.get_attribute("data-part-type") == "tool-" + evil

@@ -25,8 +25,9 @@ import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
-from agui_notebook import JsonValueError, OptionError, StateUpdateWarning
+from agui_notebook import AgentRunError, JsonValueError, OptionError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.widget import _chat
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
@@ -360,6 +361,84 @@ async def test_two_approvals_resume_once_both_are_answered() -> None:
     assert_in_sync(view, chat)
 
 
+async def test_denying_the_demo_report_ends_the_call_denied_with_its_reason() -> None:
+    from agui_notebook.demo import DemoAgent
+
+    chat = ChatWidget(DemoAgent(speed=0))
+    view = FrontEnd(chat)
+    assert await chat.send("Weather in Oslo?") == "interrupt"
+    asked = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert asked["state"] == "approval-requested"
+    assert (
+        await chat.answer_approval(asked["approval"]["id"], False, reason="not to the whole team")
+        == "success"
+    )
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert tool["state"] == "output-denied"
+    assert "output" not in tool
+    assert tool["approval"] == {**asked["approval"], "approved": False, "reason": "not to the whole team"}
+    assert chat.messages[1]["parts"][-1]["text"] == "No problem, I did not send anything."
+    assert_in_sync(view, chat)
+
+
+async def test_a_new_message_cancels_the_pending_approval_and_its_old_button_does_nothing() -> None:
+    from pydantic_ai.ui.ag_ui import AGUIAdapter
+
+    approval_agent = make_approval_agent()
+    inputs: list[RunAgentInput] = []
+
+    def recording(run_input: RunAgentInput) -> Any:
+        inputs.append(run_input)
+        return AGUIAdapter(agent=approval_agent, run_input=run_input).run_stream()
+
+    chat = ChatWidget(recording)
+    view = FrontEnd(chat)
+    assert await chat.send("Delete /tmp/x") == "interrupt"
+    task = chat.send("Never mind: what time is it?")
+    # At once, before the agent answers: the card is no longer asking.
+    shown = next(p for p in view.state["messages"][1]["parts"] if p["type"] == "tool-delete_file")
+    assert shown["state"] == "approval-responded"
+    assert shown["approval"]["approved"] is False
+    assert shown["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
+    assert await task == "success"
+    assert [r.model_dump(by_alias=True, exclude_none=True) for r in inputs[1].resume] == [
+        {"interruptId": "int-call_d", "status": "cancelled"}
+    ]
+    # The call stays unanswered in the history: the cancelled entry is its answer (pydantic-ai denies it).
+    assert [m.role for m in inputs[1].messages] == ["user", "assistant", "user"]
+    assert [m["role"] for m in chat.messages] == ["user", "assistant", "user", "assistant"]
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
+    assert tool["state"] == "output-denied"
+    assert tool["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
+
+    # The old Approve, clicked late: refused visibly, nothing changes and no run starts.
+    before = copy.deepcopy(chat.messages)
+    view.request({"kind": "approval", "approvalId": "int-call_d", "approved": True})
+    assert chat.error == "KeyError: \"approval 'int-call_d' was cancelled: a new message was sent before it\""
+    assert not chat.busy and len(inputs) == 2
+    assert chat.messages == before
+    assert_in_sync(view, chat)
+
+
+async def test_a_new_message_to_the_demo_starts_a_new_answer_though_its_run_input_echoes_the_entries() -> (
+    None
+):
+    from agui_notebook.demo import DemoAgent
+
+    chat = ChatWidget(DemoAgent(speed=0))
+    view = FrontEnd(chat)
+    assert await chat.send("Weather in Oslo?") == "interrupt"
+    assert await chat.send("And in Bergen?") == "success"
+    started = [r["event"] for r in chat.events if r["event"]["type"] == "RUN_STARTED"][-1]
+    assert [e["status"] for e in started["input"]["resume"]] == ["cancelled"]  # recorded as the agent sent it
+    assert [m["role"] for m in chat.messages] == ["user", "assistant", "user", "assistant"]
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
+    assert tool["state"] == "output-denied"
+    assert tool["approval"] == {"id": tool["approval"]["id"], "requestReason": tool["approval"]["requestReason"], "approved": False}  # fmt: skip
+    assert tool["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
+    assert_in_sync(view, chat)
+
+
 async def test_answering_an_unknown_approval_is_an_error() -> None:
     chat = ChatWidget(agui_agent)
     with pytest.raises(KeyError, match="no tool call is waiting for approval 'nope'"):
@@ -421,6 +500,65 @@ async def test_stop_cancels_an_async_agent() -> None:
     assert await task == "cancelled"
     assert time.monotonic() - started < 0.2
     assert chat.messages[1]["parts"][-1] == {"type": "text", "text": "partial", "state": "done"}
+
+
+STOPPED_MID_EVERYTHING = {
+    "events": [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "REASONING_START", "messageId": "rs"},
+        {"type": "REASONING_MESSAGE_START", "messageId": "rs", "role": "reasoning"},
+        {"type": "REASONING_MESSAGE_CONTENT", "messageId": "rs", "delta": "think"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "| a | b |\n| --"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "search", "parentMessageId": "m"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"q": "par'},
+    ],
+    "chunks": [
+        {"type": "start", "messageId": "m"},
+        {"type": "start-step"},
+        {"type": "reasoning-start", "id": "r"},
+        {"type": "reasoning-delta", "id": "r", "delta": "think"},
+        {"type": "text-start", "id": "t"},
+        {"type": "text-delta", "id": "t", "delta": "| a | b |\n| --"},
+        {"type": "tool-input-start", "toolCallId": "c", "toolName": "search"},
+        {"type": "tool-input-delta", "toolCallId": "c", "inputTextDelta": '{"q": "par'},
+    ],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STOPPED_MID_EVERYTHING))
+async def test_stop_finishes_every_streaming_part(kind: str) -> None:
+    items = STOPPED_MID_EVERYTHING[kind]
+
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[dict[str, Any]]:
+        for item in items:
+            yield item
+        await asyncio.sleep(30)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    task = chat.send("go")
+    while len(chat.events) < len(items):
+        await asyncio.sleep(0.005)
+    chat.stop()
+    assert await task == "cancelled"
+    parts = chat.messages[1]["parts"]
+    assert [(p["type"], p.get("state")) for p in parts] == [
+        ("step-start", None),
+        ("reasoning", "done"),
+        ("text", "done"),
+        ("tool-search", "output-error"),
+    ]
+    tool = parts[3]
+    assert tool["errorText"] == "Stopped before its arguments were complete"
+    assert tool["callProviderMetadata"]["ag-ui"]["ended"] == "stopped"
+    assert (tool["input"], tool["rawInput"]) == ({"q": "par"}, '{"q": "par')
+    assert_in_sync(view, chat)
+    # The next run's input has an answer for the stopped call, as every model API wants.
+    tool_messages = [m for m in to_agui_messages_wire(chat.messages) if m["role"] == "tool"]
+    assert [(m["toolCallId"], m["error"]) for m in tool_messages] == [
+        ("c", "Stopped before its arguments were complete")
+    ]
 
 
 async def test_the_kernel_loop_stays_free_while_a_sync_agent_blocks() -> None:
@@ -501,6 +639,32 @@ async def test_a_run_error_event_sets_the_error_status() -> None:
     assert await chat.send("go") == "error"
     assert (chat.status, chat.error) == ("error", "rate limited")
     assert chat.messages[1]["metadata"]["ag-ui"]["error"] == {"message": "rate limited", "code": "429"}
+    assert isinstance(chat.exception, AgentRunError)
+    assert (str(chat.exception), chat.exception.code) == ("rate limited", "429")
+
+    strict = ChatWidget(agent, raise_errors=True)
+    with pytest.raises(AgentRunError, match="rate limited") as raised:
+        await strict.send("go")
+    assert raised.value.code == "429"
+    assert (strict.status, strict.error, strict.busy) == ("error", "rate limited", False)
+
+
+async def test_raise_errors_re_raises_the_agents_exception_once_the_widget_is_tidy() -> None:
+    def failing(run_input: RunAgentInput) -> Iterator[str]:
+        yield "Working on it"
+        raise ConnectionError("model endpoint unreachable")
+
+    chat = ChatWidget(failing, raise_errors=True)
+    view = FrontEnd(chat)
+    with pytest.raises(ConnectionError, match="model endpoint unreachable") as raised:
+        await chat.send("go")
+    assert raised.value is chat.exception
+    assert (chat.status, chat.error) == ("error", "ConnectionError: model endpoint unreachable")
+    assert "ConnectionError: model endpoint unreachable" in chat.error_details
+    assert chat.messages[1]["parts"][-1] == {"type": "text", "text": "Working on it", "state": "done"}
+    assert_in_sync(view, chat)
+    chat.agent = lambda run_input: iter(["fine"])
+    assert await chat.send("again") == "success"  # and the widget goes on
 
 
 async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered() -> None:
@@ -518,7 +682,8 @@ async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered(
         chat.error
         == "malformed stream: item 3 (text-delta): no text part with id 't9' (send text-start first)"
     )
-    assert chat.messages[1]["parts"][0] == {"type": "text", "text": "Kept", "state": "streaming"}
+    # What was rendered stays, finished: the failed run leaves nothing that looks busy.
+    assert chat.messages[1]["parts"][0] == {"type": "text", "text": "Kept", "state": "done"}
     assert_in_sync(view, chat)
 
 
@@ -568,7 +733,7 @@ async def test_events_out_of_order_are_caught_by_the_reference_rules() -> None:
         "type": "text",
         "text": "Kept",
         "providerMetadata": {"ag-ui": {"messageId": "m"}},
-        "state": "streaming",
+        "state": "done",  # the failed run leaves nothing streaming
     }
     assert chat.messages[1]["metadata"]["ag-ui"]["error"]["code"] == "STREAM_ERROR"
     assert_in_sync(view, chat)

@@ -19,7 +19,7 @@ const STATE_TONES = {
   "approval-responded": "active",
   "output-available": "success",
   "output-error": "error",
-  "output-denied": "muted",
+  "output-denied": "denied",
 };
 // States in which the card opens by itself; elsewhere it stays as the user left it (closed at first).
 const OPEN_STATES = new Set(["input-streaming", "input-available", "approval-requested", "output-error"]);
@@ -28,8 +28,18 @@ export function toolName(part) {
   return part.type === "dynamic-tool" ? String(part.toolName ?? "") : part.type.slice("tool-".length);
 }
 
+/** How the kernel ended a call the agent never finished: "cancelled" (an approval a new message superseded),
+ * "stopped" (Stop pressed mid-call), or "" (callProviderMetadata["ag-ui"].ended, docs/widget.md). */
+export function toolEnded(part) {
+  const ended = part.callProviderMetadata?.["ag-ui"]?.ended;
+  return ended === "cancelled" || ended === "stopped" ? ended : "";
+}
+
 export function toolStateLabel(part) {
   const state = part.state;
+  const ended = toolEnded(part);
+  if (ended === "cancelled") return "Cancelled";
+  if (ended === "stopped") return "Stopped";
   if (state === "approval-responded") return part.approval?.approved === false ? "Denied" : "Approved";
   if (state === "output-available" && part.preliminary) return "Partial result";
   return STATE_LABELS[state] ?? label(state ?? "unknown", 40);
@@ -116,6 +126,7 @@ export class ToolPartView {
     const reason = this.reason.value.trim();
     if (reason) message.reason = reason;
     this.context.send(message);
+    this.context.followBottom?.(); // the answer that follows streams in view, as after sending a message
     // Until the kernel answers with the new state, the choice cannot be made twice.
     this.approveButton.disabled = true;
     this.denyButton.disabled = true;
@@ -133,8 +144,10 @@ export class ToolPartView {
     this.title.hidden = !part.title;
     this.provider.hidden = !part.providerExecuted;
     this.badge.textContent = toolStateLabel(part);
-    this.badge.dataset.tone =
-      state === "approval-responded" && part.approval?.approved === false ? "muted" : STATE_TONES[state] ?? "muted";
+    const ended = toolEnded(part);
+    const denied = state === "output-denied" || (state === "approval-responded" && part.approval?.approved === false);
+    this.badge.dataset.tone = ended ? "muted" : denied ? "denied" : STATE_TONES[state] ?? "muted";
+    this.el.dataset.ended = ended;
 
     const inputValue = part.input !== undefined ? part.input : part.rawInput;
     const inputText = prettyJson(inputValue);
@@ -144,9 +157,14 @@ export class ToolPartView {
     }
     this.input.node.hidden = inputText === "";
     // A one-line glimpse of the arguments, so a closed card still says what it did.
-    const preview = inputValue === undefined ? "" : compactJson(inputValue);
+    // A denial's reason is what the user needs to see, so a closed card shows it instead of the arguments.
+    const reason = denied && !ended && typeof part.approval?.reason === "string" ? part.approval.reason : "";
+    const preview = reason ? label(reason, 200) : inputValue === undefined ? "" : compactJson(inputValue);
     this.preview.textContent = preview;
     this.preview.hidden = preview === "" || preview === "{}";
+    this.preview.dataset.agui = reason ? "denied-reason" : "tool-preview";
+    if (reason) this.preview.title = label(reason, 500);
+    else this.preview.removeAttribute("title");
     this.input.node.dataset.streaming = state === "input-streaming" ? "true" : "false";
 
     const hasOutput = state === "output-available" && part.output !== undefined;
@@ -164,7 +182,7 @@ export class ToolPartView {
 
     this.updateApproval(part, state, previousState);
     if (!this.userToggled) {
-      this.autoOpen = OPEN_STATES.has(state);
+      this.autoOpen = OPEN_STATES.has(state) && !ended; // a stopped call is no failure to look into
       this.el.open = this.autoOpen;
     }
   }
@@ -186,8 +204,13 @@ export class ToolPartView {
         this.approveButton.disabled = false;
         this.denyButton.disabled = false;
         delete this.el.dataset.approvalSent;
+        this.context.askedForApproval?.(this.el);
       }
     } else if (approval) {
+      if (toolEnded(part) === "cancelled") {
+        this.approvalText.textContent = "Cancelled: a new message was sent before this was answered.";
+        return;
+      }
       const verdict = approval.approved === false ? "Denied" : "Approved";
       this.approvalText.textContent = approval.reason ? `${verdict}: ${label(approval.reason, 500)}` : verdict;
     }
