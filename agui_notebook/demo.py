@@ -136,7 +136,12 @@ class DemoAgent:
         yield RunStartedEvent(
             thread_id=input.thread_id, run_id=input.run_id, input=input, timestamp=self._now()
         )
-        answers = [e for e in input.resume or () if e.interrupt_id.startswith(APPROVAL_PREFIX)]
+        # A cancelled approval (the user asked something new instead) is no answer: the new question is.
+        answers = [
+            e
+            for e in input.resume or ()
+            if e.interrupt_id.startswith(APPROVAL_PREFIX) and e.status != "cancelled"
+        ]
         if answers:
             async for event in self._resumed(input, answers[0]):
                 yield event

@@ -105,3 +105,23 @@ def test_answers_the_latest_question_when_files_are_attached() -> None:
     second = ui_message_dicts_from_events(run_demo(second_input))
     tool = next(p for p in second[-1]["parts"] if p["type"] == "tool-get_weather")
     assert tool["input"] == {"city": "Oslo", "units": "metric"}
+
+
+def test_a_cancelled_approval_is_no_answer_the_new_question_is() -> None:
+    first = run_demo(demo_input("Weather in Oslo?", run_id="run-1"))
+    interrupt = first[-1]["outcome"]["interrupts"][0]
+    messages = to_agui_messages_wire(ui_message_dicts_from_events(first))
+    asked_again = RunAgentInput.model_validate(
+        {
+            "threadId": "demo-thread",
+            "runId": "run-2",
+            "messages": [
+                *(m for m in messages if m["role"] != "activity"),
+                {"id": "user-2", "role": "user", "content": "And the weather in Lisbon?"},
+            ],
+            "resume": [{"interruptId": interrupt["id"], "status": "cancelled"}],
+        }
+    )
+    answer = ui_message_dicts_from_events(run_demo(asked_again))[-1]
+    texts = " ".join(p["text"] for p in answer["parts"] if p["type"] == "text")
+    assert "Lisbon" in texts and "No problem" not in texts
