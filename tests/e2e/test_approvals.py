@@ -112,11 +112,17 @@ def test_deny_and_a_stale_approval_in_jupyterlab(lab: Lab, artifacts_dir: Path) 
             "the answer to the new question",
         )
         assert cancelled.locator("[data-agui=tool-state]").inner_text() == "Cancelled"
-        assert page.locator("[data-agui=approve]:visible").count() == 0
-        assert page.locator("[data-agui=status]").inner_text() == "Ready"
+        assert cancelled.locator("[data-agui=approve]:visible").count() == 0
+        # The demo answers the new question, and asks again for the new report: only that card has buttons.
+        answer = page.locator("[data-role=assistant]").last
+        assert "Bergen" in answer.locator("[data-part-type=text] h2").first.inner_text()
+        assert page.locator("[data-agui=approve]:visible").count() == 1
+        assert answer.locator("[data-tool-state=approval-requested] [data-agui=approve]").is_visible()
+        assert page.locator("[data-agui=status]").inner_text() == "Waiting for your approval"
         chat.screenshot(path=str(artifacts_dir / "e2e-approvals-2-cancelled.png"))
         assert kernel_report(page) == [
             ["output-denied", "not to the whole team", None],
             ["output-denied", None, "cancelled"],
+            ["approval-requested", None, None],
         ]
         assert errors == []
