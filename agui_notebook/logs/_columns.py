@@ -131,7 +131,7 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column("args_end_at", "TOOL_CALL_END: the model finished streaming the arguments"),
     Column("result_at", "TOOL_CALL_RESULT"),
     Column("args_s", "started_at to args_end_at: streaming the arguments"),
-    Column("latency_s", "args_end_at to result_at: executing the tool"),
+    Column("latency_s", "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran)"),
     Column("total_s", "started_at to result_at"),
     Column("args_chars", "characters of the argument deltas"),
     Column("args_json_valid", "the joined argument deltas parse as JSON (an empty string counts as `{}`)"),
@@ -141,7 +141,11 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column(
         "error", "the tool's error: an `error` field on the result, a producer failure marker, or RUN_ERROR"
     ),
-    Column("status", "ok (result without error), error, or pending (no result yet)"),
+    Column(
+        "status",
+        "ok (result without error), error, denied (refused by the user or client: never ran), or pending"
+        " (no result yet)",
+    ),
 )
 
 REASONING_COLUMNS: tuple[Column, ...] = (

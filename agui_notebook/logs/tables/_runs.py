@@ -177,7 +177,7 @@ def runs_df(events: Any) -> pd.DataFrame:
         if run < 0:
             continue
         tool_counts[run] += 1
-        if calls.args_end[k] != NAT and calls.result_at[k] != NAT:
+        if calls.executed[k] and calls.args_end[k] != NAT and calls.result_at[k] != NAT:
             intervals.setdefault(run, []).append((int(calls.args_end[k]), int(calls.result_at[k])))
     tool_time = np.array([_union_seconds(intervals.get(run, [])) for run in range(size)], dtype=float)
 
