@@ -64,6 +64,10 @@ RUN_COLUMNS: tuple[Column, ...] = (
         "status", "success, error, interrupt, cancelled (RUN_FINISHED outcome / RUN_ERROR), or incomplete"
     ),
     Column("error", "RUN_ERROR message (with its code in brackets when given)"),
+    Column(
+        "model",
+        "the model(s) the run's usage entries name (`a + b` for several), else its metadata's `model`",
+    ),
     Column("events", "number of events in the run"),
     Column("duration_s", "end to end: started_at to finished_at"),
     Column("ttft_s", "RUN_STARTED to the first non-empty text or reasoning delta"),
@@ -89,6 +93,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column(
         "tpot_s", "time per output token after the first: (last chunk - first chunk) / (output_tokens - 1)"
     ),
+    Column("cost_usd", "the usage priced by `prices=` (only with `prices=`); NaN without usage or a price"),
 )
 
 MESSAGE_COLUMNS: tuple[Column, ...] = (
