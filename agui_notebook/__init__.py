@@ -78,6 +78,7 @@ _EXPORTS: dict[str, str] = {
     "RecordedEvent": "agui_notebook.logs._record",
     "record": "agui_notebook.logs._record",
     "summarize": "agui_notebook.logs._summary",
+    "totals_df": "agui_notebook.logs._summary",
     "chunks_df": "agui_notebook.logs.tables._chunks",
     "messages_df": "agui_notebook.logs.tables._messages",
     "reasoning_df": "agui_notebook.logs.tables._reasoning",
@@ -178,7 +179,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         plot_tool_latency,
     )
     from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
-    from agui_notebook.logs._summary import summarize
+    from agui_notebook.logs._summary import summarize, totals_df
     from agui_notebook.logs.tables._chunks import chunks_df
     from agui_notebook.logs.tables._messages import messages_df
     from agui_notebook.logs.tables._reasoning import reasoning_df

@@ -33,7 +33,7 @@ from ._frame import (
 from ._run_endings import errors_by_run, run_endings, run_error_text
 from ._tool_calls import ToolCalls
 
-__all__ = ["PRICE_KEYS", "runs_df"]
+__all__ = ["PRICE_KEYS", "checked_prices", "runs_df", "runs_table"]
 
 PRICE_KEYS = ("input", "output", "cached_input")
 """What a model's entry in ``prices=`` gives, in US dollars per million tokens (``cached_input`` defaults to
@@ -135,7 +135,7 @@ def _metadata_model(event: Any) -> str | None:
     )
 
 
-def _checked_prices(prices: Any) -> dict[str, dict[str, float]]:
+def checked_prices(prices: Any) -> dict[str, dict[str, float]]:
     """``prices=`` as {model: {"input", "output", "cached_input"}} in USD per million tokens, else OptionError."""
     if not isinstance(prices, Mapping):
         raise OptionError(f"prices must map model names to their prices, not {type(prices).__name__}")
@@ -206,11 +206,15 @@ def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = N
     >>> logs.runs_df("logs/").groupby("status").ttft_s.median()  # doctest: +SKIP
     >>> logs.runs_df("logs/", prices={"gpt-4o": {"input": 2.5, "output": 10}}).cost_usd.sum()  # doctest: +SKIP
     """
-    checked_prices = None if prices is None else _checked_prices(prices)
-    frame = events_table(events)
-    ev = EventFrame(frame)
+    priced = None if prices is None else checked_prices(prices)
+    ev = EventFrame(events_table(events))
+    return runs_table(ev, Chunks(ev), priced)
+
+
+def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
+    """``runs_df`` of an events frame whose chunks are already found (``prices`` checked)."""
+    frame = ev.frame
     size = ev.runs
-    chunks = Chunks(ev)
     last, endings = run_endings(ev)
     # The calls' own odd values are tool_calls_df's to report.
     calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings), odd=OddValues())
@@ -329,22 +333,22 @@ def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = N
     }
     wanted = names(RUN_COLUMNS)
     unpriced: set[str] = set()
-    if checked_prices is None:
+    if prices is None:
         wanted.remove("cost_usd")
     else:
         costs = []
         for run in range(size):
             fallback = next(iter(named[run])) if len(named[run]) == 1 else None
-            costs.append(_cost(entries[run], fallback, checked_prices, unpriced) if entries[run] else np.nan)
+            costs.append(_cost(entries[run], fallback, prices, unpriced) if entries[run] else np.nan)
         columns["cost_usd"] = np.array(costs, dtype=float)
     table = ev.finished(pd.DataFrame(columns)[wanted], "runs_df")
-    if checked_prices is not None:
+    if prices is not None:
         table.attrs["unpriced_models"] = sorted(unpriced)
         if unpriced:
             warnings.warn(
                 f"runs_df: no price for {', '.join(map(repr, sorted(unpriced)))}: the cost of their runs is"
                 " NaN (listed in attrs['unpriced_models'])",
                 AguiNotebookWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
     return table

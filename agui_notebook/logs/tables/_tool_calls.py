@@ -32,7 +32,7 @@ from ._frame import (
 )
 from ._run_endings import errors_by_run, run_endings
 
-__all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df"]
+__all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
 
 TOOL_STATUSES = ("ok", "error", "denied", "pending")
 """The values of ``tool_calls_df``'s ``status``, in the order of its categories."""
@@ -272,8 +272,13 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
     ev = EventFrame(events_table(events))
+    return tool_calls_table(ev, Chunks(ev))
+
+
+def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
+    """``tool_calls_df`` of an events frame whose chunks are already found."""
     last, endings = run_endings(ev)
-    calls = ToolCalls(ev, Chunks(ev), errors_by_run(ev, last, endings))
+    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings))
     return ev.finished(_tool_frame(ev, calls), "tool_calls_df")
 
 
