@@ -24,7 +24,7 @@ from agui_notebook._errors import OptionError
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
 from ._load import events_table
 from .tables._chunks import Chunks
-from .tables._frame import EventFrame, category_values
+from .tables._frame import EventFrame, category_values, take
 from .tables._reasoning import reasoning_table
 from .tables._runs import checked_prices, runs_table
 from .tables._tool_calls import tool_calls_table
@@ -86,7 +86,7 @@ class _Tables:
             return streamed["run_key"].to_numpy(dtype=object), streamed["gap_s"].to_numpy(dtype=float)
         ev, chunks = self._frame("chunks")
         streamed = chunks.kind != 2
-        rows = np.where(chunks.run[streamed] >= 0, ev.run_first_row[np.maximum(chunks.run[streamed], 0)], -1)
+        rows = take(ev.run_first_row, chunks.run[streamed], -1)  # chunks outside any run have no run key
         keys = np.asarray(category_values(ev.frame["run_key"], rows), dtype=object)
         return keys, chunks.gap[streamed]
 

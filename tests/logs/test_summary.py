@@ -154,3 +154,11 @@ def test_what_summarize_does_not_take() -> None:
         summarize(events, runs=runs_df(events), prices={})
     with pytest.raises(OptionError, match="prices"):
         totals_df(events, prices={"m": {"input": "cheap", "output": 1}})
+
+
+def test_chunks_outside_any_run() -> None:
+    log = [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "timestamp": 0},
+           {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "b", "timestamp": 100}]  # fmt: skip
+    summary = summarize(log)
+    assert summary.loc["inter_chunk_latency_s", "count"] == 1 and summary.loc["ttft_s", "count"] == 0
+    assert summarize(log, by="model").empty  # no run, no group
