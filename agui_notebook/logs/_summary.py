@@ -240,8 +240,12 @@ def totals_df(
         these = runs_[in_group]
         called = calls[(call_groups.isna() if _missing(group) else call_groups == group).to_numpy()]
         rows[group] = _totals(these, called)
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out = out.reindex(columns=wanted)
+    out = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=wanted)
+    for name in wanted:  # counts as integers; token sums as nullable integers (NA: no run reported any)
+        if name in ("input_tokens", "output_tokens"):
+            out[name] = out[name].astype("Int64")
+        elif name not in ("span_s", "output_tokens_per_s", "cost_usd"):
+            out[name] = out[name].astype(np.int64)
     if keys is not None:
         with contextlib.suppress(TypeError):
             out = out.sort_index()

@@ -56,6 +56,7 @@ def test_known_totals() -> None:
         "text_chars": 24, "reasoning_chars": 9, "chunks": 8, "tool_calls": 4, "tool_errors": 2, "tool_denied": 0,
     }  # fmt: skip
     assert totals.loc["all"].to_dict() == pytest.approx(expected)
+    assert str(totals["runs"].dtype) == "int64" and str(totals["input_tokens"].dtype) == "Int64"
 
 
 def test_runs_without_streams() -> None:
@@ -63,7 +64,7 @@ def test_runs_without_streams() -> None:
     summary = summarize(log)
     assert summary.loc["ttft_s", "count"] == 0 and np.isnan(summary.loc["ttft_s", "p50"])
     totals = totals_df(log).loc["all"]
-    assert totals["runs"] == 1 and totals["runs_incomplete"] == 1 and np.isnan(totals["input_tokens"])
+    assert totals["runs"] == 1 and totals["runs_incomplete"] == 1 and pd.isna(totals["input_tokens"])
 
 
 def test_a_real_capture() -> None:
