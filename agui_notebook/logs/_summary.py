@@ -235,7 +235,7 @@ def totals_df(
         run_groups = _labels(runs_, keys, runs_["run_key"].to_numpy(dtype=object)).set_axis(runs_.index)
         call_groups = _labels(runs_, keys, calls["run_key"].to_numpy(dtype=object)).set_axis(calls.index)
     rows = {}
-    for group in pd.unique(run_groups.to_numpy()):
+    for group in ["all"] if keys is None else pd.unique(run_groups.to_numpy()):
         in_group = (run_groups.isna() if _missing(group) else run_groups == group).to_numpy()
         these = runs_[in_group]
         called = calls[(call_groups.isna() if _missing(group) else call_groups == group).to_numpy()]

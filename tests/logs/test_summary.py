@@ -59,6 +59,13 @@ def test_known_totals() -> None:
     assert str(totals["runs"].dtype) == "int64" and str(totals["input_tokens"].dtype) == "Int64"
 
 
+def test_a_log_without_runs() -> None:
+    totals = totals_df([])
+    assert totals.index.tolist() == ["all"] and totals.loc["all", "runs"] == 0
+    assert summarize([])["count"].tolist() == [0] * 8
+    assert len(totals_df([], by="model")) == 0
+
+
 def test_runs_without_streams() -> None:
     log = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0}]
     summary = summarize(log)
