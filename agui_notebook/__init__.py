@@ -68,6 +68,7 @@ _EXPORTS: dict[str, str] = {
     "to_ui_messages": "agui_notebook.bridge._messages",
     "DemoAgent": "agui_notebook.demo",
     "load_events": "agui_notebook.logs._load",
+    "to_parquet": "agui_notebook.logs._parquet",
     "export_otel": "agui_notebook.logs._otel",
     "to_otel_spans": "agui_notebook.logs._otel",
     "plot_reasoning_lengths": "agui_notebook.logs._plots",
@@ -172,6 +173,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.demo import DemoAgent
     from agui_notebook.logs._load import load_events
     from agui_notebook.logs._otel import export_otel, to_otel_spans
+    from agui_notebook.logs._parquet import to_parquet
     from agui_notebook.logs._plots import (
         plot_reasoning_lengths,
         plot_run_timeline,
