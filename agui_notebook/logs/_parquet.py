@@ -109,9 +109,10 @@ def to_parquet(
     if _is_events_table(table):
         kind = "events"
         events = table["event"].array
+        missing = events.isna().tolist()
+        raw = events.raw
         out["event"] = pd.array(
-            [None if events.isna()[i] else _event_text(events.raw(i)) for i in range(len(events))],
-            dtype=object,
+            [None if missing[i] else _event_text(raw(i)) for i in range(len(events))], dtype=object
         )
         out[POSITION] = np.arange(len(table), dtype=np.int64)
         json_columns.append("event")
@@ -170,31 +171,47 @@ def parquet_sources(path: str) -> list[Any]:
         raise OptionError(
             f"{path!r} holds no events table written by to_parquet (a logs table reads with pandas.read_parquet)"
         )
-    frame = table.sort_by(POSITION).to_pandas()
-    sources = frame["source"].astype(object).to_numpy()
-    lines = frame["line"].to_numpy(dtype=np.int64)
-    times = frame["time"]
-    received = np.where(times.notna().to_numpy(), times.to_numpy(dtype="datetime64[ns]").view(np.int64), -1)
-    texts = frame["event"].to_numpy(dtype=object)
-    found: list[Any] = []
-    start = 0
-    n = len(frame)
-    while start < n:
-        end = start + 1
-        while end < n and sources[end] == sources[start] and lines[end] > lines[end - 1]:
-            end += 1
-        parts = []
-        previous = 0
-        for i in range(start, end):
-            text = texts[i]
-            if text is None:
-                continue
-            parts.append(b"\n" * max(int(lines[i]) - previous - 1, 0))
-            previous = int(lines[i])
-            body = text.encode("utf-8")
-            if received[i] >= 0:
-                body = b'{"received_ns":%d,"event":%s}' % (received[i], body)
-            parts.append(body + b"\n")
-        found.append(Source(str(sources[start]), data=b"".join(parts)))
-        start = end
-    return found
+    return _logs_of(table.sort_by(POSITION), Source)
+
+
+def _logs_of(table: Any, source_class: Any) -> list[Any]:
+    """Each run of consecutive rows of one source, with rising lines, as the JSONL log it was read from:
+    blank lines before each event up to its line, recorded events (a ``time``) as recorder records."""
+    pa, _ = _arrow()
+    import pyarrow.compute as pc
+
+    table = table.filter(pc.is_valid(table["event"]))
+    n = table.num_rows
+    if not n:
+        return []
+    names = table["source"].combine_chunks()
+    if not pa.types.is_dictionary(names.type):
+        names = pc.dictionary_encode(names)
+    codes = names.indices.to_numpy(zero_copy_only=False)
+    lines = table["line"].to_numpy().astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (lines[1:] <= lines[:-1])])
+    previous = np.r_[0, lines[:-1]]
+    previous[starts] = 0
+    pads = pc.binary_repeat(
+        pa.scalar("\n", type=pa.large_string()), pa.array(np.maximum(lines - previous - 1, 0))
+    )
+    event = pc.cast(table["event"], pa.large_string())
+    ns = pc.cast(pc.cast(table["time"], pa.timestamp("ns", tz="UTC")), pa.int64())
+    text = pa.large_string()
+
+    def literal(value: str) -> Any:
+        return pa.scalar(value, type=text)
+
+    recorded = pc.binary_join_element_wise(
+        literal('{"received_ns":'), pc.cast(ns, text), literal(',"event":'), event, literal("}"), literal("")
+    )
+    body = pc.if_else(pc.is_valid(ns), recorded, event)
+    rows = pc.binary_join_element_wise(pc.cast(pads, text), body, literal("\n"), literal("")).combine_chunks()
+    offsets = np.frombuffer(rows.buffers()[1], dtype=np.int64)[rows.offset : rows.offset + n + 1]
+    data = memoryview(rows.buffers()[2])
+    ends = np.r_[starts[1:], n]
+    dictionary = names.dictionary.to_pylist()
+    return [
+        source_class(str(dictionary[codes[a]]), data=bytes(data[offsets[a] : offsets[b]]))
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+    ]
