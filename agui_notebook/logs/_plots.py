@@ -343,7 +343,7 @@ def plot_token_stream(
     ax.set_xlabel("seconds since RUN_STARTED")
     ax.set_ylabel("characters streamed")
     ax.set_title(f"stream of run {run_key}: {len(chunks)} chunks (chunks are not tokens)")
-    if len(chunks):
+    if ax.get_legend_handles_labels()[0]:  # chunks outside any message draw no line
         ax.legend(loc="upper left", frameon=False)
     ax.grid(alpha=0.6)
     return ax
@@ -384,6 +384,10 @@ def plot_tool_latency(events: EventsOrSource, *, ax: Any = None, palette: _Palet
             jitter = np.random.default_rng(i).uniform(-0.15, 0.15, len(timed))
             colors = [palette.error if s == "error" else palette.tool for s in timed["status"]]
             ax.scatter(timed["latency_s"], i + jitter, c=colors, s=18, zorder=3)
+        else:
+            ax.annotate(
+                "  no call ran: no latency to show", (0, i), va="center", color=palette.muted, style="italic"
+            )
     if tools:
         ax.set_yticks(range(1, len(tools) + 1), labels)
         ax.set_ylim(len(tools) + 0.6, 0.4)
