@@ -71,6 +71,7 @@ _EXPORTS: dict[str, str] = {
     "to_ui_messages": "agui_notebook.bridge._messages",
     "DemoAgent": "agui_notebook.demo",
     "load_events": "agui_notebook.logs._load",
+    "to_parquet": "agui_notebook.logs._parquet",
     "export_otel": "agui_notebook.logs._otel",
     "to_otel_spans": "agui_notebook.logs._otel",
     "plot_reasoning_lengths": "agui_notebook.logs._plots",
@@ -81,6 +82,7 @@ _EXPORTS: dict[str, str] = {
     "RecordedEvent": "agui_notebook.logs._record",
     "record": "agui_notebook.logs._record",
     "summarize": "agui_notebook.logs._summary",
+    "totals_df": "agui_notebook.logs._summary",
     "chunks_df": "agui_notebook.logs.tables._chunks",
     "messages_df": "agui_notebook.logs.tables._messages",
     "reasoning_df": "agui_notebook.logs.tables._reasoning",
@@ -177,6 +179,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.demo import DemoAgent
     from agui_notebook.logs._load import load_events
     from agui_notebook.logs._otel import export_otel, to_otel_spans
+    from agui_notebook.logs._parquet import to_parquet
     from agui_notebook.logs._plots import (
         plot_reasoning_lengths,
         plot_run_timeline,
@@ -184,7 +187,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         plot_tool_latency,
     )
     from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
-    from agui_notebook.logs._summary import summarize
+    from agui_notebook.logs._summary import summarize, totals_df
     from agui_notebook.logs.tables._chunks import chunks_df
     from agui_notebook.logs.tables._messages import messages_df
     from agui_notebook.logs.tables._reasoning import reasoning_df

@@ -32,8 +32,8 @@ pydantic-ai's own ``ERROR_OUTCOMES``; ``denied`` becomes ``tool-output-denied`` 
 ordinary output."""
 
 UNSUCCESSFUL_OUTCOMES = CLAIMED_OUTCOMES
-"""Outcomes ``tool_calls_df`` reports as ``status == "error"`` (``error`` is ``"<outcome>: <content>"``): any
-that is not success."""
+"""Outcomes ``tool_calls_df`` does not report as ``ok``: ``denied`` is ``status == "denied"``, the others
+``status == "error"`` (``error`` is ``"<outcome>: <content>"``)."""
 
 _NAMESPACE = "pydantic_ai"
 

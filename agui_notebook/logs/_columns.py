@@ -64,6 +64,10 @@ RUN_COLUMNS: tuple[Column, ...] = (
         "status", "success, error, interrupt, cancelled (RUN_FINISHED outcome / RUN_ERROR), or incomplete"
     ),
     Column("error", "RUN_ERROR message (with its code in brackets when given)"),
+    Column(
+        "model",
+        "the model(s) the run's usage entries name (`a + b` for several), else its metadata's `model`",
+    ),
     Column("events", "number of events in the run"),
     Column("duration_s", "end to end: started_at to finished_at"),
     Column("ttft_s", "RUN_STARTED to the first non-empty text or reasoning delta"),
@@ -89,6 +93,7 @@ RUN_COLUMNS: tuple[Column, ...] = (
     Column(
         "tpot_s", "time per output token after the first: (last chunk - first chunk) / (output_tokens - 1)"
     ),
+    Column("cost_usd", "the usage priced by `prices=` (only with `prices=`); NaN without usage or a price"),
 )
 
 MESSAGE_COLUMNS: tuple[Column, ...] = (
@@ -131,7 +136,7 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column("args_end_at", "TOOL_CALL_END: the model finished streaming the arguments"),
     Column("result_at", "TOOL_CALL_RESULT"),
     Column("args_s", "started_at to args_end_at: streaming the arguments"),
-    Column("latency_s", "args_end_at to result_at: executing the tool"),
+    Column("latency_s", "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran)"),
     Column("total_s", "started_at to result_at"),
     Column("args_chars", "characters of the argument deltas"),
     Column("args_json_valid", "the joined argument deltas parse as JSON (an empty string counts as `{}`)"),
@@ -141,7 +146,11 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column(
         "error", "the tool's error: an `error` field on the result, a producer failure marker, or RUN_ERROR"
     ),
-    Column("status", "ok (result without error), error, or pending (no result yet)"),
+    Column(
+        "status",
+        "ok (result without error), error, denied (refused by the user or client: never ran), or pending"
+        " (no result yet)",
+    ),
 )
 
 REASONING_COLUMNS: tuple[Column, ...] = (
@@ -168,12 +177,14 @@ SUMMARY_DISTRIBUTIONS: tuple[Column, ...] = (
     Column("tpot_s", "time per output token after the first, per run with output tokens (vLLM's TPOT)"),
     Column("e2e_latency_s", "run duration, per finished run (vLLM's E2EL)"),
     Column("chunks_per_s", "streaming rate of chunks, per run"),
-    Column("tool_latency_s", "TOOL_CALL_END to TOOL_CALL_RESULT, per tool call"),
+    Column("tool_latency_s", "TOOL_CALL_END to TOOL_CALL_RESULT, per tool call that ran (not denied ones)"),
     Column("reasoning_duration_s", "duration of each reasoning message"),
+    Column("cost_usd", "cost of each run with a price (only when the runs have `cost_usd`)"),
 )
+"""The rows of :func:`summarize`, in order."""
 
 SUMMARY_STATISTICS: tuple[str, ...] = ("mean", "p50", "p90", "p99")
-"""Statistics reported for each distribution, e.g. ``ttft_s_p90``."""
+"""The statistics :func:`summarize` reports for each row after its ``count`` (numpy's linear percentiles)."""
 
 SUMMARY_TOTALS: tuple[Column, ...] = (
     Column("runs", "number of runs"),
@@ -182,23 +193,19 @@ SUMMARY_TOTALS: tuple[Column, ...] = (
     Column("runs_interrupt", "runs that finished with an interrupt outcome"),
     Column("runs_cancelled", "runs that finished with a cancelled outcome"),
     Column("runs_incomplete", "runs with no RUN_FINISHED or RUN_ERROR"),
-    Column("span_s", "first to last event time over all runs (the benchmark duration)"),
+    Column("span_s", "first run start to last run end (an incomplete run counts its start)"),
     Column("input_tokens", "input tokens over all runs that reported usage"),
     Column("output_tokens", "output tokens over all runs that reported usage"),
     Column("output_tokens_per_s", "output_tokens / span_s"),
+    Column("cost_usd", "cost over the runs with a price (only when the runs have `cost_usd`)"),
     Column("text_chars", "characters of text over all runs"),
     Column("reasoning_chars", "characters of reasoning over all runs"),
     Column("chunks", "text and reasoning chunks over all runs"),
     Column("tool_calls", "tool calls over all runs"),
     Column("tool_errors", "tool calls with status error"),
+    Column("tool_denied", "tool calls with status denied"),
 )
-
-
-def summary_names() -> list[str]:
-    """The index of :func:`summarize`'s Series, in order."""
-    return names(SUMMARY_TOTALS) + [
-        f"{column.name}_{statistic}" for column in SUMMARY_DISTRIBUTIONS for statistic in SUMMARY_STATISTICS
-    ]
+"""The columns of :func:`totals_df`, in order."""
 
 
 TABLES: dict[str, tuple[Column, ...]] = {
@@ -208,8 +215,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
     "chunks_df": CHUNK_COLUMNS,
     "tool_calls_df": TOOL_CALL_COLUMNS,
     "reasoning_df": REASONING_COLUMNS,
-    "summarize (totals)": SUMMARY_TOTALS,
-    "summarize (distributions: `_mean`, `_p50`, `_p90`, `_p99`)": SUMMARY_DISTRIBUTIONS,
+    "summarize (rows; columns `count`, `mean`, `p50`, `p90`, `p99`)": SUMMARY_DISTRIBUTIONS,
+    "totals_df": SUMMARY_TOTALS,
 }
 
 

@@ -121,11 +121,13 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
         skipped = []
     if isinstance(source, (bytes, bytearray, memoryview)):
         return [Source("<text>", data=bytes(source))]
-    if isinstance(source, str):
-        if looks_like_text(source):
-            return [Source("<text>", data=source.encode())]
-        return [Source(path, path=path) for path in _paths(source, skipped)]
-    if isinstance(source, os.PathLike):
+    if isinstance(source, str) and looks_like_text(source):
+        return [Source("<text>", data=source.encode())]
+    if isinstance(source, (str, os.PathLike)):
+        from ._parquet import is_parquet_path, parquet_sources  # an events table stored by to_parquet
+
+        if is_parquet_path(os.fspath(source)):
+            return parquet_sources(os.fspath(source))
         return [Source(path, path=path) for path in _paths(os.fspath(source), skipped)]
     if hasattr(source, "read"):
         data = source.read()

@@ -1,102 +1,346 @@
-"""``summarize``: the headline numbers of a set of runs, the way serving benchmarks report them.
+"""``summarize`` and ``totals_df``: the headline numbers of a set of runs, the way serving benchmarks report them.
 
-Latency distributions follow vLLM's benchmark definitions (TTFT, ITL, TPOT, E2E latency) with mean, p50, p90
-and p99. AG-UI streams chunks, not tokens, so the figures measured on chunks say so in their names
+Latency distributions follow vLLM's benchmark definitions (TTFT, ITL, TPOT, E2E latency) with count, mean,
+p50, p90 and p99. AG-UI streams chunks, not tokens, so the figures measured on chunks say so in their names
 (``inter_chunk_latency_s``, ``chunks_per_s``); TPOT uses the token counts a run reports in its usage.
+
+No table is built twice. Both functions take the tables they need as arguments (``runs=``, ``tool_calls=``,
+``reasoning=``, ``chunks=``) and build only the missing ones, from one pass over the events table shared by
+all of them; given every table they need, they do not need the events at all. (There is no hidden cache: an
+events table is a mutable DataFrame, so a cache keyed on it could answer for data that has changed.)
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, summary_names
-from ._load import events_table
-from .tables._chunks import chunks_df
-from .tables._reasoning import reasoning_df
-from .tables._runs import runs_df
-from .tables._tool_calls import tool_calls_df
+from agui_notebook._errors import OptionError
+from agui_notebook._types import ErrorMode
 
-__all__ = ["summarize"]
+from ._by_file import by_file, file_paths
+from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
+from ._load import events_table, load_events
+from .tables._chunks import Chunks, chunks_df
+from .tables._frame import EventFrame, category_values, take
+from .tables._reasoning import reasoning_df, reasoning_table
+from .tables._runs import checked_prices, runs_df, runs_table
+from .tables._tool_calls import tool_calls_df, tool_calls_table
+
+__all__ = ["summarize", "totals_df"]
+
+_PER_RUN = {
+    "ttft_s": "ttft_s",
+    "time_to_first_text_s": "time_to_first_text_s",
+    "tpot_s": "tpot_s",
+    "e2e_latency_s": "duration_s",
+    "chunks_per_s": "chunks_per_s",
+    "cost_usd": "cost_usd",
+}
+"""The distributions measured once per run: summary row -> runs_df column."""
 
 
-def _statistics(values: Any) -> dict[str, float]:
-    array = np.asarray(pd.Series(values, dtype=float).dropna(), dtype=float)
+class _Tables:
+    """The tables a summary reads: those given, the others built once from one shared events frame."""
+
+    def __init__(self, events: Any, given: dict[str, pd.DataFrame | None], prices: Any) -> None:
+        self.given = {name: table for name, table in given.items() if table is not None}
+        if prices is not None and "runs" in self.given:
+            raise OptionError(
+                "prices= prices the runs summarize builds; give runs_df(events, prices=...) as runs="
+            )
+        self.prices = None if prices is None else checked_prices(prices)
+        self.events = events
+        self._ev: EventFrame | None = None
+        self._chunks: Chunks | None = None
+
+    def _frame(self, wanted: str) -> tuple[EventFrame, Chunks]:
+        if self._ev is None:
+            if self.events is None:
+                raise OptionError(
+                    f"give the events, or the {wanted} table as {wanted}= (no events to build it from)"
+                )
+            self._ev = EventFrame(events_table(self.events))
+            self._chunks = Chunks(self._ev)
+        self._ev.odd = type(self._ev.odd)()  # each table reports the odd values it reads itself
+        return self._ev, self._chunks  # type: ignore[return-value]
+
+    def table(self, name: str) -> pd.DataFrame:
+        if name not in self.given:
+            ev, chunks = self._frame(name)
+            if name == "runs":
+                self.given[name] = runs_table(ev, chunks, self.prices)
+            elif name == "tool_calls":
+                self.given[name] = tool_calls_table(ev, chunks)
+            else:
+                self.given[name] = reasoning_table(ev, chunks)
+        return self.given[name]
+
+    def chunk_gaps(self) -> tuple[Any, np.ndarray]:
+        """(run_key, gap_s) of every text and reasoning chunk: from ``chunks=``, else from the events."""
+        if "chunks" in self.given:
+            chunks = self.given["chunks"]
+            streamed = chunks[chunks["kind"] != "tool_args"]
+            return streamed["run_key"].to_numpy(dtype=object), streamed["gap_s"].to_numpy(dtype=float)
+        ev, chunks = self._frame("chunks")
+        streamed = chunks.kind != 2
+        rows = take(ev.run_first_row, chunks.run[streamed], -1)  # chunks outside any run have no run key
+        keys = np.asarray(category_values(ev.frame["run_key"], rows), dtype=object)
+        return keys, chunks.gap[streamed]
+
+
+def _from_files(
+    events: Any,
+    given: dict[str, pd.DataFrame | None],
+    prices: Any,
+    workers: int | None,
+    client: Any,
+    progress: bool | None,
+    errors: ErrorMode,
+) -> tuple[Any, dict[str, pd.DataFrame | None], Any]:
+    """The missing tables of files, built file by file in one pass (``_by_file``); other events unchanged.
+
+    Returns ``(events, given, prices)`` for :class:`_Tables`: with files, every table it needs is given.
+    """
+    skipped: list[dict[str, str]] = []
+    paths = None if events is None else file_paths(events, skipped)
+    if paths is None:
+        if workers is not None or client is not None:
+            raise OptionError("workers= and client= read files: give a path, glob, folder or list of paths")
+        reads_now = errors != "raise" or progress is not None
+        if reads_now and events is not None and not isinstance(events, pd.DataFrame):
+            events = load_events(events, errors=errors, progress=progress)
+        return events, given, prices
+    if prices is not None and given.get("runs") is not None:
+        raise OptionError(
+            "prices= prices the runs summarize builds; give runs_df(events, prices=...) as runs="
+        )
+    builders = {
+        "runs": functools.partial(runs_df, prices=prices) if prices is not None else runs_df,
+        "tool_calls": tool_calls_df,
+        "reasoning": reasoning_df,
+        "chunks": _streamed_chunks,
+    }
+    wanted = {name: builders[name] for name, table in given.items() if table is None}
+    built = by_file(
+        paths, wanted, errors=errors, workers=workers, client=client, progress=progress, skipped=skipped
+    )
+    return None, {**given, **built}, None
+
+
+def _streamed_chunks(frame: pd.DataFrame) -> pd.DataFrame:
+    """What summarize reads of a file's chunks: the kind, run and gap of each."""
+    chunks = chunks_df(frame)
+    return chunks.loc[:, ["run_key", "kind", "gap_s"]]
+
+
+def _group_keys(runs: pd.DataFrame, by: Any) -> list[str]:
+    keys = [by] if isinstance(by, str) else list(by)
+    missing = [key for key in keys if key not in runs.columns]
+    if missing or not keys:
+        raise OptionError(
+            f"by must name runs_df columns (such as 'model' or 'source'), not {missing or by!r}"
+        )
+    return keys
+
+
+def _labels(runs: pd.DataFrame, keys: list[str] | None, run_keys: Any) -> pd.Series | None:
+    """The group of each value, found from the run it was measured in (None: no grouping)."""
+    if keys is None:
+        return None
+    groups = runs.set_index(runs["run_key"].astype(object))[keys]
+    index = pd.Index(np.asarray(run_keys, dtype=object))
+    picked = groups.reindex(index)
+    if len(keys) == 1:
+        return pd.Series(picked[keys[0]].astype(object).to_numpy(), dtype=object)
+    return pd.Series(list(picked.astype(object).itertuples(index=False, name=None)), dtype=object)
+
+
+def _statistics(values: np.ndarray) -> list[float]:
+    array = values[~np.isnan(values)]
     if not len(array):
-        return dict.fromkeys(SUMMARY_STATISTICS, np.nan)
+        return [0.0, np.nan, np.nan, np.nan, np.nan]
     p50, p90, p99 = np.percentile(array, [50, 90, 99])
-    return {"mean": float(array.mean()), "p50": float(p50), "p90": float(p90), "p99": float(p99)}
+    return [float(len(array)), float(array.mean()), float(p50), float(p90), float(p99)]
 
 
 def summarize(
-    events: Any,
+    events: Any = None,
     *,
+    by: str | Sequence[str] | None = None,
+    runs: pd.DataFrame | None = None,
+    tool_calls: pd.DataFrame | None = None,
+    reasoning: pd.DataFrame | None = None,
+    chunks: pd.DataFrame | None = None,
+    prices: Mapping[str, Mapping[str, float]] | None = None,
     workers: int | None = None,
     client: Any = None,
     progress: bool | None = None,
-    errors: Any = "raise",
-) -> pd.Series:
-    """Headline numbers: run counts by status, token and character totals, and latency percentiles.
+    errors: ErrorMode = "raise",
+) -> pd.DataFrame:
+    """Latency (and cost) distributions: one row per metric, with its count, mean, p50, p90 and p99.
 
-    The index is ``_columns.summary_names()``: totals first, then ``<metric>_<mean|p50|p90|p99>``. Files (a
-    path, glob, folder or list of paths) are read file by file, as the tables read them (``workers=``,
-    ``client=``).
+    The rows are ``SUMMARY_DISTRIBUTIONS`` (``cost_usd`` when the runs have a cost: give ``prices=``, or
+    runs from ``runs_df(events, prices=...)``). ``by`` names one or more ``runs_df`` columns (``"model"``,
+    ``"source"``, ``"status"``): the index is then (group, metric), every value counted in the group of the
+    run it was measured in. Tables already built are reused when given (``runs=``, ``tool_calls=``,
+    ``reasoning=``, ``chunks=``); given all four, ``events`` may be left out. The totals (runs by status,
+    tokens, characters, cost) are :func:`totals_df`'s. Files (a path, glob, folder or list of paths) are read
+    file by file, as the tables read them (``workers=``, ``client=``, ``progress=``, ``errors=``).
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
-    >>> logs.summarize("logs/")[["ttft_s_p50", "ttft_s_p99", "e2e_latency_s_p90"]]  # doctest: +SKIP
+    >>> from agui_notebook import summarize
+    >>> log = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0},
+    ...        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi", "timestamp": 250},
+    ...        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": 1000}]
+    >>> summarize(log).loc[["ttft_s", "e2e_latency_s"], ["count", "p50"]]
+                   count   p50
+    metric
+    ttft_s             1  0.25
+    e2e_latency_s      1  1.00
     """
-    from ._by_file import summary_tables
-
-    tables = summary_tables(events, workers=workers, client=client, progress=progress, errors=errors)
-    if tables is not None:
-        runs, tools, reasoning, streamed, span = tables
+    given = {"runs": runs, "tool_calls": tool_calls, "reasoning": reasoning, "chunks": chunks}
+    events, given, prices = _from_files(events, given, prices, workers, client, progress, errors)
+    tables = _Tables(events, given, prices)
+    runs_table_ = tables.table("runs")
+    keys = None if by is None else _group_keys(runs_table_, by)
+    run_keys = runs_table_["run_key"].to_numpy(dtype=object)
+    measured: dict[str, tuple[Any, np.ndarray]] = {}
+    for column in SUMMARY_DISTRIBUTIONS:
+        name = column.name
+        if name in _PER_RUN:
+            if _PER_RUN[name] in runs_table_.columns:
+                measured[name] = (run_keys, runs_table_[_PER_RUN[name]].to_numpy(dtype=float))
+        elif name == "inter_chunk_latency_s":
+            measured[name] = tables.chunk_gaps()
+        elif name == "tool_latency_s":
+            calls = tables.table("tool_calls")
+            measured[name] = (
+                calls["run_key"].to_numpy(dtype=object),
+                calls["latency_s"].to_numpy(dtype=float),
+            )
+        elif name == "reasoning_duration_s":
+            spans = tables.table("reasoning")
+            measured[name] = (
+                spans["run_key"].to_numpy(dtype=object),
+                spans["duration_s"].to_numpy(dtype=float),
+            )
+    columns = ["count", *SUMMARY_STATISTICS]
+    if keys is None:
+        rows = {name: _statistics(values) for name, (_, values) in measured.items()}
+        out = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+        out.index.name = "metric"
     else:
-        frame = events_table(events)
-        runs = runs_df(frame)
-        tools = tool_calls_df(frame)
-        reasoning = reasoning_df(frame)
-        chunks = chunks_df(frame)
-        streamed = chunks[chunks["kind"] != "tool_args"]
-        times = frame["time"].dropna()
-        span = (times.max() - times.min()).total_seconds() if len(times) else np.nan
+        groups = _labels(runs_table_, keys, run_keys)
+        order = pd.unique(groups.to_numpy()) if groups is not None else []
+        with contextlib.suppress(TypeError):  # groups that do not compare keep their order of appearance
+            order = sorted(order, key=lambda g: (pd.isna(g) if not isinstance(g, tuple) else False, g))
+        records = []
+        for name, (owners, values) in measured.items():
+            labels = _labels(runs_table_, keys, owners)
+            for group in order:
+                same = labels.to_numpy() == group if not _missing(group) else labels.isna().to_numpy()
+                records.append((*(group if len(keys) > 1 else (group,)), name, *_statistics(values[same])))
+        out = pd.DataFrame.from_records(records, columns=[*keys, "metric", *columns])
+        out["metric"] = pd.Categorical(out["metric"], categories=list(measured))
+        out = out.sort_values([*keys, "metric"], kind="stable").set_index([*keys, "metric"])
+        out.index = out.index.set_levels(out.index.levels[-1].astype(str), level=-1)
+    out["count"] = out["count"].astype(np.int64)
+    return out
 
+
+def _missing(value: Any) -> bool:
+    return not isinstance(value, tuple) and pd.isna(value)
+
+
+def totals_df(
+    events: Any = None,
+    *,
+    by: str | Sequence[str] | None = None,
+    runs: pd.DataFrame | None = None,
+    tool_calls: pd.DataFrame | None = None,
+    prices: Mapping[str, Mapping[str, float]] | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool | None = None,
+    errors: ErrorMode = "raise",
+) -> pd.DataFrame:
+    """The totals of a set of runs: runs by status, tokens, characters, chunks, tool calls (and cost).
+
+    One row, ``all``, or one per group of ``by`` (``runs_df`` columns, as for :func:`summarize`); the
+    columns are ``SUMMARY_TOTALS`` (``cost_usd`` when the runs have a cost). ``runs=`` and
+    ``tool_calls=`` are reused when given; files are read file by file, as for :func:`summarize`.
+
+    >>> from agui_notebook import totals_df
+    >>> totals_df([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])[["runs", "runs_incomplete"]]
+         runs  runs_incomplete
+    all     1                1
+    """
+    given = {"runs": runs, "tool_calls": tool_calls}
+    events, given, prices = _from_files(events, given, prices, workers, client, progress, errors)
+    tables = _Tables(events, given, prices)
+    runs_ = tables.table("runs")
+    calls = tables.table("tool_calls")
+    keys = None if by is None else _group_keys(runs_, by)
+    wanted = [name for name in names(SUMMARY_TOTALS) if name != "cost_usd" or "cost_usd" in runs_.columns]
+    if keys is None:
+        run_groups = pd.Series("all", index=runs_.index, dtype=object)
+        call_groups = pd.Series("all", index=calls.index, dtype=object)
+    else:
+        run_groups = _labels(runs_, keys, runs_["run_key"].to_numpy(dtype=object)).set_axis(runs_.index)
+        call_groups = _labels(runs_, keys, calls["run_key"].to_numpy(dtype=object)).set_axis(calls.index)
+    rows = {}
+    for group in ["all"] if keys is None else pd.unique(run_groups.to_numpy()):
+        in_group = (run_groups.isna() if _missing(group) else run_groups == group).to_numpy()
+        these = runs_[in_group]
+        called = calls[(call_groups.isna() if _missing(group) else call_groups == group).to_numpy()]
+        rows[group] = _totals(these, called)
+    out = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=wanted)
+    for name in wanted:  # counts as integers; token sums as nullable integers (NA: no run reported any)
+        if name in ("input_tokens", "output_tokens"):
+            out[name] = out[name].astype("Int64")
+        elif name not in ("span_s", "output_tokens_per_s", "cost_usd"):
+            out[name] = out[name].astype(np.int64)
+    if keys is not None:
+        with contextlib.suppress(TypeError):
+            out = out.sort_index()
+        out.index = pd.MultiIndex.from_tuples(out.index, names=keys) if len(keys) > 1 else out.index
+        out.index.name = keys[0] if len(keys) == 1 else None
+    return out
+
+
+def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     status = runs["status"].value_counts()
-    output_tokens = runs["output_tokens"].sum(min_count=1)
+    started = runs["started_at"].dropna()
+    ends = pd.concat([runs["finished_at"].dropna(), started])
+    span = (ends.max() - started.min()).total_seconds() if len(started) else np.nan
+    output_tokens = _number(runs["output_tokens"].sum(min_count=1))
     totals: dict[str, Any] = {
         "runs": len(runs),
-        "runs_success": int(status.get("success", 0)),
-        "runs_error": int(status.get("error", 0)),
-        "runs_interrupt": int(status.get("interrupt", 0)),
-        "runs_cancelled": int(status.get("cancelled", 0)),
-        "runs_incomplete": int(status.get("incomplete", 0)),
+        **{
+            f"runs_{name}": int(status.get(name, 0))
+            for name in ("success", "error", "interrupt", "cancelled", "incomplete")
+        },
         "span_s": span,
-        "input_tokens": runs["input_tokens"].sum(min_count=1),
+        "input_tokens": _number(runs["input_tokens"].sum(min_count=1)),
         "output_tokens": output_tokens,
-        "output_tokens_per_s": output_tokens / span if span and not pd.isna(output_tokens) else np.nan,
+        "output_tokens_per_s": output_tokens / span if span and not np.isnan(output_tokens) else np.nan,
         "text_chars": int(runs["text_chars"].sum()),
         "reasoning_chars": int(runs["reasoning_chars"].sum()),
-        "chunks": len(streamed),
-        "tool_calls": len(tools),
-        "tool_errors": int((tools["status"] == "error").sum()),
+        "chunks": int((runs["text_chunks"] + runs["reasoning_chunks"]).sum()),
+        "tool_calls": len(calls),
+        "tool_errors": int((calls["status"] == "error").sum()),
+        "tool_denied": int((calls["status"] == "denied").sum()),
     }
-    distributions = {
-        "ttft_s": runs["ttft_s"],
-        "time_to_first_text_s": runs["time_to_first_text_s"],
-        "inter_chunk_latency_s": streamed["gap_s"],
-        "tpot_s": runs["tpot_s"],
-        "e2e_latency_s": runs["duration_s"],
-        "chunks_per_s": runs["chunks_per_s"],
-        "tool_latency_s": tools["latency_s"],
-        "reasoning_duration_s": reasoning["duration_s"],
-    }
-    assert list(distributions) == [column.name for column in SUMMARY_DISTRIBUTIONS]
-    values: dict[str, Any] = {
-        name: (np.nan if pd.isna(value) else float(value)) for name, value in totals.items()
-    }
-    for name, series in distributions.items():
-        for statistic, value in _statistics(series).items():
-            values[f"{name}_{statistic}"] = value
-    summary = pd.Series(values, dtype=float, name="summary")
-    return summary[summary_names()]
+    if "cost_usd" in runs.columns:
+        totals["cost_usd"] = _number(runs["cost_usd"].sum(min_count=1))
+    return totals
+
+
+def _number(value: Any) -> float:
+    """A sum as a float, NaN when nothing was summed (pandas gives NA for an empty nullable sum)."""
+    return np.nan if pd.isna(value) else float(value)

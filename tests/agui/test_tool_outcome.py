@@ -105,7 +105,7 @@ def result_with(encrypted_value: str) -> list[dict[str, Any]]:
     [
         ("failed", "tool-output-error", "error", "failed: boom"),
         ("retried", "tool-output-error", "error", "retried: boom"),
-        ("denied", "tool-output-denied", "error", "denied: boom"),
+        ("denied", "tool-output-denied", "denied", None),
         ("interrupted", "tool-output-available", "error", "interrupted: boom"),
         ("success", "tool-output-available", "ok", None),
     ],

@@ -161,6 +161,13 @@ def test_lazy_tables_on_dask_compute_to_the_same_tables(tmp_path: Path, dask_cli
 def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
     from agui_notebook.logs._summary import summarize
 
+    from agui_notebook.logs._summary import totals_df
+
     folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
-    pd.testing.assert_series_equal(_quiet(summarize, folder), _quiet(summarize, _quiet(load_events, folder)))
-    pd.testing.assert_series_equal(_quiet(summarize, folder, workers=2), _quiet(summarize, folder))
+    whole = _quiet(load_events, folder)
+    for summary in (summarize, totals_df):
+        pd.testing.assert_frame_equal(_quiet(summary, folder), _quiet(summary, whole))
+        pd.testing.assert_frame_equal(
+            _quiet(summary, folder, by="source"), _quiet(summary, whole, by="source")
+        )
+    pd.testing.assert_frame_equal(_quiet(summarize, folder, workers=2), _quiet(summarize, folder))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agui_notebook.logs._columns import TABLES, markdown_tables, summary_names
+from agui_notebook.logs._columns import TABLES, markdown_tables
 
 DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "metrics.md"
 
@@ -19,6 +19,3 @@ def test_column_names_are_unique_and_described() -> None:
         column_names = [c.name for c in columns]
         assert len(column_names) == len(set(column_names)), title
         assert all(c.meaning and "\n" not in c.meaning for c in columns), title
-    assert (
-        summary_names()[:2] == ["runs", "runs_success"] and summary_names()[-1] == "reasoning_duration_s_p99"
-    )

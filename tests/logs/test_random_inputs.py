@@ -11,7 +11,7 @@ read in random slice sizes. Whatever comes in:
 - every event of a whole log is either a row or a listed problem;
 - the tables' row counts agree with the events table (runs with run keys, chunks with non-empty text
   deltas, messages with message ids, reasoning with reasoning messages, tool calls with tool call ids), and
-  summarize agrees with the tables.
+  totals_df agrees with the tables (and summarize reads them).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from agui_notebook.logs._plots import (
     plot_token_stream,
     plot_tool_latency,
 )
-from agui_notebook.logs._summary import summarize
+from agui_notebook.logs._summary import summarize, totals_df
 from agui_notebook.logs.tables._chunks import chunks_df
 from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._reasoning import reasoning_df
@@ -302,10 +302,11 @@ def check_tables(df: pd.DataFrame) -> None:
     made_pairs = set(zip(key[made], df["tool_call_id"][made].astype(str), strict=True))
     assert len(made_pairs) <= len(calls) <= len(pairs)
 
-    summary = summarize(df)
+    summarize(df)
+    summary = totals_df(df).loc["all"]
     assert summary["runs"] == len(runs) and summary["tool_calls"] == len(calls)
-    assert summary["chunks"] == len(streamed)
     in_runs = streamed[streamed["run_key"].notna()]
+    assert summary["chunks"] == len(in_runs)  # the totals are over runs
     assert summary["text_chars"] == in_runs.loc[in_runs["kind"] == "text", "chars"].sum()
     assert summary["reasoning_chars"] == in_runs.loc[in_runs["kind"] == "reasoning", "chars"].sum()
 

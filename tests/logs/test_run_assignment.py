@@ -10,7 +10,7 @@ import pytest
 from agui_notebook._errors import EventLogWarning
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._run_assignment import assign_runs, run_keys
-from agui_notebook.logs._summary import summarize
+from agui_notebook.logs._summary import totals_df
 from agui_notebook.logs.tables._chunks import chunks_df
 from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._runs import runs_df
@@ -118,7 +118,7 @@ def test_runs_that_reuse_a_run_id_in_one_file_are_kept_apart() -> None:
     assert values(calls["run_key"]) == ["r#1", "r#2"] and values(calls["result"]) == ["search", "calc"]
     chunks = chunks_df(df)
     assert values(chunks["run_key"]) == ["r#1", "r#1", "r#2", "r#2", "s"]
-    assert summarize(df)["runs"] == 3
+    assert totals_df(df).loc["all", "runs"] == 3
 
 
 def test_runs_that_reuse_a_run_id_across_files_are_kept_apart(tmp_path: Path) -> None:

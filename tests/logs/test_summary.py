@@ -1,56 +1,172 @@
-"""summarize: the headline numbers, known by hand for the hand-built log."""
+"""summarize and totals_df: the headline numbers, known by hand for the hand-built log; no table built twice."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from agui_notebook.logs._columns import summary_names
+from agui_notebook._errors import OptionError
+from agui_notebook.logs import _summary
+from agui_notebook.logs._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_TOTALS, names
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._summary import summarize
-from tests.logs.samples import CAPTURES, known_events
+from agui_notebook.logs._summary import summarize, totals_df
+from agui_notebook.logs.tables._chunks import chunks_df
+from agui_notebook.logs.tables._reasoning import reasoning_df
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
+from tests.logs.samples import CAPTURES, at, jsonl, known_events
+
+LATENCIES = [name for name in names(SUMMARY_DISTRIBUTIONS) if name != "cost_usd"]
 
 
 def test_known_summary() -> None:
     summary = summarize(known_events())
-    assert summary.index.tolist() == summary_names()
+    assert summary.index.tolist() == LATENCIES and summary.index.name == "metric"
+    assert summary.columns.tolist() == ["count", "mean", "p50", "p90", "p99"]
+    assert summary["count"].dtype == np.int64
+    expected = {
+        # r1 0.15 s, r2 0.2 s (r3 and r4 stream nothing)
+        "ttft_s": [2, 0.175, 0.175, 0.195, 0.1995],
+        "time_to_first_text_s": [2, 0.35, 0.35, 0.47, 0.497],
+        # gaps 0.1, 0.1, 0.3, 0.1
+        "inter_chunk_latency_s": [4, 0.15, 0.1, 0.24, 0.294],
+        "tpot_s": [1, *[2.55 / 14] * 4],
+        # finished runs: 3.0, 0.5, 0.1
+        "e2e_latency_s": [3, 1.2, 0.5, 2.5, 2.95],
+        "chunks_per_s": [1, *[6 / 2.55] * 4],
+        "tool_latency_s": [2, 0.75, 0.75, 0.95, 0.995],
+        "reasoning_duration_s": [1, *[0.21] * 4],
+    }
+    for metric, row in expected.items():
+        assert summary.loc[metric].tolist() == pytest.approx(row), metric
+
+
+def test_known_totals() -> None:
+    totals = totals_df(known_events())
+    assert totals.columns.tolist() == [name for name in names(SUMMARY_TOTALS) if name != "cost_usd"]
+    assert totals.index.tolist() == ["all"]
     expected = {
         "runs": 4, "runs_success": 1, "runs_error": 1, "runs_interrupt": 1, "runs_cancelled": 0,
         "runs_incomplete": 1,
-        "span_s": 7.3,  # the CUSTOM event at -0.1 s to the last event at 7.2 s
-        "input_tokens": 120, "output_tokens": 15, "output_tokens_per_s": 15 / 7.3,
-        "text_chars": 24, "reasoning_chars": 9, "chunks": 8, "tool_calls": 4, "tool_errors": 2,
-        # r1 0.15 s, r2 0.2 s (r3 and r4 stream nothing)
-        "ttft_s_mean": 0.175, "ttft_s_p50": 0.175, "ttft_s_p90": 0.195, "ttft_s_p99": 0.1995,
-        "time_to_first_text_s_mean": 0.35, "time_to_first_text_s_p50": 0.35,
-        "time_to_first_text_s_p90": 0.47, "time_to_first_text_s_p99": 0.497,
-        # gaps 0.1, 0.1, 0.3, 0.1
-        "inter_chunk_latency_s_mean": 0.15, "inter_chunk_latency_s_p50": 0.1,
-        "inter_chunk_latency_s_p90": 0.24, "inter_chunk_latency_s_p99": 0.294,
-        "tpot_s_mean": 2.55 / 14, "tpot_s_p99": 2.55 / 14,
-        # finished runs: 3.0, 0.5, 0.1
-        "e2e_latency_s_mean": 1.2, "e2e_latency_s_p50": 0.5, "e2e_latency_s_p90": 2.5, "e2e_latency_s_p99": 2.95,
-        "chunks_per_s_p50": 6 / 2.55,
-        "tool_latency_s_mean": 0.75, "tool_latency_s_p50": 0.75, "tool_latency_s_p90": 0.95,
-        "tool_latency_s_p99": 0.995,
-        "reasoning_duration_s_mean": 0.21, "reasoning_duration_s_p99": 0.21,
+        "span_s": 7.0,  # r1 starts at 0 s, r4 (incomplete) at 7 s
+        "input_tokens": 120, "output_tokens": 15, "output_tokens_per_s": 15 / 7.0,
+        "text_chars": 24, "reasoning_chars": 9, "chunks": 8, "tool_calls": 4, "tool_errors": 2, "tool_denied": 0,
     }  # fmt: skip
-    assert summary[list(expected)].to_dict() == pytest.approx(expected)
+    assert totals.loc["all"].to_dict() == pytest.approx(expected)
+    assert str(totals["runs"].dtype) == "int64" and str(totals["input_tokens"].dtype) == "Int64"
 
 
-def test_summary_of_runs_without_streams() -> None:
-    summary = summarize([{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0}])
-    assert summary["runs"] == 1 and summary["runs_incomplete"] == 1
-    assert np.isnan(summary["ttft_s_p50"]) and np.isnan(summary["input_tokens"])
+def test_a_log_without_runs() -> None:
+    totals = totals_df([])
+    assert totals.index.tolist() == ["all"] and totals.loc["all", "runs"] == 0
+    assert summarize([])["count"].tolist() == [0] * 8
+    assert len(totals_df([], by="model")) == 0
 
 
-def test_summary_of_a_real_capture() -> None:
-    summary = summarize(load_events(CAPTURES / "pydantic_ai_runs.jsonl"))
-    assert summary[["runs", "runs_success", "runs_error", "runs_interrupt", "tool_calls", "tool_errors"]].tolist() == [
+def test_runs_without_streams() -> None:
+    log = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0}]
+    summary = summarize(log)
+    assert summary.loc["ttft_s", "count"] == 0 and np.isnan(summary.loc["ttft_s", "p50"])
+    totals = totals_df(log).loc["all"]
+    assert totals["runs"] == 1 and totals["runs_incomplete"] == 1 and pd.isna(totals["input_tokens"])
+
+
+def test_a_real_capture() -> None:
+    events = load_events(CAPTURES / "pydantic_ai_runs.jsonl")
+    totals = totals_df(events).loc["all"]
+    assert totals[["runs", "runs_success", "runs_error", "runs_interrupt", "tool_calls", "tool_errors"]].tolist() == [
         6, 4, 1, 1, 6, 2,
     ]  # fmt: skip
+    summary = summarize(events)
     for metric in ("ttft_s", "inter_chunk_latency_s", "e2e_latency_s", "tool_latency_s"):
-        p50, p90, p99 = summary[[f"{metric}_p50", f"{metric}_p90", f"{metric}_p99"]]
+        p50, p90, p99 = summary.loc[metric, ["p50", "p90", "p99"]]
         assert 0 < p50 <= p90 <= p99, metric
-    assert isinstance(summary, pd.Series) and summary.dtype == float
+
+
+def _two_models() -> list[dict]:
+    """Run a (model big) answers after 1 s, run b (model small) after 0.2 s, run c names no model."""
+    usage = lambda model: [{"model": model, "inputTokens": 1_000_000, "outputTokens": 1_000}]  # noqa: E731
+    return [
+        at(0, "RUN_STARTED", threadId="t", runId="a"),
+        at(1000, "TEXT_MESSAGE_CONTENT", messageId="m1", delta="slow"),
+        at(2000, "RUN_FINISHED", threadId="t", runId="a", usage=usage("big")),
+        at(3000, "RUN_STARTED", threadId="t", runId="b"),
+        at(3200, "TEXT_MESSAGE_CONTENT", messageId="m2", delta="quick"),
+        at(3500, "RUN_FINISHED", threadId="t", runId="b", usage=usage("small")),
+        at(4000, "RUN_STARTED", threadId="t", runId="c"),
+        at(4100, "RUN_FINISHED", threadId="t", runId="c"),
+    ]
+
+
+def test_by_model_breaks_latency_and_cost_down() -> None:
+    prices = {"big": {"input": 3, "output": 15}, "small": {"input": 0.1, "output": 0.4}}
+    summary = summarize(_two_models(), by="model", prices=prices)
+    assert summary.index.names == ["model", "metric"]
+    assert summary.loc[("big", "ttft_s"), "p50"] == pytest.approx(1.0)
+    assert summary.loc[("small", "ttft_s"), "p50"] == pytest.approx(0.2)
+    assert summary.loc[("big", "cost_usd"), "mean"] == pytest.approx(3 + 1_000 * 15 / 1e6)
+    assert summary.loc[("small", "cost_usd"), "mean"] == pytest.approx(0.1 + 1_000 * 0.4 / 1e6)
+    # the run naming no model is a group of its own, last
+    assert summary.index.get_level_values("model")[-1] != summary.index.get_level_values("model")[-1]  # NaN
+    assert summary.xs("e2e_latency_s", level="metric")["count"].tolist() == [1, 1, 1]
+    totals = totals_df(_two_models(), by="model", prices=prices)
+    assert totals["cost_usd"].iloc[:2].tolist() == pytest.approx([3.015, 0.1004])
+    assert totals["runs"].tolist() == [1, 1, 1]
+
+
+def test_by_source(tmp_path: Path) -> None:
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.jsonl").write_bytes(jsonl(_two_models()))
+    summary = summarize(tmp_path, by="source")
+    sources = summary.index.get_level_values("source").unique().tolist()
+    assert sources == [str(tmp_path / "one.jsonl"), str(tmp_path / "two.jsonl")]
+    assert summary.xs("ttft_s", level="metric")["count"].tolist() == [2, 2]
+    assert totals_df(tmp_path, by="source")["runs"].tolist() == [3, 3]
+
+
+def test_given_tables_are_used_and_nothing_is_rebuilt(monkeypatch: pytest.MonkeyPatch) -> None:
+    events = load_events(known_events())
+    runs, tools = runs_df(events), tool_calls_df(events)
+    reasoning, chunks = reasoning_df(events), chunks_df(events)
+    built, totals = summarize(events), totals_df(events)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a table was rebuilt")
+
+    monkeypatch.setattr(_summary, "runs_table", refuse)
+    monkeypatch.setattr(_summary, "tool_calls_table", refuse)
+    # Only the reasoning table and the chunk gaps are left to build, from one pass over the events.
+    pd.testing.assert_frame_equal(summarize(events, runs=runs, tool_calls=tools), built)
+    pd.testing.assert_frame_equal(totals_df(runs=runs, tool_calls=tools), totals)
+    monkeypatch.setattr(_summary, "reasoning_table", refuse)
+    monkeypatch.setattr(_summary, "EventFrame", refuse)
+    # Given every table, the events are not read at all.
+    pd.testing.assert_frame_equal(
+        summarize(runs=runs, tool_calls=tools, reasoning=reasoning, chunks=chunks), built
+    )
+    # What is given is what is summarized: without r1 there is one TTFT left.
+    fewer = summarize(runs=runs[runs["run_id"] != "r1"], tool_calls=tools, reasoning=reasoning, chunks=chunks)
+    assert fewer.loc["ttft_s", "count"] == 1
+
+
+def test_what_summarize_does_not_take() -> None:
+    events = known_events()
+    with pytest.raises(OptionError, match="by must name runs_df columns"):
+        summarize(events, by="colour")
+    with pytest.raises(OptionError, match="chunks="):
+        summarize(runs=runs_df(events))
+    with pytest.raises(OptionError, match="prices="):
+        summarize(events, runs=runs_df(events), prices={})
+    with pytest.raises(OptionError, match="prices"):
+        totals_df(events, prices={"m": {"input": "cheap", "output": 1}})
+
+
+def test_chunks_outside_any_run() -> None:
+    log = [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "timestamp": 0},
+           {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "b", "timestamp": 100}]  # fmt: skip
+    summary = summarize(log)
+    assert summary.loc["inter_chunk_latency_s", "count"] == 1 and summary.loc["ttft_s", "count"] == 0
+    assert summarize(log, by="model").empty  # no run, no group

@@ -15,7 +15,7 @@ from ._frame import EventFrame, from_sources
 from ._messages import Messages, message_columns
 from ._tool_calls import outcome_markers
 
-__all__ = ["reasoning_df"]
+__all__ = ["reasoning_df", "reasoning_table"]
 
 
 @from_sources
@@ -28,7 +28,14 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
     >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
     """
     ev = EventFrame(events_table(events))
-    messages = Messages(ev, Chunks(ev))
+    return reasoning_table(ev, Chunks(ev), tokenizer)
+
+
+def reasoning_table(
+    ev: EventFrame, chunks: Chunks, tokenizer: Callable[[str], Any] | None = None
+) -> pd.DataFrame:
+    """``reasoning_df`` of an events frame whose chunks are already found."""
+    messages = Messages(ev, chunks)
     rows = np.flatnonzero(messages.reasoning)
     columns = message_columns(ev, messages, rows)
     _, encrypted_ids = outcome_markers(ev, ev.odd)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._errors import AguiNotebookWarning, OptionError
+
 from .._columns import RUN_COLUMNS, names
+from .._kinds import MESSAGE_START_TYPES
 from .._load import events_table
 from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
@@ -29,7 +34,11 @@ from ._frame import (
 from ._run_endings import errors_by_run, run_endings, run_error_text
 from ._tool_calls import ToolCalls
 
-__all__ = ["runs_df"]
+__all__ = ["PRICE_KEYS", "checked_prices", "runs_df", "runs_table"]
+
+PRICE_KEYS = ("input", "output", "cached_input")
+"""What a model's entry in ``prices=`` gives, in US dollars per million tokens (``cached_input`` defaults to
+``input``)."""
 
 _USAGE_KEYS = {
     "input_tokens": "inputTokens",
@@ -66,8 +75,13 @@ def _token_count(value: Any, where: str) -> int | str:
     return int(value)
 
 
-def _usage(event: Any, row: int, odd: OddValues) -> dict[str, Any]:
-    """Token counts summed over a run end's ``usage`` entries (a list of objects, or one object)."""
+def _usage(
+    event: Any, row: int, odd: OddValues, priced: list[tuple[Any, dict[str, int]]] | None = None
+) -> dict[str, Any]:
+    """Token counts summed over a run end's ``usage`` entries (a list of objects, or one object).
+
+    ``priced`` receives each entry's ``model`` (None when it names none) and its own counts.
+    """
     totals: dict[str, Any] = {}
     entries = event.get("usage") if isinstance(event, dict) else None
     if entries is None:
@@ -83,6 +97,10 @@ def _usage(event: Any, row: int, odd: OddValues) -> dict[str, Any]:
         if not isinstance(entry, dict):
             odd.add(row, "usage", odd_problem(where, entry))
             continue
+        counts: dict[str, int] = {}
+        model = entry.get("model")
+        if priced is not None:
+            priced.append((model if isinstance(model, str) and model else None, counts))
         for column, key in _USAGE_KEYS.items():
             name = key if key in entry else column
             value = entry.get(name)
@@ -95,7 +113,71 @@ def _usage(event: Any, row: int, odd: OddValues) -> dict[str, Any]:
                 odd.add(row, "usage", f"{where}.{name} sums beyond a 64-bit count (read as none)")
             else:
                 totals[column] = totals.get(column, 0) + count
+                counts[column] = count
     return totals
+
+
+def _model_of(metadata: Any) -> str | None:
+    model = metadata.get("model") if isinstance(metadata, dict) else None
+    return model if isinstance(model, str) and model else None
+
+
+def _metadata_model(event: Any) -> str | None:
+    """The model an event's metadata names: AG-UI's ``metadata.model``, or the AI SDK's message metadata
+    ``model`` (on the ``start``/``finish`` chunk kept as ``rawEvent``, or a ``message-metadata`` chunk)."""
+    if not isinstance(event, dict):
+        return None
+    raw = event.get("rawEvent")
+    value = event.get("value") if event.get("type") == "CUSTOM" else None
+    return (
+        _model_of(event.get("metadata"))
+        or (_model_of(raw.get("messageMetadata")) if isinstance(raw, dict) else None)
+        or (_model_of(value.get("messageMetadata")) if isinstance(value, dict) else None)
+    )
+
+
+def checked_prices(prices: Any) -> dict[str, dict[str, float]]:
+    """``prices=`` as {model: {"input", "output", "cached_input"}} in USD per million tokens, else OptionError."""
+    if not isinstance(prices, Mapping):
+        raise OptionError(f"prices must map model names to their prices, not {type(prices).__name__}")
+    checked = {}
+    for model, price in prices.items():
+        if not isinstance(price, Mapping):
+            raise OptionError(f"prices[{model!r}] must be a dict of {', '.join(PRICE_KEYS)}, not {price!r}")
+        unknown = sorted(set(price) - set(PRICE_KEYS))
+        if unknown or "input" not in price or "output" not in price:
+            raise OptionError(
+                f"prices[{model!r}] takes input and output (and optionally cached_input), USD per million"
+                f" tokens; got {sorted(price)}"
+            )
+        for key, value in price.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+                raise OptionError(f"prices[{model!r}][{key!r}] must be a non-negative number, not {value!r}")
+        checked[str(model)] = {key: float(price.get(key, price["input"])) for key in PRICE_KEYS}
+    return checked
+
+
+def _cost(
+    entries: list[tuple[Any, dict[str, int]]], fallback: str | None, prices: dict, unpriced: set
+) -> float:
+    """The USD cost of a run's usage entries (NaN when an entry's model has no price)."""
+    total = 0.0
+    for model, counts in entries:
+        if not counts.get("input_tokens") and not counts.get("output_tokens"):
+            continue
+        model = model or fallback
+        price = prices.get(model) if model is not None else None
+        if price is None:
+            unpriced.add(model or "<no model named>")
+            return math.nan
+        tokens_in = counts.get("input_tokens", 0)
+        cached = min(counts.get("cached_input_tokens", 0), tokens_in)
+        total += (
+            (tokens_in - cached) * price["input"]
+            + cached * price["cached_input"]
+            + counts.get("output_tokens", 0) * price["output"]
+        ) / 1e6
+    return total
 
 
 def _union_seconds(intervals: list[tuple[int, int]]) -> float:
@@ -114,16 +196,28 @@ def _union_seconds(intervals: list[tuple[int, int]]) -> float:
 
 
 @from_sources
-def runs_df(events: Any) -> pd.DataFrame:
-    """One row per run: status, end-to-end and first-chunk latencies, stream rates, tool time and tokens.
+def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = None) -> pd.DataFrame:
+    """One row per run: status, latencies, stream rates, tool time, model and tokens.
+
+    ``prices`` (``{model: {"input": usd_per_Mtok, "output": usd_per_Mtok, "cached_input": usd_per_Mtok}}``)
+    adds ``cost_usd``: each usage entry priced by the model it names (else the model the run's metadata
+    names); NaN for a run without usage or with a model not in ``prices`` (those are listed in
+    ``attrs["unpriced_models"]``, with a warning). Files are read file by file (``workers=``, ``client=``,
+    ``lazy=``: see ``from_sources``).
 
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.runs_df("logs/").groupby("status").ttft_s.median()  # doctest: +SKIP
+    >>> logs.runs_df("logs/", prices={"gpt-4o": {"input": 2.5, "output": 10}}).cost_usd.sum()  # doctest: +SKIP
     """
-    frame = events_table(events)
-    ev = EventFrame(frame)
+    priced = None if prices is None else checked_prices(prices)
+    ev = EventFrame(events_table(events))
+    return runs_table(ev, Chunks(ev), priced)
+
+
+def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
+    """``runs_df`` of an events frame whose chunks are already found (``prices`` checked)."""
+    frame = ev.frame
     size = ev.runs
-    chunks = Chunks(ev)
     last, endings = run_endings(ev)
     # The calls' own odd values are tool_calls_df's to report.
     calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings), odd=OddValues())
@@ -133,25 +227,45 @@ def runs_df(events: Any) -> pd.DataFrame:
     start_time = take(ev.time, start_row, NAT)
     started = np.where(start_time != NAT, start_time, group_min(ev.run, ev.time, size))
     finished = take(ev.time, last, NAT)
+    endings_by_run = dict(zip(np.flatnonzero(last >= 0).tolist(), endings, strict=True))
     status = np.full(size, "incomplete", dtype=object)
     error: list[Any] = [None] * size
     usage: dict[str, list[Any]] = {column: [pd.NA] * size for column in _USAGE_KEYS}
+    entries: list[list[tuple[Any, dict[str, int]]]] = [[] for _ in range(size)]
+    named: list[dict[str, None]] = [{} for _ in range(size)]  # models the metadata names, in order
     for run, event in zip(np.flatnonzero(last >= 0).tolist(), endings, strict=True):
         row = int(last[run])
         status[run] = _status(event, row, ev.odd)
         if status[run] == "error":
             error[run] = run_error_text(event, row, ev.odd)
-        for column, value in _usage(event, row, ev.odd).items():
+        for column, value in _usage(event, row, ev.odd, entries[run]).items():
             usage[column][run] = value
     parents: list[Any] = [None] * size
     for run, event in zip(
         np.flatnonzero(start_row >= 0).tolist(), ev.decode(start_row[start_row >= 0]), strict=True
     ):
+        model = _metadata_model(event)
+        if model is not None:
+            named[run][model] = None
         parent = event.get("parentRunId") if isinstance(event, dict) else None
         if isinstance(parent, str):
             parents[run] = parent
         elif parent is not None:
             ev.odd.add(int(start_row[run]), "parentRunId", odd_problem("parentRunId", parent))
+
+    metadata_rows = np.flatnonzero(ev.mask(MESSAGE_START_TYPES | {"CUSTOM"}) & (ev.run >= 0))
+    for row, event in zip(metadata_rows.tolist(), ev.decode(metadata_rows), strict=True):
+        model = _metadata_model(event)
+        if model is not None:
+            named[int(ev.run[row])][model] = None
+    for run in np.flatnonzero(last >= 0).tolist():
+        model = _metadata_model(endings_by_run[run])
+        if model is not None:
+            named[run][model] = None
+    models: list[Any] = []
+    for run in range(size):
+        found = dict.fromkeys(model for model, _ in entries[run] if model is not None) or named[run]
+        models.append(" + ".join(found) if found else None)
 
     text = chunks.kind == 0
     streamed = chunks.kind != 2
@@ -179,7 +293,7 @@ def runs_df(events: Any) -> pd.DataFrame:
         if run < 0:
             continue
         tool_counts[run] += 1
-        if calls.args_end[k] != NAT and calls.result_at[k] != NAT:
+        if calls.executed[k] and calls.args_end[k] != NAT and calls.result_at[k] != NAT:
             intervals.setdefault(run, []).append((int(calls.args_end[k]), int(calls.result_at[k])))
     tool_time = np.array([_union_seconds(intervals.get(run, [])) for run in range(size)], dtype=float)
 
@@ -201,6 +315,7 @@ def runs_df(events: Any) -> pd.DataFrame:
             status, categories=["success", "error", "interrupt", "cancelled", "incomplete"]
         ),
         "error": text_column(error),
+        "model": text_column(models),
         "events": group_count(ev.run, size),
         "duration_s": seconds_between(finished, started),
         "ttft_s": seconds_between(stream_first, started),
@@ -219,4 +334,24 @@ def runs_df(events: Any) -> pd.DataFrame:
         **{column: pd.array(values, dtype="Int64") for column, values in usage.items()},
         "tpot_s": tpot,
     }
-    return ev.finished(pd.DataFrame(columns)[names(RUN_COLUMNS)], "runs_df")
+    wanted = names(RUN_COLUMNS)
+    unpriced: set[str] = set()
+    if prices is None:
+        wanted.remove("cost_usd")
+    else:
+        costs = []
+        for run in range(size):
+            fallback = next(iter(named[run])) if len(named[run]) == 1 else None
+            costs.append(_cost(entries[run], fallback, prices, unpriced) if entries[run] else np.nan)
+        columns["cost_usd"] = np.array(costs, dtype=float)
+    table = ev.finished(pd.DataFrame(columns)[wanted], "runs_df")
+    if prices is not None:
+        table.attrs["unpriced_models"] = sorted(unpriced)
+        if unpriced:
+            warnings.warn(
+                f"runs_df: no price for {', '.join(map(repr, sorted(unpriced)))}: the cost of their runs is"
+                " NaN (listed in attrs['unpriced_models'])",
+                AguiNotebookWarning,
+                stacklevel=3,
+            )
+    return table

@@ -11,7 +11,7 @@ from agui_notebook.agui._tool_outcome import UNSUCCESSFUL_OUTCOMES, claimed_outc
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, names
-from .._kinds import TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
+from .._kinds import RUN_END_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import events_table
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
@@ -33,7 +33,16 @@ from ._frame import (
 )
 from ._run_endings import errors_by_run, run_endings
 
-__all__ = ["ToolCalls", "outcome_markers", "tool_calls_df"]
+__all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
+
+TOOL_STATUSES = ("ok", "error", "denied", "pending")
+"""The values of ``tool_calls_df``'s ``status``, in the order of its categories."""
+
+DENIED = "denied"
+"""pydantic-ai's claimed outcome for a refused call, and the status ``tool_calls_df`` gives it."""
+
+_AI_SDK_DENIED = "tool-output-denied"
+"""The AI SDK chunk that says a call was refused (kept as the result event's ``rawEvent``)."""
 
 
 def _content_text(content: Any, row: int, odd: OddValues) -> str:
@@ -190,9 +199,14 @@ class ToolCalls:
             self.result_chars[k] = len(text)
             error = event.get("error")
             message_id = event.get("messageId")
-            marker = (int(sources[row]), message_id)
-            if error is None and isinstance(message_id, str) and marker in markers:
-                outcome = markers[marker]
+            raw = event.get("rawEvent")
+            marker = (int(sources[row]), message_id) if isinstance(message_id, str) else None
+            claimed = markers.get(marker) if marker is not None else None
+            if claimed == DENIED or (isinstance(raw, dict) and raw.get("type") == _AI_SDK_DENIED):
+                status[k] = DENIED
+                continue
+            if error is None and claimed is not None:
+                outcome = claimed
                 error = f"{outcome}: {text}" if text else outcome
             elif error is not None and not isinstance(error, str):
                 shown = id_text(error)
@@ -205,7 +219,57 @@ class ToolCalls:
             if message is not None:
                 self.error[k] = message
                 status[k] = "error"
+        refused = _denied_by_resume(ev)
+        if refused:
+            call_ids = category_values(frame["tool_call_id"], self.first_row)
+            for k, call_id in enumerate(call_ids):
+                if (int(self.run[k]), call_id) in refused:
+                    status[k] = DENIED
+                    self.error[k] = None
         self.status = status
+        self.executed = status != DENIED
+        """Per call: it ran (a denied call never did: it has no execution latency)."""
+
+
+def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
+    """(run, tool call id) of the calls a later run's resume entries refused.
+
+    A run that stops for approval ends with interrupts naming their ``toolCallId``; the run that resumes it
+    carries ``input.resume`` (as a client-side recorder sees its RUN_STARTED). An entry ``cancelled``, or
+    ``resolved`` with ``payload.approved`` false, refuses the call: pydantic-ai answers both with
+    ``ToolDenied``. Interrupts are matched by id within the same source and thread.
+    """
+    end_rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
+    frame = ev.frame
+    sources = frame["source"].cat.codes.to_numpy()
+    threads = frame["thread_id"].cat.codes.to_numpy()
+    interrupts: dict[tuple[int, int, str], tuple[int, str]] = {}
+    for row, event in zip(end_rows.tolist(), ev.decode(end_rows), strict=True):
+        outcome = event.get("outcome") if event is not None else None
+        listed = outcome.get("interrupts") if isinstance(outcome, dict) else None
+        for interrupt in listed if isinstance(listed, list) else ():
+            if isinstance(interrupt, dict):
+                interrupt_id, call_id = interrupt.get("id"), interrupt.get("toolCallId")
+                if isinstance(interrupt_id, str) and isinstance(call_id, str):
+                    key = (int(sources[row]), int(threads[row]), interrupt_id)
+                    interrupts[key] = (int(ev.run[row]), call_id)
+    if not interrupts:
+        return set()
+    refused = set()
+    start_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})))
+    for row, event in zip(start_rows.tolist(), ev.decode(start_rows), strict=True):
+        run_input = event.get("input") if event is not None else None
+        entries = run_input.get("resume") if isinstance(run_input, dict) else None
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, dict) or not isinstance(entry.get("interruptId"), str):
+                continue
+            payload = entry.get("payload")
+            declined = isinstance(payload, dict) and payload.get("approved") is False
+            if entry.get("status") == "cancelled" or (entry.get("status") == "resolved" and declined):
+                call = interrupts.get((int(sources[row]), int(threads[row]), entry["interruptId"]))
+                if call is not None:
+                    refused.add(call)
+    return refused
 
 
 @from_sources
@@ -216,8 +280,13 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
     ev = EventFrame(events_table(events))
+    return tool_calls_table(ev, Chunks(ev))
+
+
+def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
+    """``tool_calls_df`` of an events frame whose chunks are already found."""
     last, endings = run_endings(ev)
-    calls = ToolCalls(ev, Chunks(ev), errors_by_run(ev, last, endings))
+    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings))
     return ev.finished(_tool_frame(ev, calls), "tool_calls_df")
 
 
@@ -234,7 +303,7 @@ def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
             "args_end_at": utc(calls.args_end),
             "result_at": utc(calls.result_at),
             "args_s": seconds_between(calls.args_end, calls.started),
-            "latency_s": seconds_between(calls.result_at, calls.args_end),
+            "latency_s": np.where(calls.executed, seconds_between(calls.result_at, calls.args_end), np.nan),
             "total_s": seconds_between(calls.result_at, calls.started),
             "args_chars": calls.args_chars,
             "args_json_valid": calls.args_valid,
@@ -242,7 +311,7 @@ def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
             "result_chars": calls.result_chars,
             "result": text_column(calls.result),
             "error": text_column(calls.error),
-            "status": pd.Categorical(calls.status, categories=["ok", "error", "pending"]),
+            "status": pd.Categorical(calls.status, categories=list(TOOL_STATUSES)),
         }
     )
     return out[names(TOOL_CALL_COLUMNS)]

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from agui_notebook._errors import OptionError
 from agui_notebook.logs._columns import RUN_COLUMNS, names
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._runs import runs_df
@@ -14,7 +15,8 @@ from tests.logs.samples import CAPTURES, at, ts, values
 
 def test_runs_known_answers(known: pd.DataFrame) -> None:
     runs = runs_df(known)
-    assert list(runs.columns) == names(RUN_COLUMNS)
+    assert list(runs.columns) == [name for name in names(RUN_COLUMNS) if name != "cost_usd"]
+    assert values(runs["model"]) == ["a + b", None, None, None]
     r1, r2, r3, r4 = (runs.iloc[i] for i in range(4))
     assert values(runs["run_id"]) == ["r1", "r2", "r3", "r4"]
     assert values(runs["thread_id"]) == ["t1"] * 4
@@ -96,3 +98,70 @@ def test_sse_and_ui_stream_captures_give_the_same_runs() -> None:
         assert runs[
             ["text_chars", "reasoning_chars", "text_chunks", "reasoning_chunks", "tool_calls"]
         ].values.tolist() == [[41, 60, 3, 5, 1]]
+
+
+def test_model_from_usage_or_metadata_and_cost_from_prices() -> None:
+    events = [
+        # usage entries name the model (AG-UI 1.0, pydantic-ai's include_usage)
+        at(0, "RUN_STARTED", threadId="t", runId="u"),
+        at(9, "RUN_FINISHED", threadId="t", runId="u", usage=[
+            {"model": "big", "inputTokens": 1_000, "cachedInputTokens": 400, "outputTokens": 100},
+            {"model": "small", "inputTokens": 2_000_000, "outputTokens": 10},
+        ]),
+        # AG-UI message metadata names it; the usage entry does not
+        at(10, "RUN_STARTED", threadId="t", runId="m"),
+        at(11, "TEXT_MESSAGE_START", messageId="x", role="assistant", metadata={"model": "small"}),
+        at(19, "RUN_FINISHED", threadId="t", runId="m", usage=[{"inputTokens": 1_000_000}]),
+        # a model without a price, and a run without usage
+        at(20, "RUN_STARTED", threadId="t", runId="n", metadata={"model": "unknown"}),
+        at(21, "RUN_FINISHED", threadId="t", runId="n", usage={"inputTokens": 5}),
+        at(30, "RUN_STARTED", threadId="t", runId="e"),
+        at(31, "RUN_FINISHED", threadId="t", runId="e"),
+    ]  # fmt: skip
+    prices = {
+        "big": {"input": 3.0, "output": 15.0, "cached_input": 0.3},
+        "small": {"input": 0.1, "output": 0.4},
+    }
+    with pytest.warns(UserWarning, match="no price for 'unknown'"):
+        runs = runs_df(events, prices=prices)
+    assert values(runs["model"]) == ["big + small", "small", "unknown", None]
+    big = (600 * 3.0 + 400 * 0.3 + 100 * 15.0) / 1e6
+    small = (2_000_000 * 0.1 + 10 * 0.4) / 1e6
+    assert values(runs["cost_usd"]) == pytest.approx([big + small, 0.1, None, None], nan_ok=True)
+    assert runs.attrs["unpriced_models"] == ["unknown"]
+    assert "cost_usd" not in runs_df(events).columns
+
+
+@pytest.mark.parametrize(
+    "prices",
+    [
+        {"m": {"input": 1}},
+        {"m": {"input": 1, "output": -1}},
+        {"m": {"input": 1, "output": 2, "cache": 1}},
+        ["m"],
+    ],
+)
+def test_prices_that_are_not_prices_are_refused(prices) -> None:
+    with pytest.raises(OptionError, match="prices"):
+        runs_df([at(0, "RUN_STARTED", threadId="t", runId="r")], prices=prices)
+
+
+def test_models_of_the_real_captures() -> None:
+    runs = runs_df(load_events(CAPTURES / "pydantic_ai_runs.jsonl"))
+    # The crashed run's RUN_ERROR reports no usage, and nothing else names its model.
+    expected = [None if run == "crashing_tool" else f"function::{run}" for run in runs["run_id"]]
+    assert values(runs["model"]) == expected
+
+
+def test_the_ai_sdk_message_metadata_names_the_model() -> None:
+    chunks = [
+        {"type": "start", "messageId": "msg", "messageMetadata": {"model": "gpt-x"}},
+        {"type": "text-start", "id": "t"},
+        {"type": "text-delta", "id": "t", "delta": "hi"},
+        {"type": "text-end", "id": "t"},
+        {"type": "finish"},
+        {"type": "start", "messageId": "msg2"},
+        {"type": "message-metadata", "messageMetadata": {"model": "gpt-y", "createdAt": 1}},
+        {"type": "finish"},
+    ]
+    assert values(runs_df(chunks)["model"]) == ["gpt-x", "gpt-y"]

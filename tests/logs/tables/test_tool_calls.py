@@ -126,3 +126,75 @@ def test_an_outcome_marker_applies_within_its_file(tmp_path) -> None:
     (tmp_path / "b.jsonl").unlink()
     (tmp_path / "a.jsonl").write_bytes(jsonl([*run, marker]))
     assert tool_calls_df(load_events(tmp_path))["status"].tolist() == ["error"]
+
+
+def _approval_log(answer: dict) -> list[dict]:
+    """A call interrupted for approval, then the resumed run answering it with ``answer`` (a resume entry)."""
+    ms = 1_700_000_000_000
+    interrupt = {"id": "int-c", "reason": "tool_call", "toolCallId": "c"}
+    return [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "timestamp": ms},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "send", "timestamp": ms + 100},
+        {"type": "TOOL_CALL_END", "toolCallId": "c", "timestamp": ms + 200},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1", "timestamp": ms + 300,
+         "outcome": {"type": "interrupt", "interrupts": [interrupt]}},
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r2", "timestamp": ms + 5_000,
+         "input": {"threadId": "t", "runId": "r2", "resume": [{"interruptId": "int-c", **answer}]}},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m", "content": "The user declined.",
+         "timestamp": ms + 5_001},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r2", "timestamp": ms + 5_100},
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ({"status": "resolved", "payload": {"approved": False, "reason": "not now"}}, "denied"),
+        ({"status": "cancelled"}, "denied"),  # pydantic-ai denies a cancelled approval ("Cancelled by user.")
+        ({"status": "resolved", "payload": {"approved": True}}, "ok"),
+    ],
+)
+def test_a_call_denied_by_its_resume_entry_is_denied(answer: dict, status: str) -> None:
+    events = _approval_log(answer)
+    call = tool_calls_df(events).iloc[0]
+    assert call["status"] == status
+    if status == "denied":
+        # Never executed: no latency, no tool time in the run, no error.
+        assert pd.isna(call["latency_s"]) and pd.isna(call["error"])
+        assert call["result"] == "The user declined."
+        assert runs_df(events)["tool_time_s"].tolist() == [0.0, 0.0]
+    else:
+        assert call["latency_s"] == pytest.approx(4.801)
+
+
+def test_pydantic_ai_denials_are_denied_in_both_protocols() -> None:
+    """pydantic-ai's AG-UI adapter claims the outcome `denied`; its Vercel AI adapter sends `tool-output-denied`."""
+    import asyncio
+    import json
+
+    from pydantic_ai.ui.vercel_ai import VercelAIAdapter
+
+    from agui_notebook import ChatWidget
+    from tests.support.pydantic_ai_runs import capture_approval, make_approval_agent
+
+    captured = asyncio.run(capture_approval(False))
+    calls = tool_calls_df(captured.agui_events)
+    assert values(calls["status"]) == ["denied"] and pd.isna(calls["latency_s"].iloc[0])
+
+    agent = make_approval_agent()
+
+    def vercel(run_input):
+        body = {"trigger": "submit-message", "id": run_input.thread_id, "messages": chat.messages}
+        run = VercelAIAdapter.build_run_input(json.dumps(body).encode())
+        return VercelAIAdapter(agent=agent, run_input=run, sdk_version=7).run_stream()
+
+    chat = ChatWidget(vercel)
+
+    async def converse() -> None:
+        assert await chat.send("Delete /tmp/x") == "interrupt"
+        await chat.answer_approval("call_d", False)
+
+    asyncio.run(converse())
+    assert any(r["event"].get("type") == "tool-output-denied" for r in chat.events)
+    calls = tool_calls_df(chat)
+    assert values(calls["status"]) == ["denied"] and values(calls["error"]) == [None]
