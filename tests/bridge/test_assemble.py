@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 from pathlib import Path
 from typing import Any
 
@@ -18,43 +17,7 @@ from agui_notebook.bridge._assemble import (
 )
 from agui_notebook.ui._changes import MessageChange
 from tests.support.pydantic_ai_runs import SCENARIOS, capture
-
-
-def apply_changes(
-    mirror: list[dict[str, Any]], messages: list[dict[str, Any]], changes: list[MessageChange]
-) -> None:
-    """What a live view does with a batch of change records, read after the batch: copy only what they name.
-
-    A part or message copied in this batch already holds the text appended to it later in the batch.
-    """
-    copied: set[tuple[int, int]] = set()
-    for change in changes:
-        i, p = change.message_index, change.part_index
-        if change.kind == "text" and ((i, p) in copied or (i, -1) in copied):
-            continue
-        copied.add((i, p if change.kind in ("part", "text") else -1))
-        if change.kind == "text":
-            copied.discard((i, p))
-        if change.kind == "message":
-            if i == len(mirror):
-                mirror.append(copy.deepcopy(messages[i]))
-            else:
-                mirror[i] = copy.deepcopy(messages[i])
-        elif change.kind == "part":
-            part = copy.deepcopy(messages[i]["parts"][p])
-            parts = mirror[i]["parts"]
-            if p == len(parts):
-                parts.append(part)
-            else:
-                parts[p] = part
-        elif change.kind == "text":
-            mirror[i]["parts"][p]["text"] += change.delta
-        elif change.kind == "metadata":
-            mirror[i]["metadata"] = copy.deepcopy(messages[i].get("metadata"))
-        elif change.kind == "parts":
-            mirror[i]["parts"] = copy.deepcopy(messages[i]["parts"])
-        elif change.kind == "length":
-            del mirror[i:]
+from tests.ui.test_changes import apply_changes
 
 
 def assemble_with_mirror(events: list[dict[str, Any]]) -> UIMessageAssembler:

@@ -21,7 +21,7 @@ from agui_notebook.bridge._conversation import (
 )
 from agui_notebook.logs._record import EventRecorder
 from agui_notebook.ui._changes import MessageChange
-from tests.bridge.test_assemble import apply_changes
+from tests.ui.test_changes import apply_changes
 
 USER = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
 

@@ -159,9 +159,7 @@ def test_lazy_tables_on_dask_compute_to_the_same_tables(tmp_path: Path, dask_cli
 
 
 def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
-    from agui_notebook.logs._summary import summarize
-
-    from agui_notebook.logs._summary import totals_df
+    from agui_notebook.logs._summary import summarize, totals_df
 
     folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
     whole = _quiet(load_events, folder)
