@@ -154,7 +154,9 @@ def test_after_a_new_message_the_old_approval_reads_cancelled_with_no_buttons(op
         card.locator(".agui-approval-text").inner_text()
         == "Cancelled: a new message was sent before this was answered."
     )
-    assert widget.locator("[data-agui=status]").inner_text() == "Ready"
+    # The demo answers the new question and asks again: only the new answer's card waits for the user.
+    assert widget.locator("[data-agui=status]").inner_text() == "Waiting for your approval"
+    assert widget.message(3).locator("[data-tool-state=approval-requested] [data-agui=approve]").is_visible()
     card.screenshot(path=str(artifacts_dir / "trust-cancelled-light.png"), animations="disabled")
 
 

@@ -428,7 +428,8 @@ async def test_a_new_message_to_the_demo_starts_a_new_answer_though_its_run_inpu
     chat = ChatWidget(DemoAgent(speed=0))
     view = FrontEnd(chat)
     assert await chat.send("Weather in Oslo?") == "interrupt"
-    assert await chat.send("And in Bergen?") == "success"
+    assert await chat.send("And the weather in Bergen?") == "interrupt"  # a new answer, with its own approval
+    assert any("Bergen" in part.get("text", "") for part in chat.messages[3]["parts"])
     started = [r["event"] for r in chat.events if r["event"]["type"] == "RUN_STARTED"][-1]
     assert [e["status"] for e in started["input"]["resume"]] == ["cancelled"]  # recorded as the agent sent it
     assert [m["role"] for m in chat.messages] == ["user", "assistant", "user", "assistant"]
