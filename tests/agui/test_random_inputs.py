@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agui_notebook import (
@@ -35,25 +34,17 @@ from tests.support.hostile import (
     HUGE_INT,
     MESSAGES,
     PATCHES,
+    RANDOM_INPUT_SETTINGS,
     RUN_STARTED,
     VALUES,
-    assert_located,
+    async_slices,
     event_sequences,
+    raises_only_located,
     text_form,
 )
 from tests.wire.streams import cuts
 
-SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
-
-
-def _raises_only_located(call: Any) -> Any:
-    try:
-        return call()
-    except AguiNotebookError as error:
-        assert_located(error)
-        return error
+SETTINGS = RANDOM_INPUT_SETTINGS
 
 
 def _check_problems(problems: list[Any]) -> None:
@@ -67,13 +58,8 @@ def _check_thread(thread: Any) -> None:
     for run in thread.runs:
         assert run.event_count >= 0
     # The models are a validation: a located package error when the messages are not valid AG-UI messages.
-    _raises_only_located(lambda: thread.messages)
-    _raises_only_located(lambda: thread.interrupts)
-
-
-async def _slices(pieces: Iterable[Any]) -> AsyncIterator[Any]:
-    for piece in pieces:
-        yield piece
+    raises_only_located(lambda: thread.messages)
+    raises_only_located(lambda: thread.interrupts)
 
 
 def _every_entry_point(source: Any, replay: Any) -> None:
@@ -82,12 +68,12 @@ def _every_entry_point(source: Any, replay: Any) -> None:
     _check_problems(verify_events(replay(), validate=False))
     _check_problems(verify_events(replay(), rules="spec"))
     _check_thread(apply_events(replay()))
-    strict = _raises_only_located(lambda: apply_events(replay(), errors="raise"))
+    strict = raises_only_located(lambda: apply_events(replay(), errors="raise"))
     if not isinstance(strict, AguiNotebookError):
         _check_thread(strict)
-    _raises_only_located(lambda: list(iter_wire_events(replay())))
-    _raises_only_located(lambda: list(iter_wire_events(replay(), expand_chunks=False, upgrade_legacy=False)))
-    _raises_only_located(lambda: parse_events(replay()))
+    raises_only_located(lambda: list(iter_wire_events(replay())))
+    raises_only_located(lambda: list(iter_wire_events(replay(), expand_chunks=False, upgrade_legacy=False)))
+    raises_only_located(lambda: parse_events(replay()))
     reducer = EventReducer()
     for event in replay() if isinstance(source, list) else ():
         reducer.feed(event)
@@ -107,12 +93,12 @@ def test_event_text_cut_anywhere(events: list[Any], sse: bool, data: st.DataObje
     pieces = data.draw(cuts(blob))
     _every_entry_point(blob, lambda: blob)
     _every_entry_point(pieces, lambda: list(pieces))
-    _check_problems(asyncio.run(averify_events(_slices(pieces))))
-    _check_thread(asyncio.run(aapply_events(_slices(pieces))))
-    strict = _raises_only_located(lambda: asyncio.run(aapply_events(_slices(pieces), errors="raise")))
+    _check_problems(asyncio.run(averify_events(async_slices(pieces))))
+    _check_thread(asyncio.run(aapply_events(async_slices(pieces))))
+    strict = raises_only_located(lambda: asyncio.run(aapply_events(async_slices(pieces), errors="raise")))
     if not isinstance(strict, AguiNotebookError):
         _check_thread(strict)
-    _raises_only_located(lambda: asyncio.run(aparse_events(_slices(pieces))))
+    raises_only_located(lambda: asyncio.run(aparse_events(async_slices(pieces))))
 
 
 @SETTINGS
@@ -120,7 +106,7 @@ def test_event_text_cut_anywhere(events: list[Any], sse: bool, data: st.DataObje
 def test_starting_messages_and_state(events: list[Any], messages: list[Any], state: Any) -> None:
     _check_problems(verify_events(list(events), messages=messages, state=state))
     _check_thread(apply_events(list(events), messages=messages, state=state))
-    strict = _raises_only_located(
+    strict = raises_only_located(
         lambda: apply_events(list(events), messages=messages, state=state, errors="raise")
     )
     if not isinstance(strict, AguiNotebookError):
@@ -130,8 +116,8 @@ def test_starting_messages_and_state(events: list[Any], messages: list[Any], sta
 @SETTINGS
 @given(VALUES, PATCHES)
 def test_json_patches(document: Any, patch: Any) -> None:
-    _raises_only_located(lambda: apply_json_patch(document, patch))
-    _raises_only_located(
+    raises_only_located(lambda: apply_json_patch(document, patch))
+    raises_only_located(
         lambda: apply_json_patch(
             copy.deepcopy(document) if _shallow([document]) else document, patch, in_place=True
         )

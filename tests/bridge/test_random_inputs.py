@@ -7,11 +7,10 @@ random AG-UI messages and UIMessages through the message conversions.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agui_notebook import (
@@ -28,47 +27,31 @@ from agui_notebook import (
 )
 from tests.support.hostile import (
     MESSAGES,
+    RANDOM_INPUT_SETTINGS,
     RUN_STARTED,
     VALUES,
-    assert_located,
+    async_slices,
+    collect_async,
     event_sequences,
+    raises_only_located,
     text_form,
 )
 from tests.wire.streams import cuts
 
-SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
-
-
-def _raises_only_located(call: Any) -> Any:
-    try:
-        return call()
-    except AguiNotebookError as error:
-        assert_located(error)
-        return error
-
-
-async def _slices(pieces: Iterable[Any]) -> AsyncIterator[Any]:
-    for piece in pieces:
-        yield piece
-
-
-async def _all(iterator: AsyncIterator[Any]) -> list[Any]:
-    return [item async for item in iterator]
+SETTINGS = RANDOM_INPUT_SETTINGS
 
 
 def _assemble(events: list[Any]) -> None:
     assembler = UIMessageAssembler()
     for event in events:
-        if isinstance(_raises_only_located(lambda event=event: assembler.push(event)), AguiNotebookError):
+        if isinstance(raises_only_located(lambda event=event: assembler.push(event)), AguiNotebookError):
             return  # a live view would end the run here
-    _raises_only_located(assembler.close)
+    raises_only_located(assembler.close)
 
 
 def _every_entry_point(replay: Any) -> None:
-    _raises_only_located(lambda: ui_messages_from_events(replay()))
-    _raises_only_located(lambda: list(ui_chunks_from_events(replay())))
+    raises_only_located(lambda: ui_messages_from_events(replay()))
+    raises_only_located(lambda: list(ui_chunks_from_events(replay())))
 
 
 @SETTINGS
@@ -86,7 +69,7 @@ def test_event_text_cut_anywhere(events: list[Any], sse: bool, data: st.DataObje
     pieces = data.draw(cuts(blob))
     _every_entry_point(lambda: blob)
     _every_entry_point(lambda: list(pieces))
-    _raises_only_located(lambda: asyncio.run(_all(aui_chunks_from_events(_slices(pieces)))))
+    raises_only_located(lambda: asyncio.run(collect_async(aui_chunks_from_events(async_slices(pieces)))))
 
 
 _UI_PART = st.fixed_dictionaries(
@@ -120,17 +103,17 @@ UI_MESSAGES = st.lists(
 @SETTINGS
 @given(MESSAGES)
 def test_ag_ui_messages(messages: list[Any]) -> None:
-    _raises_only_located(lambda: to_ui_messages(messages))
-    _raises_only_located(lambda: to_openai_messages(messages))
+    raises_only_located(lambda: to_ui_messages(messages))
+    raises_only_located(lambda: to_openai_messages(messages))
 
 
 @SETTINGS
 @given(UI_MESSAGES)
 def test_ui_messages(messages: list[Any]) -> None:
-    _raises_only_located(lambda: to_agui_messages(messages))
-    _raises_only_located(lambda: to_openai_messages(messages))
-    _raises_only_located(lambda: ui_messages_from_events([RUN_STARTED], messages=messages))
-    _raises_only_located(lambda: UIMessageAssembler(messages))
+    raises_only_located(lambda: to_agui_messages(messages))
+    raises_only_located(lambda: to_openai_messages(messages))
+    raises_only_located(lambda: ui_messages_from_events([RUN_STARTED], messages=messages))
+    raises_only_located(lambda: UIMessageAssembler(messages))
 
 
 # -- the cases from the issue -----------------------------------------------------------------------------------

@@ -13,12 +13,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.chromium import require_chromium
 from tests.support.loopback import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,3 +235,18 @@ def open_chat(browser: Any, lab: Lab, notebook: str, cells: list[str], height: i
     page.locator("[data-agui=input]").wait_for(state="visible")
     page.wait_for_selector(".agui-chat[data-status=ready]")
     return page, errors
+
+
+@contextlib.contextmanager
+def serving(
+    base: Path, app: str, notebooks: dict[str, dict[str, Any]], *, env: dict[str, str] | None = None
+) -> Iterator[Lab]:
+    """A server for a test module: Chromium and the bundle are checked first (a skip, or a failure in CI, before
+    paying for a start), and the server is stopped after."""
+    require_chromium()
+    ensure_bundle()
+    running = start_server(base, app, notebooks, env=env)
+    try:
+        yield running
+    finally:
+        stop_server(running)

@@ -7,8 +7,6 @@ Screenshots go to tests/artifacts/e2e-approvals-*.png.
 from __future__ import annotations
 
 import json
-import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,17 +14,14 @@ from typing import Any
 import pytest
 
 from tests.e2e.jupyter import (
-    ROOT,
     Lab,
-    ensure_bundle,
     notebook_json,
     open_chat,
     run_cell_containing,
-    start_server,
-    stop_server,
+    serving,
     wait_for,
 )
-from tests.support.chromium import chromium_browser, require_chromium
+from tests.support.chromium import chromium_browser
 
 pytestmark = pytest.mark.e2e
 
@@ -45,19 +40,9 @@ CELLS[1] = "import json\n" + CELLS[1]
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    require_chromium()
-    ensure_bundle()
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
-    }
     notebooks = {"approvals.ipynb": notebook_json(CELLS)}
-    running = start_server(tmp_path_factory.mktemp("approvals"), "jupyterlab", notebooks, env=env)
-    try:
+    with serving(tmp_path_factory.mktemp("approvals"), "jupyterlab", notebooks) as running:
         yield running
-    finally:
-        stop_server(running)
 
 
 def kernel_report(page: Any) -> list[list[Any]]:

@@ -21,15 +21,13 @@ import pytest
 from tests.e2e.jupyter import (
     ROOT,
     Lab,
-    ensure_bundle,
     notebook_json,
     open_chat,
     run_cell_containing,
-    start_server,
-    stop_server,
+    serving,
     wait_for,
 )
-from tests.support.chromium import chromium_browser, require_chromium
+from tests.support.chromium import chromium_browser
 from tests.support.demo_expectations import RESUMED_PART_TYPES
 
 pytestmark = pytest.mark.e2e
@@ -52,8 +50,6 @@ chat""",
 
 @contextlib.contextmanager
 def _serving(tmp_path_factory: pytest.TempPathFactory, app: str) -> Iterator[Lab]:
-    require_chromium()  # skip (or fail in CI) before paying for a server start
-    ensure_bundle()
     notebooks = {
         "chat.ipynb": notebook_json(NOTEBOOK_CELLS),
         "quickstart.ipynb": json.loads((ROOT / "notebooks" / "quickstart.ipynb").read_text()),
@@ -64,11 +60,8 @@ def _serving(tmp_path_factory: pytest.TempPathFactory, app: str) -> Iterator[Lab
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])),
         "AGUI_DEMO_SPEED": QUICKSTART_SPEED,  # the demo agent streams visibly, a few seconds a run
     }
-    running = start_server(tmp_path_factory.mktemp(app), app, notebooks, env=env)
-    try:
+    with serving(tmp_path_factory.mktemp(app), app, notebooks, env=env) as running:
         yield running
-    finally:
-        stop_server(running)
 
 
 @pytest.fixture(scope="module")

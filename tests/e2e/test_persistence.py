@@ -23,16 +23,14 @@ import pytest
 from tests.e2e.jupyter import (
     UI_TIMEOUT_MS,
     Lab,
-    ensure_bundle,
     kernel_idle,
     notebook_json,
     open_chat,
     run_cell_containing,
-    start_server,
-    stop_server,
+    serving,
     wait_for,
 )
-from tests.support.chromium import chromium_browser, require_chromium
+from tests.support.chromium import chromium_browser
 
 pytestmark = pytest.mark.e2e
 
@@ -53,13 +51,8 @@ NOT_CONNECTED = "Not connected — run the cell again"
 
 @contextlib.contextmanager
 def _serving(tmp_path_factory: pytest.TempPathFactory, app: str) -> Iterator[Lab]:
-    require_chromium()
-    ensure_bundle()
-    running = start_server(tmp_path_factory.mktemp(app), app, {"chat.ipynb": notebook_json(CELLS)})
-    try:
+    with serving(tmp_path_factory.mktemp(app), app, {"chat.ipynb": notebook_json(CELLS)}) as running:
         yield running
-    finally:
-        stop_server(running)
 
 
 @pytest.fixture(scope="module")

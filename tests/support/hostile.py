@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import typing
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from ag_ui.core import Event
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from agui_notebook import (
@@ -343,3 +345,28 @@ def assert_located(error: BaseException) -> None:
         assert error.path and text.startswith(error.path), text
     else:
         raise AssertionError(f"unexpected error class {type(error).__name__}: {text}")
+
+
+RANDOM_INPUT_SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+"""The property tests' settings: examples enough to find the odd shapes, no per-example deadline."""
+
+
+def raises_only_located(call: Any) -> Any:
+    """``call()``'s result, or the package error it raised (after checking it names where); anything else fails."""
+    try:
+        return call()
+    except AguiNotebookError as error:
+        assert_located(error)
+        return error
+
+
+async def async_slices(pieces: Iterable[Any]) -> AsyncIterator[Any]:
+    """The pieces as an async stream (an HTTP body as ``aiter_bytes()`` yields it)."""
+    for piece in pieces:
+        yield piece
+
+
+async def collect_async(iterator: AsyncIterator[Any]) -> list[Any]:
+    return [item async for item in iterator]

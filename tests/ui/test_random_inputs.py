@@ -9,15 +9,13 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agui_notebook import (
-    AguiNotebookError,
     PartialJsonBuffer,
     UIMessageStreamError,
     UIMessageStreamReducer,
@@ -34,34 +32,19 @@ from agui_notebook import (
 from tests.support.hostile import (
     DEEP_LIST,
     HUGE_INT,
+    RANDOM_INPUT_SETTINGS,
     VALUES,
     assert_located,
+    async_slices,
     chunk_sequences,
+    collect_async,
+    raises_only_located,
     text_form,
 )
 from tests.support.node import run_node_reference
 from tests.wire.streams import cuts
 
-SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
-)
-
-
-def _raises_only_located(call: Any) -> Any:
-    try:
-        return call()
-    except AguiNotebookError as error:
-        assert_located(error)
-        return error
-
-
-async def _slices(pieces: Iterable[Any]) -> AsyncIterator[Any]:
-    for piece in pieces:
-        yield piece
-
-
-async def _all(iterator: AsyncIterator[Any]) -> list[Any]:
-    return [item async for item in iterator]
+SETTINGS = RANDOM_INPUT_SETTINGS
 
 
 def _reduce(stream: list[Any], **options: Any) -> UIMessageStreamReducer:
@@ -70,7 +53,7 @@ def _reduce(stream: list[Any], **options: Any) -> UIMessageStreamReducer:
         if options.get("errors") == "collect":
             reducer.push(chunk)  # never raises
         else:
-            _raises_only_located(lambda chunk=chunk: reducer.push(chunk))
+            raises_only_located(lambda chunk=chunk: reducer.push(chunk))
     reducer.settle()
     for problem in reducer.problems:
         assert_located(problem)
@@ -79,9 +62,9 @@ def _reduce(stream: list[Any], **options: Any) -> UIMessageStreamReducer:
 
 def _every_entry_point(replay: Any) -> None:
     errors: list[Exception] = []
-    _raises_only_located(lambda: list(read_ui_message_stream(replay(), on_error=errors.append)))
-    _raises_only_located(lambda: list(read_ui_message_stream(replay(), terminate_on_error=True)))
-    _raises_only_located(lambda: ui_message_from_chunks(replay()))
+    raises_only_located(lambda: list(read_ui_message_stream(replay(), on_error=errors.append)))
+    raises_only_located(lambda: list(read_ui_message_stream(replay(), terminate_on_error=True)))
+    raises_only_located(lambda: ui_message_from_chunks(replay()))
     for error in errors:
         assert_located(error)  # error chunks included: assert_located knows them
 
@@ -92,7 +75,7 @@ def test_chunk_objects(stream: list[Any], defer: bool) -> None:
     _reduce(stream, defer_tool_input=defer)
     collected = _reduce(stream, errors="collect", defer_tool_input=defer)
     # Collecting, the message is still a model-able UIMessage or a located validation error.
-    _raises_only_located(lambda: ui_message_from_chunks([], message=collected.message))
+    raises_only_located(lambda: ui_message_from_chunks([], message=collected.message))
     _every_entry_point(lambda: list(stream))
 
 
@@ -101,11 +84,11 @@ def test_chunk_objects(stream: list[Any], defer: bool) -> None:
 def test_chunk_text_cut_anywhere(stream: list[Any], sse: bool, data: st.DataObject) -> None:
     blob = text_form(stream, sse=sse)
     pieces = data.draw(cuts(blob))
-    _raises_only_located(lambda: list(iter_ui_chunks(blob)))
+    raises_only_located(lambda: list(iter_ui_chunks(blob)))
     _every_entry_point(lambda: blob)
     _every_entry_point(lambda: list(pieces))
-    _raises_only_located(lambda: asyncio.run(_all(read_ui_message_stream(_slices(pieces)))))
-    _raises_only_located(lambda: asyncio.run(ui_message_from_chunks(_slices(pieces))))
+    raises_only_located(lambda: asyncio.run(collect_async(read_ui_message_stream(async_slices(pieces)))))
+    raises_only_located(lambda: asyncio.run(ui_message_from_chunks(async_slices(pieces))))
 
 
 @SETTINGS
@@ -116,8 +99,8 @@ def test_chunk_text_cut_anywhere(stream: list[Any], sse: bool, data: st.DataObje
 )
 def test_continuing_a_random_message(parts: list[Any]) -> None:
     message = {"id": "a1", "role": "assistant", "parts": parts}
-    _raises_only_located(lambda: UIMessageStreamReducer(message))
-    _raises_only_located(
+    raises_only_located(lambda: UIMessageStreamReducer(message))
+    raises_only_located(
         lambda: UIMessageStreamReducer(message, errors="collect").push({"type": "start-step"})
     )
 
@@ -149,8 +132,8 @@ _MESSAGE = st.fixed_dictionaries(
 @SETTINGS
 @given(st.lists(_MESSAGE | VALUES, max_size=3) | VALUES)
 def test_validators(messages: Any) -> None:
-    _raises_only_located(lambda: validate_ui_messages(messages))
-    _raises_only_located(lambda: validate_ui_messages(messages, tools={"f": dict}, data_schemas={"x": dict}))
+    raises_only_located(lambda: validate_ui_messages(messages))
+    raises_only_located(lambda: validate_ui_messages(messages, tools={"f": dict}, data_schemas={"x": dict}))
     result = safe_validate_ui_messages(messages)
     assert result.success or result.error is not None
     for message in messages if isinstance(messages, list) else ():
@@ -162,7 +145,7 @@ def test_validators(messages: Any) -> None:
             is_tool_ui_part(part)
             is_tool_output_error_part(part)
             if is_tool_ui_part(part):
-                _raises_only_located(lambda part=part: get_tool_name(part))
+                raises_only_located(lambda part=part: get_tool_name(part))
 
 
 @SETTINGS
@@ -211,7 +194,7 @@ def test_deep_metadata_is_merged_or_a_located_error() -> None:
     while node:
         node, depth = node.get("a", node.get("x")), depth + 1
     assert depth == 3001  # merged all the way down, as the AI SDK's mergeObjects does
-    _raises_only_located(lambda: ui_message_from_chunks(stream))
+    raises_only_located(lambda: ui_message_from_chunks(stream))
 
 
 def _deep_dict(levels: int) -> dict[str, Any]:
