@@ -45,22 +45,12 @@ def _read_sync(
     terminate_on_error: bool,
 ) -> Iterator[UIMessage]:
     snapshots = SnapshotBuilder(reducer, message_type)
-    push = reducer.push
     for chunk in iter_ui_chunks(source):
-        try:
-            changes = push(chunk)
-            if changes:
-                snapshots.apply(changes)
-        except UIMessageStreamError as error:
-            if on_error is not None:
-                on_error(error)
-            if terminate_on_error:
-                raise
-            return  # the AI SDK stops reading a malformed stream
-        if (
-            changes and chunk.get("type") != "start-step"
-        ):  # the AI SDK adds the step boundary without an update
-            yield snapshots.snapshot()
+        snapshot = _step(chunk, reducer, snapshots, on_error, terminate_on_error)
+        if snapshot is _STOP:
+            return
+        if snapshot is not None:
+            yield snapshot
 
 
 async def _read_async(
@@ -71,20 +61,38 @@ async def _read_async(
     terminate_on_error: bool,
 ) -> AsyncIterator[UIMessage]:
     snapshots = SnapshotBuilder(reducer, message_type)
-    push = reducer.push
     async for chunk in aiter_ui_chunks(source):
-        try:
-            changes = push(chunk)
-            if changes:
-                snapshots.apply(changes)
-        except UIMessageStreamError as error:
-            if on_error is not None:
-                on_error(error)
-            if terminate_on_error:
-                raise
+        snapshot = _step(chunk, reducer, snapshots, on_error, terminate_on_error)
+        if snapshot is _STOP:
             return
-        if changes and chunk.get("type") != "start-step":
-            yield snapshots.snapshot()
+        if snapshot is not None:
+            yield snapshot
+
+
+_STOP: Any = object()
+"""What ``_step`` returns when the stream must stop being read."""
+
+
+def _step(
+    chunk: Any,
+    reducer: UIMessageStreamReducer,
+    snapshots: SnapshotBuilder,
+    on_error: Callable[[Exception], None] | None,
+    terminate_on_error: bool,
+) -> Any:
+    """One chunk of either reader: the snapshot the AI SDK would emit for it, None, or ``_STOP``."""
+    try:
+        changes = reducer.push(chunk)
+        if changes:
+            snapshots.apply(changes)
+    except UIMessageStreamError as error:
+        if on_error is not None:
+            on_error(error)
+        if terminate_on_error:
+            raise
+        return _STOP  # the AI SDK stops reading a malformed stream
+    # The AI SDK adds the step boundary without an update.
+    return snapshots.snapshot() if changes and chunk.get("type") != "start-step" else None
 
 
 @overload
