@@ -345,29 +345,22 @@ class EventReducer:
         return True
 
     def _text_start(self, event: dict[str, Any], index: int) -> None:
-        message_id = event.get("messageId")
-        existing = self._by_id.get(message_id)
-        if self._collides_with_activity(event, index, existing):
-            return
-        target = existing
-        if target is None:
-            target = {"id": message_id, "role": event.get("role", "assistant"), "content": ""}
-            if "name" in event:
-                target["name"] = event["name"]
-            if event.get("subagentRunId") is not None:
-                target["subagentRunId"] = event["subagentRunId"]
-            self._append(target)
-        if "metadata" in event:
-            _fold_metadata(target, event)
+        self._open_message(event, index, event.get("role", "assistant"), named=True)
 
     def _reasoning_start(self, event: dict[str, Any], index: int) -> None:
+        self._open_message(event, index, "reasoning", named=False)
+
+    def _open_message(self, event: dict[str, Any], index: int, role: Any, *, named: bool) -> None:
+        """Start (or continue) the message ``event`` names, and fold in its metadata."""
         message_id = event.get("messageId")
         existing = self._by_id.get(message_id)
         if self._collides_with_activity(event, index, existing):
             return
         target = existing
         if target is None:
-            target = {"id": message_id, "role": "reasoning", "content": ""}
+            target = {"id": message_id, "role": role, "content": ""}
+            if named and "name" in event:
+                target["name"] = event["name"]
             if event.get("subagentRunId") is not None:
                 target["subagentRunId"] = event["subagentRunId"]
             self._append(target)
