@@ -24,7 +24,7 @@ from agui_notebook.bridge._messages import (
     to_ui_messages,
     tool_result_fields,
 )
-from agui_notebook.wire._json import decode_json, js_concat
+from agui_notebook.wire._json import decode_json, encode_json, js_concat
 
 JSON = Any
 
@@ -726,7 +726,7 @@ class EventChunkTranslator:
             }
         elif outcome in ERROR_OUTCOMES:
             content = pending.content
-            error_text = content if isinstance(content, str) else orjson.dumps(content).decode()
+            error_text = content if isinstance(content, str) else encode_json(content)
             chunk = {
                 "type": "tool-output-error",
                 "toolCallId": pending.tool_call_id,

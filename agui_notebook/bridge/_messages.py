@@ -19,6 +19,7 @@ from agui_notebook.agui._compat import upgrade_inbound_message
 from agui_notebook.agui._thread import _MESSAGE_LIST as _AGUI_MESSAGES
 from agui_notebook.agui._thread import validated
 from agui_notebook.bridge._located import conversion_errors
+from agui_notebook.wire._json import decode_json, encode_json
 
 JSON = Any
 AGUI_KEY = "ag-ui"
@@ -58,7 +59,7 @@ def tool_output_from_content(content: JSON) -> JSON:
     """
     if isinstance(content, str) and content.lstrip()[:1] in ("{", "["):
         try:
-            return orjson.loads(content)
+            return decode_json(content)
         except orjson.JSONDecodeError:
             return content
     return content
@@ -77,7 +78,7 @@ def tool_content_from_output(output: JSON) -> tuple[JSON, str | None]:
         return output, ("string" if tool_output_from_content(output) is not output else None)
     if output is None:
         return "", "null"
-    content = orjson.dumps(output).decode()
+    content = encode_json(output)
     return content, _OUTPUT_TYPES.get(type(output))
 
 
@@ -89,7 +90,7 @@ def _typed_output(content: str, output_type: Any) -> tuple[bool, JSON]:
         return content in ("", "null"), None
     if output_type in ("number", "boolean"):
         try:
-            value = orjson.loads(content)
+            value = decode_json(content)
         except orjson.JSONDecodeError:
             return False, None
         if _OUTPUT_TYPES.get(type(value)) == output_type:
@@ -357,8 +358,8 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 _with_unknown_fields(call_meta, call, _TOOL_CALL_FIELDS)
                 arguments = call["function"].get("arguments", "")
                 try:
-                    tool_input = orjson.loads(arguments) if arguments.strip() else {}
-                    if orjson.dumps(tool_input).decode() != arguments and arguments.strip():
+                    tool_input = decode_json(arguments) if arguments.strip() else {}
+                    if encode_json(tool_input) != arguments and arguments.strip():
                         call_meta["arguments"] = arguments
                 except orjson.JSONDecodeError:
                     tool_input = arguments
@@ -577,9 +578,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     arguments = meta["arguments"]
                 else:
                     tool_input = part.get("input")
-                    arguments = (
-                        tool_input if isinstance(tool_input, str) else orjson.dumps(tool_input).decode()
-                    )
+                    arguments = tool_input if isinstance(tool_input, str) else encode_json(tool_input)
                 call: dict[str, JSON] = {
                     "id": part["toolCallId"],
                     "type": "function",
@@ -717,7 +716,7 @@ def _tool_content_text(content: JSON) -> str:
         return content
     if isinstance(content, list) and all(type(p) is dict and p.get("type") == "text" for p in content):
         return "\n".join(str(p.get("text", "")) for p in content)
-    return "" if content is None else orjson.dumps(content).decode()
+    return "" if content is None else encode_json(content)
 
 
 @conversion_errors("either")

@@ -30,7 +30,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anywidget
-import orjson
 import traitlets
 from pydantic import BaseModel
 
@@ -48,6 +47,7 @@ from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._saved import SavedConversation
 from agui_notebook.widget._static_html import static_bundle
+from agui_notebook.wire._json import copy_json
 from agui_notebook.wire._values import is_plain_json, json_value
 
 __all__ = ["BUNDLE", "ChatWidget"]
@@ -85,7 +85,7 @@ def _fresh_id() -> str:
 
 def _json_copy(value: JSON) -> JSON:
     """A deep copy of JSON data (fast, and what the front end will see)."""
-    return orjson.loads(orjson.dumps(value))
+    return copy_json(value)
 
 
 def _model_wire(model: BaseModel) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from agui_notebook._types import JSON
+from agui_notebook.wire._json import decode_json, encode_json
 
 __all__ = ["SAVE_FORMAT", "SavedConversation"]
 
@@ -45,7 +46,7 @@ class SavedConversation:
             "state": self.state,
             "events": self.events,
         }
-        return orjson.dumps(document)
+        return encode_json(document).encode()
 
     def write(self, path: str | os.PathLike[str]) -> None:
         """Write the saved document to ``path``."""
@@ -55,7 +56,7 @@ class SavedConversation:
     def from_json(cls, data: bytes, source: str) -> SavedConversation:
         """Read a saved document; anything else is a ``ValueError`` naming ``source``."""
         try:
-            document = orjson.loads(data)
+            document = decode_json(data)
         except orjson.JSONDecodeError:
             document = None
         if not isinstance(document, dict) or document.get("format") != SAVE_FORMAT:

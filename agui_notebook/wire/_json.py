@@ -20,6 +20,7 @@ __all__ = [
     "JSONDecodeError",
     "copy_json",
     "decode_json",
+    "encode_json",
     "join_surrogates",
     "js_concat",
     "js_string",
@@ -32,7 +33,9 @@ JSONDecodeError = orjson.JSONDecodeError
 """What :func:`decode_json` raises (a ``ValueError``), with ``msg``, ``lineno`` and ``colno``."""
 
 _EXACT_INT = 2**53
+_INT_MIN, _INT_END = -(2**63), 2**64
 _SURROGATE_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def decode_json(raw: bytes | bytearray | memoryview | str) -> Any:
@@ -67,6 +70,85 @@ def decode_json(raw: bytes | bytearray | memoryview | str) -> Any:
             raise orjson.JSONDecodeError(error.msg, error.doc, error.pos) from None
         except RecursionError:
             raise orjson.JSONDecodeError("too deeply nested", text, 0) from None
+
+
+def encode_json(value: Any) -> str:
+    """The JSON text of a JSON value, as ``JSON.stringify`` writes the value JavaScript would hold.
+
+    orjson writes nearly every value; what it refuses, JavaScript writes: an integer beyond 64 bits (a double in
+    JavaScript: the nearest one, or ``null`` beyond the double range, as :func:`js_int_value`), a non-finite
+    float (``null``), a lone surrogate (an escape such as ``\\ud83d``; two halves that meet are one character),
+    a non-string key (``String(key)``) and nesting at any depth. Only such values take the slower path.
+
+    >>> encode_json({"n": 2**70, "x": float("nan"), "s": "\\ud83d", 1: True})
+    '{"n":1.1805916207174113e+21,"x":null,"s":"\\\\ud83d","1":true}'
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # orjson.JSONEncodeError is one
+        pass
+    pieces: list[str] = []
+    pending: list[Any] = [value]  # values still to write, and the text that closes each container (str)
+    while pending:
+        item = pending.pop()
+        if type(item) is _Closing:
+            pieces.append(item)
+        elif type(item) is dict:
+            pieces.append("{")
+            pending.append(_Closing("}"))
+            for position, (key, member) in enumerate(reversed(item.items())):
+                pending.append(member)
+                name = key if type(key) is str else js_string(key)
+                pending.append(
+                    _Closing(_leaf(name) + ":" if position == len(item) - 1 else "," + _leaf(name) + ":")
+                )
+        elif type(item) is list:
+            pieces.append("[")
+            pending.append(_Closing("]"))
+            for position in range(len(item) - 1, -1, -1):
+                pending.append(item[position])
+                if position:
+                    pending.append(_Closing(","))
+        else:
+            pieces.append(_leaf(item))
+    return "".join(pieces)
+
+
+class _Closing(str):
+    """Text :func:`encode_json` writes as it is (punctuation and keys), told apart from string values."""
+
+
+def _leaf(value: Any) -> str:
+    if type(value) is int:
+        value = js_int_value(value)
+    elif type(value) is float and not math.isfinite(value):
+        value = None
+    elif type(value) is str and not value.isascii():
+        value = join_surrogates(value)
+        try:
+            return orjson.dumps(value).decode()
+        except TypeError:
+            return _LONE_SURROGATE.sub(_escaped, json.dumps(value, ensure_ascii=False))
+    return orjson.dumps(value).decode()
+
+
+def js_int_value(value: int) -> int | float | None:
+    """An integer as JavaScript holds it once read from JSON: exact within 64 bits (as our readers keep it), else
+    the nearest double, or ``None`` beyond the double range (``JSON.stringify(Infinity)`` is ``null``).
+
+    >>> js_int_value(2**63), js_int_value(2**70), js_int_value(10**400)
+    (9223372036854775808, 1.1805916207174113e+21, None)
+    """
+    if _INT_MIN <= value < _INT_END:
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        return None
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def copy_json(value: Any) -> Any:
@@ -157,7 +239,7 @@ def _js_int(digits: str) -> int | float:
     """An integer as orjson reads it: exact within 64 bits, else the nearest double (as ``JSON.parse``)."""
     if len(digits) <= 20:
         value = int(digits)
-        if -(2**63) <= value < 2**64:
+        if _INT_MIN <= value < _INT_END:
             return value
     return float(digits)
 

@@ -74,7 +74,7 @@ from pydantic import BaseModel
 
 from agui_notebook._errors import JsonValueError
 from agui_notebook._types import JSON
-from agui_notebook.wire._json import js_string
+from agui_notebook.wire._json import js_int_value, js_string
 
 __all__ = ["MAX_DEPTH", "is_plain_json", "json_value"]
 
@@ -145,7 +145,7 @@ def _convert(value: Any, path: list[str | int], depth: int) -> JSON:
     if kind is str or kind is bool or value is None:
         return value
     if kind is int:
-        return _int(value)
+        return js_int_value(value)
     if kind is float:
         return value if value - value == 0.0 else None
     if kind is dict or kind is list or kind is tuple:
@@ -161,7 +161,7 @@ def _convert(value: Any, path: list[str | int], depth: int) -> JSON:
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return _int(int(value))
+        return js_int_value(int(value))
     if isinstance(value, float):
         number = float(value)
         return number if number - number == 0.0 else None
@@ -174,7 +174,7 @@ def _convert(value: Any, path: list[str | int], depth: int) -> JSON:
         if not value.is_finite():
             return None
         integral = value.to_integral_value()
-        return _int(int(integral)) if integral == value else float(value)
+        return js_int_value(int(integral)) if integral == value else float(value)
     if isinstance(value, _DATETIMES):
         return None if value != value else value.isoformat()  # pandas' NaT is a datetime that is not itself
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -199,15 +199,6 @@ def _convert(value: Any, path: list[str | int], depth: int) -> JSON:
     if isinstance(value, Iterator):
         raise _NoJson(path, f"a {type(value)!r} is not JSON (an iterator is consumed once, not a value)")
     return _convert(_pydantic_json(value, path), path, depth + 1)
-
-
-def _int(value: int) -> int | float | None:
-    if _INT_MIN <= value < _INT_END:
-        return value
-    try:
-        return float(value)  # the nearest double, as ``decode_json`` reads digits beyond 64 bits
-    except OverflowError:
-        return None  # JSON.parse reads such digits as Infinity, which JSON.stringify writes as null
 
 
 def _object(items: Any, path: list[str | int], depth: int) -> dict[str, JSON]:

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
+from agui_notebook import ui_chunks_from_events, ui_messages_from_events
 from agui_notebook.bridge._messages import (
     to_agui_messages,
     to_agui_messages_wire,
@@ -676,3 +677,24 @@ def test_openai_file_ids_are_only_real_file_ids() -> None:
         # another provider's handle means nothing to OpenAI: dropped, as the spec tells a peer that cannot use it
     ]
     assert to_openai_messages(to_ui_messages([FILES_USER])) == [user]
+
+
+_JAVASCRIPT_VALUES = [2**70, 10**300, "\ud83d", {"rows": [2**70, "\udc00"]}, {"a": {"b": [{"c": 2**70}]}}]
+
+
+@pytest.mark.parametrize("content", _JAVASCRIPT_VALUES, ids=repr)
+def test_a_tool_result_javascript_would_write_converts(content: Any) -> None:
+    """A TOOL_CALL_RESULT whose content orjson cannot write (JSON.stringify can) still becomes a UI part."""
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m", "content": content},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    chunks = list(ui_chunks_from_events(events))
+    assert [c for c in chunks if c["type"] == "tool-output-available"][0]["output"] == content
+    (message,) = ui_messages_from_events(events)
+    assert message.parts[-1].output == content
+    again = to_agui_messages([message.model_dump(mode="python", by_alias=True, exclude_none=True)])  # the next run's input is built from it
+    assert again[-1].role == "tool" and isinstance(again[-1].content, str)

@@ -63,3 +63,13 @@ def test_read_and_write_a_file(tmp_path: Path) -> None:
     saved.write(tmp_path / "chat.json")
     assert SavedConversation.read(tmp_path / "chat.json") == saved
     assert (tmp_path / "chat.json").read_bytes() == saved.to_json()
+
+
+def test_events_javascript_would_write_are_saved() -> None:
+    """A recorded event holds what a JavaScript producer sent: a lone surrogate, an integer beyond 64 bits."""
+    events = [{"received_ns": 1, "event": {"type": "TEXT_MESSAGE_CONTENT", "delta": "\ud83d", "n": 2**70}}]
+    saved = SavedConversation(thread_id="t1", messages=[USER], state=None, events=events)
+    back = SavedConversation.from_json(saved.to_json(), "chat.json")
+    assert back.events == [
+        {"received_ns": 1, "event": {"type": "TEXT_MESSAGE_CONTENT", "delta": "\ud83d", "n": 2.0**70}}
+    ]

@@ -18,11 +18,12 @@ from agui_notebook.wire._json import (
     JSONDecodeError,
     copy_json,
     decode_json,
+    encode_json,
     join_surrogates,
     js_string,
     shown,
 )
-from tests.support.hostile import DEEP_LIST, HUGE_INT, text_form
+from tests.support.hostile import DEEP_500, DEEP_LIST, HUGE_INT, text_form
 from tests.support.node import run_node_reference
 
 EMOJI = "\U0001f600"
@@ -193,3 +194,48 @@ def test_orjson_refuses_lone_surrogates_so_writers_must_escape_them() -> None:
     with pytest.raises(orjson.JSONEncodeError):
         orjson.dumps(HIGH)
     assert json.dumps(HIGH) == '"\\ud83d"'
+
+
+_WRITTEN = [
+    2**70,
+    -(2**64),
+    2**64 - 1,
+    10**400,
+    HIGH,
+    "\ude00",
+    "a" + HIGH + "\ude00b",
+    "é" + HIGH,
+    {"n": [2**70, {"s": "\udc00"}], "": 1},
+    [[[]], {}, None, True, 1.5],
+    DEEP_500,
+]
+
+
+def test_encode_json_writes_what_json_stringify_writes() -> None:
+    theirs = run_node_reference("json_stringify.mjs", {"values": _WRITTEN})
+    ours = [encode_json(value) for value in _WRITTEN]
+    for value, mine, reference in zip(_WRITTEN, ours, theirs, strict=True):
+        # Equal as JavaScript reads them (every number a double); within 64 bits ours keeps the digits exact.
+        assert json.loads(mine, parse_int=float) == json.loads(reference, parse_int=float), shown(value)
+        if isinstance(value, str):
+            assert mine == reference  # the same escapes, the same raw characters
+        mine.encode()  # always UTF-8 (no lone surrogate in the text itself)
+
+
+def test_encode_json_is_orjson_for_what_orjson_writes() -> None:
+    value = {"a": [1, 2.5, None, True, "é", {"b": []}]}
+    assert encode_json(value) == orjson.dumps(value).decode()
+
+
+def test_encode_json_at_any_depth_and_with_odd_keys() -> None:
+    deep: list[Any] = []
+    inner = deep
+    for _ in range(50_000):
+        inner.append([])
+        inner = inner[0]
+    inner.append(2**70)
+    text = encode_json(deep)
+    assert text.startswith("[" * 50_001) and "1.1805916207174113e+21" in text
+    assert encode_json({1: 2**70, None: float("inf"), 2.5: float("nan")}) == (
+        '{"1":1.1805916207174113e+21,"null":null,"2.5":null}'
+    )
