@@ -696,5 +696,7 @@ def test_a_tool_result_javascript_would_write_converts(content: Any) -> None:
     assert next(c for c in chunks if c["type"] == "tool-output-available")["output"] == content
     (message,) = ui_messages_from_events(events)
     assert message.parts[-1].output == content
-    again = to_agui_messages([message.model_dump(mode="python", by_alias=True, exclude_none=True)])  # the next run's input is built from it
+    again = to_agui_messages(
+        [message.model_dump(mode="python", by_alias=True, exclude_none=True)]
+    )  # the next run's input is built from it
     assert again[-1].role == "tool" and isinstance(again[-1].content, str)
