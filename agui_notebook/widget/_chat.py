@@ -45,6 +45,7 @@ from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
+from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
 from agui_notebook.widget._saved import SavedConversation
 from agui_notebook.widget._static_html import static_bundle
 from agui_notebook.wire._json import copy_json
@@ -206,6 +207,13 @@ class ChatWidget(anywidget.AnyWidget):
     replay_only = traitlets.Bool(True).tag(sync=True)
     """Whether the views hide the input and the approval controls: true while the widget has no agent (set
     ``agent`` and it turns false). Set it yourself to show a conversation read-only with an agent attached."""
+    rendered = traitlets.Dict().tag(sync=True)
+    """What the Python renderers made of the parts, ``{"{message id}/{part index}": entry}`` (``_renderers.py``);
+    written by the widget only."""
+    frontend_renderers = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+    """The ES module renderers, ``{part type: module source}`` (set through ``renderers``)."""
+    builtin_renderers = traitlets.Bool(True).tag(sync=True)
+    """Whether plans show as checklists and lists of records as tables (a renderer of your own wins)."""
 
     def __init__(
         self,
@@ -221,6 +229,7 @@ class ChatWidget(anywidget.AnyWidget):
         show_reasoning: bool = True,
         theme: str = "auto",
         raise_errors: bool = False,
+        renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         cls = type(self)
@@ -267,6 +276,11 @@ class ChatWidget(anywidget.AnyWidget):
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
         self._static_display_id: str | None = None  # set once displayed: the static copy's display id
         self._static_shown: dict[str, str] | None = None
+        self._renderers = PartRenderers(
+            lambda: self._conversation.messages, self._publish_rendered, self._renderer_failed
+        )
+        for part_type, renderer in (renderers or {}).items():
+            self._renderers.register(part_type, renderer)
         self.on_msg(self._on_front_end_message)
 
     @property
@@ -278,6 +292,38 @@ class ChatWidget(anywidget.AnyWidget):
     def agent(self, value: Any) -> None:
         self._agent = value
         self.replay_only = value is None
+
+    # ------------------------------------------------------------------------------------------ renderers
+    @property
+    def renderers(self) -> RendererRegistry:
+        """The registered renderers, part type -> function or ES module source (``del`` one to unregister)."""
+        return RendererRegistry(self._renderers)
+
+    def renderer(self, part_type: str) -> Any:
+        """Register ``fn(part) -> object`` for parts of ``part_type`` (a decorator); ``renderer(t)(None)`` unregisters.
+
+        >>> @chat.renderer("data-weather")  # doctest: +SKIP
+        ... def weather(part):
+        ...     return pd.DataFrame([part["data"]])
+        """
+
+        def register(fn: Any) -> Any:
+            self._renderers.register(part_type, fn)
+            return fn
+
+        return register
+
+    def _publish_rendered(self, rendered: dict[str, JSON], frontend: dict[str, str]) -> None:
+        with self.hold_sync():
+            self.rendered = rendered
+            if frontend != self.frontend_renderers:
+                self.frontend_renderers = frontend
+        if not self.busy:
+            self._refresh_static()
+
+    def _renderer_failed(self, text: str) -> None:
+        if text not in self._run_warnings:  # once, however often the part is rendered again
+            self._warn(text)
 
     def __repr__(self) -> str:
         return f"<ChatWidget {len(self.messages)} messages, status={self.status!r}, agent={self.agent!r}>"
@@ -351,6 +397,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._batcher.messages = self._conversation.messages
         self._views_stale = True
         self._flush()
+        self._renderers.refresh()
         self._refresh_static()
 
     # ------------------------------------------------------------------------------------------ user actions
@@ -447,6 +494,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._batcher.truncate(0)
         self._set_view_status("ready", "")
         self._flush()
+        self._renderers.refresh()
         self._sync_traits("ready", "", "")
 
     # ------------------------------------------------------------------------------------------ persistence
@@ -465,14 +513,18 @@ class ChatWidget(anywidget.AnyWidget):
         display(data, metadata=metadata, raw=True)
         if self._static_display_id is None:
             self._static_display_id = f"agui-notebook-static-{self.model_id}"
-        self._static_shown = static_bundle(self._conversation.messages, title=self.title)
+        self._static_shown = static_bundle(
+            self._conversation.messages, title=self.title, render_part=self._renderers.static_part_html
+        )
         display(self._static_shown, raw=True, display_id=self._static_display_id)
 
     def _refresh_static(self) -> None:
         """Bring every displayed static copy up to date (an ``update_display_data`` for its display id)."""
         if self._static_display_id is None:
             return
-        bundle = static_bundle(self._conversation.messages, title=self.title)
+        bundle = static_bundle(
+            self._conversation.messages, title=self.title, render_part=self._renderers.static_part_html
+        )
         if bundle == self._static_shown:
             return
         from IPython.display import update_display
@@ -708,11 +760,19 @@ class ChatWidget(anywidget.AnyWidget):
             # state agree whenever the status is not busy.
             self._set_view_status(status, error)
             self._flush()
+            self._flush_renderers()
             self._sync_traits(status, error, details)
         except _SyncFailed as exc:
             self._recover(exc, error)
             return False
         return True
+
+    def _flush_renderers(self) -> None:
+        """The parts' last renders once a run is over (renderers' own failures are caught where they run)."""
+        try:
+            self._renderers.flush()
+        except Exception as exc:  # the outputs could not be sent: say so, the run's outcome stands
+            self._warn(f"rendered outputs could not be sent: {type(exc).__name__}: {exc}")
 
     def _recover(self, failure: _SyncFailed, run_error: str) -> None:
         """The conversation could not be sent: replace what the comm cannot carry, then show the failure."""
@@ -739,6 +799,7 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._batcher.extend(changes)
         self._schedule_flush()
+        self._renderers.changed(changes)
         if time.monotonic() - self._trait_synced_at >= TRAIT_SYNC_SECONDS:
             self._flush()
             self._sync_traits(self.status, self.error)
