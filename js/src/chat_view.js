@@ -159,6 +159,15 @@ export class ChatView {
       },
     };
     for (const trait of TRAITS) this.handlers[`change:${trait}`] = () => this.applyTrait(trait);
+    // Renderers' outputs and modules (parts/rendered.js): every message view looks at its parts again.
+    this.renderVersion = 0;
+    for (const trait of ["rendered", "frontend_renderers", "builtin_renderers"]) {
+      this.handlers[`change:${trait}`] = () => {
+        this.renderVersion += 1;
+        this.dirtyAll = true;
+        this.frame.request();
+      };
+    }
     for (const [event, handler] of Object.entries(this.handlers)) this.model.on(event, handler);
     // Keys typed in the widget are the widget's: notebook command-mode shortcuts must not see them.
     this.stopKey = (event) => event.stopPropagation();
@@ -191,6 +200,7 @@ export class ChatView {
     this.connection.destroy();
     this.resizeObserver.disconnect();
     for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
+    for (const view of this.views) view.destroy();
     this.root.remove();
   }
 
@@ -344,7 +354,11 @@ export class ChatView {
     } else {
       for (const index of this.dirty) if (index < messages.length) this.view(index).update(messages[index]);
     }
-    while (this.views.length > messages.length) this.views.pop().el.remove();
+    while (this.views.length > messages.length) {
+      const view = this.views.pop();
+      view.destroy();
+      view.el.remove();
+    }
     this.dirty.clear();
     this.dirtyAll = false;
     const last = messages.length - 1;

@@ -8,7 +8,7 @@
 import { button, copyText, element, flashCopied, fromTemplate, icon, label, prettyJson } from "./dom.js";
 import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
-import { createPartView } from "./parts/index.js";
+import { createPartView, RenderedPartView, renderingFor } from "./parts/index.js";
 import { RemoteMediaPolicy } from "./remote_media.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
@@ -26,7 +26,7 @@ function partContext(chat, role) {
       remote = new RemoteMediaPolicy(() => chat.model?.get?.("trusted_origins"));
       policies.set(chat, remote);
     }
-    context = { ...base, remote };
+    context = { ...base, remote, model: chat.model };
     contexts.set(base, context);
   }
   return context;
@@ -166,7 +166,9 @@ export class MessageView {
   }
 
   update(message) {
-    if (message === this.message) return;
+    // A part's rendered output (parts/rendered.js) can change while the message does not.
+    if (message === this.message && this.renderVersion === this.chat.renderVersion) return;
+    this.renderVersion = this.chat.renderVersion;
     try {
       this.render(message);
     } catch (error) {
@@ -181,7 +183,10 @@ export class MessageView {
     const role = ROLES.has(message.role) ? message.role : "assistant";
     if (role !== this.role) {
       // Text renders differently per role (markdown vs plain): rebuild the parts.
-      for (const view of this.parts) view.el.remove();
+      for (const view of this.parts) {
+        view.destroy?.();
+        view.el.remove();
+      }
       this.parts = [];
       this.role = role;
       this.el.dataset.role = role;
@@ -209,44 +214,60 @@ export class MessageView {
       }
       const type = part.type;
       const view = this.parts[index];
-      if (view !== undefined && view.shown === part) continue; // unchanged (a failed part is retried on change)
-      if (view !== undefined && view.type === type && !view.failed) {
+      const rendering = renderingFor(this.chat.model, this.message, index, part);
+      // unchanged (a failed part is retried on change)
+      if (view !== undefined && view.shown === part && view.shownRendering === rendering) continue;
+      if (view !== undefined && view.type === type && !view.failed && (view.shownRendering === null) === (rendering === null)) {
         view.shown = part;
+        view.shownRendering = rendering;
         try {
-          view.update(part);
+          view.update(part, rendering);
           focusableImages(view.el, part);
           continue;
         } catch (error) {
-          this.parts[index] = this.failed(index, part, error, view);
+          this.parts[index] = this.failed(index, part, error, view, rendering);
           continue;
         }
       }
       let fresh;
       try {
-        fresh = createPartView(type, context);
-        fresh.update(part);
+        fresh = rendering === null ? createPartView(type, context) : new RenderedPartView(context, type, createPartView);
+        fresh.update(part, rendering);
       } catch (error) {
-        this.parts[index] = this.failed(index, part, error, view);
+        this.parts[index] = this.failed(index, part, error, view, rendering);
         continue;
       }
       focusableImages(fresh.el, part);
       fresh.type = type;
       fresh.shown = part;
+      fresh.shownRendering = rendering;
       fresh.el.dataset.partIndex = String(index);
+      view?.destroy?.();
       if (view !== undefined) view.el.replaceWith(fresh.el);
       else this.body.append(fresh.el);
       this.parts[index] = fresh;
     }
-    while (this.parts.length > parts.length) this.parts.pop().el.remove();
+    while (this.parts.length > parts.length) {
+      const view = this.parts.pop();
+      view.destroy?.();
+      view.el.remove();
+    }
+  }
+
+  /** Let go of the part views (renderers' cleanups run). */
+  destroy() {
+    for (const view of this.parts) view.destroy?.();
   }
 
   /** Put the plain-text fallback of part `index` where its view (if any) was. */
-  failed(index, part, error, view) {
+  failed(index, part, error, view, rendering = null) {
     console.error(`agui-notebook: part ${index} (${part.type}) could not be rendered`, error);
     const fallback = failedPartView(part, error);
     fallback.type = part.type;
     fallback.shown = part;
+    fallback.shownRendering = rendering;
     fallback.el.dataset.partIndex = String(index);
+    view?.destroy?.();
     if (view !== undefined) view.el.replaceWith(fallback.el);
     else this.body.append(fallback.el);
     return fallback;
