@@ -66,6 +66,9 @@ export function tableElement(spec) {
   for (const [index, name] of columns.entries()) {
     const th = element("th", index < indexColumns ? "agui-records-index" : "", label(String(name ?? ""), 120));
     th.scope = "col";
+    // A column of numbers is right-aligned, its heading too.
+    const values = rows.map((row) => (Array.isArray(row) ? row[index] : undefined)).filter((v) => v !== null && v !== undefined);
+    if (values.length && values.every((v) => typeof v === "number")) th.dataset.kind = "number";
     headRow.append(th);
   }
   head.append(headRow);

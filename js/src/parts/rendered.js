@@ -153,7 +153,9 @@ export class RenderedPartView {
     });
     this.toggle.setAttribute("aria-pressed", "false");
     this.toggle.addEventListener("click", () => this.setRaw(!this.raw));
-    this.bar.append(icon(type.startsWith("tool-") || type === "dynamic-tool" ? "tool" : "data"), this.label, this.toggle);
+    this.baseIcon = type.startsWith("tool-") || type === "dynamic-tool" ? "tool" : "data";
+    this.barIcon = icon(this.baseIcon);
+    this.bar.append(this.barIcon, this.label, this.toggle);
     this.output = element("div", "agui-rendered-output");
     this.output.dataset.agui = "rendered-output";
     this.error = element("div", "agui-rendered-error");
@@ -178,7 +180,12 @@ export class RenderedPartView {
     const previous = this.current;
     this.part = part;
     this.current = rendering;
-    this.el.dataset.rendered = rendering.kind;
+    if (this.el.dataset.rendered !== rendering.kind) {
+      this.el.dataset.rendered = rendering.kind;
+      const fresh = icon(rendering.kind === "checklist" ? "check" : this.baseIcon);
+      this.barIcon.replaceWith(fresh);
+      this.barIcon = fresh;
+    }
     if (rendering.kind === "python") this.showPython(rendering.entry, previous);
     else if (rendering.kind === "frontend") this.showFrontend(part, rendering.source);
     else if (rendering.kind === "checklist") this.showChecklist(part);
