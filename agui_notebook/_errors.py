@@ -19,6 +19,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
+    ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
@@ -61,6 +62,7 @@ __all__ = [
     "OptionError",
     "PatchError",
     "ProtocolError",
+    "RendererOutputError",
     "RunStreamError",
     "StateUpdateWarning",
     "UIMessageStreamError",
@@ -245,6 +247,10 @@ class HttpAgentError(AguiNotebookError, RuntimeError):
 
 class PatchError(AguiNotebookError):
     """A live patch that does not apply to the front end's copy of the messages (it then asks for a reset)."""
+
+
+class RendererOutputError(AguiNotebookError, ValueError):
+    """A renderer returned something its part cannot show (``widget/_renderers.py``); shown in the part."""
 
 
 class OptionError(AguiNotebookError, ValueError):

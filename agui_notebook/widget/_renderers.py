@@ -56,7 +56,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from agui_notebook._errors import JsonValueError, OptionError
+from agui_notebook._errors import JsonValueError, OptionError, RendererOutputError
 from agui_notebook._types import JSON
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.wire._json import copy_json
@@ -72,7 +72,6 @@ __all__ = [
     "TABLE_MIME",
     "WIDGET_MIME",
     "PartRenderers",
-    "RendererOutputError",
     "output_bundle",
     "part_key",
 ]
@@ -121,10 +120,6 @@ renderers take at most about a fifth of the kernel's time while a part streams."
 MAX_TRACEBACK_CHARS = 4_000
 
 Renderer = Callable[[dict[str, JSON]], Any]
-
-
-class RendererOutputError(ValueError):
-    """A renderer returned something that cannot be shown (too large, or a repr that failed)."""
 
 
 def part_key(message_id: Any, index: int) -> str:

@@ -16,14 +16,13 @@ import pytest
 from IPython.display import HTML, SVG, Markdown
 from PIL import Image
 
-from agui_notebook import OptionError
+from agui_notebook import OptionError, RendererOutputError
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._renderers import (
     MAX_TABLE_COLUMNS,
     MAX_TABLE_ROWS,
     TABLE_MIME,
     WIDGET_MIME,
-    RendererOutputError,
     output_bundle,
     part_key,
 )
