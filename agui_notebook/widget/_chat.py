@@ -276,9 +276,7 @@ class ChatWidget(anywidget.AnyWidget):
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
         self._static_display_id: str | None = None  # set once displayed: the static copy's display id
         self._static_shown: dict[str, str] | None = None
-        self._renderers = PartRenderers(
-            lambda: self._conversation.messages, self._publish_rendered, self._renderer_failed
-        )
+        self._renderers = PartRenderers(self._settled_messages, self._publish_rendered, self._renderer_failed)
         for part_type, renderer in (renderers or {}).items():
             self._renderers.register(part_type, renderer)
         self.on_msg(self._on_front_end_message)
@@ -312,6 +310,11 @@ class ChatWidget(anywidget.AnyWidget):
             return fn
 
         return register
+
+    def _settled_messages(self) -> list[dict[str, Any]]:
+        """The live messages with the tool inputs streamed so far parsed (what renderers are shown)."""
+        self._conversation.settle()
+        return self._conversation.messages
 
     def _publish_rendered(self, rendered: dict[str, JSON], frontend: dict[str, str]) -> None:
         with self.hold_sync():

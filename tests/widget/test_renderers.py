@@ -265,6 +265,32 @@ async def test_renders_are_throttled_while_a_part_streams_and_the_last_state_is_
     assert chat.rendered[the_key(chat)]["data"] == {"text/plain": "40 °C"}
 
 
+async def test_a_streaming_tool_call_is_rendered_with_its_arguments_parsed() -> None:
+    async def agent(run_input: Any) -> AsyncIterator[dict[str, Any]]:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather"}
+        for piece in ['{"ci', 'ty": "Pa', 'ris", "units"', ': "metric"}']:
+            await asyncio.sleep(0.1)
+            yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": piece}
+        yield {"type": "TOOL_CALL_END", "toolCallId": "c1"}
+        yield {"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": "c1", "content": '{"temp": 21}'}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_input.run_id}
+
+    seen: list[tuple[str, Any]] = []
+
+    def card(part: dict[str, Any]) -> str:
+        seen.append((part["state"], part.get("input")))
+        return str(part.get("output", part.get("input")))
+
+    chat = ChatWidget(agent, renderers={"tool-get_weather": card})
+    await chat.send("Weather?")
+    assert seen[0][0] == "input-streaming"
+    partial = [i for state, i in seen if state == "input-streaming" and i is not None]
+    assert partial and partial[-1]["city"] in ("Pa", "Paris")  # the partial arguments, parsed as they stream
+    assert seen[-1] == ("output-available", {"city": "Paris", "units": "metric"})
+    assert chat.rendered[the_key(chat, "tool-get_weather")]["data"] == {"text/plain": "{'temp': 21}"}
+
+
 async def test_an_unchanged_part_is_not_rendered_again() -> None:
     chat = ChatWidget(activity_run(), renderers={"data-weather": lambda part: "x"})
     await chat.send("Weather?")
