@@ -358,6 +358,11 @@ def test_front_end_renderers_are_module_sources(tmp_path: Any) -> None:
     assert chat.frontend_renderers == {"custom": "export function render() {}"}
 
 
+def test_built_in_renderers_can_be_turned_off() -> None:
+    assert ChatWidget(None).builtin_renderers is True
+    assert ChatWidget(None, builtin_renderers=False).builtin_renderers is False
+
+
 def test_a_renderer_that_is_no_function_is_refused() -> None:
     with pytest.raises(OptionError, match="a function, ES module source"):
         ChatWidget(None, renderers={"data-x": 42})
