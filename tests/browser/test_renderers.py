@@ -79,6 +79,11 @@ def python_rendered(messages: list[dict[str, Any]], render: Any) -> dict[str, An
     return json.loads(json.dumps(chat.rendered))
 
 
+def python_rendered_for(messages: list[dict[str, Any]], part_type: str, render: Any) -> dict[str, Any]:
+    chat = ChatWidget(None, messages=messages, renderers={part_type: render})
+    return json.loads(json.dumps(chat.rendered))
+
+
 def by_kind(part: dict[str, Any]) -> Any:
     return OUTPUTS[part["data"]["kind"]]()
 
@@ -276,6 +281,30 @@ def test_a_failing_renderer_shows_its_error_in_its_part_only(chat):
     assert json.loads(third.locator("[data-agui=raw-part] pre").text_content()) == {"x": 1}
     assert widget.message(1).locator("[data-part-type=text]").inner_text() == "Here it is:"
     assert widget.locator("[data-agui=part-fallback]").count() == 0
+
+
+def test_a_renderer_cannot_hide_an_approval(chat):
+    part = {
+        "type": "tool-send_report",
+        "toolCallId": "c1",
+        "state": "approval-requested",
+        "input": {"to": "team@example.com"},
+        "approval": {"id": "ap1"},
+    }
+    messages = [{"id": "a1", "role": "assistant", "parts": [part]}]
+    rendered = python_rendered_for(
+        messages, "tool-send_report", lambda p: f"Send the report to {p['input']['to']}?"
+    )
+    widget = chat.open(messages=messages, rendered=rendered)
+    card = widget.locator("[data-part-type=tool-send_report][data-rendered=python]")
+    assert card.locator(".agui-rendered-text").inner_text() == "Send the report to team@example.com?"
+    approve = card.locator("[data-agui=approve]")
+    assert approve.is_visible()
+    approve.click()
+    assert widget.sent()[-1] == {"kind": "approval", "approvalId": "ap1", "approved": True}
+    answered = {**part, "state": "output-available", "output": {"sent": True}}
+    widget.set("messages", [{"id": "a1", "role": "assistant", "parts": [answered]}])
+    assert not card.locator("[data-agui=raw-part]").is_visible()  # answered: the rendered view alone
 
 
 def demo_plan_states() -> list[list[str]]:

@@ -21,6 +21,10 @@ const STATUSES = {
 const STATUS_OF = new Map(Object.entries(STATUSES).flatMap(([tone, names]) => names.map((n) => [n, tone])));
 const STATUS_LABELS = { done: "Done", active: "In progress", failed: "Failed", skipped: "Skipped", pending: "Pending" };
 
+function normalStatus(status) {
+  return status.trim().toLowerCase().replace(/\s+/g, "_");
+}
+
 function isRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -56,7 +60,7 @@ export function checklistSteps(part) {
     if (text === null) return null;
     const status = rawStatus(step);
     if (status !== null) withStatus += 1;
-    const tone = STATUS_OF.get((status ?? "").trim().toLowerCase().replace(/\s+/g, "_")) ?? "pending";
+    const tone = STATUS_OF.get(normalStatus(status ?? "")) ?? "pending";
     steps.push({ title: text, tone, status: status ?? "" });
   }
   // Outside a plan part every step must say where it stands, so a plain list of records is not taken for a plan.
@@ -81,7 +85,7 @@ export function checklistElement(plan) {
     if (iconName === "skip") mark.append(element("span", "agui-checklist-dash"));
     else if (iconName) mark.append(icon(iconName));
     const text = element("span", "agui-checklist-title", label(step.title, 300));
-    if (step.status && STATUS_OF.get(step.status.trim().toLowerCase()) === undefined) {
+    if (step.status && STATUS_OF.get(normalStatus(step.status)) === undefined) {
       text.title = `Status: ${label(step.status, 60)}`; // a status we do not know: shown as pending, named here
     }
     item.append(mark, text);

@@ -194,9 +194,10 @@ export class RenderedPartView {
     this.layout();
   }
 
-  /** Show the output, or (raw pressed, or the renderer failed) the default view. */
+  /** Show the output, or (raw pressed, or the renderer failed) the default view; a tool call that waits for the
+   * user's approval always shows its default view too, so a renderer cannot hide the Approve and Deny buttons. */
   layout() {
-    const showRaw = this.raw || this.rendererFailed;
+    const showRaw = this.raw || this.rendererFailed || this.part?.state === "approval-requested";
     if (showRaw && this.rawView === null && this.part !== null) {
       this.rawView = this.createDefault(this.type, this.context);
       this.rawView.el.removeAttribute("data-part-type"); // the part is this view; the default one is inside it
@@ -255,6 +256,8 @@ export class RenderedPartView {
   // ------------------------------------------------------------------ built-in renderers
   showChecklist(part) {
     const plan = checklistSteps(part);
+    this.generation += 1;
+    this.shownEntry = null;
     this.runCleanup();
     this.showError("");
     this.label.textContent = plan ? checklistSummary(plan, part.type) : label(partName(part.type), 80);
@@ -264,6 +267,8 @@ export class RenderedPartView {
 
   showRecords(part) {
     const spec = recordsTable(part.data);
+    this.generation += 1;
+    this.shownEntry = null;
     this.runCleanup();
     this.showError("");
     this.label.textContent = `${label(partName(part.type), 80)} · ${tableSummary(spec)}`;
@@ -364,6 +369,7 @@ export class RenderedPartView {
   // ------------------------------------------------------------------ front-end renderers
   showFrontend(part, source) {
     const generation = ++this.generation;
+    this.shownEntry = null;
     this.label.textContent = label(partName(part.type), 80);
     this.output.dataset.mime = "frontend";
     importModule(source)
