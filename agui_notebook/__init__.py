@@ -85,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "totals_df": "agui_notebook.logs._summary",
     "chunks_df": "agui_notebook.logs.tables._chunks",
     "messages_df": "agui_notebook.logs.tables._messages",
+    "parts_df": "agui_notebook.logs.tables._parts",
     "reasoning_df": "agui_notebook.logs.tables._reasoning",
     "runs_df": "agui_notebook.logs.tables._runs",
     "tool_calls_df": "agui_notebook.logs.tables._tool_calls",
@@ -190,6 +191,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.logs._summary import summarize, totals_df
     from agui_notebook.logs.tables._chunks import chunks_df
     from agui_notebook.logs.tables._messages import messages_df
+    from agui_notebook.logs.tables._parts import parts_df
     from agui_notebook.logs.tables._reasoning import reasoning_df
     from agui_notebook.logs.tables._runs import runs_df
     from agui_notebook.logs.tables._tool_calls import tool_calls_df
