@@ -29,7 +29,12 @@ TURN = {
         },
         {"type": "tool-fail", "toolCallId": "c3", "state": "output-error", "input": {}, "errorText": "boom"},
         {"type": "data-plan", "data": {"steps": [{"title": "a", "status": "completed"}]}},
-        {"type": "file", "mediaType": "image/png", "filename": "chart.png", "url": "data:image/png;base64,AA=="},
+        {
+            "type": "file",
+            "mediaType": "image/png",
+            "filename": "chart.png",
+            "url": "data:image/png;base64,AA==",
+        },
         {"type": "source-url", "sourceId": "s", "url": "https://example.com/a"},
         {"type": "text", "text": "x" * 200, "state": "streaming"},
     ],
