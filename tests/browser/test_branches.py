@@ -73,7 +73,12 @@ def test_escape_and_cancel_close_the_editor_without_sending(chat):
 
 
 def test_the_editor_keeps_attachments_and_refuses_nothing_to_send(chat):
-    image = {"type": "file", "mediaType": "image/png", "filename": "a.png", "url": "data:image/png;base64,AAAA"}
+    image = {
+        "type": "file",
+        "mediaType": "image/png",
+        "filename": "a.png",
+        "url": "data:image/png;base64,AAAA",
+    }
     messages = [
         {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Just words"}]},
         {"id": "u2", "role": "user", "parts": [image, {"type": "text", "text": "A picture"}]},
@@ -104,7 +109,9 @@ def test_the_editor_is_disabled_while_the_agent_answers(chat):
     widget.deliver({"kind": "patch", "seq": 2, "ops": [["status", "ready", ""]]})
     assert not save.is_disabled()
     box.press("Enter")
-    assert widget.sent() == [{"kind": "edit", "messageId": "u1", "at": 0, "text": "What's the weather in Paris?"}]
+    assert widget.sent() == [
+        {"kind": "edit", "messageId": "u1", "at": 0, "text": "What's the weather in Paris?"}
+    ]
 
 
 def test_a_replay_has_no_pencil(chat):
@@ -131,7 +138,10 @@ def test_the_picker_switches_to_the_other_branch(chat):
     assert picker.get_attribute("role") == "group"
     assert picker.get_attribute("aria-label") == "Version 2 of 2"
     assert picker.locator("[data-agui=branch-count]").inner_text() == "2/2"
-    previous, following = picker.locator("[data-agui=branch-previous]"), picker.locator("[data-agui=branch-next]")
+    previous, following = (
+        picker.locator("[data-agui=branch-previous]"),
+        picker.locator("[data-agui=branch-next]"),
+    )
     assert previous.get_attribute("aria-label") == "Previous version"
     assert following.is_disabled() and not previous.is_disabled()
     previous.click()
@@ -149,10 +159,16 @@ def test_the_picker_switches_to_the_other_branch(chat):
 
 def test_a_regenerated_answer_shows_its_picker_as_it_streams_and_switches_only_at_rest(chat):
     messages = two_turns()[:3]
-    widget = chat.open(messages=messages, branch_points=[{"at": 3, "index": 1, "count": 2}], status="streaming")
+    widget = chat.open(
+        messages=messages, branch_points=[{"at": 3, "index": 1, "count": 2}], status="streaming"
+    )
     widget.deliver({"kind": "snapshot", "seq": 1, "messages": messages, "status": "streaming", "error": ""})
     assert widget.locator("[data-agui=branch-picker]:visible").count() == 0  # no message there yet
-    answer = {"id": "a3", "role": "assistant", "parts": [{"type": "text", "text": "Rain", "state": "streaming"}]}
+    answer = {
+        "id": "a3",
+        "role": "assistant",
+        "parts": [{"type": "text", "text": "Rain", "state": "streaming"}],
+    }
     widget.deliver({"kind": "patch", "seq": 2, "ops": [["m", 3, answer]]})
     picker = widget.message(3).locator("[data-agui=branch-picker]")
     assert picker.locator("[data-agui=branch-count]").inner_text() == "2/2"
@@ -182,13 +198,17 @@ def test_branches_screenshots(open_chat, artifacts_dir, theme, width):
     )
     widget.locator(".agui-title").hover()  # the pointer away from the messages: what a reader sees at rest
     chat.frames()
-    widget.root.screenshot(path=str(artifacts_dir / f"branches-{theme}-{width}-pickers.png"), animations="disabled")
+    widget.root.screenshot(
+        path=str(artifacts_dir / f"branches-{theme}-{width}-pickers.png"), animations="disabled"
+    )
     open_editor(widget, 2)
     assert widget.message(2).locator("[data-agui=edit]:visible").count() == 0  # no second editor
     chat.page.keyboard.type(" And on Sunday, if it rains, what should I visit instead?")
     widget.locator(".agui-title").hover()
     chat.frames()
-    widget.root.screenshot(path=str(artifacts_dir / f"branches-{theme}-{width}-editor.png"), animations="disabled")
+    widget.root.screenshot(
+        path=str(artifacts_dir / f"branches-{theme}-{width}-editor.png"), animations="disabled"
+    )
     box = widget.message(1).locator("[data-agui=branch-picker]").bounding_box()
     assert box is not None and box["height"] <= 26
     bubble = widget.message(2).locator("[data-agui=editor]").bounding_box()

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from ag_ui.core import RunAgentInput
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -207,6 +209,46 @@ def test_a_malformed_saved_tree_names_the_bad_value(change: Any, problem: str) -
     change(saved)
     with pytest.raises(ValueError, match=rf"^chat\.json: {problem}"):
         MessageTree.from_saved(tree.messages, saved, "chat.json")
+
+
+OPERATIONS = st.lists(
+    st.tuples(st.sampled_from(["append", "cut", "select", "settle"]), st.integers(0, 50), st.integers(0, 50)),
+    max_size=40,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(OPERATIONS)
+def test_random_edits_regenerations_and_switches_lose_nothing(operations: list[tuple[str, int, int]]) -> None:
+    """Whatever the user does, every message ever added stays in the tree, each fork's picker agrees with its
+    branches, and the saved tree reads back as it was."""
+    tree = MessageTree()
+    made: list[str] = []
+    for kind, a, b in operations:
+        path = tree.messages
+        if kind == "append":
+            made.append(f"m{len(made)}")
+            tree.sync([*path, msg(made[-1])])
+        elif kind == "cut":
+            tree.cut(a % (len(path) + 1))
+        elif kind == "select" and path:
+            at = a % len(path)
+            index = b % len(tree.branches(at))
+            tree.select(at, index)
+            assert tree.branches(at)[index].selected
+            assert ids(tree.messages[at:]) == list(tree.branches(at)[index].message_ids)
+        elif kind == "settle":
+            tree.settle()
+        saved = tree.to_saved()
+        kept = [n["message"]["id"] for n in saved["nodes"] if "message" in n] + ids(tree.messages)
+        assert sorted(kept) == sorted(made)
+        assert MessageTree.from_saved(tree.messages, saved, "t").to_saved() == saved
+        for point in tree.points():
+            if point["at"] < len(tree.messages):
+                branches = tree.branches(point["at"])
+                assert len(branches) == point["count"]
+                assert [b.index for b in branches if b.selected] == [point["index"]]
+        assert tree.forked == (tree.points() != [])
 
 
 def test_edited_parts_keep_the_attachments_unless_told_otherwise() -> None:
@@ -530,3 +572,29 @@ async def test_a_pydantic_ai_agent_sees_only_the_selected_path() -> None:
         {"at": 3, "index": 1, "count": 2},
     ]
     assert_in_sync(view, chat)
+
+
+# ---------------------------------------------------------------------------------------------- the saved notebook
+
+
+async def test_the_static_copy_and_the_widget_state_follow_the_selected_path() -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    chat = ChatWidget(Scripted(), title="Chat")
+    with capture_output():
+        InteractiveShell.instance().display_formatter.format(chat)
+    await chat.send("first")
+    with capture_output() as edited:
+        await chat.edit(chat.messages[0]["id"], "second")
+    assert [o.data["text/plain"] for o in edited.outputs][
+        -1
+    ] == "Chat\nuser: second\nassistant: answer 2: second"
+    with capture_output() as switched:
+        chat.select_branch(chat.messages[0]["id"], 0)
+    assert [o.data["text/plain"] for o in switched.outputs] == [
+        "Chat\nuser: first\nassistant: answer 1: first"
+    ]
+    state = chat.get_state()  # what "Save Widget State" writes into the notebook
+    assert state["branch_points"] == [{"at": 0, "index": 0, "count": 2}]
+    assert texts(state["messages"]) == ["first", "answer 1: first"]
