@@ -6,6 +6,8 @@ import { button, element, icon } from "./dom.js";
 import { InlineEditor } from "./editor.js";
 import { BUSY_STATUSES } from "./sync.js";
 
+const NO_POINTS = new Map();
+
 /** The `branch_points` trait as a Map from message place to {index, count}; anything malformed is left out. */
 export function branchPointsFrom(value) {
   const points = new Map();
@@ -74,6 +76,7 @@ export class MessageBranches {
 
   /** The picker for this message's fork (`point` is {index, count} or null) and whether the agent is busy. */
   show(point, busy) {
+    if (this.busy === busy && this.point?.index === point?.index && this.point?.count === point?.count) return;
     this.point = point;
     this.busy = busy;
     this.picker.hidden = point === null;
@@ -139,7 +142,7 @@ export class MessageBranches {
 }
 
 /** Show the `branch_points` of `chat` on its message views, when they, the views or the busy state changed. */
-export function showBranchPoints(chat, points) {
+export function showBranchPoints(chat, points = NO_POINTS) {
   const busy = BUSY_STATUSES.has(chat.state.status);
   const shown = chat.branchesShown;
   if (shown?.points === points && shown.busy === busy && shown.views === chat.views.length) return;

@@ -213,3 +213,61 @@ def test_branches_screenshots(open_chat, artifacts_dir, theme, width):
     assert box is not None and box["height"] <= 26
     bubble = widget.message(2).locator("[data-agui=editor]").bounding_box()
     assert bubble is not None and bubble["width"] <= width  # no overflow at 360 px
+
+
+def test_the_picker_drives_a_real_widget_loaded_with_branches(chat, tmp_path):
+    """The front end and the kernel together: a ChatWidget loaded from a saved file with an edit, its comm wired
+    to the page; a click on ‹ switches the kernel's conversation and the view shows what the kernel synced."""
+    import orjson
+
+    from agui_notebook.widget._branches import MessageTree
+    from agui_notebook.widget._chat import ChatWidget
+    from agui_notebook.widget._saved import SavedConversation
+
+    tree = MessageTree(two_turns())
+    tree.cut(2)
+    tree.sync(
+        [
+            *tree.messages,
+            text_message("u2b", "user", "And on Sunday?"),
+            text_message("a2b", "assistant", "Rain."),
+        ]
+    )
+    SavedConversation("t1", tree.messages, None, [], tree.to_saved()).write(tmp_path / "chat.json")
+    kernel = ChatWidget.load(tmp_path / "chat.json")
+    state = {
+        k: v
+        for k, v in kernel.get_state().items()
+        if k in ("messages", "branch_points", "status", "replay_only")
+    }
+    widget = chat.open(**state)
+
+    def to_page(data=None, metadata=None, buffers=None):
+        data = orjson.loads(orjson.dumps(data))
+        if data["method"] == "update":
+            for name, value in data["state"].items():
+                widget.set(name, value)
+        elif data["method"] == "custom":
+            widget.deliver(data["content"])
+
+    kernel.comm.send = to_page
+
+    def to_kernel():
+        for content in widget.sent():
+            kernel._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+        widget.clear_sent()
+
+    picker = widget.message(2).locator("[data-agui=branch-picker]")
+    assert picker.get_attribute("aria-label") == "Version 2 of 2"
+    assert widget.locator("[data-agui=edit]:visible").count() == 0  # no agent: the picker, not the pencil
+    picker.locator("[data-agui=branch-previous]").click()
+    to_kernel()
+    assert [m["id"] for m in kernel.messages] == ["u1", "a1", "u2", "a2"]
+    assert widget.message(2).inner_text().startswith("And tomorrow?")
+    assert widget.message(3).inner_text().startswith("Sunny, 21 °C.")
+    assert picker.get_attribute("aria-label") == "Version 1 of 2"
+    picker.locator("[data-agui=branch-next]").click()
+    to_kernel()
+    assert [m["id"] for m in kernel.messages] == ["u1", "a1", "u2b", "a2b"]
+    assert widget.message(3).inner_text().startswith("Rain.")
+    assert kernel.error == ""

@@ -598,3 +598,26 @@ async def test_the_static_copy_and_the_widget_state_follow_the_selected_path() -
     state = chat.get_state()  # what "Save Widget State" writes into the notebook
     assert state["branch_points"] == [{"at": 0, "index": 0, "count": 2}]
     assert texts(state["messages"]) == ["first", "answer 1: first"]
+
+
+async def test_an_approval_waiting_in_a_branch_left_behind_can_be_answered_once_selected_again() -> None:
+    from tests.support.pydantic_ai_runs import make_approval_agent
+
+    chat = ChatWidget(make_approval_agent())
+    view = FrontEnd(chat)
+    assert await chat.send("Delete /tmp/x") == "interrupt"
+    answer_id = chat.messages[1]["id"]
+    assert await chat.regenerate() == "interrupt"  # the new answer asks again; the old one still waits, aside
+    old = chat.branches(chat.messages[1]["id"])[0]
+    assert old.message_ids == (answer_id,)
+    assert old.messages[0]["parts"][-1]["state"] == "approval-requested"
+    chat.select_branch(chat.messages[1]["id"], 0)
+    assert chat.messages[1]["id"] == answer_id
+    assert await chat.answer_approval("int-call_d", True) == "success"
+    assert [m["role"] for m in chat.messages] == ["user", "assistant"]  # the old answer continued
+    assert chat.messages[1]["parts"][-1]["text"] == "Deleted `/tmp/x`."
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
+    assert tool["state"] == "output-available"
+    other = chat.branches(answer_id)[1]
+    assert other.messages[0]["parts"][-1]["state"] == "approval-requested"  # the other branch is as it was
+    assert_in_sync(view, chat)
