@@ -121,6 +121,7 @@ _EXPORTS: dict[str, str] = {
     "is_tool_ui_part": "agui_notebook.ui._validate",
     "safe_validate_ui_messages": "agui_notebook.ui._validate",
     "validate_ui_messages": "agui_notebook.ui._validate",
+    "Branch": "agui_notebook.widget._branches",
     "ChatWidget": "agui_notebook.widget._chat",
     "HttpAgent": "agui_notebook.widget._http",
 }
@@ -228,5 +229,6 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         safe_validate_ui_messages,
         validate_ui_messages,
     )
+    from agui_notebook.widget._branches import Branch
     from agui_notebook.widget._chat import ChatWidget
     from agui_notebook.widget._http import HttpAgent
