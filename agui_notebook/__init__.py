@@ -86,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "totals_df": "agui_notebook.logs._summary",
     "chunks_df": "agui_notebook.logs.tables._chunks",
     "messages_df": "agui_notebook.logs.tables._messages",
+    "parts_df": "agui_notebook.logs.tables._parts",
     "reasoning_df": "agui_notebook.logs.tables._reasoning",
     "runs_df": "agui_notebook.logs.tables._runs",
     "tool_calls_df": "agui_notebook.logs.tables._tool_calls",
@@ -121,6 +122,7 @@ _EXPORTS: dict[str, str] = {
     "is_tool_ui_part": "agui_notebook.ui._validate",
     "safe_validate_ui_messages": "agui_notebook.ui._validate",
     "validate_ui_messages": "agui_notebook.ui._validate",
+    "Branch": "agui_notebook.widget._branches",
     "ChatWidget": "agui_notebook.widget._chat",
     "HttpAgent": "agui_notebook.widget._http",
 }
@@ -192,6 +194,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.logs._summary import summarize, totals_df
     from agui_notebook.logs.tables._chunks import chunks_df
     from agui_notebook.logs.tables._messages import messages_df
+    from agui_notebook.logs.tables._parts import parts_df
     from agui_notebook.logs.tables._reasoning import reasoning_df
     from agui_notebook.logs.tables._runs import runs_df
     from agui_notebook.logs.tables._tool_calls import tool_calls_df
@@ -228,5 +231,6 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         safe_validate_ui_messages,
         validate_ui_messages,
     )
+    from agui_notebook.widget._branches import Branch
     from agui_notebook.widget._chat import ChatWidget
     from agui_notebook.widget._http import HttpAgent

@@ -43,6 +43,7 @@ from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
+from agui_notebook.widget._branches import Branch, MessageTree, edited_parts
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
@@ -214,6 +215,9 @@ class ChatWidget(anywidget.AnyWidget):
     """The ES module renderers, ``{part type: module source}`` (set through ``renderers``)."""
     builtin_renderers = traitlets.Bool(True).tag(sync=True)
     """Whether plans show as checklists and lists of records as tables (a renderer of your own wins)."""
+    branch_points = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The forks along the conversation, for the views' ‹ 1/2 › pickers: ``{"at", "index", "count"}`` for each
+    message ``at`` that has alternatives (``_branches.py``); set by the widget, saved with the notebook."""
 
     def __init__(
         self,
@@ -263,6 +267,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._recorder = EventRecorder(clock=self._clock)
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
         self._batcher = PatchBatcher(self._conversation.messages)
+        self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
         self._task: asyncio.Task[RunOutcome] | None = None
         self._stop = threading.Event()
         self._stopping = False
@@ -398,6 +403,8 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._conversation.replace_all(_json_copy(change["new"]))
         self._batcher.messages = self._conversation.messages
+        self._tree = MessageTree(self._conversation.messages)  # messages set from Python: no branches
+        self._sync_branch_points()
         self._views_stale = True
         self._flush()
         self._renderers.refresh()
@@ -426,19 +433,110 @@ class ChatWidget(anywidget.AnyWidget):
         # The new message starts a new answer; the entries only tell the agent the old question is gone.
         return self._start_run(loop, changes, resume=cancelled, continues=False)
 
-    def regenerate(self) -> asyncio.Task[RunOutcome]:
-        """Drop the last answer and run the agent again on the same conversation."""
+    def regenerate(self, message_id: str | None = None) -> asyncio.Task[RunOutcome]:
+        """Run the agent again in place of an assistant message (by default the answer to the last user message);
+        the old answer, and whatever followed it, stays as a branch (``branches``, ``select_branch``)."""
+        self._refuse_when_busy("regenerate")
+        self._refuse_without_agent()
+        return self._regenerate_at(None if message_id is None else self._branch_tree().position(message_id))
+
+    def edit(
+        self, message_id: str, text: str, *, files: Iterable[Any] | None = None
+    ) -> asyncio.Task[RunOutcome]:
+        """Replace a user message with one saying ``text`` and run the agent from there; the old message and what
+        followed it stay as a branch. ``files=None`` keeps the message's attachments (and other non-text parts);
+        ``files=[...]`` (as for ``send``) replaces them, ``files=[]`` drops them."""
+        self._refuse_when_busy("edit a message")
+        self._refuse_without_agent()
+        return self._edit_at(self._branch_tree().position(message_id), text, files)
+
+    def branches(self, message_id: str) -> list[Branch]:
+        """The alternatives at the fork where message ``message_id`` sits, oldest first (one when it never forked):
+        edits of a user message, or regenerations of an assistant message, each with what followed it."""
+        tree = self._branch_tree()
+        return tree.branches(tree.position(message_id))
+
+    def select_branch(self, message_id: str, index: int) -> None:
+        """Show alternative ``index`` (0 the oldest) of the fork where message ``message_id`` sits: it becomes
+        ``messages``, the path the next run's input carries; the others are kept."""
+        self._refuse_when_busy("switch branches")
+        self._select_at(self._branch_tree().position(message_id), index)
+
+    def _regenerate_at(self, at: int | None) -> asyncio.Task[RunOutcome]:
         self._refuse_when_busy("regenerate")
         self._refuse_without_agent()
         messages = self._conversation.messages
-        last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
-        if last_user < 0:
-            raise RuntimeError("nothing to regenerate: the conversation has no user message")
+        if at is None:
+            last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+            if last_user < 0:
+                raise RuntimeError("nothing to regenerate: the conversation has no user message")
+            at = last_user + 1
+        elif messages[at].get("role") != "assistant":
+            raise ValueError(
+                f"message {messages[at].get('id')!r} is a {messages[at].get('role')} message: "
+                "only assistant messages can be regenerated (edit a user message instead)"
+            )
         loop = self._loop()
-        if last_user + 1 < len(messages):
-            self._conversation.truncate(last_user + 1)
-            self._batcher.truncate(last_user + 1)
+        if at < len(messages):
+            self._fork(at)
         return self._start_run(loop, [])
+
+    def _edit_at(self, at: int, text: str, files: Iterable[Any] | None) -> asyncio.Task[RunOutcome]:
+        self._refuse_when_busy("edit a message")
+        self._refuse_without_agent()
+        old = self._conversation.messages[at]
+        if old.get("role") != "user":
+            raise ValueError(
+                f"message {old.get('id')!r} is a {old.get('role')} message: only user messages can be edited"
+            )
+        parts = edited_parts(old, text, None if files is None else [file_part(f) for f in files])
+        if not parts:
+            raise ValueError("nothing to send: give some text or files")
+        loop = self._loop()
+        self._fork(at)
+        changes = self._conversation.append({"id": _fresh_id(), "role": "user", "parts": parts})
+        return self._start_run(loop, changes)
+
+    def _select_at(self, at: int, index: int) -> None:
+        self._refuse_when_busy("switch branches")
+        self._show_path(self._branch_tree().select(at, index))
+
+    def _branch_tree(self) -> MessageTree:
+        """The branches, their path brought up to date with the live conversation."""
+        self._tree.sync(self._conversation.messages)
+        return self._tree
+
+    def _fork(self, at: int) -> None:
+        """Stop the conversation before message ``at`` to run again from there; the rest stays as a branch."""
+        self._branch_tree().cut(at)
+        self._conversation.truncate(at)
+        self._batcher.truncate(at)
+        self._sync_branch_points()
+
+    def _show_path(self, messages: list[dict[str, JSON]]) -> None:
+        """Make ``messages`` (another path of the tree) the conversation, in the views and the traits."""
+        self._conversation.replace_all(messages)
+        self._batcher.messages = self._conversation.messages
+        self._views_stale = True
+        self._set_view_status("ready", "")
+        self._flush()
+        self._renderers.refresh()
+        self._sync_traits("ready", "", "")
+        self._sync_branch_points()
+
+    def _settle_branches(self) -> None:
+        """After a run: a regeneration that produced no message gives the old answer back."""
+        if self._branch_tree().settle():
+            self._conversation.replace_all(self._tree.messages)
+            self._batcher.messages = self._conversation.messages
+            self._views_stale = True
+            self._renderers.refresh()
+        self._sync_branch_points()
+
+    def _sync_branch_points(self) -> None:
+        points = self._tree.points()
+        if points != self.branch_points:
+            self.branch_points = points
 
     def answer_approval(
         self, approval_id: str, approved: bool, *, reason: str | None = None
@@ -489,6 +587,8 @@ class ChatWidget(anywidget.AnyWidget):
         self._conversation.replace_all([])
         self._conversation.state = _json_copy(self._initial_state)
         self._batcher.messages = self._conversation.messages
+        self._tree = MessageTree()
+        self._sync_branch_points()
         self._recorder.events.clear()
         self.thread_id = _fresh_id()
         self.exception = None
@@ -537,8 +637,11 @@ class ChatWidget(anywidget.AnyWidget):
             self._static_shown = bundle
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Save the conversation (messages, thread id, state, events) as JSON; ``ChatWidget.load`` reads it."""
-        SavedConversation(self.thread_id, self._conversation.messages, self.state, self.events).write(path)
+        """Save the conversation (messages, thread id, state, events, branches) as JSON; ``ChatWidget.load`` reads
+        it."""
+        tree = self._branch_tree()
+        branches = tree.to_saved() if tree.forked else None
+        SavedConversation(self.thread_id, tree.messages, self.state, self.events, branches).write(path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], agent: Any = None, **kwargs: Any) -> ChatWidget:
@@ -546,6 +649,9 @@ class ChatWidget(anywidget.AnyWidget):
         saved = SavedConversation.read(path)
         chat = cls(agent, messages=saved.messages, thread_id=saved.thread_id, state=saved.state, **kwargs)
         chat._recorder.events.extend(saved.events)
+        if saved.branches is not None:
+            chat._tree = MessageTree.from_saved(chat._conversation.messages, saved.branches, os.fspath(path))
+            chat._settle_branches()
         return chat
 
     # ------------------------------------------------------------------------------------------ runs
@@ -684,6 +790,7 @@ class ChatWidget(anywidget.AnyWidget):
             reported = True
         elif outcome == "success" and last is not None and last.interrupted:
             outcome = "interrupt"
+        self._settle_branches()
         if not self._finish(error if outcome == "error" else "", failure):
             outcome = "error"  # the end of the run could not be sent: the widget shows that failure instead
         elif reported:
@@ -911,7 +1018,7 @@ class ChatWidget(anywidget.AnyWidget):
             self.stop()
         elif kind == "clear":
             self.clear()
-        elif self.busy and kind in ("send", "regenerate", "approval"):
+        elif self.busy and kind in ("send", "regenerate", "approval", "edit", "select_branch"):
             self._show_error(BUSY_NOTICE)
         elif kind == "send":
             text = content.get("text")
@@ -930,7 +1037,18 @@ class ChatWidget(anywidget.AnyWidget):
                     raise _BadRequest(f"send: files[{index}]: {exc}") from None
             self.send(text or "", files=parts)
         elif kind == "regenerate":
-            self.regenerate()
+            at = self._requested_place(content, required=False)
+            self._regenerate_at(at)
+        elif kind == "edit":
+            text = content.get("text")
+            if not isinstance(text, str):
+                raise _BadRequest(f"edit: text is {type(text).__name__}, not a string")
+            self._edit_at(self._requested_place(content), text, None)
+        elif kind == "select_branch":
+            index = content.get("index")
+            if type(index) is not int:
+                raise _BadRequest(f"select_branch: index is {type(index).__name__}, not an integer")
+            self._select_at(self._requested_place(content), index)
         elif kind == "approval":
             approval_id, approved, reason = (content.get(k) for k in ("approvalId", "approved", "reason"))
             if not isinstance(approval_id, str) or not isinstance(approved, bool):
@@ -938,6 +1056,20 @@ class ChatWidget(anywidget.AnyWidget):
             if reason is not None and not isinstance(reason, str):
                 raise _BadRequest(f"approval: reason is {type(reason).__name__}, not a string")
             self.answer_approval(approval_id, approved, reason=reason)
+
+    def _requested_place(self, content: dict[str, Any], *, required: bool = True) -> Any:
+        """The place of the message a request names by ``messageId`` (and ``at``, its place in the view, which
+        tells apart messages that share an id); None when the request names none and need not."""
+        message_id, at = content.get("messageId"), content.get("at")
+        kind = content.get("kind")
+        if message_id is None and not required:
+            return None
+        if not isinstance(message_id, str):
+            raise _BadRequest(f"{kind}: messageId is {type(message_id).__name__}, not a string")
+        messages = self._conversation.messages
+        if type(at) is int and 0 <= at < len(messages) and messages[at].get("id") == message_id:
+            return at
+        return self._branch_tree().position(message_id)
 
     def _show_error(self, text: str) -> None:
         """Explain a refused request; the status (and a run in progress) is left as it is."""

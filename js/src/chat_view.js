@@ -1,5 +1,6 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
+import { branchPointsFrom, showBranchPoints } from "./branches.js";
 import { Composer, EmptyState } from "./composer.js";
 import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
@@ -22,6 +23,7 @@ const TRAITS = [
   "warnings",
   "suggestions",
   "replay_only",
+  "branch_points",
 ];
 
 function sameJson(a, b) {
@@ -216,12 +218,13 @@ export class ChatView {
     return true;
   }
 
-  regenerate() {
+  /** Regenerate the last answer, or the message `target` names ({messageId, at}). */
+  regenerate(target) {
     if (BUSY_STATUSES.has(this.state.status)) {
       this.composer.showNotice("The agent is still answering. Wait for it to finish or press Stop.", "busy");
       return;
     }
-    this.send({ kind: "regenerate" });
+    this.send({ kind: "regenerate", ...target });
     this.followBottom();
   }
 
@@ -293,6 +296,9 @@ export class ChatView {
       this.detailsText.textContent = details;
       this.details.hidden = details === "";
       if (details === "") this.details.open = false;
+    } else if (trait === "branch_points") {
+      this.branchPoints = branchPointsFrom(value);
+      this.frame.request();
     } else if (trait === "warnings") {
       this.showWarnings(value);
     } else if (trait === "suggestions" || trait === "replay_only") {
@@ -384,6 +390,7 @@ export class ChatView {
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }
+    showBranchPoints(this, this.branchPoints);
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     if (this.approvalToReveal) this.scrollToApproval();
   }

@@ -5,6 +5,7 @@
 // A message renders in isolation: a part view that throws is replaced by its content as plain text with a note
 // (and tried afresh when the part changes), so one bad part never hides the rest of the message or the messages
 // after it.
+import { MessageBranches } from "./branches.js";
 import { button, copyText, element, flashCopied, fromTemplate, icon, label, prettyJson } from "./dom.js";
 import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
@@ -140,7 +141,7 @@ export class MessageView {
       if (target === this.copyButton) {
         flashCopied(this.copyButton, await copyText(messageText(this.message), this.el));
       } else if (target === this.regenerateButton) {
-        chat.regenerate();
+        chat.regenerate(this.branches.target());
       } else {
         const img = viewableImage(event.target);
         if (img) openImageViewer(img, chat.root ?? this.el);
@@ -157,12 +158,13 @@ export class MessageView {
     this.role = null;
     this.parts = []; // part views, by part index
     this.isLast = false;
+    this.branches = new MessageBranches(this); // the pencil, the inline editor and the ‹ 1/2 › picker
   }
 
   setLast(isLast) {
     this.isLast = isLast;
     this.el.dataset.last = isLast ? "true" : "false";
-    this.regenerateButton.hidden = !(isLast && this.role === "assistant");
+    this.regenerateButton.hidden = this.role !== "assistant";
   }
 
   update(message) {
@@ -202,6 +204,7 @@ export class MessageView {
       }
     }
     this.updateParts(Array.isArray(message.parts) ? message.parts : []);
+    this.branches.render(message);
   }
 
   updateParts(parts) {

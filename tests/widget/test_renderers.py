@@ -406,6 +406,20 @@ async def test_regenerate_drops_the_old_answers_outputs() -> None:
     assert first not in chat.rendered and list(chat.rendered) == [the_key(chat)]
 
 
+async def test_switching_branches_shows_the_selected_answers_outputs() -> None:
+    runs = iter(range(100))
+    chat = ChatWidget(activity_run(), renderers={"data-weather": lambda p: f"run {next(runs)}"})
+    await chat.send("Weather?")
+    first = the_key(chat)
+    assert chat.rendered == {first: {"type": "data-weather", "data": {"text/plain": "run 0"}}}
+    await chat.regenerate()
+    second = the_key(chat)
+    assert list(chat.rendered) == [second] and chat.rendered[second]["data"] == {"text/plain": "run 1"}
+    chat.select_branch(chat.messages[-1]["id"], 0)
+    assert list(chat.rendered) == [first]  # the first answer again, rendered again (its part is on screen)
+    assert chat.rendered[first]["data"] == {"text/plain": "run 2"}
+
+
 async def test_a_widget_output_is_shown_by_reference_to_its_model() -> None:
     made: list[Any] = []
 
