@@ -187,9 +187,13 @@ def tool_function(
             field_name = field_name.lstrip("_") + "_" if field_name.startswith("_") else field_name + "_"
         taken.add(field_name)
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
+        # A description of the annotation's own (``Annotated[int, Field(description=...)]``) is kept.
+        described = (
+            {"description": parameter_docs[parameter.name]} if parameter.name in parameter_docs else {}
+        )
         definitions[field_name] = (
             annotation,
-            Field(default, alias=parameter.name, description=parameter_docs.get(parameter.name)),
+            Field(default, alias=parameter.name, **described),
         )
         fields.append((parameter.name, field_name, parameter.kind is _POSITIONAL_ONLY))
     config = ConfigDict(validate_by_alias=True, validate_by_name=False, serialize_by_alias=True)
@@ -314,13 +318,14 @@ def _read_entries(lines: list[str], section_indent: int, entry: re.Pattern[str],
 # -- typed tool parts ------------------------------------------------------------------------------------------------
 
 
-def ui_tools(*tools: Callable[..., Any] | ToolFunction) -> Any:
+def ui_tools(*tools: Callable[..., Any] | ToolFunction) -> type[ToolUIPart[Any, Any]]:
     """The typed tool parts of plain Python functions, for ``UIMessage[Metadata, DataParts, Tools]``.
 
     One :class:`~agui_notebook.ToolUIPart` subclass per function (``type`` ``"tool-{name}"``): its ``input`` is
     the function's arguments model (checked against the signature once the call's input is complete) and its
     ``output`` the return annotation. Several functions give the union of their parts. The AI SDK's
-    ``InferUITools``; the result is built at run time, so type checkers see ``Any``.
+    ``InferUITools``; the classes are built at run time (several functions give a ``Union`` of them, which type
+    checkers see as one tool part class).
 
     >>> from agui_notebook import UIMessage
     >>> def get_time(tz: str) -> str:
@@ -344,7 +349,7 @@ def ui_tools(*tools: Callable[..., Any] | ToolFunction) -> Any:
     for tool in tools:
         described = tool if isinstance(tool, ToolFunction) else tool_function(tool)
         parts.append(_tool_part(described))
-    return parts[0] if len(parts) == 1 else Union[tuple(parts)]  # noqa: UP007 - a runtime union of classes
+    return parts[0] if len(parts) == 1 else Union[tuple(parts)]  # type: ignore[return-value]  # noqa: UP007
 
 
 def _tool_part(tool: ToolFunction) -> type[ToolUIPart[Any, Any]]:
