@@ -190,6 +190,40 @@ async def test_a_scripted_agent_ending_with_pending_tool_call_ids_gets_the_tool_
     assert chat.messages[-1]["parts"][-1]["text"] == "Done."
 
 
+async def test_an_agent_streaming_ai_sdk_chunks_gets_its_static_and_dynamic_calls_answered() -> None:
+    inputs: list[RunAgentInput] = []
+
+    def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+        inputs.append(run_input)
+        if any(m.role == "tool" for m in run_input.messages):
+            yield "Both answered."
+            return
+        yield {"type": "start", "messageId": "a1"}
+        yield {
+            "type": "tool-input-available",
+            "toolCallId": "s1",
+            "toolName": "get_time",
+            "input": {"tz": "UTC"},
+        }
+        yield {
+            "type": "tool-input-available",
+            "toolCallId": "d1",
+            "toolName": "get_time",
+            "input": {"tz": "Asia/Tokyo"},
+            "dynamic": True,
+        }
+        yield {"type": "finish"}
+
+    chat = ChatWidget(agent, tools=[get_time])
+    assert await chat.send("time?") == "success"
+    assert [(p["type"], p["state"], p["output"]["tz"]) for p in chat.messages[1]["parts"]] == [
+        ("tool-get_time", "output-available", "UTC"),
+        ("dynamic-tool", "output-available", "Asia/Tokyo"),
+    ]
+    assert [m["toolCallId"] for m in tool_messages(inputs[1])] == ["s1", "d1"]
+    assert chat.messages[-1]["parts"][-1]["text"] == "Both answered."
+
+
 async def test_calls_left_without_a_result_are_answered_too() -> None:
     agent = scripted([("c1", "get_time", '{"tz": "UTC"}')], pending=False)
     chat = ChatWidget(agent, tools=[get_time])
