@@ -65,7 +65,7 @@ class _NoTitles(GenerateJsonSchema):
         return generated
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class ToolFunction:
     """A Python function described as a tool: ``name``, ``description``, ``parameters`` (JSON schema), the
     ``arguments`` model that checks what a call passes, and ``output`` (the return annotation, ``Any`` if none)."""
@@ -77,6 +77,9 @@ class ToolFunction:
     parameters: dict[str, Any]
     output: Any
     _fields: tuple[tuple[str, str, bool], ...]  # (parameter name, model field name, positional-only)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
 
     @property
     def declaration(self) -> dict[str, Any]:

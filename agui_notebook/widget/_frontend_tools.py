@@ -59,11 +59,14 @@ STOPPED = "Stopped"
 """The error of a call whose function was running when ``stop()`` came."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class FrontendTool(ToolFunction):
     """A Python function offered to the agent as a frontend tool; ``approval`` makes the widget ask first."""
 
     approval: bool = False
+
+    def __repr__(self) -> str:
+        return f"FrontendTool({self.name!r}{', approval=True' if self.approval else ''})"
 
 
 @overload
@@ -97,8 +100,8 @@ def frontend_tool(
     ... def delete_file(path: str) -> str:
     ...     '''Delete a file in the notebook's folder.'''
     ...     return f"deleted {path}"
-    >>> delete_file.name, delete_file.approval, delete_file.parameters["required"]
-    ('delete_file', True, ['path'])
+    >>> delete_file, delete_file.parameters["required"]
+    (FrontendTool('delete_file', approval=True), ['path'])
     """
     if function is None:
         return functools.partial(frontend_tool, name=name, description=description, approval=approval)  # type: ignore[return-value]
