@@ -264,6 +264,29 @@ async def test_send_returns_the_outcome_of_the_last_run_and_raise_errors_raises_
         await strict.send("time?")
 
 
+async def test_regenerate_and_edit_run_the_tools_again_and_keep_the_old_turn_as_a_branch() -> None:
+    answers = iter(["12:00", "12:01", "12:02"])
+
+    def clock(tz: str) -> str:
+        return next(answers)
+
+    agent = scripted([("c1", "clock", '{"tz": "UTC"}')])
+    chat = ChatWidget(agent, tools=[clock])
+    assert await chat.send("time?") == "success"
+    first_answer = chat.messages[1]["id"]
+    assert await chat.regenerate() == "success"
+    assert tool_part(chat, "c1")["output"] == "12:01"
+    assert len(chat.messages) == 3  # the call, answered, and the follow-up's answer
+    assert [b.messages[0]["parts"][-1]["output"] for b in chat.branches(chat.messages[1]["id"])] == [
+        "12:00",
+        "12:01",
+    ]
+    assert chat.branches(chat.messages[1]["id"])[0].message_ids[0] == first_answer
+    assert await chat.edit(chat.messages[0]["id"], "time, please?") == "success"
+    assert tool_part(chat, "c1")["output"] == "12:02"
+    assert len(agent.inputs) == 6  # type: ignore[attr-defined] - three turns of two runs
+
+
 # ---------------------------------------------------------------------------------------------- running the function
 
 
