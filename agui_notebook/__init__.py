@@ -47,6 +47,7 @@ _EXPORTS: dict[str, str] = {
     "ProtocolError": "agui_notebook._errors",
     "RunStreamError": "agui_notebook._errors",
     "StateUpdateWarning": "agui_notebook._errors",
+    "ToolLoopError": "agui_notebook._errors",
     "UIMessageStreamError": "agui_notebook._errors",
     "UIMessageStreamErrorChunk": "agui_notebook._errors",
     "UIMessageValidationError": "agui_notebook._errors",
@@ -122,8 +123,11 @@ _EXPORTS: dict[str, str] = {
     "is_tool_ui_part": "agui_notebook.ui._validate",
     "safe_validate_ui_messages": "agui_notebook.ui._validate",
     "validate_ui_messages": "agui_notebook.ui._validate",
+    "ui_tools": "agui_notebook.ui._typed",
     "Branch": "agui_notebook.widget._branches",
     "ChatWidget": "agui_notebook.widget._chat",
+    "FrontendTool": "agui_notebook.widget._frontend_tools",
+    "frontend_tool": "agui_notebook.widget._frontend_tools",
     "HttpAgent": "agui_notebook.widget._http",
 }
 
@@ -163,6 +167,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         RendererOutputError,
         RunStreamError,
         StateUpdateWarning,
+        ToolLoopError,
         UIMessageStreamError,
         UIMessageStreamErrorChunk,
         UIMessageValidationError,
@@ -223,6 +228,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     )
     from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
     from agui_notebook.ui._reducer import UIMessageStreamReducer
+    from agui_notebook.ui._typed import ui_tools
     from agui_notebook.ui._validate import (
         SafeValidationResult,
         get_tool_name,
@@ -233,4 +239,5 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     )
     from agui_notebook.widget._branches import Branch
     from agui_notebook.widget._chat import ChatWidget
+    from agui_notebook.widget._frontend_tools import FrontendTool, frontend_tool
     from agui_notebook.widget._http import HttpAgent

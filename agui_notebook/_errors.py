@@ -17,6 +17,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
+    ├── ToolLoopError              (RuntimeError) an agent still calling frontend tools after the follow-up limit
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
     ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
@@ -65,6 +66,7 @@ __all__ = [
     "RendererOutputError",
     "RunStreamError",
     "StateUpdateWarning",
+    "ToolLoopError",
     "UIMessageStreamError",
     "UIMessageStreamErrorChunk",
     "UIMessageValidationError",
@@ -232,6 +234,11 @@ class AgentRunError(AguiNotebookError, RuntimeError):
     def __init__(self, message: str, *, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+
+
+class ToolLoopError(AguiNotebookError, RuntimeError):
+    """The agent kept calling frontend tools: a run after ``ChatWidget.max_follow_ups`` automatic follow-up runs
+    of one user turn still called them, so the widget stopped without running them (what the turn ends with)."""
 
 
 class HttpAgentError(AguiNotebookError, RuntimeError):

@@ -44,6 +44,7 @@ from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
 from agui_notebook.widget._branches import Branch, MessageTree, edited_parts
+from agui_notebook.widget._frontend_tools import MAX_FOLLOW_UPS, FrontendTools, drive_turn
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
@@ -175,7 +176,10 @@ class ChatWidget(anywidget.AnyWidget):
     ``agent`` is a callable taking an AG-UI ``RunAgentInput`` and streaming AG-UI events, AI SDK chunks or text;
     an object with a ``run(input)`` method (``HttpAgent``, ``ag_ui_langgraph.LangGraphAgent``); or a pydantic-ai
     ``Agent``. ``messages`` are UIMessages (dicts or models) or AG-UI messages to start from; ``tools`` are AG-UI
-    tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
+    tool definitions sent with every run, and plain Python functions (or ``frontend_tool(fn, approval=True)``)
+    the widget runs when the agent calls them, starting the follow-up run itself (docs/widget.md, "Frontend
+    tools"); ``state`` is the AG-UI shared state the first run starts from. ``message_type`` (a typed
+    ``UIMessage[...]``) is what ``ui_messages`` validates and returns.
 
     A run that fails leaves ``status == "error"``, the error in ``error``, its traceback in ``error_details`` and
     the exception in ``exception`` (an :class:`AgentRunError` when the agent itself reported the failure);
@@ -234,6 +238,7 @@ class ChatWidget(anywidget.AnyWidget):
         theme: str = "auto",
         raise_errors: bool = False,
         renderers: Mapping[str, Any] | None = None,
+        message_type: type[BaseModel] | None = None,
         **kwargs: Any,
     ) -> None:
         cls = type(self)
@@ -246,6 +251,9 @@ class ChatWidget(anywidget.AnyWidget):
             if cls is not ChatWidget and "_esm" not in cls.__dict__:
                 cls._esm = ChatWidget._esm
         initial = _as_ui_messages(messages)
+        self._message_type = message_type
+        if message_type is not None:
+            self._typed(initial)  # a given message that does not validate is refused at once
         self._syncing = True
         super().__init__(
             messages=_json_copy(initial),
@@ -261,7 +269,10 @@ class ChatWidget(anywidget.AnyWidget):
         self.raise_errors = raise_errors
         """Whether a failed run raises its exception from the run's task (``await chat.send(...)``)."""
         self.thread_id: str = thread_id or _fresh_id()
-        self.tools: list[dict[str, JSON]] = [_tool_wire(t, i) for i, t in enumerate(tools)]
+        self._frontend_tools = FrontendTools(tools, _tool_wire)
+        self.tools: list[dict[str, JSON]] = self._frontend_tools.declarations
+        self.max_follow_ups = MAX_FOLLOW_UPS
+        """Follow-up runs started by the widget itself (frontend tools answered) per user turn."""
         state = _json_copy(json_value(state, "state"))
         self._initial_state = _json_copy(state)
         self._recorder = EventRecorder(clock=self._clock)
@@ -339,10 +350,19 @@ class ChatWidget(anywidget.AnyWidget):
     # ------------------------------------------------------------------------------------------ state
     @property
     def ui_messages(self) -> list[Any]:
-        """The conversation as ``UIMessage`` models (agui_notebook.ui)."""
+        """The conversation as ``UIMessage`` models (agui_notebook.ui), of ``message_type`` when one was given:
+        a message that does not validate raises :class:`UIMessageValidationError` naming the message, the part
+        and the field (``messages[1].parts[2].input.tz: ...``)."""
+        if self._message_type is not None:
+            return self._typed(self._conversation.messages)
         from agui_notebook.ui._parts import UIMessage
 
         return [UIMessage.model_validate(m) for m in self._conversation.messages]
+
+    def _typed(self, messages: list[dict[str, JSON]]) -> list[Any]:
+        from agui_notebook.ui._validate import model_of
+
+        return [model_of(self._message_type, m, f"messages[{i}]") for i, m in enumerate(messages)]
 
     @property
     def agui_messages(self) -> list[Any]:
@@ -427,7 +447,9 @@ class ChatWidget(anywidget.AnyWidget):
         if not parts:
             raise ValueError("nothing to send: give some text or files")
         loop = self._loop()
+        waiting = self._frontend_tools.cancel_waiting(self._conversation.messages)
         changes, cancelled = self._conversation.cancel_approvals()
+        changes = waiting + changes
         message = {"id": _fresh_id(), "role": "user", "parts": parts}
         changes += self._conversation.append(message)
         # The new message starts a new answer; the entries only tell the agent the old question is gone.
@@ -554,6 +576,15 @@ class ChatWidget(anywidget.AnyWidget):
             self._flush()
             self._sync_traits(self.status, self.error)
             return None
+        if any(
+            c.state == "approval-responded"
+            for c in self._frontend_tools.open_calls(self._conversation.messages)
+        ):
+            # Frontend tools the user answered: run (or deny) them, then the follow-up run resumes the rest.
+            self._stop, self._stopping = threading.Event(), False
+            self._patch(changes)
+            self._task = loop.create_task(drive_turn(self, None), name="agui-notebook frontend tools")
+            return self._task
         return self._start_run(loop, changes, resume=self._conversation.resume_entries())
 
     def play(self, stream: Any, *, speed: float | None = None) -> asyncio.Task[RunOutcome]:
@@ -704,6 +735,26 @@ class ChatWidget(anywidget.AnyWidget):
         continues: bool = True,
         source: AsyncIterator[tuple[int | None, Any]] | None = None,
     ) -> asyncio.Task[RunOutcome]:
+        agent_run = source is None
+        run_id, source = self._prepare_run(changes, resume=resume, continues=continues, source=source)
+        run = self._drive(source)
+        if agent_run and self._frontend_tools.functions:
+            run = drive_turn(self, run)  # the run, then the frontend tools it calls and the follow-up runs
+        self._task = loop.create_task(run, name=f"agui-notebook run {run_id}")
+        return self._task
+
+    def _begin_follow_up(self, resume: list[dict[str, JSON]]) -> AsyncIterator[tuple[int | None, Any]]:
+        """Start the run that follows answered frontend tools (inside the current task); returns its items."""
+        return self._prepare_run([], resume=resume, continues=True, source=None)[1]
+
+    def _prepare_run(
+        self,
+        changes: list[MessageChange],
+        *,
+        resume: list[dict[str, JSON]] | None,
+        continues: bool,
+        source: AsyncIterator[tuple[int | None, Any]] | None,
+    ) -> tuple[str, AsyncIterator[tuple[int | None, Any]]]:
         run_id = _fresh_id()
         resume = resume or []
         self._stop = threading.Event()
@@ -728,8 +779,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._set_view_status("submitted", "")
         self._flush()
         self._sync_traits("submitted", "")  # ``chat.messages`` holds the user's turn while the agent answers
-        self._task = loop.create_task(self._drive(source), name=f"agui-notebook run {run_id}")
-        return self._task
+        return run_id, source
 
     async def _drive(self, source: AsyncIterator[tuple[int | None, Any]]) -> RunOutcome:
         """Apply the run's items as they arrive; whatever fails, end the run and leave the widget usable."""
