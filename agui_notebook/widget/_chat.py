@@ -24,7 +24,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -280,6 +280,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._batcher = PatchBatcher(self._conversation.messages)
         self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
         self._task: asyncio.Task[RunOutcome] | None = None
+        self._task_begun = False  # whether the run's task has run its first step (so stop() may cancel it)
         self._stop = threading.Event()
         self._stopping = False
         self._flush_handle: asyncio.TimerHandle | None = None
@@ -583,7 +584,7 @@ class ChatWidget(anywidget.AnyWidget):
             # Frontend tools the user answered: run (or deny) them, then the follow-up run resumes the rest.
             self._stop, self._stopping = threading.Event(), False
             self._patch(changes)
-            self._task = loop.create_task(drive_turn(self, None), name="agui-notebook frontend tools")
+            self._task = self._create_task(loop, drive_turn(self, None), "agui-notebook frontend tools")
             return self._task
         return self._start_run(loop, changes, resume=self._conversation.resume_entries())
 
@@ -607,7 +608,8 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._stopping = True
         self._stop.set()
-        task.cancel()
+        if self._task_begun:  # a task cancelled before its first step would skip the tidying up: it sees _stop
+            task.cancel()
 
     def clear(self) -> None:
         """Start a new conversation: no messages, events or error, the initial state, a new thread id.
@@ -740,8 +742,20 @@ class ChatWidget(anywidget.AnyWidget):
         run = self._drive(source)
         if agent_run and self._frontend_tools.functions:
             run = drive_turn(self, run)  # the run, then the frontend tools it calls and the follow-up runs
-        self._task = loop.create_task(run, name=f"agui-notebook run {run_id}")
+        self._task = self._create_task(loop, run, f"agui-notebook run {run_id}")
         return self._task
+
+    def _create_task(
+        self, loop: asyncio.AbstractEventLoop, run: Coroutine[Any, Any, RunOutcome], name: str
+    ) -> asyncio.Task[RunOutcome]:
+        """The task of a run; ``stop()`` before its first step leaves it to find ``_stop`` set (see ``_drive``)."""
+        self._task_begun = False
+
+        async def begun() -> RunOutcome:
+            self._task_begun = True
+            return await run
+
+        return loop.create_task(begun(), name=name)
 
     def _begin_follow_up(self, resume: list[dict[str, JSON]]) -> AsyncIterator[tuple[int | None, Any]]:
         """Start the run that follows answered frontend tools (inside the current task); returns its items."""
@@ -794,6 +808,8 @@ class ChatWidget(anywidget.AnyWidget):
         checked_types: set[str] = set()  # item types already classified (and warned about when unknown)
         handed_back = time.monotonic()
         try:
+            if self._stop.is_set():  # stopped before the run's task ran at all
+                raise asyncio.CancelledError
             async with contextlib.aclosing(source):
                 async for received_ns, item in source:
                     if self.status == "submitted":
