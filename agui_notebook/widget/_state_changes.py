@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agui_notebook._types import JSON
+from agui_notebook.agui._patch import json_equal
 
 __all__ = ["MAX_CHANGES", "STATE_SYNC_RATE", "StateChanges", "pointer"]
 
@@ -107,6 +108,9 @@ def _delta_changes(delta: Any, out: list[dict[str, str]]) -> None:
 
 
 def _put(out: list[dict[str, str]], op: str, path: str) -> None:
+    if path.endswith("/-"):  # each append is an item of its own (``_pin_appends`` gives it its index)
+        out.append({"op": op, "path": path})
+        return
     for index, change in enumerate(out):
         if change["path"] == path:
             if change["op"] == "add" and op == "replace":
@@ -148,7 +152,7 @@ def _diff(before: JSON, after: JSON, path: list[str | int], out: list[dict[str, 
         for key, value in before.items():
             if key not in after:
                 out.append({"op": "remove", "path": pointer([*path, key])})
-            elif value is not after[key] and value != after[key]:
+            elif value is not after[key] and not json_equal(value, after[key]):
                 _diff(value, after[key], [*path, key], out)
         for key in after:
             if key not in before:
@@ -157,12 +161,12 @@ def _diff(before: JSON, after: JSON, path: list[str | int], out: list[dict[str, 
     if type(before) is list and type(after) is list:
         shared = min(len(before), len(after))
         for index in range(shared):
-            if before[index] is not after[index] and before[index] != after[index]:
+            if before[index] is not after[index] and not json_equal(before[index], after[index]):
                 _diff(before[index], after[index], [*path, index], out)
         for index in range(shared, len(after)):
             out.append({"op": "add", "path": pointer([*path, index])})
         for index in range(shared, len(before)):
             out.append({"op": "remove", "path": pointer([*path, index])})
         return
-    if before != after or type(before) is not type(after):
+    if not json_equal(before, after):
         out.append({"op": "replace" if path or before is not None else "add", "path": pointer(path)})
