@@ -880,7 +880,14 @@ class ChatWidget(anywidget.AnyWidget):
         after = _json_copy(self._conversation.state)
         changes = self._state_changes.take(self.state, after, list(updates), "agent")
         updates.clear()
-        self._set_state(after, changes)
+        try:
+            self._set_state(after, changes)
+        except Exception:
+            # What the comm cannot carry (a lone surrogate: half an emoji) is replaced, as for the messages.
+            try:
+                self._set_state(_sendable(after), changes)
+            except Exception as exc:
+                raise _SyncFailed(exc) from exc
 
     def _set_state(self, state: JSON, changes: dict[str, JSON]) -> None:
         self._syncing = True

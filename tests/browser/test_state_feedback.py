@@ -33,7 +33,10 @@ def _rows(widget: Any) -> list[dict[str, Any]]:
 
 
 PLAN = {
-    "plan": {"title": 'Trip "to" <Paris>\n', "steps": [{"done": True, "name": "book"}, {"done": False, "name": "pack"}]},
+    "plan": {
+        "title": 'Trip "to" <Paris>\n',
+        "steps": [{"done": True, "name": "book"}, {"done": False, "name": "pack"}],
+    },
     "budget": 1200,
     "notes": None,
 }
@@ -84,7 +87,10 @@ def test_a_delta_marks_the_paths_it_changed(chat: Any) -> None:
     widget.locator("[data-agui=state-toggle]").click()
     chat.frames()
     after = {
-        "plan": {"title": PLAN["plan"]["title"], "steps": [{"done": True, "name": "book"}, {"done": True, "name": "pack"}]},
+        "plan": {
+            "title": PLAN["plan"]["title"],
+            "steps": [{"done": True, "name": "book"}, {"done": True, "name": "pack"}],
+        },
         "budget": 1500,
         "currency": "EUR",
     }
@@ -128,7 +134,9 @@ def test_a_delta_marks_the_paths_it_changed(chat: Any) -> None:
 def test_a_snapshot_that_replaced_everything_is_said_once(chat: Any) -> None:
     widget = chat.open(messages=[], state={"a": 1})
     widget.locator("[data-agui=state-toggle]").click()
-    widget.set("state_changes", {"seq": 5, "source": "snapshot", "updates": 1, "truncated": True, "changes": []})
+    widget.set(
+        "state_changes", {"seq": 5, "source": "snapshot", "updates": 1, "truncated": True, "changes": []}
+    )
     assert "whole state changed" in widget.locator(".agui-state-note").text_content()
     assert widget.locator("[data-agui=state-summary]").text_content() == "1 key · many changed"
 
@@ -141,8 +149,10 @@ def test_long_strings_are_cut_and_expand(chat: Any) -> None:
     assert len(value.text_content()) < 200
     widget.locator("[data-agui=state-string]").click()
     chat.frames()
-    assert widget.locator("[data-agui=state-row][data-path='/text'] [data-agui=state-value]").text_content().startswith(
-        '"' + "x" * 5000 + '"'
+    assert (
+        widget.locator("[data-agui=state-row][data-path='/text'] [data-agui=state-value]")
+        .text_content()
+        .startswith('"' + "x" * 5000 + '"')
     )
 
 
@@ -180,7 +190,9 @@ def test_a_state_of_ten_thousand_keys_stays_fast(chat: Any) -> None:
     assert rows["/key00003/value"]["text"] == "value:-9"
     widget.locator("[data-agui=state-more]").click()
     chat.frames()
-    assert widget.locator("[data-agui=state-row]").count() == 400 + 2  # the open key00003 shows its two children
+    assert (
+        widget.locator("[data-agui=state-row]").count() == 400 + 2
+    )  # the open key00003 shows its two children
     print(f"10,000 keys: open {opened:.0f} ms; updates {min(times):.0f}-{max(times):.0f} ms with the harness's"
           f" JSON copy, of which the tree {min(renders)}-{max(renders)} ms")  # fmt: skip
     # Only the 200 rows shown are built; the bounds leave room for a loaded 2-core machine.
@@ -224,7 +236,9 @@ def test_a_thumbs_down_asks_for_an_optional_comment(chat: Any) -> None:
         "comment": "It ignored <b>the</b> city",
     }
     assert widget.message(1).locator("[data-agui=feedback-form]").is_hidden()
-    rated = {"agui-notebook": {"feedback": {"rating": "down", "comment": "It ignored <b>the</b> city", "at": "x"}}}
+    rated = {
+        "agui-notebook": {"feedback": {"rating": "down", "comment": "It ignored <b>the</b> city", "at": "x"}}
+    }
     widget.set("messages", [_user(), _answer(metadata=rated)])
     down = widget.message(1).locator("[data-agui=feedback-down]")
     assert down.get_attribute("aria-pressed") == "true"
@@ -270,14 +284,22 @@ def test_agent_suggestions_show_as_chips_that_send(chat: Any) -> None:
     # The same look as the empty state's chips.
     assert chips.first.evaluate("(e) => e.classList.contains('agui-suggestion')")
     chips.nth(1).click()
-    assert widget.sent()[-1] == {"kind": "send", "text": "Compare the weather in Paris with Rome.", "files": []}
+    assert widget.sent()[-1] == {
+        "kind": "send",
+        "text": "Compare the weather in Paris with Rome.",
+        "files": [],
+    }
     # Once the conversation moves on, the old chips go.
     widget.set("messages", [_user(), answer, _user("u2", "Compare the weather in Paris with Rome.")])
     assert widget.message(1).locator("[data-agui=message-suggestions]").is_hidden()
 
 
 def test_suggestions_read_an_object_wrapper_and_hide_while_busy(chat: Any) -> None:
-    wrapped = {"type": "data-suggestions", "id": "s", "data": {"suggestions": [{"title": "Book it", "message": "Book the first one"}]}}
+    wrapped = {
+        "type": "data-suggestions",
+        "id": "s",
+        "data": {"suggestions": [{"title": "Book it", "message": "Book the first one"}]},
+    }
     widget = chat.open(messages=[_user(), _answer("a1", wrapped)])
     chips = widget.message(0 + 1).locator("[data-agui=suggestion]")
     assert chips.all_text_contents() == ["Book it"]
@@ -297,18 +319,30 @@ def _showcase(chat: Any, width: str) -> Any:
         _user("u1", "Plan a weekend in Paris for two."),
         _answer(
             "a1",
-            {"type": "text", "text": "Here is a plan: the Louvre on Saturday, Montmartre on Sunday.", "state": "done"},
+            {
+                "type": "text",
+                "text": "Here is a plan: the Louvre on Saturday, Montmartre on Sunday.",
+                "state": "done",
+            },
             metadata=rated,
         ),
         _user("u2", "Make it cheaper."),
         _answer(
             "a2",
-            {"type": "text", "text": "I moved the hotel to the 11th and dropped the river cruise.", "state": "done"},
+            {
+                "type": "text",
+                "text": "I moved the hotel to the 11th and dropped the river cruise.",
+                "state": "done",
+            },
             SUGGESTIONS,
         ),
     ]
     state = {
-        "trip": {"city": "Paris", "days": ["Saturday", "Sunday"], "hotel": {"area": "11th", "price_eur": 140}},
+        "trip": {
+            "city": "Paris",
+            "days": ["Saturday", "Sunday"],
+            "hotel": {"area": "11th", "price_eur": 140},
+        },
         "budget_eur": 600,
         "notes": 'Prefers "quiet" places',
     }

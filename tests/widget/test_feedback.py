@@ -161,3 +161,37 @@ async def test_a_pydantic_ai_answer_is_rated() -> None:
                      ("assistant", "down", "no forecast")]  # fmt: skip
     assert table["run_id"].tolist()[-1] == second["metadata"]["ag-ui"]["runId"]
     assert table["run_id"].tolist()[0] == first["metadata"]["ag-ui"]["runId"]
+
+
+async def test_agents_send_suggestions_as_a_data_suggestions_part() -> None:
+    def agui(run_input: RunAgentInput) -> Any:
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": "r1"}
+        yield {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}
+        yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Sunny."}
+        yield {"type": "TEXT_MESSAGE_END", "messageId": "m1"}
+        yield {
+            "type": "ACTIVITY_SNAPSHOT",
+            "messageId": "s1",
+            "activityType": "suggestions",
+            "content": {"suggestions": ["What about tomorrow?"]},
+        }
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": "r1"}
+
+    def chunks(run_input: RunAgentInput) -> Any:
+        yield {"type": "start", "messageId": "msg-s"}
+        yield {"type": "text-start", "id": "t"}
+        yield {"type": "text-delta", "id": "t", "delta": "Sunny."}
+        yield {"type": "text-end", "id": "t"}
+        yield {"type": "data-suggestions", "data": [{"title": "Rome?", "message": "Compare with Rome"}]}
+        yield {"type": "finish"}
+
+    for agent, data in [
+        (agui, {"suggestions": ["What about tomorrow?"]}),
+        (chunks, [{"title": "Rome?", "message": "Compare with Rome"}]),
+    ]:
+        chat = ChatWidget(agent)
+        view = FrontEnd(chat)
+        assert await chat.send("weather?") == "success"
+        parts = [p for p in chat.messages[-1]["parts"] if p["type"] == "data-suggestions"]
+        assert [p["data"] for p in parts] == [data]
+        assert_in_sync(view, chat)

@@ -245,3 +245,18 @@ def test_a_huge_difference_is_truncated() -> None:
     taken = StateChanges().take(before, after, [], "python")
     assert time.perf_counter() - started < 0.5
     assert taken["truncated"] is True and len(taken["changes"]) == MAX_CHANGES
+
+
+async def test_a_state_the_comm_cannot_carry_is_sent_with_replacements() -> None:
+    async def agent(run_input: RunAgentInput) -> AsyncIterator[dict[str, Any]]:
+        for event in _run(run_input.thread_id):
+            yield event
+        yield {"type": "STATE_SNAPSHOT", "snapshot": {"half_emoji": "\ud83d", "ok": 1}}
+        yield _end(run_input.thread_id)
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)  # serializes what it is sent as the comm does: a lone surrogate cannot be encoded
+    assert await chat.send("hi") == "success"
+    assert chat.status == "ready" and not chat.busy
+    assert view.trait_updates("state")[-1] == {"half_emoji": "\ufffd", "ok": 1}
+    assert await chat.send("again") == "success"  # the widget stays usable
