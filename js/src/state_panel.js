@@ -83,7 +83,7 @@ export class StatePanel {
     this.toggle.append(this.summary);
     this.body = element("div", "agui-state-body");
     this.body.dataset.agui = "state-tree";
-    this.body.setAttribute("role", "tree");
+    this.body.setAttribute("role", "group");
     this.body.setAttribute("aria-label", "Shared state");
     this.body.hidden = true;
     this.toggle.addEventListener("click", () => this.setOpen(!this.open));
@@ -162,7 +162,10 @@ export class StatePanel {
     } else {
       root.append(this.row("", "", this.state, flash, true));
     }
+    // A rebuild keeps the keyboard focus on the same control.
+    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
     this.body.replaceChildren(root);
+    if (focused?.dataset.agui) this.refocus(focused.dataset.agui, focused.dataset.path ?? "");
     this.body.dataset.renderMs = String(Math.round(performance.now() - started));
   }
 
@@ -196,7 +199,6 @@ export class StatePanel {
     parent.append(this.row(key, path, value, flash, open));
     if (open) {
       const group = element("div", "agui-state-group");
-      group.setAttribute("role", "group");
       this.children(value, path, group, flash);
       parent.append(group);
     }
@@ -207,7 +209,6 @@ export class StatePanel {
     row.dataset.agui = "state-row";
     row.dataset.path = path;
     row.dataset.kind = kindOf(value);
-    row.setAttribute("role", "treeitem");
     const op = this.changes.byPath.get(path);
     if (op) {
       row.dataset.change = op;
@@ -224,7 +225,6 @@ export class StatePanel {
       });
       toggle.dataset.path = path;
       toggle.setAttribute("aria-expanded", open ? "true" : "false");
-      row.setAttribute("aria-expanded", open ? "true" : "false");
       row.append(toggle);
     } else {
       row.append(element("span", "agui-state-leaf"));
@@ -299,6 +299,10 @@ export class StatePanel {
       return;
     }
     this.render(false);
+    this.refocus(hook, path);
+  }
+
+  refocus(hook, path) {
     const again = this.body.querySelector(`button[data-agui="${hook}"][data-path="${CSS.escape(path)}"]`);
     again?.focus({ preventScroll: true });
   }

@@ -65,6 +65,10 @@ def test_the_state_panel_shows_a_collapsible_json_tree(chat: Any) -> None:
     chat.frames()
     rows = _rows(widget)
     assert [r["path"] for r in rows] == ["/plan", "/plan/title", "/plan/steps", "/budget", "/notes"]
+    focused = "() => document.activeElement?.dataset.agui + ' ' + document.activeElement?.dataset.path"
+    assert chat.evaluate(focused) == "state-expand /plan"  # the rebuilt tree keeps the focus
+    widget.set("state", {**PLAN, "budget": 1300})  # an update rebuilds it too
+    assert chat.evaluate(focused) == "state-expand /plan"
     # Strings are shown JSON-escaped, as text.
     assert rows[1]["text"] == 'title:"Trip \\"to\\" <Paris>\\n"'
     assert widget.locator("[data-agui=state-tree] script, [data-agui=state-tree] Paris").count() == 0

@@ -3,6 +3,7 @@ recorded in ``chat.events`` and read by ``messages_df``; it survives save/load a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -195,3 +196,36 @@ async def test_agents_send_suggestions_as_a_data_suggestions_part() -> None:
         parts = [p for p in chat.messages[-1]["parts"] if p["type"] == "data-suggestions"]
         assert [p["data"] for p in parts] == [data]
         assert_in_sync(view, chat)
+
+
+async def test_an_earlier_answer_can_be_rated_while_the_agent_writes_the_next() -> None:
+    release = asyncio.Event()
+
+    async def agent(run_input: RunAgentInput) -> Any:
+        run_id = f"run-{len(run_input.messages)}"
+        yield {"type": "RUN_STARTED", "threadId": run_input.thread_id, "runId": run_id}
+        yield {"type": "TEXT_MESSAGE_START", "messageId": f"m-{run_id}", "role": "assistant"}
+        yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"m-{run_id}", "delta": "Working"}
+        if len(run_input.messages) > 1:
+            await release.wait()
+        yield {"type": "TEXT_MESSAGE_END", "messageId": f"m-{run_id}"}
+        yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": run_id}
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    assert await chat.send("one") == "success"
+    task = chat.send("two")
+    for _ in range(500):  # bounded: the answer being written shows within a few ms
+        if len(chat._conversation.messages) == 4:
+            break
+        await asyncio.sleep(0.01)
+    assert chat._conversation.messages[3]["role"] == "assistant" and chat.busy
+    chat.feedback(chat.messages[1]["id"], "up")
+    assert message_feedback(chat._conversation.messages[1])["rating"] == "up"
+    with pytest.raises(RuntimeError, match="still writing"):
+        chat.feedback(chat._conversation.messages[3]["id"], "down")
+    release.set()
+    assert await task == "success"
+    assert message_feedback(chat.messages[1])["rating"] == "up"
+    assert message_feedback(chat.messages[3]) is None
+    assert_in_sync(view, chat)
