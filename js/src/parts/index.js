@@ -3,6 +3,7 @@ import { CustomPartView, SteeringPartView } from "./custom.js";
 import { DataPartView } from "./data.js";
 import { FilePartView } from "./file.js";
 import { ReasoningPartView } from "./reasoning.js";
+export { RenderedPartView, renderingFor } from "./rendered.js";
 import { SourceDocumentPartView, SourceUrlPartView } from "./sources.js";
 import { StepStartPartView } from "./step.js";
 import { TextPartView } from "./text.js";
