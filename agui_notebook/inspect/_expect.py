@@ -169,7 +169,7 @@ class RunExpectation:
         if times is not None and len(matching) != times:
             found = "never" if not matching else _times(len(matching))
             raise self._fail(
-                f"expected {self.run.label} to {wanted} {_times(times)}; it did {found}: {self._calls_text()}"
+                f"expected {self.run.label} to {wanted} {_times(times)}; it did {found} ({self._calls_text()})"
             )
         return self._pass(f"tool_called({name!r})")
 
@@ -205,7 +205,7 @@ class RunExpectation:
             if ttft is None or (isinstance(ttft, float) and math.isnan(ttft)):
                 slow.append(f"run {run.run_key!r} streamed no text or reasoning (no TTFT)")
             elif not ttft < seconds:
-                slow.append(f"run {run.run_key!r} took {ttft:.3f} s")
+                slow.append(f"run {run.run_key!r} had a TTFT of {ttft:.3f} s")
         if runs.empty:
             slow.append("there is no run")
         if slow:

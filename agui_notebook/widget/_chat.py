@@ -256,9 +256,8 @@ class ChatWidget(anywidget.AnyWidget):
         state = _json_copy(json_value(state, "state"))
         self._initial_state = _json_copy(state)
         self._recorder = EventRecorder(clock=self._clock)
-        self._run_inputs: list[
-            tuple[int, dict[str, JSON]]
-        ] = []  # (events before it, input) per run: for fork
+        # Per run the widget started: how many events came before it, and its input (``fork`` reads them).
+        self._run_inputs: list[tuple[int, dict[str, JSON]]] = []
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
         self._batcher = PatchBatcher(self._conversation.messages)
         self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
