@@ -180,6 +180,7 @@ def diff_runs(a: Any, b: Any, *, run: Any = None) -> RunDiff:
     rows, changes = _align(parts_a, parts_b)
     changes += _metric_changes(first, second)
     table = pd.DataFrame(changes, columns=list(DIFF_COLUMNS))
+    table["delta"] = pd.Series([c["delta"] for c in changes], dtype=object)  # None, not NaN, where no number
     return RunDiff(table, rows, (_label(a, first), _label(b, second)))
 
 

@@ -69,7 +69,7 @@ def inspected_run(source: Any, run: int | str | None = None) -> InspectedRun:
         return InspectedRun(frame.reset_index(drop=True), _events(frame), 0, "the events")
     keys = _run_keys(frame)
     if isinstance(run, bool) or not isinstance(run, (int, str)):
-        raise OptionError(f"run= takes a run's index or id, not {type(run).__name__}")
+        raise OptionError(f"run={run!r}: give a run's index or id, not a {type(run).__name__}")
     if isinstance(run, int):
         if not -len(keys) <= run < len(keys):
             raise OptionError(f"run={run}: the source has {len(keys)} runs")
