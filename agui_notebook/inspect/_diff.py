@@ -300,12 +300,18 @@ vertical-align:top;text-align:left}
 .agui-diff .agui-diff-where{font-size:var(--jp-ui-font-size0,11px);color:var(--jp-ui-font-color2,#888)}
 .agui-diff pre{margin:2px 0 0;white-space:pre-wrap;word-break:break-word;font-family:var(--jp-code-font-family,
 monospace);font-size:var(--jp-code-font-size,12px);background:none;color:inherit}
-.agui-diff tr[data-diff=changed] td{background:var(--jp-warn-color3,rgba(210,153,34,.16))}
-.agui-diff tr[data-diff=added] td.agui-diff-b{background:var(--jp-success-color3,rgba(46,160,67,.16))}
-.agui-diff tr[data-diff=removed] td.agui-diff-a{background:var(--jp-error-color3,rgba(248,81,73,.16))}
+.agui-diff tr[data-diff=changed] td{background:color-mix(in srgb,var(--jp-warn-color1,#f57c00) 14%,transparent);
+box-shadow:inset 3px 0 var(--jp-warn-color1,#f57c00)}
+.agui-diff tr[data-diff=added] td.agui-diff-b{background:color-mix(in srgb,var(--jp-success-color1,#4caf50) 14%,
+transparent);box-shadow:inset 3px 0 var(--jp-success-color1,#4caf50)}
+.agui-diff tr[data-diff=removed] td.agui-diff-a{background:color-mix(in srgb,var(--jp-error-color1,#f44336) 14%,
+transparent);box-shadow:inset 3px 0 var(--jp-error-color1,#f44336)}
+.agui-diff caption{caption-side:bottom;text-align:left;padding-top:4px;font-size:var(--jp-ui-font-size0,11px);
+color:var(--jp-ui-font-color2,#888)}
 .agui-diff td.agui-diff-empty{background:var(--jp-layout-color2,rgba(128,128,128,.08))}
-.agui-diff ins{background:var(--jp-success-color2,rgba(46,160,67,.35));text-decoration:none}
-.agui-diff del{background:var(--jp-error-color2,rgba(248,81,73,.35))}
+.agui-diff ins{background:color-mix(in srgb,var(--jp-success-color1,#4caf50) 32%,transparent);color:inherit;
+text-decoration:none}
+.agui-diff del{background:color-mix(in srgb,var(--jp-error-color1,#f44336) 32%,transparent);color:inherit}
 """
 
 
@@ -364,7 +370,9 @@ def _cells(row: _Row) -> Iterator[str]:
 
 def _html(diff: RunDiff) -> str:
     label_a, label_b = (html.escape(label) for label in diff.labels)
+    summary = "no differences" if diff.table.empty else f"{len(diff.table)} differences"
     lines = [f"<style>{_STYLE}</style>", '<table class="agui-diff" data-agui="run-diff">']
+    lines.append(f"<caption>{html.escape(summary)}</caption>")
     lines.append(f"<thead><tr><th>a: {label_a}</th><th>b: {label_b}</th></tr></thead><tbody>")
     for row in diff.rows:
         lines.append(f'<tr data-diff="{row.status}">{"".join(_cells(row))}</tr>')
@@ -380,8 +388,6 @@ def _html(diff: RunDiff) -> str:
     if not diff.rows and metrics.empty:
         lines.append('<tr data-diff="same"><td colspan="2">both runs are empty</td></tr>')
     lines.append("</tbody></table>")
-    summary = "no differences" if diff.table.empty else f"{len(diff.table)} differences"
-    lines.append(f'<div class="agui-diff-where">{html.escape(summary)}</div>')
     return "\n".join(lines)
 
 

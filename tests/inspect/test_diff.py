@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 from typing import Any
 
 from agui_notebook import ChatWidget, diff_runs
@@ -121,8 +122,9 @@ def test_the_side_by_side_view_aligns_escapes_and_highlights() -> None:
     assert "<b>" not in page and "&lt;b&gt;now&lt;/b&gt;" in page
     assert "<del>Paris.</del>" in page and "<ins>Lyon.</ins>" in page
     assert "<script" not in page.replace("<style>", "")
-    for variable in ("--jp-warn-color3", "--jp-success-color3", "--jp-error-color3", "--jp-ui-font-color1"):
+    for variable in ("--jp-warn-color1", "--jp-success-color1", "--jp-error-color1", "--jp-ui-font-color1"):
         assert f"var({variable}," in page  # JupyterLab's theme colours, with fallbacks elsewhere
+    assert "color3" not in page  # the pale shades, which white text on a dark theme cannot be read on
     added_row = page.split('<tr data-diff="added">')[1].split("</tr>")[0]
     assert 'class="agui-diff-a agui-diff-empty"' in added_row and "get_time(" in added_row
 
@@ -163,3 +165,9 @@ def test_two_chats_compare_their_conversations() -> None:
     first, second = asyncio.run(run())
     found = [row for row in rows(diff_runs(first, second)) if row[1] != "run"]
     assert found == [("text_changed", "message 1 part 1", "Yes.", "No.", None)]  # the user turns agree
+
+
+def test_docs_list_every_change_kind() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "inspect.md").read_text()
+    for change in CHANGES:
+        assert f"`{change}`" in docs, change
