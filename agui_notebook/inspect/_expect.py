@@ -33,12 +33,15 @@ from typing import Any
 
 import pandas as pd
 
+from agui_notebook._errors import UIMessageStreamError
 from agui_notebook.agui._intake import EVENT_TYPES
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.logs._kinds import TEXT_DELTA_TYPES
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
+from agui_notebook.ui._chunk_types import is_ui_chunk_type
+from agui_notebook.ui._read_stream import ui_message_from_chunks
 from agui_notebook.wire._json import encode_json
 
 from ._source import InspectedRun, inspected_run
@@ -103,7 +106,7 @@ class RunExpectation:
     # ------------------------------------------------------------------------------------------ facts
     @property
     def tool_calls(self) -> pd.DataFrame:
-        """``tool_calls_df`` of the run, with ``event``: the event index of each call's first event."""
+        """``tool_calls_df`` of the run, with ``row``: the row of each call's first event in ``run.frame``."""
         if self._calls is None:
             frame = self.run.frame
             calls = tool_calls_df(frame).reset_index(drop=True)
@@ -213,7 +216,16 @@ class RunExpectation:
         return self._pass(f"ttft_below({seconds:g})")
 
     def verify(self) -> RunExpectation:
-        """``verify_events`` finds no error in the run (warnings pass)."""
+        """``verify_events`` finds no error in the run (warnings pass). A run read from AI SDK chunks (a UI-message
+        stream log, a ChatWidget whose agent streamed text or chunks) is checked as the AI SDK reads it instead:
+        its chunks go through the UI-message stream reducer, which raises at a malformed one."""
+        chunk_errors = self._chunk_stream_errors()
+        if chunk_errors is not None:
+            if chunk_errors:
+                raise self._fail(
+                    f"expected {self.run.label} to be a valid UI message stream; " + "; ".join(chunk_errors)
+                )
+            return self._pass("verify()")
         errors = [p for p in verify_events(self.run.events) if p.severity == "error"]
         if errors:
             lines = []
@@ -225,6 +237,30 @@ class RunExpectation:
             count = f"{len(errors)} error{'' if len(errors) == 1 else 's'}"
             raise self._fail(f"expected {self.run.label} to pass verify_events; {count}: " + "; ".join(lines))
         return self._pass("verify()")
+
+    def _chunk_stream_errors(self) -> list[str] | None:
+        """The AI SDK reducer's error on each run's chunks, for a run read from chunks (else None)."""
+        events = self.run.events
+        raws = [event.get("rawEvent") for event in events]
+        if not raws or not all(isinstance(r, dict) and is_ui_chunk_type(str(r.get("type"))) for r in raws):
+            return None
+        frame = self.run.frame
+        streams: dict[str, list[dict[str, Any]]] = {}
+        seen: set[tuple[str, int]] = set()
+        for raw, key, source, line in zip(
+            raws, frame["run_key"].astype(str), frame["source"].astype(str), frame["line"], strict=True
+        ):
+            if (source, int(line)) in seen:
+                continue  # one chunk read as two events (a text-delta opening its message)
+            seen.add((source, int(line)))
+            streams.setdefault(key, []).append(raw)
+        errors = []
+        for key, chunks in streams.items():
+            try:
+                ui_message_from_chunks(chunks)
+            except UIMessageStreamError as exc:
+                errors.append(f"run {key!r}: {exc}")
+        return errors
 
     def before(self, first: str, then: str) -> RunExpectation:
         """``first`` happens before ``then``: the first event ``first`` names comes before the first ``then``

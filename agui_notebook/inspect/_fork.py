@@ -20,6 +20,7 @@ the tool had returned X" in one line; ``chat.fork(...)`` does that live in a Cha
 
 from __future__ import annotations
 
+import bisect
 import sys
 import uuid
 from collections.abc import Mapping
@@ -136,10 +137,10 @@ def _chat_conversation(
 ) -> tuple[ThreadState, str | None, list[Any]]:
     """A ChatWidget's conversation after ``events[:at]``: the input of the last run it started at or before
     that event (the user's turns are in run inputs, not in events), then that run's events up to ``at``."""
-    lines = frame["line"].tolist()  # 1-based places in chat.events
+    lines = frame["line"].tolist()  # 1-based places in chat.events, ascending
     start, run_input = 0, None
     for recorded, wire in chat._run_inputs:
-        row = sum(1 for line in lines if line <= recorded)
+        row = bisect.bisect_right(lines, recorded)  # the rows read from the events before the run
         if row <= at:
             start, run_input = row, wire
     if run_input is None:

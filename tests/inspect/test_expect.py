@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import pytest
@@ -171,3 +172,21 @@ def test_a_chat_is_checked_through_its_events() -> None:
 
     chat = asyncio.run(run())
     expect(chat).tool_called("lookup", key="k").before("lookup", "found.").text_contains("found").verify()
+
+
+def test_a_run_read_from_ai_sdk_chunks_is_verified_as_the_ai_sdk_reads_it() -> None:
+    stream = CAPTURES / "pydantic_ai_ui_stream.jsonl"
+    expect(stream).tool_called("get_weather", city="Paris").text_contains("sunny").verify()
+    chunks = [json.loads(line) for line in stream.read_text().splitlines()]
+    broken = [*chunks[:3], {"type": "text-delta", "id": "nope", "delta": "x"}, *chunks[3:]]
+    assert failure(lambda: expect(broken).verify()) == (
+        "expected the events to be a valid UI message stream; run 'ui-run-1': chunk 3 (text-delta): no text part "
+        "with id 'nope' (send text-start first)"
+    )
+
+    async def run() -> ChatWidget:
+        chat = ChatWidget(lambda run_input: iter(["Plain ", "text."]))  # recorded as AI SDK chunks
+        await chat.send("Hi")
+        return chat
+
+    expect(asyncio.run(run())).text_contains("Plain text.").verify()
