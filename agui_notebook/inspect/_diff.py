@@ -189,6 +189,12 @@ def _label(source: Any, run: InspectedRun) -> str:
     if isinstance(source, os.PathLike) or (isinstance(source, str) and os.path.isfile(source)):
         name = os.fspath(source)
         return name if run.label == "the events" else f"{name} {run.label}"
+    if (
+        run.label == "the events"
+        and hasattr(source, "events")
+        and isinstance(getattr(source, "messages", None), list)
+    ):
+        return "the chat"
     return run.label
 
 

@@ -41,7 +41,13 @@ if TYPE_CHECKING:
 
 __all__ = ["fork", "fork_chat"]
 
-_KEEP: Any = object()
+
+class _AsItStood:
+    def __repr__(self) -> str:
+        return "<the state as it stood>"
+
+
+_KEEP: Any = _AsItStood()
 
 
 def fork(

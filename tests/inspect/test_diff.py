@@ -163,7 +163,9 @@ def test_two_chats_compare_their_conversations() -> None:
         return first, second
 
     first, second = asyncio.run(run())
-    found = [row for row in rows(diff_runs(first, second)) if row[1] != "run"]
+    diff = diff_runs(first, second)
+    assert diff.labels == ("the chat", "the chat")
+    found = [row for row in rows(diff) if row[1] != "run"]
     assert found == [("text_changed", "message 1 part 1", "Yes.", "No.", None)]  # the user turns agree
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,8 @@ from tests.support.pydantic_ai_runs import PROMPT, SCENARIOS, capture_approval, 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def _recorded_logs() -> dict[str, tuple[Any, list[dict[str, Any]]]]:
+@functools.cache
+def recorded_logs() -> dict[str, tuple[Any, list[dict[str, Any]]]]:
     """Recorded logs as (what fork reads, the events apply_events is given)."""
     logs: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
     for path in sorted((FIXTURES / "agui").glob("*.jsonl")):
@@ -29,10 +31,11 @@ def _recorded_logs() -> dict[str, tuple[Any, list[dict[str, Any]]]]:
     logs["known"] = (known_events(), known_events())
     approval = asyncio.run(capture_approval(approved=True)).agui_events  # the resumed run carries its input
     logs["approval"] = (approval, approval)
+    assert sorted(logs) == LOG_NAMES
     return logs
 
 
-LOGS = _recorded_logs()
+LOG_NAMES = ["approval", "known", "parallel_tools", "reasoning_tool_text", "recorder", "several_rounds"]
 
 
 def comparable(run_input: Any) -> dict[str, Any]:
@@ -43,8 +46,8 @@ def comparable(run_input: Any) -> dict[str, Any]:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_fork_is_what_apply_events_gives_for_the_first_n_events(data: st.DataObject) -> None:
-    name = data.draw(st.sampled_from(sorted(LOGS)))
-    source, events = LOGS[name]
+    name = data.draw(st.sampled_from(LOG_NAMES))
+    source, events = recorded_logs()[name]
     n = data.draw(st.integers(0, len(events)))
     thread = apply_events(events[:n])
     run_input = fork(source, at=n)
@@ -55,7 +58,7 @@ def test_the_fork_is_what_apply_events_gives_for_the_first_n_events(data: st.Dat
 
 
 def test_every_fork_of_a_log_has_a_fresh_run_id_on_the_same_thread() -> None:
-    source, _events = LOGS["several_rounds"]
+    source, _events = recorded_logs()["several_rounds"]
     first, second = fork(source, at=5), fork(source)
     assert first.thread_id == second.thread_id == "thread-1"
     assert len({first.run_id, second.run_id, "run-1"}) == 3
@@ -63,7 +66,7 @@ def test_every_fork_of_a_log_has_a_fresh_run_id_on_the_same_thread() -> None:
 
 
 def test_a_message_and_a_tool_result_are_edited_by_id() -> None:
-    events = LOGS["approval"][1]
+    events = recorded_logs()["approval"][1]
     n = next(i for i, e in enumerate(events) if e["type"] == "TOOL_CALL_RESULT") + 1
     run_input = fork(events, at=n, messages={"user-1": "Delete /tmp/y"}, tool_results={"call_d": {"ok": 1}})
     by_role = {m.role: m for m in run_input.messages}
@@ -75,7 +78,7 @@ def test_a_message_and_a_tool_result_are_edited_by_id() -> None:
 
 
 def test_an_id_that_names_nothing_says_what_there_is() -> None:
-    events = LOGS["approval"][1]
+    events = recorded_logs()["approval"][1]
     n = [i for i, e in enumerate(events) if e["type"] == "RUN_STARTED"][
         1
     ] + 1  # the resumed run's input is in
