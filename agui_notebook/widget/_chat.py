@@ -291,6 +291,8 @@ class ChatWidget(anywidget.AnyWidget):
         state = _json_copy(json_value(state, "state"))
         self._initial_state = _json_copy(state)
         self._recorder = EventRecorder(clock=self._clock)
+        # Per run the widget started: how many events came before it, and its input (``fork`` reads them).
+        self._run_inputs: list[tuple[int, dict[str, JSON]]] = []
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
         self._batcher = PatchBatcher(self._conversation.messages)
         self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
@@ -548,6 +550,21 @@ class ChatWidget(anywidget.AnyWidget):
         changes = self._conversation.append({"id": _fresh_id(), "role": "user", "parts": parts})
         return self._start_run(loop, changes)
 
+    def fork(
+        self,
+        at: int | None = None,
+        *,
+        messages: Mapping[str, Any] | None = None,
+        tool_results: Mapping[str, Any] | None = None,
+        **options: Any,
+    ) -> asyncio.Task[RunOutcome]:
+        """Continue the conversation as it stood after the first ``at`` events of ``load_events(chat)``, with the
+        agent, on a new branch: ``messages`` and ``tool_results`` edit it first (ids to new content; ``state=``
+        replaces the state), as :func:`~agui_notebook.fork` builds the run input the agent receives."""
+        from agui_notebook.inspection._fork import fork_chat
+
+        return fork_chat(self, at, messages=messages, tool_results=tool_results, **options)
+
     def _select_at(self, at: int, index: int) -> None:
         self._refuse_when_busy("switch branches")
         self._show_path(self._branch_tree().select(at, index))
@@ -653,6 +670,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._tree = MessageTree()
         self._sync_branch_points()
         self._recorder.events.clear()
+        self._run_inputs.clear()
         self.thread_id = _fresh_id()
         self.exception = None
         self._run_warnings = []
@@ -806,9 +824,12 @@ class ChatWidget(anywidget.AnyWidget):
         resume: list[dict[str, JSON]] | None = None,
         continues: bool = True,
         source: AsyncIterator[tuple[int | None, Any]] | None = None,
+        run_input: Any = None,
     ) -> asyncio.Task[RunOutcome]:
         agent_run = source is None
-        run_id, source = self._prepare_run(changes, resume=resume, continues=continues, source=source)
+        run_id, source = self._prepare_run(
+            changes, resume=resume, continues=continues, source=source, run_input=run_input
+        )
         run = self._drive(source)
         if agent_run and self._frontend_tools.functions:
             run = drive_turn(self, run)  # the run, then the frontend tools it calls and the follow-up runs
@@ -838,8 +859,9 @@ class ChatWidget(anywidget.AnyWidget):
         resume: list[dict[str, JSON]] | None,
         continues: bool,
         source: AsyncIterator[tuple[int | None, Any]] | None,
+        run_input: Any = None,
     ) -> tuple[str, AsyncIterator[tuple[int | None, Any]]]:
-        run_id = _fresh_id()
+        run_id = _fresh_id() if run_input is None else run_input.run_id
         resume = resume or []
         self._stop = threading.Event()
         self._stopping = False
@@ -849,11 +871,12 @@ class ChatWidget(anywidget.AnyWidget):
         self.exception = None
         if source is None:
             try:
-                run_input = self._run_input(run_id, resume)
+                run_input = self._run_input(run_id, resume) if run_input is None else run_input
             except Exception as exc:
                 self._patch(changes)
                 self._finish(f"cannot build the run input: {type(exc).__name__}: {exc}", exc)
                 raise
+            self._run_inputs.append((len(self.events), _model_wire(run_input)))
             source = aiter_agent_items(self.agent, run_input, self._stop)
         self._conversation.begin_run(
             run_id=run_id, thread_id=self.thread_id, resume=resume if continues else []
