@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import re
 import struct
 import time
@@ -112,6 +113,38 @@ def _latest_user_text(input: RunAgentInput) -> str:
     return "\n".join(part.text for part in latest.content if isinstance(part, TextPart))
 
 
+def _weather_result(input: RunAgentInput) -> dict[str, Any] | None:
+    """The weather tool's result when the conversation ends with it (a forked run), else None."""
+    last = input.messages[-1] if input.messages else None
+    if last is None or last.role != "tool" or not isinstance(last.content, str):
+        return None
+    try:
+        weather = json.loads(last.content)
+    except ValueError:
+        return None
+    return weather if isinstance(weather, dict) and "sky" in weather and "temp_c" in weather else None
+
+
+def _weather_answer(city: str, weather: dict[str, Any], *, offer_report: bool = True) -> str:
+    """The demo's answer, written from the weather tool's result (and offering to send it as a report)."""
+    rows = [("Temperature", f"{weather['temp_c']} °C")]
+    if "wind_kmh" in weather:
+        rows.append(("Wind", f"{weather['wind_kmh']} km/h"))
+    if isinstance(weather.get("humidity"), (int, float)):
+        rows.append(("Humidity", f"{round(weather['humidity'] * 100)} %"))
+    table = "".join(f"| {name} | {value} |\n" for name, value in rows)
+    return (
+        f"## Weather in {city}\n\n"
+        f"It is **{weather['sky']}** in {city} right now.\n\n"
+        f"| Measure | Value |\n| --- | --- |\n{table}\n"
+        "To fetch it yourself:\n\n"
+        "```python\nimport httpx\n\n"
+        f'weather = httpx.get("https://weather.example/api", params={{"city": "{city}"}}).json()\n'
+        'print(weather["temp_c"])\n```'
+        + ("\n\nShall I send this report to the team?" if offer_report else "")
+    )
+
+
 class DemoAgent:
     """An offline agent streaming AG-UI events with realistic timing.
 
@@ -144,6 +177,13 @@ class DemoAgent:
         ]
         if answers:
             async for event in self._resumed(input, answers[0]):
+                yield event
+            return
+        weather = _weather_result(input)
+        if (
+            weather is not None
+        ):  # a conversation forked after the weather tool answered: answer from its result
+            async for event in self._answered(input, weather):
                 yield event
             return
         async for event in self._showcase(input, _latest_user_text(input)):
@@ -210,27 +250,19 @@ class DemoAgent:
         ):
             yield event
         await self._pause(0.6)
+        weather = f'{{"city": "{city}", "sky": "sunny", "temp_c": 21, "wind_kmh": 9, "humidity": 0.48}}'
         yield ToolCallResultEvent(
             message_id=f"tool-{run}-1",
             tool_call_id=weather_call,
             role="tool",
-            content=f'{{"city": "{city}", "sky": "sunny", "temp_c": 21, "wind_kmh": 9, "humidity": 0.48}}',
+            content=weather,
             timestamp=self._now(),
         )
         yield ActivityDeltaEvent(
             message_id=plan_id, activity_type="plan", patch=self._plan(plan_id, 1), timestamp=self._now()
         )
 
-        answer = (
-            f"## Weather in {city}\n\n"
-            f"It is **sunny** in {city} right now.\n\n"
-            "| Measure | Value |\n| --- | --- |\n| Temperature | 21 °C |\n| Wind | 9 km/h |\n| Humidity | 48 % |\n\n"
-            "To fetch it yourself:\n\n"
-            "```python\nimport httpx\n\n"
-            f'weather = httpx.get("https://weather.example/api", params={{"city": "{city}"}}).json()\n'
-            'print(weather["temp_c"])\n```\n\n'
-            "Shall I send this report to the team?"
-        )
+        answer = _weather_answer(city, json.loads(weather))
         answer_id = f"assistant-{run}-2"
         async for event in self._stream_text(answer_id, answer, 0.025):
             yield event
@@ -276,6 +308,19 @@ class DemoAgent:
                 ],
             ),
             usage=[usage],
+            timestamp=self._now(),
+        )
+
+    async def _answered(self, input: RunAgentInput, weather: dict[str, Any]) -> AsyncIterator[BaseEvent]:
+        city = str(weather.get("city") or _city(_latest_user_text(input)))
+        text = _weather_answer(city, weather, offer_report=False)
+        async for event in self._stream_text(f"assistant-{input.run_id}", text, 0.025):
+            yield event
+        yield RunFinishedEvent(
+            thread_id=input.thread_id,
+            run_id=input.run_id,
+            outcome=RunFinishedSuccessOutcome(type="success"),
+            usage=[self._usage("", text)],
             timestamp=self._now(),
         )
 

@@ -125,3 +125,19 @@ def test_a_cancelled_approval_is_no_answer_the_new_question_is() -> None:
     answer = ui_message_dicts_from_events(run_demo(asked_again))[-1]
     texts = " ".join(p["text"] for p in answer["parts"] if p["type"] == "text")
     assert "Lisbon" in texts and "No problem" not in texts
+
+
+def test_a_conversation_forked_after_the_weather_tool_is_answered_from_its_result() -> None:
+    """What ``fork(..., tool_results={call: ...})`` gives the agent: the answer reads the edited result."""
+    first = run_demo(demo_input("What's the weather in Rome?", run_id="run-1"))
+    result = next(i for i, e in enumerate(first) if e["type"] == "TOOL_CALL_RESULT")
+    from agui_notebook import fork
+
+    snowy = '{"city": "Rome", "sky": "snow", "temp_c": -2}'
+    forked = fork(first, at=result + 1, tool_results={first[result]["toolCallId"]: snowy})
+    events = run_demo(forked)
+    assert [e["type"] for e in events][:2] == ["RUN_STARTED", "TEXT_MESSAGE_START"]
+    text = "".join(e.get("delta", "") for e in events if e["type"] == "TEXT_MESSAGE_CONTENT")
+    assert "It is **snow** in Rome" in text and "| Temperature | -2 °C |" in text
+    assert "Wind" not in text and "Shall I send" not in text
+    assert events[-1]["type"] == "RUN_FINISHED"
