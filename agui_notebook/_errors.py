@@ -19,6 +19,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
+    ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
@@ -55,6 +56,7 @@ __all__ = [
     "EventLogWarning",
     "EventParseError",
     "HttpAgentError",
+    "InterruptPayloadError",
     "JsonPatchError",
     "JsonValueError",
     "MessageValidationError",
@@ -245,6 +247,19 @@ class HttpAgentError(AguiNotebookError, RuntimeError):
 
 class PatchError(AguiNotebookError):
     """A live patch that does not apply to the front end's copy of the messages (it then asks for a reset)."""
+
+
+class InterruptPayloadError(AguiNotebookError, ValueError):
+    """An answer to an interrupt that its ``responseSchema`` refuses, or one it cannot take (expired, answered).
+
+    The message names the interrupt and the field: ``interrupt 'i1': payload.address.zip: is required``;
+    ``interrupt_id`` and ``path`` (``"payload.address.zip"``; ``""`` when the interrupt itself refuses) hold them.
+    """
+
+    def __init__(self, message: str, *, interrupt_id: str = "", path: str = "") -> None:
+        super().__init__(message)
+        self.interrupt_id = interrupt_id
+        self.path = path
 
 
 class OptionError(AguiNotebookError, ValueError):

@@ -33,7 +33,7 @@ import anywidget
 import traitlets
 from pydantic import BaseModel
 
-from agui_notebook._errors import AgentRunError, JsonValueError, OptionError
+from agui_notebook._errors import AgentRunError, InterruptPayloadError, JsonValueError, OptionError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
@@ -43,6 +43,13 @@ from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
+from agui_notebook.widget._interrupts import (
+    answer_interrupt,
+    cancel_open_interrupts,
+    interrupt_resume_entries,
+    pending_interrupts,
+    show_interrupts,
+)
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._saved import SavedConversation
@@ -371,6 +378,8 @@ class ChatWidget(anywidget.AnyWidget):
             raise ValueError("nothing to send: give some text or files")
         loop = self._loop()
         changes, cancelled = self._conversation.cancel_approvals()
+        more, cancelled_interrupts = cancel_open_interrupts(self._conversation.messages)
+        changes, cancelled = changes + more, cancelled + cancelled_interrupts
         message = {"id": _fresh_id(), "role": "user", "parts": parts}
         changes += self._conversation.append(message)
         # The new message starts a new answer; the entries only tell the agent the old question is gone.
@@ -401,12 +410,51 @@ class ChatWidget(anywidget.AnyWidget):
         self._refuse_without_agent()
         loop = self._loop()
         changes = self._conversation.answer_approval(approval_id, approved, reason)
-        if self._conversation.pending_approvals():
+        return self._resume_when_answered(loop, changes)
+
+    def answer_interrupt(
+        self, interrupt_id: str, payload: JSON = None, *, cancel: bool = False
+    ) -> asyncio.Task[RunOutcome] | None:
+        """Answer an interrupt the last run ended with (what the form's Submit and Dismiss do).
+
+        ``payload`` is checked against the interrupt's ``responseSchema`` (an :class:`InterruptPayloadError`
+        names the field it refuses, or says the interrupt has expired); ``cancel=True`` dismisses it instead
+        (``{"status": "cancelled"}``). A tool approval takes ``{"approved": bool, "reason"?: str}``, as
+        :meth:`answer_approval`. Once every interrupt and approval of the answer is answered the run resumes with
+        all their entries: returns its task, or None while others are still open. ``KeyError`` when no open
+        interrupt of the last answer has this id.
+        """
+        self._refuse_when_busy("answer an interrupt")
+        self._refuse_without_agent()
+        loop = self._loop()
+        if interrupt_id in self._conversation.pending_approvals():
+            answer = payload if isinstance(payload, Mapping) else {}
+            if cancel or type(answer.get("approved")) is not bool:
+                raise InterruptPayloadError(
+                    f"interrupt {interrupt_id!r} is a tool approval: payload.approved: must be true or false",
+                    interrupt_id=interrupt_id,
+                    path="payload.approved",
+                )
+            reason = answer.get("reason")
+            return self.answer_approval(
+                interrupt_id, answer["approved"], reason=reason if isinstance(reason, str) else None
+            )
+        payload = _json_copy(json_value(payload, "payload"))
+        changes = answer_interrupt(self._conversation.messages, interrupt_id, payload, cancel=cancel)
+        return self._resume_when_answered(loop, changes)
+
+    def _resume_when_answered(
+        self, loop: asyncio.AbstractEventLoop, changes: list[MessageChange]
+    ) -> asyncio.Task[RunOutcome] | None:
+        """Resume once nothing of the last answer waits any more; until then show the answer given."""
+        messages = self._conversation.messages
+        if self._conversation.pending_approvals() or pending_interrupts(messages):
             self._patch(changes)
             self._flush()
             self._sync_traits(self.status, self.error)
             return None
-        return self._start_run(loop, changes, resume=self._conversation.resume_entries())
+        resume = self._conversation.resume_entries() + interrupt_resume_entries(messages)
+        return self._start_run(loop, changes, resume=resume)
 
     def play(self, stream: Any, *, speed: float | None = None) -> asyncio.Task[RunOutcome]:
         """Render a recorded or prepared stream without an agent; returns the task.
@@ -619,6 +667,7 @@ class ChatWidget(anywidget.AnyWidget):
             code = "STREAM_ERROR" if isinstance(failure, RunStreamError) else type(failure).__name__
         try:
             self._patch(self._conversation.end_run(outcome, error, code))
+            self._patch(show_interrupts(self._conversation.messages))
         except Exception as exc:  # the end of the run could not be shown: that is the run's failure now
             failure = failure or exc
             outcome, error = "error", error or _describe(exc)
@@ -847,7 +896,7 @@ class ChatWidget(anywidget.AnyWidget):
             self.stop()
         elif kind == "clear":
             self.clear()
-        elif self.busy and kind in ("send", "regenerate", "approval"):
+        elif self.busy and kind in ("send", "regenerate", "approval", "interrupt"):
             self._show_error(BUSY_NOTICE)
         elif kind == "send":
             text = content.get("text")
@@ -874,6 +923,13 @@ class ChatWidget(anywidget.AnyWidget):
             if reason is not None and not isinstance(reason, str):
                 raise _BadRequest(f"approval: reason is {type(reason).__name__}, not a string")
             self.answer_approval(approval_id, approved, reason=reason)
+        elif kind == "interrupt":
+            interrupt_id, status = content.get("interruptId"), content.get("status")
+            if not isinstance(interrupt_id, str) or status not in ("resolved", "cancelled"):
+                raise _BadRequest(
+                    "interrupt: needs a string interruptId and a status 'resolved' or 'cancelled'"
+                )
+            self.answer_interrupt(interrupt_id, content.get("payload"), cancel=status == "cancelled")
 
     def _show_error(self, text: str) -> None:
         """Explain a refused request; the status (and a run in progress) is left as it is."""
