@@ -5,7 +5,9 @@ answer against the interrupt's ``responseSchema`` with the rules the widget's fo
 the same keywords and the same messages): ``type``, ``enum``/``const``, ``required``, ``properties``, ``items``,
 ``minLength``/``maxLength``/``pattern``/``format`` (``email``, ``uri``, ``date``), ``minimum``/``maximum``/
 ``exclusiveMinimum``/``exclusiveMaximum``/``multipleOf``, ``minItems``/``maxItems``/``uniqueItems`` and
-``anyOf``/``oneOf`` (one branch must fit). Other keywords are not checked; the agent has the last word.
+``anyOf``/``oneOf`` (one branch must fit). Other keywords are not checked; the agent has the last word. A
+``pattern`` is read by each side's own regular expressions (Python's ``re``, JavaScript's with the ``u`` flag),
+which differ at the edges (``$`` before a final newline).
 
 >>> answers = {"i1": approval_response(False, "not now")}
 >>> build_resume_entries([{"id": "i1", "reason": "tool_approval"}], answers)
@@ -156,9 +158,10 @@ _TYPE_MESSAGES = {
     "array": "must be a list",
     "null": "must be empty (null)",
 }
-_EMAIL = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
-_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# Spelled out (not \s, \d, $), which Python and JavaScript read differently.
+_EMAIL = re.compile(r"[^ \t\n\r\f\v@]+@[^ \t\n\r\f\v@]+\.[^ \t\n\r\f\v@]+")
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:[^ \t\n\r\f\v]+")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def _number(value: float) -> str:
@@ -184,7 +187,7 @@ def _is_type(value: Any, kind: Any) -> bool:
 
 
 def _valid_date(text: str) -> bool:
-    if not _DATE.match(text):
+    if not _DATE.fullmatch(text):
         return False
     try:
         date.fromisoformat(text)
@@ -210,9 +213,9 @@ def _string_problems(schema: Mapping[str, Any], value: str) -> list[str]:
         if not matched:
             problems.append(f"must match the pattern {pattern}")
     fmt = schema.get("format")
-    if fmt == "email" and not _EMAIL.match(value):
+    if fmt == "email" and not _EMAIL.fullmatch(value):
         problems.append("must be an email address")
-    elif fmt in ("uri", "url") and not _URI.match(value):
+    elif fmt in ("uri", "url") and not _URI.fullmatch(value):
         problems.append("must be a URL such as https://example.com")
     elif fmt == "date" and not _valid_date(value):
         problems.append("must be a date (YYYY-MM-DD)")
@@ -243,6 +246,19 @@ def _number_problems(schema: Mapping[str, Any], value: float) -> list[str]:
     return problems
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: numbers by value (``1 == 1.0``), ``true`` no number, objects whatever their key order."""
+    if type(a) is bool or type(b) is bool:
+        return type(a) is type(b) and a == b
+    if type(a) in (int, float) and type(b) in (int, float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
 def _shown_choice(value: Any) -> str:
     return (
         value
@@ -253,6 +269,10 @@ def _shown_choice(value: Any) -> str:
         if type(value) is bool
         else str(value)
     )
+
+
+def _wrong_type(found: list[tuple[str, str]], path: str) -> bool:
+    return found[0][0] == path and found[0][1] in _TYPE_MESSAGES.values()
 
 
 def _problems(schema: Any, value: Any, path: str, out: list[tuple[str, str]]) -> None:
@@ -269,17 +289,18 @@ def _problems(schema: Any, value: Any, path: str, out: list[tuple[str, str]]) ->
                     break
                 tried.append(found)
             else:
-                out.extend(min(tried, key=len))
+                # The branch of the value's own type says most: a type mismatch is the last resort.
+                out.extend(min(tried, key=lambda found: (_wrong_type(found, path), len(found))))
                 return
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []
     if kinds and not any(_is_type(value, k) for k in kinds):
         out.append((path, _TYPE_MESSAGES.get(kinds[0], f"must be of type {kinds[0]}")))
         return
-    if "const" in schema and value != schema["const"]:
+    if "const" in schema and not _same_json(value, schema["const"]):
         out.append((path, f"must be {_shown_choice(schema['const'])}"))
     choices = schema.get("enum")
-    if isinstance(choices, list) and not any(value == c and type(value) is type(c) for c in choices):
+    if isinstance(choices, list) and not any(_same_json(value, c) for c in choices):
         out.append((path, f"must be one of: {', '.join(_shown_choice(c) for c in choices)}"))
     if isinstance(value, str):
         out.extend((path, p) for p in _string_problems(schema, value))
@@ -291,7 +312,9 @@ def _problems(schema: Any, value: Any, path: str, out: list[tuple[str, str]]) ->
             out.append((path, f"choose at least {schema['minItems']}"))
         if isinstance(schema.get("maxItems"), int) and count > schema["maxItems"]:
             out.append((path, f"choose at most {schema['maxItems']}"))
-        if schema.get("uniqueItems") is True and len({repr(v) for v in value}) != count:
+        if schema.get("uniqueItems") is True and any(
+            _same_json(value[i], value[j]) for i in range(count) for j in range(i)
+        ):
             out.append((path, "must not repeat a value"))
         for index, item in enumerate(value):
             _problems(schema.get("items"), item, f"{path}[{index}]", out)

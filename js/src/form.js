@@ -19,9 +19,11 @@ const TYPE_MESSAGES = {
   array: "must be a list",
   null: "must be empty (null)",
 };
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TYPE_TEXTS = new Set(Object.values(TYPE_MESSAGES));
+// Spelled out (not \s, \d), which Python and JavaScript read differently.
+const EMAIL = /^[^ \t\n\r\f\v@]+@[^ \t\n\r\f\v@]+\.[^ \t\n\r\f\v@]+$/;
+const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^ \t\n\r\f\v]+$/;
+const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
@@ -58,8 +60,17 @@ function isType(value, kind) {
   }
 }
 
+/** Equal as JSON values (objects whatever their key order). */
 function sameJson(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+  }
+  return false;
 }
 
 function validDate(text) {
@@ -130,7 +141,10 @@ function collect(schema, value, path, out) {
         tried.push(found);
       }
       if (!fits) {
-        out.push(...tried.reduce((best, found) => (found.length < best.length ? found : best)));
+        // The branch of the value's own type says most: a type mismatch is the last resort.
+        const rank = (found) => [found[0][0] === path && TYPE_TEXTS.has(found[0][1]) ? 1 : 0, found.length];
+        const better = (a, b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
+        out.push(...tried.reduce((best, found) => (better(found, best) ? found : best)));
         return;
       }
     }
@@ -155,7 +169,7 @@ function collect(schema, value, path, out) {
     if (Number.isInteger(schema.maxItems) && value.length > schema.maxItems) {
       out.push([path, `choose at most ${schema.maxItems}`]);
     }
-    if (schema.uniqueItems === true && new Set(value.map((v) => JSON.stringify(v))).size !== value.length) {
+    if (schema.uniqueItems === true && value.some((v, i) => value.slice(0, i).some((w) => sameJson(v, w)))) {
       out.push([path, "must not repeat a value"]);
     }
     value.forEach((item, index) => collect(schema.items, item, `${path}[${index}]`, out));
