@@ -15,12 +15,14 @@ from typing import Any
 
 import pytest
 from ag_ui.core import RunAgentInput
+from pydantic_ai import Agent, ApprovalRequired, DeferredToolRequests, RunContext
+from pydantic_ai.models.function import FunctionModel
 
 from agui_notebook import ChatWidget, InterruptPayloadError
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.widget._interrupts import INTERRUPT_PART
 from tests.support.node import run_node_reference
-from tests.support.pydantic_ai_runs import make_approval_agent
+from tests.support.pydantic_ai_runs import _needs_approval, make_approval_agent
 from tests.widget.front_end import FrontEnd, assert_in_sync
 
 TRIP_SCHEMA = {
@@ -446,3 +448,41 @@ async def test_the_resume_input_is_what_ag_ui_client_accepts() -> None:
             "error": f"Interrupt b expired at {past} and can no longer be answered. Cancel it to continue the thread."
         },
     ]
+
+
+async def test_pydantic_ai_approval_metadata_reaches_the_approval_card() -> None:
+    """pydantic-ai puts ApprovalRequired(metadata=...) on the interrupt's metadata: the AI SDK's approval fields."""
+    from pydantic_ai.ui.ag_ui import AGUIAdapter
+
+    agent = Agent(FunctionModel(stream_function=_needs_approval), output_type=[str, DeferredToolRequests])
+
+    @agent.tool
+    def delete_file(ctx: RunContext[None], path: str) -> str:
+        """Delete a file."""
+        if not ctx.tool_call_approved:
+            raise ApprovalRequired(
+                metadata={"descriptor": {"path": path, "risk": "high"}, "signature": "sig-1"}
+            )
+        return f"deleted {path}"
+
+    chat = ChatWidget(lambda run_input: AGUIAdapter(agent=agent, run_input=run_input).run_stream())
+    assert await chat.send("Delete /tmp/x") == "interrupt"
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
+    assert tool["approval"] == {
+        "id": "int-call_d",
+        "descriptor": {"path": "/tmp/x", "risk": "high"},
+        "requestReason": 'Approve delete_file({"path":"/tmp/x"})?',
+        "signature": "sig-1",
+    }
+    assert interrupt_parts(chat.messages[1]) == []
+    assert await chat.answer_approval("int-call_d", True) == "success"  # type: ignore[misc]
+    tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
+    assert (tool["state"], tool["output"]) == ("output-available", "deleted /tmp/x")
+
+
+async def test_the_interrupt_part_is_a_valid_ui_message_part() -> None:
+    chat = ChatWidget(ScriptedAgent([{"id": "x", "reason": "input", "responseSchema": TRIP_SCHEMA}]))
+    assert await chat.send("Go") == "interrupt"
+    part = chat.ui_messages[1].parts[-1]
+    assert (part.type, part.id) == ("data-interrupt", "x")
+    assert [m.role for m in chat.agui_messages] == ["user", "assistant", "activity"]
