@@ -48,6 +48,7 @@ from agui_notebook.widget._interrupts import (
     cancel_open_interrupts,
     interrupt_resume_entries,
     pending_interrupts,
+    resend_interrupt,
     show_interrupts,
 )
 from agui_notebook.widget._patches import PatchBatcher
@@ -929,7 +930,12 @@ class ChatWidget(anywidget.AnyWidget):
                 raise _BadRequest(
                     "interrupt: needs a string interruptId and a status 'resolved' or 'cancelled'"
                 )
-            self.answer_interrupt(interrupt_id, content.get("payload"), cancel=status == "cancelled")
+            try:
+                self.answer_interrupt(interrupt_id, content.get("payload"), cancel=status == "cancelled")
+            except Exception:
+                # Refused: the card waits for its part to change before it takes an answer again.
+                self._patch(resend_interrupt(self._conversation.messages, interrupt_id))
+                raise
 
     def _show_error(self, text: str) -> None:
         """Explain a refused request; the status (and a run in progress) is left as it is."""

@@ -43,6 +43,7 @@ __all__ = [
     "cancel_open_interrupts",
     "interrupt_resume_entries",
     "pending_interrupts",
+    "resend_interrupt",
     "show_interrupts",
 ]
 
@@ -169,6 +170,17 @@ def answer_interrupt(
             parts[pi] = {**part, "data": answer}
             return [MessageChange("part", mi, pi)]
     raise KeyError(f"no interrupt is waiting with id {interrupt_id!r}")
+
+
+def resend_interrupt(messages: list[dict[str, JSON]], interrupt_id: str) -> list[MessageChange]:
+    """The part of ``interrupt_id`` sent again as it is: a view that sent a refused answer gets its buttons back."""
+    for mi in range(len(messages) - 1, -1, -1):
+        parts = messages[mi].get("parts") or []
+        for pi in range(len(parts) - 1, -1, -1):
+            if _is_interrupt_part(parts[pi]) and parts[pi].get("id") == interrupt_id:
+                parts[pi] = {**parts[pi]}  # a new object: the view redraws the card
+                return [MessageChange("part", mi, pi)]
+    return []
 
 
 def _check_answer(

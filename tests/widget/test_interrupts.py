@@ -257,6 +257,14 @@ async def test_dismissing_sends_cancelled_and_the_view_can_do_both() -> None:
     view.request({"kind": "interrupt", "interruptId": "a", "status": "resolved", "payload": "yes"})
     assert chat.error == "InterruptPayloadError: interrupt 'a': payload: must be true or false"
     assert not chat.busy
+    # The view gets the card's part again, so the card takes an answer again.
+    resent = [
+        op
+        for m in view.sent
+        if m["method"] == "custom" and m["content"]["kind"] == "patch"
+        for op in m["content"]["ops"]
+    ]
+    assert resent[-2:] == [["p", 1, 2, chat.messages[1]["parts"][2]], ["status", "ready", chat.error]]
     view.request({"kind": "interrupt", "interruptId": "a", "status": "resolved", "payload": True})
     assert chat.busy
     assert await chat.task == "success"
