@@ -128,7 +128,7 @@ export class InterruptPartView {
   }
 
   update(part) {
-    const previous = this.shown;
+    const previous = this.part; // (not `shown`: the message view keeps that one)
     this.part = part;
     this.data = part.data && typeof part.data === "object" ? part.data : {};
     this.interrupt = this.data.interrupt && typeof this.data.interrupt === "object" ? this.data.interrupt : {};
@@ -157,7 +157,6 @@ export class InterruptPartView {
       this.body.replaceChildren(this.form ? this.form.el : this.reply);
       this.submitButton.querySelector(".agui-button-text").textContent = schema ? "Submit" : "Continue";
     }
-    this.shown = part;
     if (previous !== undefined && previous !== part) delete this.el.dataset.sent;
     this.render();
     if (this.data.status === "open" && previous?.data?.status !== "open") this.context.askedForApproval?.(this.el);

@@ -586,3 +586,21 @@ def test_screenshot_at_360_px(open_chat, artifacts_dir, trip_messages, approval_
     tool = approval.locator("[data-part-type=tool-book_hotel]")
     assert tool.evaluate("(e) => e.scrollWidth - e.clientWidth") <= 0
     tool.screenshot(path=str(artifacts_dir / "interrupt-approval-360.png"), animations="disabled")
+
+
+def test_a_refused_answer_gives_the_card_back(chat):
+    """The kernel refuses an answer by sending the card's part again (widget/_chat.py): the buttons return and
+    what was typed stays."""
+    messages = conversation(
+        [{"id": "n", "reason": "input", "responseSchema": {"type": "string", "title": "Name"}}]
+    )
+    widget = chat.open(messages=messages, height="auto")
+    box = field(widget, "payload").locator("input")
+    box.fill("Ann")
+    submit = widget.locator(f"{CARD} [data-agui=interrupt-submit]")
+    submit.click()
+    assert submit.is_disabled() and box.is_disabled()
+    part = messages[1]["parts"][-1]
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["p", 1, len(messages[1]["parts"]) - 1, part]]})
+    assert not submit.is_disabled() and not box.is_disabled()
+    assert box.input_value() == "Ann"
