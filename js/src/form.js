@@ -263,7 +263,8 @@ class Field {
   labelFor(target) {
     const text = element("label", "agui-field-label", label(this.title, 200));
     if (target) text.htmlFor = target;
-    if (this.required) {
+    if (this.required && this.schema.type !== "boolean") {
+      // (A checkbox always answers true or false: there is nothing to leave out.)
       const mark = element("span", "agui-field-required", "*");
       mark.title = "Required";
       mark.setAttribute("aria-hidden", "true");

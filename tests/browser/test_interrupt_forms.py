@@ -360,7 +360,7 @@ def test_dismiss_sends_cancelled(chat, trip_messages):
     assert widget.sent() == [{"kind": "interrupt", "interruptId": "trip", "status": "cancelled"}]
 
 
-def test_no_schema_is_continue_with_an_optional_reply(chat):
+def test_no_schema_is_continue_with_an_optional_reply(chat, artifacts_dir):
     messages = conversation(
         [{"id": "go", "reason": "confirm", "message": "Shall I go on?"}, {"id": "why", "reason": "input"}]
     )
@@ -368,6 +368,9 @@ def test_no_schema_is_continue_with_an_optional_reply(chat):
     cards = widget.locator(CARD)
     assert cards.count() == 2
     first, second = cards.nth(0), cards.nth(1)
+    widget.message(1).screenshot(
+        path=str(artifacts_dir / "interrupt-no-schema-light.png"), animations="disabled"
+    )
     assert first.locator("[data-agui=interrupt-submit]").inner_text() == "Continue"
     assert first.locator(".agui-interrupt-title").inner_text() == "Confirm"  # the reason, as words
     widget.clear_sent()
@@ -406,7 +409,7 @@ def test_a_scalar_schema_is_one_field(chat):
     assert widget.sent() == [{"kind": "interrupt", "interruptId": "n", "status": "resolved", "payload": 3}]
 
 
-def test_the_countdown_runs_and_an_expired_card_can_only_be_dismissed(chat):
+def test_the_countdown_runs_and_an_expired_card_can_only_be_dismissed(chat, artifacts_dir):
     messages = conversation(
         [
             {
@@ -435,12 +438,15 @@ def test_the_countdown_runs_and_an_expired_card_can_only_be_dismissed(chat):
         == "This request has expired: dismiss it to continue."
     )
     assert card.locator("input").is_disabled()
+    card.screenshot(path=str(artifacts_dir / "interrupt-expired-light.png"), animations="disabled")
     widget.clear_sent()
     card.locator("[data-agui=interrupt-dismiss]").click()
     assert widget.sent() == [{"kind": "interrupt", "interruptId": "hold", "status": "cancelled"}]
 
 
-def test_answered_and_dismissed_cards_say_what_happened(chat, trip_messages):
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_answered_and_dismissed_cards_say_what_happened(open_chat, artifacts_dir, trip_messages, theme):
+    chat = open_chat(theme)
     open_part = trip_messages[1]["parts"][-1]
     answered = {
         **open_part,
@@ -477,6 +483,9 @@ def test_answered_and_dismissed_cards_say_what_happened(chat, trip_messages):
         == "Dismissed: a new message was sent before this was answered."
     )
     assert widget.locator("[data-agui=status]").inner_text() != "Waiting for your approval"
+    widget.message(1).screenshot(
+        path=str(artifacts_dir / f"interrupt-answered-{theme}.png"), animations="disabled"
+    )
 
 
 def test_a_replay_shows_the_card_without_controls(chat, trip_messages):
