@@ -47,6 +47,7 @@ from agui_notebook.widget._interrupts import (
     answer_interrupt,
     cancel_open_interrupts,
     interrupt_resume_entries,
+    is_approval_id,
     pending_interrupts,
     resend_interrupt,
     show_interrupts,
@@ -428,7 +429,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._refuse_when_busy("answer an interrupt")
         self._refuse_without_agent()
         loop = self._loop()
-        if interrupt_id in self._conversation.pending_approvals():
+        if is_approval_id(self._conversation.messages, interrupt_id):
             answer = payload if isinstance(payload, Mapping) else {}
             if cancel or type(answer.get("approved")) is not bool:
                 raise InterruptPayloadError(

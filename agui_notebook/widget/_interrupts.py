@@ -42,6 +42,7 @@ __all__ = [
     "answer_interrupt",
     "cancel_open_interrupts",
     "interrupt_resume_entries",
+    "is_approval_id",
     "pending_interrupts",
     "resend_interrupt",
     "show_interrupts",
@@ -116,6 +117,17 @@ def _open_parts(messages: list[dict[str, JSON]]) -> list[tuple[int, int, dict[st
             if _is_interrupt_part(part) and part["data"].get("status") == "open":
                 found.append((mi, pi, part))
     return found
+
+
+def is_approval_id(messages: list[dict[str, JSON]], interrupt_id: str) -> bool:
+    """Whether ``interrupt_id`` is shown as a tool part's approval (answered with Approve/Deny) rather than a card."""
+    return any(
+        isinstance(part, dict)
+        and isinstance(part.get("approval"), dict)
+        and part["approval"].get("id") == interrupt_id
+        for message in messages
+        for part in message.get("parts") or ()
+    )
 
 
 def pending_interrupts(messages: list[dict[str, JSON]]) -> list[str]:

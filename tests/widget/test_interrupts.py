@@ -150,6 +150,18 @@ async def test_a_tool_call_interrupt_that_asks_for_something_else_is_a_form_too(
     assert ui_message_dicts_from_events(events)[0]["parts"][-1]["state"] == "input-available"
 
 
+async def test_an_interrupt_naming_a_tool_call_the_answer_does_not_show_is_a_card() -> None:
+    interrupt = {"id": "q", "reason": "tool_call", "toolCallId": "elsewhere", "message": "Approve it?"}
+    agent = ScriptedAgent([interrupt])
+    chat = ChatWidget(agent)
+    assert await chat.send("Go") == "interrupt"
+    assert interrupt_parts(chat.messages[1])[0]["data"]["interrupt"] == interrupt
+    assert await chat.answer_interrupt("q", {"approved": True}) == "success"  # type: ignore[misc]
+    assert resume_of(agent.inputs[1]) == [
+        {"interruptId": "q", "status": "resolved", "payload": {"approved": True}}
+    ]
+
+
 # ---------------------------------------------------------------------------------------------- answered
 
 
@@ -378,6 +390,10 @@ async def test_answer_interrupt_answers_a_pydantic_ai_approval() -> None:
     ]
     tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
     assert tool["state"] == "output-denied"
+    with pytest.raises(
+        KeyError, match=r"approval 'int-call_d' was already answered \(state 'output-denied'\)"
+    ):
+        chat.answer_interrupt("int-call_d", {"approved": True})
 
 
 async def test_the_approval_card_gets_descriptor_is_automatic_and_signature_from_metadata() -> None:
