@@ -186,6 +186,15 @@ def _is_type(value: Any, kind: Any) -> bool:
     return True  # a type we do not know: not ours to refuse
 
 
+# A group with a quantifier inside, itself quantified (``(a+)+``), can take exponential time to fail: an agent's
+# pattern like that, or a very long one, is not checked here (nor in the form); the agent checks its own.
+_NESTED_QUANTIFIER = re.compile(r"\([^()]*[+*}][^()]*\)[+*{]")
+
+
+def _risky_pattern(pattern: str) -> bool:
+    return len(pattern) > 200 or _NESTED_QUANTIFIER.search(pattern) is not None
+
+
 def _valid_date(text: str) -> bool:
     if not _DATE.fullmatch(text):
         return False
@@ -205,7 +214,7 @@ def _string_problems(schema: Mapping[str, Any], value: str) -> list[str]:
     if isinstance(schema.get("maxLength"), int) and length > schema["maxLength"]:
         problems.append(f"must be at most {schema['maxLength']} characters")
     pattern = schema.get("pattern")
-    if isinstance(pattern, str):
+    if isinstance(pattern, str) and not _risky_pattern(pattern):
         try:
             matched = re.search(pattern, value) is not None
         except re.error:

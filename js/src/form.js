@@ -80,6 +80,14 @@ function validDate(text) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1;
 }
 
+// A group with a quantifier inside, itself quantified ("(a+)+"), can take exponential time to fail on each key
+// press: an agent's pattern like that, or a very long one, is not checked (the kernel skips it too).
+const NESTED_QUANTIFIER = /\([^()]*[+*}][^()]*\)[+*{]/;
+
+function riskyPattern(pattern) {
+  return pattern.length > 200 || NESTED_QUANTIFIER.test(pattern);
+}
+
 function stringProblems(schema, value) {
   const problems = [];
   const length = [...value].length; // code points, as JSON Schema (and the kernel) count
@@ -89,7 +97,7 @@ function stringProblems(schema, value) {
   if (Number.isInteger(schema.maxLength) && length > schema.maxLength) {
     problems.push(`must be at most ${schema.maxLength} characters`);
   }
-  if (typeof schema.pattern === "string") {
+  if (typeof schema.pattern === "string" && !riskyPattern(schema.pattern)) {
     let matched = true;
     try {
       matched = new RegExp(schema.pattern, "u").test(value);
