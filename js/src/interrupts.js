@@ -14,12 +14,25 @@ const STATUS = {
   expired: ["Expired", "denied"],
 };
 
-/** When an interrupt's `expiresAt` passes, in ms since the epoch (the kernel's rule: no zone is UTC), or null. */
+// ISO 8601 as the kernel reads it (datetime.fromisoformat): a date, a time with a T or a space, a zone.
+const ISO_MOMENT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/** When an interrupt's `expiresAt` passes, in ms since the epoch (the kernel's rule: no zone is UTC, and what is
+ * no ISO 8601 moment never expires), or null. The browser's own lenient date parsing is not used. */
 export function expiryTime(expiresAt) {
-  if (typeof expiresAt !== "string" || expiresAt === "") return null;
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(expiresAt) || !expiresAt.includes("T") ? expiresAt : `${expiresAt}Z`;
-  const time = Date.parse(zoned);
-  return Number.isNaN(time) ? null : time;
+  const match = typeof expiresAt === "string" ? ISO_MOMENT.exec(expiresAt.trim()) : null;
+  if (match === null) return null;
+  const [, day, clock = "00:00", zone = "Z"] = match;
+  const [hm, fraction = ""] = clock.replace(",", ".").split(".");
+  const time = hm.length === 5 ? `${hm}:00` : hm;
+  const millis = fraction ? `.${fraction.padEnd(3, "0").slice(0, 3)}` : "";
+  const offset = zone.toUpperCase() === "Z" ? "Z" : zone.length === 3 ? `${zone}:00` : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
+  const parsed = Date.parse(`${day}T${time}${millis}${offset}`);
+  // Date.parse rolls 2026-02-30 over into March; the kernel refuses it.
+  const [y, m, d] = day.split("-").map(Number);
+  const calendar = new Date(Date.UTC(y, m - 1, d));
+  if (calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== d) return null;
+  return Number.isNaN(parsed) ? null : parsed;
 }
 
 /** "4:59", "1:02:03", "3 d 4 h": what is left until `until` (ms). */

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -241,3 +241,42 @@ def test_is_tool_approval_and_approval_fields() -> None:
         {"approvalDescriptor": 1, "descriptor": 2, "isAutomatic": "yes", "signature": 3}
     ) == {"approvalDescriptor": 1}
     assert approval_fields(None) == {}
+
+
+def test_the_card_reads_expires_at_as_the_kernel_does() -> None:
+    """js/src/interrupts.js expiryTime (node) against is_interrupt_expired: the same moments, the same refusals
+    (the browser's lenient Date.parse would read "x 1" as the year 2001, and expire the card at once)."""
+    texts = [
+        "2026-01-01T12:00:00Z",
+        "2026-01-01T12:00:00",
+        "2026-01-01",
+        "2026-01-01 12:00",
+        "2026-01-01T12:00:00.123456+01:00",
+        "2026-01-01T12:00+0100",
+        "2026-01-01T12:00:00-05",
+        "2026-01-01T13:00:00+01:00Z",
+        "2026-02-30T00:00:00Z",
+        "2026-13-01",
+        "tomorrow",
+        "x 1",
+        "Jan 1 2001",
+        '<img src=x onerror="window.__pwned=1">',
+        "",
+    ]
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is needed to run js/src/interrupts.js")
+    script = ROOT / "js" / "test-harness" / "expiry_times.mjs"
+    done = subprocess.run(
+        [node, str(script)], input=json.dumps(texts).encode(), capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    theirs = json.loads(done.stdout)
+    for text, ms in zip(texts, theirs, strict=True):
+        interrupt = {"id": "i", "reason": "r", "expiresAt": text}
+        if ms is None:
+            assert not is_interrupt_expired(interrupt, datetime(9999, 1, 1, tzinfo=timezone.utc)), text
+            continue
+        moment = datetime.fromtimestamp(ms / 1000, timezone.utc)  # (the browser keeps milliseconds)
+        assert is_interrupt_expired(interrupt, moment + timedelta(milliseconds=1)), text
+        assert not is_interrupt_expired(interrupt, moment - timedelta(milliseconds=1)), text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -613,3 +614,54 @@ def test_a_refused_answer_gives_the_card_back(chat):
     widget.deliver({"kind": "patch", "seq": 1, "ops": [["p", 1, len(messages[1]["parts"]) - 1, part]]})
     assert not submit.is_disabled() and not box.is_disabled()
     assert box.input_value() == "Ann"
+
+
+def test_hostile_schema_text_stays_text(chat):
+    """Every string of the interrupt and its schema is agent content: shown as text, never markup."""
+    from tests.browser.test_chat_xss import AUDIT, HTML_PAYLOADS
+
+    hostile = HTML_PAYLOADS[:12]
+    properties = {
+        f'p{i}" onfocus="window.__pwned=1': {
+            "type": "string",
+            "title": text,
+            "description": text,
+            "default": text,
+            "examples": [text],
+        }
+        for i, text in enumerate(hostile[:4])
+    }
+    properties["choice"] = {"enum": hostile[4:9], "title": hostile[9]}
+    properties["many"] = {"type": "array", "items": {"enum": hostile[:6]}, "title": hostile[10]}
+    properties["nested"] = {
+        "type": "object",
+        "title": hostile[11],
+        "properties": {"x": {"type": "boolean", "title": hostile[0]}},
+    }
+    interrupt = {
+        "id": hostile[1],
+        "reason": hostile[2],
+        "message": hostile[3],
+        "responseSchema": {"type": "object", "title": hostile[5], "properties": properties},
+        "expiresAt": hostile[6],
+    }
+    widget = chat.open(messages=conversation([interrupt]), height="auto")
+    card = widget.locator(CARD)
+    assert card.locator("[data-agui=interrupt-message]").inner_text() == hostile[3]
+    for element in card.locator("input, select, label, button").all():
+        element.hover(force=True, timeout=2000) if element.is_visible() else None
+        if element.is_visible() and element.is_enabled():
+            element.focus()
+    widget.locator(f"{CARD} [data-agui=interrupt-submit]").click()
+    chat.frames()
+    assert chat.evaluate("() => window.__pwned") is None
+    # The form's own inputs, ids (label and description links) and radio names are the widget's, never the agent's.
+    ours = re.compile(
+        r"^(input (text|checkbox|radio)|(input|select|textarea|div)\.agui-field[\w-]* has (id|name))$"
+    )
+    assert [p for p in widget.root.evaluate(AUDIT) if not ours.match(p)] == []
+    ids = card.evaluate(
+        "(c) => [...c.querySelectorAll('[id], [name]')].map((e) => e.id || e.getAttribute('name'))"
+    )
+    assert ids and all(re.fullmatch(r"agui-form-\d+-\d+(-(input|error|help))?", i) for i in ids), ids
+    assert chat.events.errors == [] and chat.events.dialogs == [] and chat.events.external_requests == []
