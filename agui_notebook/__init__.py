@@ -43,10 +43,12 @@ _EXPORTS: dict[str, str] = {
     "JsonValueError": "agui_notebook._errors",
     "MessageValidationError": "agui_notebook._errors",
     "OptionError": "agui_notebook._errors",
+    "RendererOutputError": "agui_notebook._errors",
     "PatchError": "agui_notebook._errors",
     "ProtocolError": "agui_notebook._errors",
     "RunStreamError": "agui_notebook._errors",
     "StateUpdateWarning": "agui_notebook._errors",
+    "ToolLoopError": "agui_notebook._errors",
     "UIMessageStreamError": "agui_notebook._errors",
     "UIMessageStreamErrorChunk": "agui_notebook._errors",
     "UIMessageValidationError": "agui_notebook._errors",
@@ -86,6 +88,7 @@ _EXPORTS: dict[str, str] = {
     "totals_df": "agui_notebook.logs._summary",
     "chunks_df": "agui_notebook.logs.tables._chunks",
     "messages_df": "agui_notebook.logs.tables._messages",
+    "parts_df": "agui_notebook.logs.tables._parts",
     "reasoning_df": "agui_notebook.logs.tables._reasoning",
     "runs_df": "agui_notebook.logs.tables._runs",
     "tool_calls_df": "agui_notebook.logs.tables._tool_calls",
@@ -121,7 +124,11 @@ _EXPORTS: dict[str, str] = {
     "is_tool_ui_part": "agui_notebook.ui._validate",
     "safe_validate_ui_messages": "agui_notebook.ui._validate",
     "validate_ui_messages": "agui_notebook.ui._validate",
+    "ui_tools": "agui_notebook.ui._typed",
+    "Branch": "agui_notebook.widget._branches",
     "ChatWidget": "agui_notebook.widget._chat",
+    "FrontendTool": "agui_notebook.widget._frontend_tools",
+    "frontend_tool": "agui_notebook.widget._frontend_tools",
     "HttpAgent": "agui_notebook.widget._http",
 }
 
@@ -159,8 +166,10 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         OptionError,
         PatchError,
         ProtocolError,
+        RendererOutputError,
         RunStreamError,
         StateUpdateWarning,
+        ToolLoopError,
         UIMessageStreamError,
         UIMessageStreamErrorChunk,
         UIMessageValidationError,
@@ -192,6 +201,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.logs._summary import summarize, totals_df
     from agui_notebook.logs.tables._chunks import chunks_df
     from agui_notebook.logs.tables._messages import messages_df
+    from agui_notebook.logs.tables._parts import parts_df
     from agui_notebook.logs.tables._reasoning import reasoning_df
     from agui_notebook.logs.tables._runs import runs_df
     from agui_notebook.logs.tables._tool_calls import tool_calls_df
@@ -220,6 +230,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     )
     from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
     from agui_notebook.ui._reducer import UIMessageStreamReducer
+    from agui_notebook.ui._typed import ui_tools
     from agui_notebook.ui._validate import (
         SafeValidationResult,
         get_tool_name,
@@ -228,5 +239,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         safe_validate_ui_messages,
         validate_ui_messages,
     )
+    from agui_notebook.widget._branches import Branch
     from agui_notebook.widget._chat import ChatWidget
+    from agui_notebook.widget._frontend_tools import FrontendTool, frontend_tool
     from agui_notebook.widget._http import HttpAgent

@@ -17,8 +17,10 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
+    ├── ToolLoopError              (RuntimeError) an agent still calling frontend tools after the follow-up limit
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
+    ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
     ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
     └── OptionError                (ValueError)   an argument value a function does not take
 
@@ -63,8 +65,10 @@ __all__ = [
     "OptionError",
     "PatchError",
     "ProtocolError",
+    "RendererOutputError",
     "RunStreamError",
     "StateUpdateWarning",
+    "ToolLoopError",
     "UIMessageStreamError",
     "UIMessageStreamErrorChunk",
     "UIMessageValidationError",
@@ -234,6 +238,11 @@ class AgentRunError(AguiNotebookError, RuntimeError):
         self.code = code
 
 
+class ToolLoopError(AguiNotebookError, RuntimeError):
+    """The agent kept calling frontend tools: a run after ``ChatWidget.max_follow_ups`` automatic follow-up runs
+    of one user turn still called them, so the widget stopped without running them (what the turn ends with)."""
+
+
 class HttpAgentError(AguiNotebookError, RuntimeError):
     """The AG-UI server answered with an error status or a stream that is not AG-UI events.
 
@@ -247,6 +256,10 @@ class HttpAgentError(AguiNotebookError, RuntimeError):
 
 class PatchError(AguiNotebookError):
     """A live patch that does not apply to the front end's copy of the messages (it then asks for a reset)."""
+
+
+class RendererOutputError(AguiNotebookError, ValueError):
+    """A renderer returned something its part cannot show (``widget/_renderers.py``); shown in the part."""
 
 
 class InterruptPayloadError(AguiNotebookError, ValueError):

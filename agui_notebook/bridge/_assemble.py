@@ -341,11 +341,15 @@ def _rebuilt(previous: dict[str, JSON], agui_messages: list[dict[str, JSON]]) ->
     return [message]
 
 
-def ui_messages_from_events(events: EventSource, *, messages: Iterable[Any] = ()) -> list[UIMessage]:
+def ui_messages_from_events(
+    events: EventSource, *, messages: Iterable[Any] = (), message_type: Any = None
+) -> list[UIMessage]:
     """Assemble AG-UI events into UIMessages: one assistant UIMessage per run, user/system messages as given.
 
     ``events`` is anything :func:`parse_events` accepts; ``messages`` are UIMessages (dicts or models) to
-    continue from.
+    continue from. ``message_type`` (a typed ``UIMessage[Metadata, DataParts, Tools]``, e.g. with
+    ``ui_tools(...)``) is what each message is validated as and returned as; one that does not validate raises
+    :class:`~agui_notebook.UIMessageValidationError` naming it: ``messages[1].parts[1].input.tz: ...``.
 
     >>> events = [
     ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
@@ -361,7 +365,8 @@ def ui_messages_from_events(events: EventSource, *, messages: Iterable[Any] = ()
     from agui_notebook.ui._validate import model_of
 
     dicts = ui_message_dicts_from_events(events, messages=messages)
-    return [model_of(UIMessage, m, f"messages[{i}]") for i, m in enumerate(dicts)]
+    model = UIMessage if message_type is None else message_type
+    return [model_of(model, m, f"messages[{i}]") for i, m in enumerate(dicts)]
 
 
 def ui_message_dicts_from_events(events: Any, *, messages: Iterable[Any] = ()) -> list[dict[str, JSON]]:

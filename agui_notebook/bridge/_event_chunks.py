@@ -387,7 +387,8 @@ class EventChunkTranslator:
             for interrupt in outcome.get("interrupts") or ():
                 call_id = interrupt.get("toolCallId")
                 if call_id not in self._tools or not is_tool_approval(interrupt):
-                    self._pending_interrupts[interrupt["id"]] = None  # answered with a form (the widget's)
+                    if isinstance(interrupt.get("id"), str):
+                        self._pending_interrupts[interrupt["id"]] = None  # answered with a form (the widget's)
                     continue
                 self._pending_interrupts[interrupt["id"]] = call_id
                 request: dict[str, JSON] = {

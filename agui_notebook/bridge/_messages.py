@@ -600,7 +600,10 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     tool_message["content"] = result_meta.get("content", part.get("errorText", ""))
                     tool_message["error"] = part.get("errorText", "")
                 else:
-                    tool_message["content"] = "Tool call denied"
+                    # The denial's reason, when the user gave one, is what the agent reads (as the AI SDK does).
+                    approval = part.get("approval")
+                    reason = approval.get("reason") if type(approval) is dict else None
+                    tool_message["content"] = reason if type(reason) is str and reason else "Tool call denied"
                     tool_message["error"] = "denied"
                 tool_message["toolCallId"] = part["toolCallId"]
                 tool_message.update(_agui_meta(result_meta, "encryptedValue", "subagentRunId"))

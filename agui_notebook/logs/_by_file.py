@@ -3,9 +3,10 @@
 Given a path, glob, folder or list of paths, the tables (``runs_df``, ``tool_calls_df``, ...) are built one
 file at a time and put together, so memory holds one file's events at most. Every table keys its rows by
 run, and runs stay inside their file except when a log was cut mid-run (``_run_assignment``): the files of
-such a run are read together. Run keys are then given over the whole load, exactly as ``load_events`` of all
-the files would (``run_keys``), and the categorical columns take the categories of the whole load, so the
-tables equal those of the whole events table, row for row.
+such a run are read together (also when a run closes in a later file than the next). Run keys are then given
+over the whole load, exactly as ``load_events`` of all the files would (``run_keys``), and the categorical
+columns take the categories of the whole load, so the tables equal those of the whole events table, row for
+row. One large plain JSONL log is read slice by slice, each slice a file here (``_file_slices``).
 
 The per-file work runs in this process, on ``workers`` processes (``concurrent.futures``, spawn-safe), or on
 a ``dask.distributed`` cluster (``client``); ``lazy=True`` with a client leaves the tables on the cluster as
@@ -26,6 +27,7 @@ from pandas.api.types import union_categoricals
 from agui_notebook._errors import EventLogWarning
 from agui_notebook._types import ErrorMode
 
+from ._file_slices import FileSlice, split_large_files
 from ._load import _progress_bar, _warn_skipped, load_events
 from ._odd_values import id_text, warn_odd_values
 from ._read import Problems
@@ -105,42 +107,51 @@ def file_part(
     return FilePart(tables, frame)
 
 
-def _continues(parts: list[FilePart]) -> list[bool]:
-    """Per file: does it continue a run of the file before (found by assigning runs to the boundaries)."""
+def _continued_from(parts: list[FilePart]) -> list[int]:
+    """Per file: the first earlier file whose run it continues (a boundary of a run started there), else -1.
+
+    Found by assigning runs to the boundaries of all the files, as ``load_events`` of all of them would.
+    """
     type_index = {name: i for i, name in enumerate(_BOUNDARIES)}
     types: list[int] = []
     starts: list[int] = []
     run_ids: dict[int, int] = {}
     codes: dict[str, int] = {}
-    firsts: list[int] = []
     for part in parts:
-        firsts.append(len(types) if part.boundaries else -1)
         if part.events:  # a file without events starts no source (as in load_events)
             starts.append(len(types))
         for kind, run_id in part.boundaries:
             if run_id is not None:
                 run_ids[len(types)] = codes.setdefault(run_id, len(codes))
             types.append(kind)
+    if not types:
+        return [-1] * len(parts)
     segments = assign_runs(np.array(types, dtype=np.int16), type_index, np.array(starts), run_ids, {})
-    run_of_row = segments.spread(np.append(np.arange(segments.run_count), -1)) if types else np.empty(0)
+    run_of_row = segments.spread(np.append(np.arange(segments.run_count), -1))
     source_of_row = np.repeat(np.arange(len(parts)), [len(p.boundaries) for p in parts])
     first_source = np.full(segments.run_count + 1, len(parts))
     valid = run_of_row >= 0
     np.minimum.at(first_source, run_of_row[valid], source_of_row[valid])
-    out = []
-    for file, first in enumerate(firsts):
-        run = int(run_of_row[first]) if first >= 0 else -1
-        out.append(first >= 0 and types[first] == 1 and run >= 0 and first_source[run] < file)
-    return out
+    earliest = np.full(len(parts), len(parts))
+    np.minimum.at(earliest, source_of_row[valid], first_source[run_of_row[valid]])
+    return [int(e) if e < i else -1 for i, e in enumerate(earliest.tolist())]
 
 
-def _groups(paths: list[str], continues: list[bool]) -> list[list[int]]:
+def _groups(paths: list[Any], continued_from: list[int]) -> list[list[int]]:
+    """The files in groups read together: a file that continues a run of an earlier one joins it and every
+    file between them."""
     groups: list[list[int]] = []
     for i in range(len(paths)):
-        if continues[i] and groups:
-            groups[-1].append(i)
-        else:
+        earliest = continued_from[i]
+        if earliest < 0:
             groups.append([i])
+            continue
+        merged = [i]
+        while groups and groups[-1][-1] >= earliest:
+            merged[:0] = groups.pop()
+            if merged[0] <= earliest:
+                break
+        groups.append(merged)
     return groups
 
 
@@ -238,11 +249,12 @@ def by_file(
     if client is not None:
         _dask()
     Problems(errors)  # checks the mode
+    paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
     runner = _Runner(workers, client)
     bar = _progress_bar(progress, sum(_size(path) for path in paths))
     try:
         parts, outlines = runner.map([[p] for p in paths], builders, errors, bar)
-        groups = _groups(paths, _continues(outlines))
+        groups = _groups(paths, _continued_from(outlines))
         joined = [group for group in groups if len(group) > 1]
         if joined:  # runs cut across files: those files are read again, together
             again, again_outlines = runner.map(
@@ -331,7 +343,9 @@ def _run_offsets(outlines: list[FilePart]) -> np.ndarray:
     return np.cumsum([0] + [len(part.run_ids) for part in outlines])[:-1]
 
 
-def _size(path: str) -> int:
+def _size(path: str | FileSlice) -> int:
+    if isinstance(path, FileSlice):
+        return path.length
     try:
         return os.path.getsize(path)
     except OSError:

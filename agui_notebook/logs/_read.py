@@ -500,11 +500,14 @@ def _slow_slice(
     return collected.batch(name, problems, blob, [line - 1 for line in collected.lines], len(piece) + 1)
 
 
-def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, ready: Ready) -> Iterator[Batch]:
+def _jsonl_batches(
+    name: str, data: Buffer, start: int, problems: Problems, ready: Ready, first_line: int = 1
+) -> Iterator[Batch]:
     blob = EventBlob(data)
     size = len(data)
     # Lines before `start` (blank ones, or a byte-order mark) still count for the line numbers.
-    first_line = data[:start].count(b"\n") + 1
+    blob_offset = first_line - 1  # the line numbers are the file's; the blob is ``data`` (a slice: its own)
+    first_line += data[:start].count(b"\n")
     # Once a source has events that are rewritten whole, the rest of it is read as dicts (see normalized()).
     as_dicts = False
     view = memoryview(data)
@@ -527,6 +530,8 @@ def _jsonl_batches(name: str, data: Buffer, start: int, problems: Problems, read
         else:
             count = len(batch.events)
         if batch.events:
+            if blob_offset:
+                batch.blob_lines = batch.blob_lines - blob_offset
             yield batch
         del batch  # freed before the next slice is decoded (see normalized())
         first_line += count
@@ -754,11 +759,14 @@ def _all_there(data: Buffer) -> Ready:
     return lambda count: len(data)
 
 
-def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None = None) -> Iterator[Batch]:
+def read_buffer(
+    name: str, data: Buffer, problems: Problems, ready: Ready | None = None, *, first_line: int = 1
+) -> Iterator[Batch]:
     """Batches of a log read into memory; the format is told from its first characters.
 
     ``ready(n)`` waits until the first ``n`` bytes of ``data`` have arrived (a ``FileBuffer`` still being
-    filled) and returns how many have; without it the whole buffer is there.
+    filled) and returns how many have; without it the whole buffer is there. ``first_line`` is the line
+    number of ``data``'s first line (a slice of a JSONL log: ``_file_slices``).
     """
     ready = ready or _all_there(data)
     length = len(data)
@@ -772,7 +780,7 @@ def read_buffer(name: str, data: Buffer, problems: Problems, ready: Ready | None
         return iter(())
     head = bytes(data[start : start + 8])
     if head[:1] == b"{":
-        return _jsonl_batches(name, data, start, problems, ready)
+        return _jsonl_batches(name, data, start, problems, ready, first_line)
     ready(length)  # the other formats are read whole, as bytes
     return _text_batches(name, data if isinstance(data, bytes) else data[:], problems)
 

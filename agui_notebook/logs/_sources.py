@@ -15,6 +15,7 @@ from typing import Any
 from agui_notebook.wire._reader import looks_like_text
 
 from ._file_buffer import FileBuffer
+from ._file_slices import FileSlice
 from ._gzip import gunzip_bytes, gunzip_path, gzip_size_hint, is_gzip
 from ._read import Batch, Problems, read_buffer, read_items
 
@@ -73,13 +74,28 @@ def _head(path: str) -> bytes:
 class Source:
     """One named input: a buffer to read, a file (plain or gzip), or in-memory items."""
 
-    __slots__ = ("data", "gzip", "items", "name", "path", "size")
+    __slots__ = ("data", "first_line", "gzip", "items", "name", "path", "size", "slice")
 
-    def __init__(self, name: str, *, data: bytes | None = None, path: str | None = None, items: Any = None):
+    def __init__(
+        self,
+        name: str,
+        *,
+        data: bytes | None = None,
+        path: str | None = None,
+        items: Any = None,
+        part: FileSlice | None = None,
+    ):
         self.name = name
         self.data = data
         self.path = path
         self.items = items
+        self.slice = part
+        self.first_line = 1
+        if part is not None:  # a slice of a plain JSONL log (never gzip): its bytes and where they start
+            self.gzip = False
+            self.size = part.length
+            self.first_line = part.first_line
+            return
         self.gzip = is_gzip(data[:2] if data is not None else _head(path) if path is not None else b"")
         if self.gzip:  # the progress bar counts decompressed bytes
             if data is not None:
@@ -94,6 +110,8 @@ class Source:
         """The source's events in batches (large files read on another thread while they are decoded)."""
         if self.items is not None:
             return read_items(self.name, self.items, problems)
+        if self.slice is not None:
+            return read_buffer(self.name, self.slice.read(), problems, first_line=self.first_line)
         if self.gzip:
             data, problem = gunzip_path(self.path) if self.data is None else gunzip_bytes(self.data)  # type: ignore[arg-type]
             self.data = None  # the compressed bytes are not needed any more
@@ -123,6 +141,8 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
         return [Source("<text>", data=bytes(source))]
     if isinstance(source, str) and looks_like_text(source):
         return [Source("<text>", data=source.encode())]
+    if isinstance(source, FileSlice):
+        return [Source(source.path, path=source.path, part=source)]
     if isinstance(source, (str, os.PathLike)):
         from ._parquet import is_parquet_path, parquet_sources  # an events table stored by to_parquet
 

@@ -43,6 +43,8 @@ from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
+from agui_notebook.widget._branches import Branch, MessageTree, edited_parts
+from agui_notebook.widget._frontend_tools import MAX_FOLLOW_UPS, FrontendTools, drive_turn
 from agui_notebook.widget._interrupts import (
     answer_interrupt,
     cancel_open_interrupts,
@@ -54,6 +56,7 @@ from agui_notebook.widget._interrupts import (
 )
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
+from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
 from agui_notebook.widget._saved import SavedConversation
 from agui_notebook.widget._static_html import static_bundle
 from agui_notebook.wire._json import copy_json
@@ -182,7 +185,10 @@ class ChatWidget(anywidget.AnyWidget):
     ``agent`` is a callable taking an AG-UI ``RunAgentInput`` and streaming AG-UI events, AI SDK chunks or text;
     an object with a ``run(input)`` method (``HttpAgent``, ``ag_ui_langgraph.LangGraphAgent``); or a pydantic-ai
     ``Agent``. ``messages`` are UIMessages (dicts or models) or AG-UI messages to start from; ``tools`` are AG-UI
-    tool definitions sent with every run; ``state`` is the AG-UI shared state the first run starts from.
+    tool definitions sent with every run, and plain Python functions (or ``frontend_tool(fn, approval=True)``)
+    the widget runs when the agent calls them, starting the follow-up run itself (docs/widget.md, "Frontend
+    tools"); ``state`` is the AG-UI shared state the first run starts from. ``message_type`` (a typed
+    ``UIMessage[...]``) is what ``ui_messages`` validates and returns.
 
     A run that fails leaves ``status == "error"``, the error in ``error``, its traceback in ``error_details`` and
     the exception in ``exception`` (an :class:`AgentRunError` when the agent itself reported the failure);
@@ -215,6 +221,16 @@ class ChatWidget(anywidget.AnyWidget):
     replay_only = traitlets.Bool(True).tag(sync=True)
     """Whether the views hide the input and the approval controls: true while the widget has no agent (set
     ``agent`` and it turns false). Set it yourself to show a conversation read-only with an agent attached."""
+    rendered = traitlets.Dict().tag(sync=True)
+    """What the Python renderers made of the parts, ``{"{message id}/{part index}": entry}`` (``_renderers.py``);
+    written by the widget only."""
+    frontend_renderers = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+    """The ES module renderers, ``{part type: module source}`` (set through ``renderers``)."""
+    builtin_renderers = traitlets.Bool(True).tag(sync=True)
+    """Whether plans show as checklists and lists of records as tables (a renderer of your own wins)."""
+    branch_points = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The forks along the conversation, for the views' ‹ 1/2 › pickers: ``{"at", "index", "count"}`` for each
+    message ``at`` that has alternatives (``_branches.py``); set by the widget, saved with the notebook."""
 
     def __init__(
         self,
@@ -230,6 +246,8 @@ class ChatWidget(anywidget.AnyWidget):
         show_reasoning: bool = True,
         theme: str = "auto",
         raise_errors: bool = False,
+        renderers: Mapping[str, Any] | None = None,
+        message_type: type[BaseModel] | None = None,
         **kwargs: Any,
     ) -> None:
         cls = type(self)
@@ -242,6 +260,9 @@ class ChatWidget(anywidget.AnyWidget):
             if cls is not ChatWidget and "_esm" not in cls.__dict__:
                 cls._esm = ChatWidget._esm
         initial = _as_ui_messages(messages)
+        self._message_type = message_type
+        if message_type is not None:
+            self._typed(initial)  # a given message that does not validate is refused at once
         self._syncing = True
         super().__init__(
             messages=_json_copy(initial),
@@ -257,12 +278,16 @@ class ChatWidget(anywidget.AnyWidget):
         self.raise_errors = raise_errors
         """Whether a failed run raises its exception from the run's task (``await chat.send(...)``)."""
         self.thread_id: str = thread_id or _fresh_id()
-        self.tools: list[dict[str, JSON]] = [_tool_wire(t, i) for i, t in enumerate(tools)]
+        self._frontend_tools = FrontendTools(tools, _tool_wire)
+        self.tools: list[dict[str, JSON]] = self._frontend_tools.declarations
+        self.max_follow_ups = MAX_FOLLOW_UPS
+        """Follow-up runs started by the widget itself (frontend tools answered) per user turn."""
         state = _json_copy(json_value(state, "state"))
         self._initial_state = _json_copy(state)
         self._recorder = EventRecorder(clock=self._clock)
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
         self._batcher = PatchBatcher(self._conversation.messages)
+        self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
         self._task: asyncio.Task[RunOutcome] | None = None
         self._stop = threading.Event()
         self._stopping = False
@@ -276,6 +301,9 @@ class ChatWidget(anywidget.AnyWidget):
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
         self._static_display_id: str | None = None  # set once displayed: the static copy's display id
         self._static_shown: dict[str, str] | None = None
+        self._renderers = PartRenderers(self._settled_messages, self._publish_rendered, self._renderer_failed)
+        for part_type, renderer in (renderers or {}).items():
+            self._renderers.register(part_type, renderer)
         self.on_msg(self._on_front_end_message)
 
     @property
@@ -288,16 +316,62 @@ class ChatWidget(anywidget.AnyWidget):
         self._agent = value
         self.replay_only = value is None
 
+    # ------------------------------------------------------------------------------------------ renderers
+    @property
+    def renderers(self) -> RendererRegistry:
+        """The registered renderers, part type -> function or ES module source (``del`` one to unregister)."""
+        return RendererRegistry(self._renderers)
+
+    def renderer(self, part_type: str) -> Any:
+        """Register ``fn(part) -> object`` for parts of ``part_type`` (a decorator); ``renderer(t)(None)`` unregisters.
+
+        >>> @chat.renderer("data-weather")  # doctest: +SKIP
+        ... def weather(part):
+        ...     return pd.DataFrame([part["data"]])
+        """
+
+        def register(fn: Any) -> Any:
+            self._renderers.register(part_type, fn)
+            return fn
+
+        return register
+
+    def _settled_messages(self) -> list[dict[str, Any]]:
+        """The live messages with the tool inputs streamed so far parsed (what renderers are shown)."""
+        self._conversation.settle()
+        return self._conversation.messages
+
+    def _publish_rendered(self, rendered: dict[str, JSON], frontend: dict[str, str]) -> None:
+        with self.hold_sync():
+            self.rendered = rendered
+            if frontend != self.frontend_renderers:
+                self.frontend_renderers = frontend
+        if not self.busy:
+            self._refresh_static()
+
+    def _renderer_failed(self, text: str) -> None:
+        if text not in self._run_warnings:  # once, however often the part is rendered again
+            self._warn(text)
+
     def __repr__(self) -> str:
         return f"<ChatWidget {len(self.messages)} messages, status={self.status!r}, agent={self.agent!r}>"
 
     # ------------------------------------------------------------------------------------------ state
     @property
     def ui_messages(self) -> list[Any]:
-        """The conversation as ``UIMessage`` models (agui_notebook.ui)."""
+        """The conversation as ``UIMessage`` models (agui_notebook.ui), of ``message_type`` when one was given:
+        a message that does not validate raises :class:`UIMessageValidationError` naming the message, the part
+        and the field (``messages[1].parts[2].input.tz: ...``)."""
+        if self._message_type is not None:
+            return self._typed(self._conversation.messages)
         from agui_notebook.ui._parts import UIMessage
 
         return [UIMessage.model_validate(m) for m in self._conversation.messages]
+
+    def _typed(self, messages: list[dict[str, JSON]]) -> list[Any]:
+        from agui_notebook.ui._validate import model_of
+
+        return [model_of(self._message_type, m, f"messages[{i}]") for i, m in enumerate(messages)]
 
     @property
     def agui_messages(self) -> list[Any]:
@@ -358,8 +432,11 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._conversation.replace_all(_json_copy(change["new"]))
         self._batcher.messages = self._conversation.messages
+        self._tree = MessageTree(self._conversation.messages)  # messages set from Python: no branches
+        self._sync_branch_points()
         self._views_stale = True
         self._flush()
+        self._renderers.refresh()
         self._refresh_static()
 
     # ------------------------------------------------------------------------------------------ user actions
@@ -379,27 +456,120 @@ class ChatWidget(anywidget.AnyWidget):
         if not parts:
             raise ValueError("nothing to send: give some text or files")
         loop = self._loop()
+        waiting = self._frontend_tools.cancel_waiting(self._conversation.messages)
         changes, cancelled = self._conversation.cancel_approvals()
         more, cancelled_interrupts = cancel_open_interrupts(self._conversation.messages)
         changes, cancelled = changes + more, cancelled + cancelled_interrupts
+        changes = waiting + changes
         message = {"id": _fresh_id(), "role": "user", "parts": parts}
         changes += self._conversation.append(message)
         # The new message starts a new answer; the entries only tell the agent the old question is gone.
         return self._start_run(loop, changes, resume=cancelled, continues=False)
 
-    def regenerate(self) -> asyncio.Task[RunOutcome]:
-        """Drop the last answer and run the agent again on the same conversation."""
+    def regenerate(self, message_id: str | None = None) -> asyncio.Task[RunOutcome]:
+        """Run the agent again in place of an assistant message (by default the answer to the last user message);
+        the old answer, and whatever followed it, stays as a branch (``branches``, ``select_branch``)."""
+        self._refuse_when_busy("regenerate")
+        self._refuse_without_agent()
+        return self._regenerate_at(None if message_id is None else self._branch_tree().position(message_id))
+
+    def edit(
+        self, message_id: str, text: str, *, files: Iterable[Any] | None = None
+    ) -> asyncio.Task[RunOutcome]:
+        """Replace a user message with one saying ``text`` and run the agent from there; the old message and what
+        followed it stay as a branch. ``files=None`` keeps the message's attachments (and other non-text parts);
+        ``files=[...]`` (as for ``send``) replaces them, ``files=[]`` drops them."""
+        self._refuse_when_busy("edit a message")
+        self._refuse_without_agent()
+        return self._edit_at(self._branch_tree().position(message_id), text, files)
+
+    def branches(self, message_id: str) -> list[Branch]:
+        """The alternatives at the fork where message ``message_id`` sits, oldest first (one when it never forked):
+        edits of a user message, or regenerations of an assistant message, each with what followed it."""
+        tree = self._branch_tree()
+        return tree.branches(tree.position(message_id))
+
+    def select_branch(self, message_id: str, index: int) -> None:
+        """Show alternative ``index`` (0 the oldest) of the fork where message ``message_id`` sits: it becomes
+        ``messages``, the path the next run's input carries; the others are kept."""
+        self._refuse_when_busy("switch branches")
+        self._select_at(self._branch_tree().position(message_id), index)
+
+    def _regenerate_at(self, at: int | None) -> asyncio.Task[RunOutcome]:
         self._refuse_when_busy("regenerate")
         self._refuse_without_agent()
         messages = self._conversation.messages
-        last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
-        if last_user < 0:
-            raise RuntimeError("nothing to regenerate: the conversation has no user message")
+        if at is None:
+            last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+            if last_user < 0:
+                raise RuntimeError("nothing to regenerate: the conversation has no user message")
+            at = last_user + 1
+        elif messages[at].get("role") != "assistant":
+            raise ValueError(
+                f"message {messages[at].get('id')!r} is a {messages[at].get('role')} message: "
+                "only assistant messages can be regenerated (edit a user message instead)"
+            )
         loop = self._loop()
-        if last_user + 1 < len(messages):
-            self._conversation.truncate(last_user + 1)
-            self._batcher.truncate(last_user + 1)
+        if at < len(messages):
+            self._fork(at)
         return self._start_run(loop, [])
+
+    def _edit_at(self, at: int, text: str, files: Iterable[Any] | None) -> asyncio.Task[RunOutcome]:
+        self._refuse_when_busy("edit a message")
+        self._refuse_without_agent()
+        old = self._conversation.messages[at]
+        if old.get("role") != "user":
+            raise ValueError(
+                f"message {old.get('id')!r} is a {old.get('role')} message: only user messages can be edited"
+            )
+        parts = edited_parts(old, text, None if files is None else [file_part(f) for f in files])
+        if not parts:
+            raise ValueError("nothing to send: give some text or files")
+        loop = self._loop()
+        self._fork(at)
+        changes = self._conversation.append({"id": _fresh_id(), "role": "user", "parts": parts})
+        return self._start_run(loop, changes)
+
+    def _select_at(self, at: int, index: int) -> None:
+        self._refuse_when_busy("switch branches")
+        self._show_path(self._branch_tree().select(at, index))
+
+    def _branch_tree(self) -> MessageTree:
+        """The branches, their path brought up to date with the live conversation."""
+        self._tree.sync(self._conversation.messages)
+        return self._tree
+
+    def _fork(self, at: int) -> None:
+        """Stop the conversation before message ``at`` to run again from there; the rest stays as a branch."""
+        self._branch_tree().cut(at)
+        self._conversation.truncate(at)
+        self._batcher.truncate(at)
+        self._sync_branch_points()
+
+    def _show_path(self, messages: list[dict[str, JSON]]) -> None:
+        """Make ``messages`` (another path of the tree) the conversation, in the views and the traits."""
+        self._conversation.replace_all(messages)
+        self._batcher.messages = self._conversation.messages
+        self._views_stale = True
+        self._set_view_status("ready", "")
+        self._flush()
+        self._renderers.refresh()
+        self._sync_traits("ready", "", "")
+        self._sync_branch_points()
+
+    def _settle_branches(self) -> None:
+        """After a run: a regeneration that produced no message gives the old answer back."""
+        if self._branch_tree().settle():
+            self._conversation.replace_all(self._tree.messages)
+            self._batcher.messages = self._conversation.messages
+            self._views_stale = True
+            self._renderers.refresh()
+        self._sync_branch_points()
+
+    def _sync_branch_points(self) -> None:
+        points = self._tree.points()
+        if points != self.branch_points:
+            self.branch_points = points
 
     def answer_approval(
         self, approval_id: str, approved: bool, *, reason: str | None = None
@@ -455,8 +625,20 @@ class ChatWidget(anywidget.AnyWidget):
             self._flush()
             self._sync_traits(self.status, self.error)
             return None
-        resume = self._conversation.resume_entries() + interrupt_resume_entries(messages)
-        return self._start_run(loop, changes, resume=resume)
+        if any(
+            c.state == "approval-responded"
+            for c in self._frontend_tools.open_calls(self._conversation.messages)
+        ):
+            # Frontend tools the user answered: run (or deny) them, then the follow-up run resumes the rest.
+            self._stop, self._stopping = threading.Event(), False
+            self._patch(changes)
+            self._task = loop.create_task(drive_turn(self, None), name="agui-notebook frontend tools")
+            return self._task
+        return self._start_run(loop, changes, resume=self._resume_entries())
+
+    def _resume_entries(self) -> list[dict[str, JSON]]:
+        """The resume entries of the last answer: its answered approvals, then its answered interrupts."""
+        return self._conversation.resume_entries() + interrupt_resume_entries(self._conversation.messages)
 
     def play(self, stream: Any, *, speed: float | None = None) -> asyncio.Task[RunOutcome]:
         """Render a recorded or prepared stream without an agent; returns the task.
@@ -489,6 +671,8 @@ class ChatWidget(anywidget.AnyWidget):
         self._conversation.replace_all([])
         self._conversation.state = _json_copy(self._initial_state)
         self._batcher.messages = self._conversation.messages
+        self._tree = MessageTree()
+        self._sync_branch_points()
         self._recorder.events.clear()
         self.thread_id = _fresh_id()
         self.exception = None
@@ -497,6 +681,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._batcher.truncate(0)
         self._set_view_status("ready", "")
         self._flush()
+        self._renderers.refresh()
         self._sync_traits("ready", "", "")
 
     # ------------------------------------------------------------------------------------------ persistence
@@ -515,14 +700,18 @@ class ChatWidget(anywidget.AnyWidget):
         display(data, metadata=metadata, raw=True)
         if self._static_display_id is None:
             self._static_display_id = f"agui-notebook-static-{self.model_id}"
-        self._static_shown = static_bundle(self._conversation.messages, title=self.title)
+        self._static_shown = static_bundle(
+            self._conversation.messages, title=self.title, render_part=self._renderers.static_part_html
+        )
         display(self._static_shown, raw=True, display_id=self._static_display_id)
 
     def _refresh_static(self) -> None:
         """Bring every displayed static copy up to date (an ``update_display_data`` for its display id)."""
         if self._static_display_id is None:
             return
-        bundle = static_bundle(self._conversation.messages, title=self.title)
+        bundle = static_bundle(
+            self._conversation.messages, title=self.title, render_part=self._renderers.static_part_html
+        )
         if bundle == self._static_shown:
             return
         from IPython.display import update_display
@@ -532,8 +721,11 @@ class ChatWidget(anywidget.AnyWidget):
             self._static_shown = bundle
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Save the conversation (messages, thread id, state, events) as JSON; ``ChatWidget.load`` reads it."""
-        SavedConversation(self.thread_id, self._conversation.messages, self.state, self.events).write(path)
+        """Save the conversation (messages, thread id, state, events, branches) as JSON; ``ChatWidget.load`` reads
+        it."""
+        tree = self._branch_tree()
+        branches = tree.to_saved() if tree.forked else None
+        SavedConversation(self.thread_id, tree.messages, self.state, self.events, branches).write(path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], agent: Any = None, **kwargs: Any) -> ChatWidget:
@@ -541,6 +733,9 @@ class ChatWidget(anywidget.AnyWidget):
         saved = SavedConversation.read(path)
         chat = cls(agent, messages=saved.messages, thread_id=saved.thread_id, state=saved.state, **kwargs)
         chat._recorder.events.extend(saved.events)
+        if saved.branches is not None:
+            chat._tree = MessageTree.from_saved(chat._conversation.messages, saved.branches, os.fspath(path))
+            chat._settle_branches()
         return chat
 
     # ------------------------------------------------------------------------------------------ runs
@@ -593,6 +788,26 @@ class ChatWidget(anywidget.AnyWidget):
         continues: bool = True,
         source: AsyncIterator[tuple[int | None, Any]] | None = None,
     ) -> asyncio.Task[RunOutcome]:
+        agent_run = source is None
+        run_id, source = self._prepare_run(changes, resume=resume, continues=continues, source=source)
+        run = self._drive(source)
+        if agent_run and self._frontend_tools.functions:
+            run = drive_turn(self, run)  # the run, then the frontend tools it calls and the follow-up runs
+        self._task = loop.create_task(run, name=f"agui-notebook run {run_id}")
+        return self._task
+
+    def _begin_follow_up(self, resume: list[dict[str, JSON]]) -> AsyncIterator[tuple[int | None, Any]]:
+        """Start the run that follows answered frontend tools (inside the current task); returns its items."""
+        return self._prepare_run([], resume=resume, continues=True, source=None)[1]
+
+    def _prepare_run(
+        self,
+        changes: list[MessageChange],
+        *,
+        resume: list[dict[str, JSON]] | None,
+        continues: bool,
+        source: AsyncIterator[tuple[int | None, Any]] | None,
+    ) -> tuple[str, AsyncIterator[tuple[int | None, Any]]]:
         run_id = _fresh_id()
         resume = resume or []
         self._stop = threading.Event()
@@ -617,8 +832,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._set_view_status("submitted", "")
         self._flush()
         self._sync_traits("submitted", "")  # ``chat.messages`` holds the user's turn while the agent answers
-        self._task = loop.create_task(self._drive(source), name=f"agui-notebook run {run_id}")
-        return self._task
+        return run_id, source
 
     async def _drive(self, source: AsyncIterator[tuple[int | None, Any]]) -> RunOutcome:
         """Apply the run's items as they arrive; whatever fails, end the run and leave the widget usable."""
@@ -680,6 +894,7 @@ class ChatWidget(anywidget.AnyWidget):
             reported = True
         elif outcome == "success" and last is not None and last.interrupted:
             outcome = "interrupt"
+        self._settle_branches()
         if not self._finish(error if outcome == "error" else "", failure):
             outcome = "error"  # the end of the run could not be sent: the widget shows that failure instead
         elif reported:
@@ -759,11 +974,19 @@ class ChatWidget(anywidget.AnyWidget):
             # state agree whenever the status is not busy.
             self._set_view_status(status, error)
             self._flush()
+            self._flush_renderers()
             self._sync_traits(status, error, details)
         except _SyncFailed as exc:
             self._recover(exc, error)
             return False
         return True
+
+    def _flush_renderers(self) -> None:
+        """The parts' last renders once a run is over (renderers' own failures are caught where they run)."""
+        try:
+            self._renderers.flush()
+        except Exception as exc:  # the outputs could not be sent: say so, the run's outcome stands
+            self._warn(f"rendered outputs could not be sent: {type(exc).__name__}: {exc}")
 
     def _recover(self, failure: _SyncFailed, run_error: str) -> None:
         """The conversation could not be sent: replace what the comm cannot carry, then show the failure."""
@@ -790,6 +1013,7 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._batcher.extend(changes)
         self._schedule_flush()
+        self._renderers.changed(changes)
         if time.monotonic() - self._trait_synced_at >= TRAIT_SYNC_SECONDS:
             self._flush()
             self._sync_traits(self.status, self.error)
@@ -898,7 +1122,7 @@ class ChatWidget(anywidget.AnyWidget):
             self.stop()
         elif kind == "clear":
             self.clear()
-        elif self.busy and kind in ("send", "regenerate", "approval", "interrupt"):
+        elif self.busy and kind in ("send", "regenerate", "approval", "interrupt", "edit", "select_branch"):
             self._show_error(BUSY_NOTICE)
         elif kind == "send":
             text = content.get("text")
@@ -917,7 +1141,18 @@ class ChatWidget(anywidget.AnyWidget):
                     raise _BadRequest(f"send: files[{index}]: {exc}") from None
             self.send(text or "", files=parts)
         elif kind == "regenerate":
-            self.regenerate()
+            at = self._requested_place(content, required=False)
+            self._regenerate_at(at)
+        elif kind == "edit":
+            text = content.get("text")
+            if not isinstance(text, str):
+                raise _BadRequest(f"edit: text is {type(text).__name__}, not a string")
+            self._edit_at(self._requested_place(content), text, None)
+        elif kind == "select_branch":
+            index = content.get("index")
+            if type(index) is not int:
+                raise _BadRequest(f"select_branch: index is {type(index).__name__}, not an integer")
+            self._select_at(self._requested_place(content), index)
         elif kind == "approval":
             approval_id, approved, reason = (content.get(k) for k in ("approvalId", "approved", "reason"))
             if not isinstance(approval_id, str) or not isinstance(approved, bool):
@@ -937,6 +1172,20 @@ class ChatWidget(anywidget.AnyWidget):
                 # Refused: the card waits for its part to change before it takes an answer again.
                 self._patch(resend_interrupt(self._conversation.messages, interrupt_id))
                 raise
+
+    def _requested_place(self, content: dict[str, Any], *, required: bool = True) -> Any:
+        """The place of the message a request names by ``messageId`` (and ``at``, its place in the view, which
+        tells apart messages that share an id); None when the request names none and need not."""
+        message_id, at = content.get("messageId"), content.get("at")
+        kind = content.get("kind")
+        if message_id is None and not required:
+            return None
+        if not isinstance(message_id, str):
+            raise _BadRequest(f"{kind}: messageId is {type(message_id).__name__}, not a string")
+        messages = self._conversation.messages
+        if type(at) is int and 0 <= at < len(messages) and messages[at].get("id") == message_id:
+            return at
+        return self._branch_tree().position(message_id)
 
     def _show_error(self, text: str) -> None:
         """Explain a refused request; the status (and a run in progress) is left as it is."""

@@ -8,7 +8,8 @@ found" output before it.
 
 Sanitized by construction: every value from the conversation is escaped, and the markup around it is a small
 allow-list this module writes itself (``div``, ``span``, ``strong``, ``br``, ``pre``, ``details``, ``summary``, ``a`` with an
-http(s) ``href``, ``img`` with a base64 ``data:`` URL of a raster image type, and one fixed ``<style>``). Nothing runs:
+http(s) ``href``, ``img`` with a base64 ``data:`` URL of a raster image type, ``table``/``tr``/``th``/``td`` for
+rendered tables (``_renderers.static_entry_html``), and one fixed ``<style>``). Nothing runs:
 no scripts, no event handlers, no remote requests (remote images show their address as text). Data URLs larger
 than ``MAX_INLINE_IMAGE_BYTES`` are not copied: a placeholder names the file, its type and its size.
 
@@ -22,7 +23,7 @@ user: hi
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -64,6 +65,8 @@ padding:8px 12px;max-width:60rem}}
 background:var(--jp-layout-color2,#f6f8fa);padding:4px 6px;border-radius:4px}}
 .{STATIC_CLASS} .agui-static-note{{color:var(--jp-ui-font-color2,#59636e);font-size:12px}}
 .{STATIC_CLASS} img{{max-width:100%;max-height:24rem}}
+.{STATIC_CLASS} table{{border-collapse:collapse;font-size:12px}}
+.{STATIC_CLASS} th,.{STATIC_CLASS} td{{border:1px solid var(--jp-border-color2,#d0d7de);padding:2px 6px;text-align:left}}
 .jp-OutputArea-child:has(+ .jp-OutputArea-child .{STATIC_CLASS}):not(:has(.agui-chat)){{display:none}}
 </style>"""
 
@@ -215,14 +218,27 @@ def _role(message: Mapping[str, Any]) -> str:
     return str(message.get("role", "")) or "message"
 
 
-def static_html(messages: Sequence[Any], *, title: str = "") -> str:
+PartHtml = Callable[[Any, int, Mapping[str, Any]], "str | None"]
+"""``render_part(message_id, index, part)``: a part's copy in place of the default one (rendered outputs), or None."""
+
+
+def static_html(messages: Sequence[Any], *, title: str = "", render_part: PartHtml | None = None) -> str:
     """The conversation as one sanitized HTML fragment (see the module docstring for what it may contain)."""
     rows = []
     for message in messages:
         if not isinstance(message, Mapping):
             continue
         parts = message.get("parts")
-        body = "".join(_part_html(p) for p in parts) if isinstance(parts, list) else ""
+        if not isinstance(parts, list):
+            body = ""
+        elif render_part is None:
+            body = "".join(_part_html(p) for p in parts)
+        else:
+            message_id = message.get("id")
+            body = "".join(
+                (render_part(message_id, i, p) if isinstance(p, Mapping) else None) or _part_html(p)
+                for i, p in enumerate(parts)
+            )
         role = _role(message)
         kind = (
             role if role in _ROLES else "other"
@@ -267,6 +283,11 @@ def static_text(messages: Sequence[Any], *, title: str = "") -> str:
     return _cut("\n".join(lines), MAX_PLAIN_CHARS)
 
 
-def static_bundle(messages: Sequence[Any], *, title: str = "") -> dict[str, str]:
+def static_bundle(
+    messages: Sequence[Any], *, title: str = "", render_part: PartHtml | None = None
+) -> dict[str, str]:
     """The static copy's mime bundle: ``text/html`` and ``text/plain``."""
-    return {"text/html": static_html(messages, title=title), "text/plain": static_text(messages, title=title)}
+    return {
+        "text/html": static_html(messages, title=title, render_part=render_part),
+        "text/plain": static_text(messages, title=title),
+    }

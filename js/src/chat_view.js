@@ -1,5 +1,6 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
+import { branchPointsFrom, showBranchPoints } from "./branches.js";
 import { Composer, EmptyState } from "./composer.js";
 import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
@@ -22,6 +23,7 @@ const TRAITS = [
   "warnings",
   "suggestions",
   "replay_only",
+  "branch_points",
 ];
 
 function sameJson(a, b) {
@@ -159,6 +161,15 @@ export class ChatView {
       },
     };
     for (const trait of TRAITS) this.handlers[`change:${trait}`] = () => this.applyTrait(trait);
+    // Renderers' outputs and modules (parts/rendered.js): every message view looks at its parts again.
+    this.renderVersion = 0;
+    for (const trait of ["rendered", "frontend_renderers", "builtin_renderers"]) {
+      this.handlers[`change:${trait}`] = () => {
+        this.renderVersion += 1;
+        this.dirtyAll = true;
+        this.frame.request();
+      };
+    }
     for (const [event, handler] of Object.entries(this.handlers)) this.model.on(event, handler);
     // Keys typed in the widget are the widget's: notebook command-mode shortcuts must not see them.
     this.stopKey = (event) => event.stopPropagation();
@@ -191,6 +202,7 @@ export class ChatView {
     this.connection.destroy();
     this.resizeObserver.disconnect();
     for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
+    for (const view of this.views) view.destroy();
     this.root.remove();
   }
 
@@ -206,12 +218,13 @@ export class ChatView {
     return true;
   }
 
-  regenerate() {
+  /** Regenerate the last answer, or the message `target` names ({messageId, at}). */
+  regenerate(target) {
     if (BUSY_STATUSES.has(this.state.status)) {
       this.composer.showNotice("The agent is still answering. Wait for it to finish or press Stop.", "busy");
       return;
     }
-    this.send({ kind: "regenerate" });
+    this.send({ kind: "regenerate", ...target });
     this.followBottom();
   }
 
@@ -285,6 +298,9 @@ export class ChatView {
       this.detailsText.textContent = details;
       this.details.hidden = details === "";
       if (details === "") this.details.open = false;
+    } else if (trait === "branch_points") {
+      this.branchPoints = branchPointsFrom(value);
+      this.frame.request();
     } else if (trait === "warnings") {
       this.showWarnings(value);
     } else if (trait === "suggestions" || trait === "replay_only") {
@@ -346,7 +362,11 @@ export class ChatView {
     } else {
       for (const index of this.dirty) if (index < messages.length) this.view(index).update(messages[index]);
     }
-    while (this.views.length > messages.length) this.views.pop().el.remove();
+    while (this.views.length > messages.length) {
+      const view = this.views.pop();
+      view.destroy();
+      view.el.remove();
+    }
     this.dirty.clear();
     this.dirtyAll = false;
     const last = messages.length - 1;
@@ -372,6 +392,7 @@ export class ChatView {
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }
+    showBranchPoints(this, this.branchPoints);
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     if (this.approvalToReveal) this.scrollToApproval();
   }

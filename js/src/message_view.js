@@ -5,10 +5,11 @@
 // A message renders in isolation: a part view that throws is replaced by its content as plain text with a note
 // (and tried afresh when the part changes), so one bad part never hides the rest of the message or the messages
 // after it.
+import { MessageBranches } from "./branches.js";
 import { button, copyText, element, flashCopied, fromTemplate, icon, label, prettyJson } from "./dom.js";
 import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
-import { createPartView } from "./parts/index.js";
+import { createPartView, RenderedPartView, renderingFor } from "./parts/index.js";
 import { RemoteMediaPolicy } from "./remote_media.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
@@ -26,7 +27,7 @@ function partContext(chat, role) {
       remote = new RemoteMediaPolicy(() => chat.model?.get?.("trusted_origins"));
       policies.set(chat, remote);
     }
-    context = { ...base, remote };
+    context = { ...base, remote, model: chat.model };
     contexts.set(base, context);
   }
   return context;
@@ -140,7 +141,7 @@ export class MessageView {
       if (target === this.copyButton) {
         flashCopied(this.copyButton, await copyText(messageText(this.message), this.el));
       } else if (target === this.regenerateButton) {
-        chat.regenerate();
+        chat.regenerate(this.branches.target());
       } else {
         const img = viewableImage(event.target);
         if (img) openImageViewer(img, chat.root ?? this.el);
@@ -157,16 +158,19 @@ export class MessageView {
     this.role = null;
     this.parts = []; // part views, by part index
     this.isLast = false;
+    this.branches = new MessageBranches(this); // the pencil, the inline editor and the ‹ 1/2 › picker
   }
 
   setLast(isLast) {
     this.isLast = isLast;
     this.el.dataset.last = isLast ? "true" : "false";
-    this.regenerateButton.hidden = !(isLast && this.role === "assistant");
+    this.regenerateButton.hidden = this.role !== "assistant";
   }
 
   update(message) {
-    if (message === this.message) return;
+    // A part's rendered output (parts/rendered.js) can change while the message does not.
+    if (message === this.message && this.renderVersion === this.chat.renderVersion) return;
+    this.renderVersion = this.chat.renderVersion;
     try {
       this.render(message);
     } catch (error) {
@@ -181,7 +185,10 @@ export class MessageView {
     const role = ROLES.has(message.role) ? message.role : "assistant";
     if (role !== this.role) {
       // Text renders differently per role (markdown vs plain): rebuild the parts.
-      for (const view of this.parts) view.el.remove();
+      for (const view of this.parts) {
+        view.destroy?.();
+        view.el.remove();
+      }
       this.parts = [];
       this.role = role;
       this.el.dataset.role = role;
@@ -197,6 +204,7 @@ export class MessageView {
       }
     }
     this.updateParts(Array.isArray(message.parts) ? message.parts : []);
+    this.branches.render(message);
   }
 
   updateParts(parts) {
@@ -209,44 +217,60 @@ export class MessageView {
       }
       const type = part.type;
       const view = this.parts[index];
-      if (view !== undefined && view.shown === part) continue; // unchanged (a failed part is retried on change)
-      if (view !== undefined && view.type === type && !view.failed) {
+      const rendering = renderingFor(this.chat.model, this.message, index, part);
+      // unchanged (a failed part is retried on change)
+      if (view !== undefined && view.shown === part && view.shownRendering === rendering) continue;
+      if (view !== undefined && view.type === type && !view.failed && (view.shownRendering === null) === (rendering === null)) {
         view.shown = part;
+        view.shownRendering = rendering;
         try {
-          view.update(part);
+          view.update(part, rendering);
           focusableImages(view.el, part);
           continue;
         } catch (error) {
-          this.parts[index] = this.failed(index, part, error, view);
+          this.parts[index] = this.failed(index, part, error, view, rendering);
           continue;
         }
       }
       let fresh;
       try {
-        fresh = createPartView(type, context);
-        fresh.update(part);
+        fresh = rendering === null ? createPartView(type, context) : new RenderedPartView(context, type, createPartView);
+        fresh.update(part, rendering);
       } catch (error) {
-        this.parts[index] = this.failed(index, part, error, view);
+        this.parts[index] = this.failed(index, part, error, view, rendering);
         continue;
       }
       focusableImages(fresh.el, part);
       fresh.type = type;
       fresh.shown = part;
+      fresh.shownRendering = rendering;
       fresh.el.dataset.partIndex = String(index);
+      view?.destroy?.();
       if (view !== undefined) view.el.replaceWith(fresh.el);
       else this.body.append(fresh.el);
       this.parts[index] = fresh;
     }
-    while (this.parts.length > parts.length) this.parts.pop().el.remove();
+    while (this.parts.length > parts.length) {
+      const view = this.parts.pop();
+      view.destroy?.();
+      view.el.remove();
+    }
+  }
+
+  /** Let go of the part views (renderers' cleanups run). */
+  destroy() {
+    for (const view of this.parts) view.destroy?.();
   }
 
   /** Put the plain-text fallback of part `index` where its view (if any) was. */
-  failed(index, part, error, view) {
+  failed(index, part, error, view, rendering = null) {
     console.error(`agui-notebook: part ${index} (${part.type}) could not be rendered`, error);
     const fallback = failedPartView(part, error);
     fallback.type = part.type;
     fallback.shown = part;
+    fallback.shownRendering = rendering;
     fallback.el.dataset.partIndex = String(index);
+    view?.destroy?.();
     if (view !== undefined) view.el.replaceWith(fallback.el);
     else this.body.append(fallback.el);
     return fallback;

@@ -110,6 +110,9 @@ window.agui = {
   clearSent(modelIndex) {
     models[modelIndex].sent.length = 0;
   },
+  model(modelIndex) {
+    return models[modelIndex];
+  },
   listenerCount(modelIndex) {
     return models[modelIndex].listenerCount();
   },

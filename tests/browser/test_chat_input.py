@@ -96,15 +96,16 @@ def test_stop_while_streaming(chat):
 
 def test_regenerate_the_last_answer(chat):
     widget = chat.open(messages=conversation())
-    regenerate = widget.locator("[data-agui=regenerate]:visible")
+    # Every answer can be regenerated (tests/browser/test_branches.py); the last one's button shows at rest.
+    regenerate = widget.locator(".agui-message[data-last=true] [data-agui=regenerate]:visible")
     assert regenerate.count() == 1
     regenerate.click()
-    assert widget.sent() == [{"kind": "regenerate"}]
+    assert widget.sent() == [{"kind": "regenerate", "messageId": "a2", "at": 3}]
     widget.deliver({"kind": "patch", "seq": 1, "ops": [["status", "submitted", ""]]})
     assert widget.locator("[data-agui=regenerate]:visible").count() == 0
     widget.deliver({"kind": "patch", "seq": 2, "ops": [["status", "ready", ""], ["len", 3]]})
-    # The last message is now the user's: nothing to regenerate.
-    assert widget.locator("[data-agui=regenerate]:visible").count() == 0
+    # The last message is now the user's: nothing to regenerate there.
+    assert widget.locator(".agui-message[data-last=true] [data-agui=regenerate]:visible").count() == 0
 
 
 def test_copy_a_message(chat):

@@ -129,8 +129,9 @@ def test_conversation_markdown_tools_sources_and_metadata(chat):
     assert (
         approval_tool.locator(".agui-approval-text").inner_text() == "Approval needed: Deletes 2 directories"
     )
-    # Regenerate belongs to the last message only, when it is the assistant's.
-    assert widget.locator("[data-agui=regenerate]:visible").count() == 1
+    # Every answer has Regenerate (tests/browser/test_branches.py); user messages have none.
+    assert widget.locator("[data-agui=regenerate]:visible").count() == 2
+    assert widget.locator(".agui-message[data-role=user] [data-agui=regenerate]:visible").count() == 0
     assert pending.locator("[data-agui=regenerate]").is_visible()
     assert widget.locator("[data-agui=status]").inner_text() == "Waiting for your approval"  # the last asks
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import random
 import warnings
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agui_notebook._errors import EventLogWarning, OptionError
+from agui_notebook._errors import EventLogWarning, EventParseError, OptionError
 from agui_notebook.logs._by_file import by_file, file_paths
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._chunks import chunks_df
@@ -19,6 +20,7 @@ from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._reasoning import reasoning_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
+from agui_notebook.wire._reader import BOM
 from tests.logs.samples import CAPTURES, RUN, at, jsonl, known_events, values
 
 TABLES = (runs_df, tool_calls_df, messages_df, chunks_df, reasoning_df)
@@ -169,3 +171,73 @@ def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
             _quiet(summary, folder, by="source"), _quiet(summary, whole, by="source")
         )
     pd.testing.assert_frame_equal(_quiet(summarize, folder, workers=2), _quiet(summarize, folder))
+
+
+# -- one large log, slice by slice ------------------------------------------------------------------------------
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 12_000), st.booleans())
+def test_one_large_log_read_slice_by_slice_gives_the_tables_of_the_whole(
+    tmp_path: Path, slice_bytes: int, bom: bool
+) -> None:
+    import agui_notebook.logs._file_slices as file_slices
+
+    path = tmp_path / "big.jsonl"
+    path.write_bytes((BOM if bom else b"") + b"".join(LINES))
+    original = file_slices.SLICE_BYTES
+    file_slices.SLICE_BYTES = slice_bytes
+    try:
+        assert len(file_slices.split_large_files([str(path)])) > 1 or slice_bytes >= path.stat().st_size
+        assert_same_tables(path)
+    finally:
+        file_slices.SLICE_BYTES = original
+
+
+def test_unreadable_lines_in_slices_keep_their_line_numbers(tmp_path: Path, monkeypatch) -> None:
+    import agui_notebook.logs._file_slices as file_slices
+
+    lines = list(LINES)
+    for row in (5, len(lines) // 2, len(lines) - 3):
+        lines[row] = b'{"type": "TEXT_MESSAGE_CONTENT", broken\n'
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"".join(lines))
+    monkeypatch.setattr(file_slices, "SLICE_BYTES", 2000)
+    slices = file_slices.split_large_files([str(path)])
+    assert len(slices) > 3 and sum(s.length for s in slices) == path.stat().st_size
+    whole = _quiet(load_events, path, errors="collect")
+    sliced = _quiet(runs_df, path, errors="collect")
+    assert [(e["source"], e["line"]) for e in sliced.attrs["errors"]] == [
+        (str(path), row + 1) for row in (5, len(lines) // 2, len(lines) - 3)
+    ]
+    assert sliced.attrs["errors"] == whole.attrs["errors"]
+    one_bad = list(LINES)
+    one_bad[len(lines) // 2] = lines[len(lines) // 2]
+    path.write_bytes(b"".join(one_bad))
+    with pytest.raises(EventParseError, match=rf"big\.jsonl:{len(lines) // 2 + 1}:"):
+        _quiet(runs_df, path)
+
+
+def test_a_recorder_log_is_sliced_too_and_slices_go_to_a_pool(tmp_path: Path, monkeypatch) -> None:
+    import agui_notebook.logs._file_slices as file_slices
+
+    recorded = b"".join(
+        line if line.startswith(b'{"received_ns"') else b'{"received_ns":%d,"event":%s}\n' % (i, line.strip())
+        for i, line in enumerate(LINES)
+    )
+    path = tmp_path / "recorded.jsonl"
+    path.write_bytes(recorded)
+    monkeypatch.setattr(file_slices, "SLICE_BYTES", 3000)
+    assert len(file_slices.split_large_files([str(path)])) > 2
+    assert_same_tables(path)
+    assert_same_tables(path, workers=2)
+
+
+def test_what_is_not_plain_jsonl_is_read_whole(tmp_path: Path) -> None:
+    from agui_notebook.logs._file_slices import split_large_files
+
+    sse = tmp_path / "run.sse"
+    sse.write_bytes(b"".join(b"data: " + line.strip() + b"\n\n" for line in LINES))
+    gz = tmp_path / "run.jsonl.gz"
+    gz.write_bytes(gzip.compress(b"".join(LINES)))
+    assert split_large_files([str(sse), str(gz)], slice_bytes=100) == [str(sse), str(gz)]

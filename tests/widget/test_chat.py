@@ -1255,7 +1255,9 @@ async def test_stop_ends_an_agent_that_blocks_floods_or_never_awaits(agent: Any)
     ticker.stop()
     assert latency < 0.2, f"stop took {latency * 1000:.0f} ms"
     assert (chat.status, chat.error) == ("ready", "")
-    assert ticker.longest_gap < 0.5, f"the loop stalled for {ticker.longest_gap * 1000:.0f} ms"
+    # On the loop, the agent would hold it for the whole run (forever: stop could never run). In a worker thread
+    # only GIL hand-offs remain, which a loaded 2-core machine stretches to a few hundred ms.
+    assert ticker.longest_gap < 1.0, f"the loop stalled for {ticker.longest_gap * 1000:.0f} ms"
     assert_in_sync(view, chat)
     assert "too late" not in json.dumps(chat.messages)
     chat.agent = chunk_agent

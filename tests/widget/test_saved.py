@@ -35,7 +35,7 @@ def test_the_saved_document() -> None:
     saved = SavedConversation(thread_id="t1", messages=[USER], state={"step": 2}, events=events)
     assert orjson.loads(saved.to_json()) == {
         "format": "agui-notebook.chat",
-        "version": 1,
+        "version": 2,
         "threadId": "t1",
         "messages": [USER],
         "state": {"step": 2},
@@ -73,3 +73,83 @@ def test_events_javascript_would_write_are_saved() -> None:
     assert back.events == [
         {"received_ns": 1, "event": {"type": "TEXT_MESSAGE_CONTENT", "delta": "\ud83d", "n": 2.0**70}}
     ]
+
+
+async def test_branches_survive_save_and_load(tmp_path: Path) -> None:
+    from tests.widget.test_branches import Scripted, texts
+
+    agent = Scripted()
+    chat = ChatWidget(agent, thread_id="thread-1")
+    await chat.send("first")
+    await chat.send("second")
+    await chat.edit(chat.messages[2]["id"], "second, edited")
+    await chat.regenerate(chat.messages[1]["id"])
+    chat.select_branch(chat.messages[1]["id"], 0)  # back to the first answer and its edited follow-up
+    path = tmp_path / "chat.json"
+    chat.save(path)
+    document = orjson.loads(path.read_bytes())
+    assert document["version"] == 2 and document["messages"] == chat.messages
+    assert sum("message" in node for node in document["branches"]["nodes"]) == 3  # the off-path ones only
+
+    loaded = ChatWidget.load(path, agent=agent)
+    assert loaded.messages == chat.messages
+    assert (
+        loaded.branch_points
+        == chat.branch_points
+        == [
+            {"at": 1, "index": 0, "count": 2},
+            {"at": 2, "index": 1, "count": 2},
+        ]
+    )
+    assert [b.message_ids for b in loaded.branches(loaded.messages[2]["id"])] == [
+        b.message_ids for b in chat.branches(chat.messages[2]["id"])
+    ]
+    loaded.select_branch(loaded.messages[2]["id"], 0)
+    assert texts(loaded.messages) == ["first", "answer 1: first", "second", "answer 2: second"]
+    await loaded.send("third")  # the loaded tree grows like the live one
+    assert [m.content for m in agent.inputs[-1].messages][-1] == "third"
+    assert len(agent.inputs[-1].messages) == 5
+
+
+async def test_a_conversation_without_branches_saves_none(tmp_path: Path) -> None:
+    chat = ChatWidget(agui_agent)
+    await chat.send("hi")
+    chat.save(tmp_path / "chat.json")
+    assert "branches" not in orjson.loads((tmp_path / "chat.json").read_bytes())
+
+
+def test_a_version_1_document_still_loads(tmp_path: Path) -> None:
+    answer = {"id": "a1", "role": "assistant", "parts": [{"type": "text", "text": "hello"}]}
+    document = {
+        "format": "agui-notebook.chat",
+        "version": 1,
+        "threadId": "t1",
+        "messages": [USER, answer],
+        "state": {"n": 1},
+        "events": [],
+        "branches": "ignored: version 1 has none",
+    }
+    (tmp_path / "v1.json").write_bytes(orjson.dumps(document))
+    loaded = ChatWidget.load(tmp_path / "v1.json")
+    assert loaded.messages == [USER, answer] and loaded.thread_id == "t1" and loaded.state == {"n": 1}
+    assert loaded.branch_points == [] and len(loaded.branches("a1")) == 1
+
+
+@pytest.mark.parametrize("version", [3, "2", 0])
+def test_a_version_this_package_does_not_know_is_refused(version: object) -> None:
+    data = orjson.dumps({"format": "agui-notebook.chat", "version": version, "messages": []})
+    with pytest.raises(
+        ValueError, match=rf"^chat\.json: version {version!r} of the saved conversation format"
+    ):
+        SavedConversation.from_json(data, "chat.json")
+
+
+def test_branches_that_do_not_fit_the_messages_are_refused() -> None:
+    branches = {"selected": 0, "nodes": [{"parent": None, "selected": None, "at": 1}]}
+    data = orjson.dumps(
+        {"format": "agui-notebook.chat", "version": 2, "messages": [USER], "branches": branches}
+    )
+    with pytest.raises(
+        ValueError, match=r"^chat\.json: branches\.nodes\[0\]\.at: 1 is not a free place in the 1"
+    ):
+        SavedConversation.from_json(data, "chat.json")

@@ -353,3 +353,47 @@ async def test_nbconvert_html_shows_the_conversation_and_runs_nothing(
     assert "<script>alert" not in html
     # The outputs add no script element: the page holds exactly the template's own.
     assert _script_tags(html) == _script_tags(blank)
+
+
+# GitHub's HTML sanitizer (html-pipeline's SanitizationFilter, the strictest renderer a notebook meets) keeps
+# structural tags and drops <style>, class and style attributes and data: URLs. A stand-in with the same rules:
+_STRICT_TAGS = ["div", "span", "strong", "br", "pre", "details", "summary", "a", "img", "p", "code"]
+_STRICT_ATTRIBUTES = {"a": ["href"], "img": ["src", "alt"]}
+
+
+def test_a_sanitizer_that_drops_styles_still_leaves_a_readable_conversation() -> None:
+    import bleach
+
+    messages = [
+        _message("user", {"type": "text", "text": "Weather in Paris?\nAnd Lyon?"}, message_id="u"),
+        _message(
+            "assistant",
+            {"type": "reasoning", "text": "Two cities.", "state": "done"},
+            {
+                "type": "tool-get_weather",
+                "toolCallId": "c1",
+                "state": "output-available",
+                "input": {"city": "Paris"},
+                "output": {"temp_c": 21},
+            },
+            {"type": "text", "text": "Sunny, 21 °C.\nLyon: rain.", "state": "done"},
+            message_id="a",
+        ),
+    ]
+    html = static_html(messages, title="Weather")
+    html = re.sub(r"<style>.*?</style>", "", html, flags=re.S)  # the sanitizer drops a style's contents too
+    stripped = bleach.clean(
+        html,
+        tags=_STRICT_TAGS,
+        attributes=_STRICT_ATTRIBUTES,
+        protocols=["http", "https"],
+        strip=True,
+        strip_comments=True,
+    )
+    parsed = _Tags()
+    parsed.feed(stripped)
+    text = "".join(parsed.text)
+    for expected in ("Weather", "user", "Weather in Paris?", "Two cities.", "get_weather", '"temp_c": 21'):
+        assert expected in text
+    # Line breaks survive without CSS: the text's own lines are <br>s.
+    assert "Weather in Paris?<br>And Lyon?" in stripped and "Sunny, 21 °C.<br>Lyon: rain." in stripped

@@ -4,6 +4,7 @@ import { DataPartView } from "./data.js";
 import { FilePartView } from "./file.js";
 import { InterruptPartView } from "../interrupts.js";
 import { ReasoningPartView } from "./reasoning.js";
+export { RenderedPartView, renderingFor } from "./rendered.js";
 import { SourceDocumentPartView, SourceUrlPartView } from "./sources.js";
 import { StepStartPartView } from "./step.js";
 import { TextPartView } from "./text.js";

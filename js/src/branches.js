@@ -1,0 +1,151 @@
+// Edit and branches on a message: the pencil of a user message (which opens the inline editor), the ‹ 1/2 ›
+// picker where the conversation forked, and the requests they send (`edit`, `select_branch`; docs/widget.md).
+// The kernel owns the message tree: a view only shows the `branch_points` trait ({at, index, count} for each
+// message that has alternatives) and asks; it never changes its messages itself.
+import { button, element, icon } from "./dom.js";
+import { InlineEditor } from "./editor.js";
+import { BUSY_STATUSES } from "./sync.js";
+
+const NO_POINTS = new Map();
+
+/** The `branch_points` trait as a Map from message place to {index, count}; anything malformed is left out. */
+export function branchPointsFrom(value) {
+  const points = new Map();
+  for (const point of Array.isArray(value) ? value : []) {
+    const { at, index, count } = point ?? {};
+    if (![at, index, count].every(Number.isInteger) || at < 0 || count < 2 || index < 0 || index >= count) continue;
+    points.set(at, { index, count });
+  }
+  return points;
+}
+
+function messageText(message) {
+  const parts = Array.isArray(message?.parts) ? message.parts : [];
+  return parts
+    .filter((part) => part?.type === "text" && typeof part.text === "string")
+    .map((part) => part.text)
+    .join("\n\n");
+}
+
+function hasOtherParts(message) {
+  const parts = Array.isArray(message?.parts) ? message.parts : [];
+  return parts.some((part) => part?.type !== "text" && part?.type !== "step-start");
+}
+
+function buildPicker() {
+  const picker = element("span", "agui-branch-picker");
+  picker.dataset.agui = "branch-picker";
+  picker.setAttribute("role", "group");
+  const previous = button("branch-previous", "Previous version", {
+    icon: icon("chevron"),
+    className: "agui-icon-button agui-branch-previous",
+  });
+  const count = element("span", "agui-branch-count");
+  count.dataset.agui = "branch-count";
+  const next = button("branch-next", "Next version", { icon: icon("chevron"), className: "agui-icon-button" });
+  picker.append(previous, count, next);
+  picker.hidden = true;
+  return picker;
+}
+
+/** One message's pencil, editor and picker (a MessageView owns one). */
+export class MessageBranches {
+  constructor(view) {
+    this.view = view;
+    this.point = null;
+    this.busy = false;
+    this.editor = null;
+    this.editing = null; // the message being edited
+    this.pencil = button("edit", "Edit message", { icon: icon("pencil"), className: "agui-icon-button" });
+    this.pencil.hidden = true;
+    this.pencil.addEventListener("click", () => this.openEditor());
+    this.picker = buildPicker();
+    [this.previous, this.count, this.next] = this.picker.children;
+    this.previous.addEventListener("click", () => this.select(-1));
+    this.next.addEventListener("click", () => this.select(1));
+    const actions = view.footer.lastElementChild;
+    actions.prepend(this.picker, this.pencil);
+  }
+
+  /** After the message rendered: the pencil for user messages; an editor of another message closes. */
+  render(message) {
+    const user = this.view.role === "user";
+    if (this.pencil.hidden === user) this.pencil.hidden = !user;
+    if (this.editor !== null && (message?.id !== this.editing?.id || !user)) this.closeEditor(false);
+  }
+
+  /** The picker for this message's fork (`point` is {index, count} or null) and whether the agent is busy. */
+  show(point, busy) {
+    if (this.busy === busy && this.point?.index === point?.index && this.point?.count === point?.count) return;
+    this.point = point;
+    this.busy = busy;
+    this.picker.hidden = point === null;
+    this.view.el.dataset.branched = point === null ? "false" : "true";
+    if (point !== null) {
+      const { index, count } = point;
+      this.count.textContent = `${index + 1}/${count}`;
+      this.picker.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
+      this.previous.disabled = busy || index === 0;
+      this.next.disabled = busy || index === count - 1;
+    }
+    this.pencil.disabled = busy;
+    this.editor?.setBusy(busy);
+  }
+
+  place() {
+    return this.view.chat.views.indexOf(this.view);
+  }
+
+  target() {
+    return { messageId: this.view.el.dataset.messageId ?? "", at: this.place() };
+  }
+
+  select(step) {
+    if (this.point === null || this.busy) return;
+    const index = this.point.index + step;
+    if (index < 0 || index >= this.point.count) return;
+    this.view.chat.send({ kind: "select_branch", ...this.target(), index });
+  }
+
+  openEditor() {
+    if (this.busy || this.editor !== null) return;
+    const message = this.view.message;
+    this.editing = message;
+    this.editor = new InlineEditor({
+      text: messageText(message),
+      hasOtherParts: hasOtherParts(message),
+      onSave: (text) => this.save(text),
+      onCancel: () => this.closeEditor(true),
+    });
+    this.editor.setBusy(this.busy);
+    this.view.el.dataset.editing = "true";
+    this.view.body.after(this.editor.el);
+    this.editor.focus();
+  }
+
+  save(text) {
+    const chat = this.view.chat;
+    if (BUSY_STATUSES.has(chat.state.status)) return;
+    if (!chat.send({ kind: "edit", ...this.target(), text })) return; // not connected: keep what was typed
+    this.closeEditor(false);
+    chat.followBottom();
+  }
+
+  closeEditor(refocus) {
+    if (this.editor === null) return;
+    this.editor.el.remove();
+    this.editor = null;
+    this.editing = null;
+    delete this.view.el.dataset.editing;
+    if (refocus && !this.pencil.hidden) this.pencil.focus({ preventScroll: true });
+  }
+}
+
+/** Show the `branch_points` of `chat` on its message views, when they, the views or the busy state changed. */
+export function showBranchPoints(chat, points = NO_POINTS) {
+  const busy = BUSY_STATUSES.has(chat.state.status);
+  const shown = chat.branchesShown;
+  if (shown?.points === points && shown.busy === busy && shown.views === chat.views.length) return;
+  chat.branchesShown = { points, busy, views: chat.views.length };
+  chat.views.forEach((view, at) => view.branches.show(points.get(at) ?? null, busy));
+}
