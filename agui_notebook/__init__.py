@@ -8,6 +8,8 @@ Three parts, one public surface (every other module is private):
   ``run(input)`` objects such as LangGraph's AG-UI agent, remote AG-UI servers through ``HttpAgent``).
 - **Logs**: recorded event logs as pandas tables (runs, messages, chunks, tool calls, reasoning), serving-style
   latency summaries and plots.
+- **Inspect**: assertions over a recorded run (``expect``), two runs compared (``diff_runs``) and the run input
+  continuing a conversation from any event (``fork``).
 
 >>> from agui_notebook import ui_messages_from_events
 >>> events = [
@@ -73,6 +75,9 @@ _EXPORTS: dict[str, str] = {
     "to_openai_messages": "agui_notebook.bridge._messages",
     "to_ui_messages": "agui_notebook.bridge._messages",
     "DemoAgent": "agui_notebook.demo",
+    "diff_runs": "agui_notebook.inspection._diff",
+    "expect": "agui_notebook.inspection._expect",
+    "fork": "agui_notebook.inspection._fork",
     "load_events": "agui_notebook.logs._load",
     "to_parquet": "agui_notebook.logs._parquet",
     "export_otel": "agui_notebook.logs._otel",
@@ -188,6 +193,9 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     )
     from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
     from agui_notebook.demo import DemoAgent
+    from agui_notebook.inspection._diff import diff_runs
+    from agui_notebook.inspection._expect import expect
+    from agui_notebook.inspection._fork import fork
     from agui_notebook.logs._load import load_events
     from agui_notebook.logs._otel import export_otel, to_otel_spans
     from agui_notebook.logs._parquet import to_parquet

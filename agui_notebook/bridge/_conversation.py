@@ -130,6 +130,9 @@ class ConversationReducer:
         self._assembler = UIMessageAssembler(dicts, defer_tool_input=True)
         self._messages: list[dict[str, JSON]] = self._assembler.messages
         self.state: JSON = state
+        self.state_updates: list[dict[str, JSON]] = []
+        """The STATE_SNAPSHOT / STATE_DELTA events applied since the owner last emptied this list (the widget
+        shows what they changed)."""
         self.recorder = recorder
         self._run: _Run | None = None
         # Cancelled approvals wait to end output-denied with the run (given messages may hold some: look once).
@@ -396,9 +399,11 @@ class ConversationReducer:
             return self._assemble(live, index)
         if kind == "STATE_SNAPSHOT":
             self.state = event.get("snapshot")
+            self.state_updates.append(event)
         elif kind == "STATE_DELTA":
             try:
                 self.state = apply_json_patch(self.state, event.get("delta"))
+                self.state_updates.append(event)
             except JsonPatchError as exc:
                 warnings.warn(
                     f"item {index} (STATE_DELTA): {exc}; the state is unchanged",

@@ -388,7 +388,9 @@ class EventChunkTranslator:
                 call_id = interrupt.get("toolCallId")
                 if call_id not in self._tools or not is_tool_approval(interrupt):
                     if isinstance(interrupt.get("id"), str):
-                        self._pending_interrupts[interrupt["id"]] = None  # answered with a form (the widget's)
+                        self._pending_interrupts[interrupt["id"]] = (
+                            None  # answered with a form (the widget's)
+                        )
                     continue
                 self._pending_interrupts[interrupt["id"]] = call_id
                 request: dict[str, JSON] = {

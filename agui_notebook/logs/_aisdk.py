@@ -53,6 +53,8 @@ class UIChunkConverter:
         kind = chunk.get("type")
         if kind == "done":  # pydantic-ai's stand-in for the stream's closing `[DONE]`
             return []
+        if kind == "CUSTOM":  # an AG-UI CUSTOM event among the chunks (a ChatWidget's feedback records)
+            return [chunk]
         out: list[dict[str, Any]] = []
         if self._run_id is None:
             self._runs += 1

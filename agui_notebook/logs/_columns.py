@@ -109,6 +109,12 @@ MESSAGE_COLUMNS: tuple[Column, ...] = (
     Column("chars", "characters of the message"),
     Column("words", "whitespace-separated words of the message"),
     Column("text", "the message's deltas joined"),
+    Column(
+        "feedback",
+        "the user's last rating of the answer holding the message (`up`, `down`; NaN when unrated), from a"
+        " ChatWidget's `agui-notebook/feedback` records",
+    ),
+    Column("feedback_comment", "the comment given with that rating; NaN when there is none"),
 )
 
 CHUNK_COLUMNS: tuple[Column, ...] = (

@@ -24,7 +24,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,12 +38,19 @@ from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
 from agui_notebook.bridge._messages import to_agui_messages, to_agui_messages_wire, to_ui_messages
-from agui_notebook.logs._record import EventRecorder
+from agui_notebook.logs._record import EventRecorder, feedback_event
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.widget._agents import AgentError, aiter_agent_items
 from agui_notebook.widget._attachments import file_part
 from agui_notebook.widget._branches import Branch, MessageTree, edited_parts
+from agui_notebook.widget._feedback import (
+    agui_message_ids,
+    check_rating,
+    feedback_entry,
+    iso_utc,
+    with_feedback,
+)
 from agui_notebook.widget._frontend_tools import MAX_FOLLOW_UPS, FrontendTools, drive_turn
 from agui_notebook.widget._interrupts import (
     answer_interrupt,
@@ -58,6 +65,7 @@ from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
 from agui_notebook.widget._saved import SavedConversation
+from agui_notebook.widget._state_changes import STATE_SYNC_RATE, StateChanges
 from agui_notebook.widget._static_html import static_bundle
 from agui_notebook.wire._json import copy_json
 from agui_notebook.wire._values import is_plain_json, json_value
@@ -218,6 +226,13 @@ class ChatWidget(anywidget.AnyWidget):
     agent cannot make the browser send requests (or data) to a URL of its choosing without a click."""
     suggestions = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Example prompts shown as chips while the conversation is empty; a click sends one."""
+    state = traitlets.Any(None, allow_none=True).tag(sync=True)
+    """The AG-UI shared state: sent with every run, updated by the agent's STATE_SNAPSHOT/STATE_DELTA events
+    (``chat.observe(fn, "state")`` sees them: at most ``STATE_SYNC_RATE`` times a second during a run, and when
+    it ends) and by ``chat.state = {...}`` (JSON by the one rule; refused while the agent answers)."""
+    state_changes = traitlets.Dict().tag(sync=True)
+    """What the last change of ``state`` changed (``widget/_state_changes.py``): ``{"seq", "source", "updates",
+    "changes": [{"op": "add" | "replace" | "remove", "path": <JSON Pointer>}], "truncated"}``."""
     replay_only = traitlets.Bool(True).tag(sync=True)
     """Whether the views hide the input and the approval controls: true while the widget has no agent (set
     ``agent`` and it turns false). Set it yourself to show a conversation read-only with an agent attached."""
@@ -285,10 +300,21 @@ class ChatWidget(anywidget.AnyWidget):
         state = _json_copy(json_value(state, "state"))
         self._initial_state = _json_copy(state)
         self._recorder = EventRecorder(clock=self._clock)
+        # Per run the widget started: how many events came before it, and its input (``fork`` reads them).
+        self._run_inputs: list[tuple[int, dict[str, JSON]]] = []
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
         self._batcher = PatchBatcher(self._conversation.messages)
         self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
         self._task: asyncio.Task[RunOutcome] | None = None
+        self._task_begun = False  # whether the run's task has run its first step (so stop() may cancel it)
+        self._state_changes = StateChanges()
+        self._state_handle: asyncio.TimerHandle | None = None
+        self._state_synced_at = 0.0
+        self._syncing = True
+        try:
+            self.state = _json_copy(state)
+        finally:
+            self._syncing = False
         self._stop = threading.Event()
         self._stopping = False
         self._flush_handle: asyncio.TimerHandle | None = None
@@ -378,15 +404,20 @@ class ChatWidget(anywidget.AnyWidget):
         """The conversation as AG-UI ``Message`` models (what the next run's input carries)."""
         return to_agui_messages(self._conversation.messages)
 
-    @property
-    def state(self) -> JSON:
-        """The AG-UI shared state, as STATE_SNAPSHOT/STATE_DELTA events left it."""
-        return self._conversation.state
-
-    @state.setter
-    def state(self, value: JSON) -> None:
+    @traitlets.validate("state")
+    def _validate_state(self, proposal: Any) -> JSON:
+        if self._syncing:
+            return proposal["value"]
         self._refuse_when_busy("change the state")
-        self._conversation.state = _json_copy(json_value(value, "state"))
+        return _json_copy(json_value(proposal["value"], "state"))
+
+    @traitlets.observe("state")
+    def _state_replaced(self, change: Any) -> None:
+        if self._syncing or not hasattr(self, "_conversation"):
+            return
+        self._conversation.state = _json_copy(change["new"])
+        self._conversation.state_updates.clear()
+        self._set_state_changes(self._state_changes.take(change["old"], change["new"], [], "python"))
 
     @property
     def events(self) -> list[dict[str, JSON]]:
@@ -530,6 +561,21 @@ class ChatWidget(anywidget.AnyWidget):
         changes = self._conversation.append({"id": _fresh_id(), "role": "user", "parts": parts})
         return self._start_run(loop, changes)
 
+    def fork(
+        self,
+        at: int | None = None,
+        *,
+        messages: Mapping[str, Any] | None = None,
+        tool_results: Mapping[str, Any] | None = None,
+        **options: Any,
+    ) -> asyncio.Task[RunOutcome]:
+        """Continue the conversation as it stood after the first ``at`` events of ``load_events(chat)``, with the
+        agent, on a new branch: ``messages`` and ``tool_results`` edit it first (ids to new content; ``state=``
+        replaces the state), as :func:`~agui_notebook.fork` builds the run input the agent receives."""
+        from agui_notebook.inspection._fork import fork_chat
+
+        return fork_chat(self, at, messages=messages, tool_results=tool_results, **options)
+
     def _select_at(self, at: int, index: int) -> None:
         self._refuse_when_busy("switch branches")
         self._show_path(self._branch_tree().select(at, index))
@@ -632,7 +678,7 @@ class ChatWidget(anywidget.AnyWidget):
             # Frontend tools the user answered: run (or deny) them, then the follow-up run resumes the rest.
             self._stop, self._stopping = threading.Event(), False
             self._patch(changes)
-            self._task = loop.create_task(drive_turn(self, None), name="agui-notebook frontend tools")
+            self._task = self._create_task(loop, drive_turn(self, None), "agui-notebook frontend tools")
             return self._task
         return self._start_run(loop, changes, resume=self._resume_entries())
 
@@ -660,7 +706,8 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._stopping = True
         self._stop.set()
-        task.cancel()
+        if self._task_begun:  # a task cancelled before its first step would skip the tidying up: it sees _stop
+            task.cancel()
 
     def clear(self) -> None:
         """Start a new conversation: no messages, events or error, the initial state, a new thread id.
@@ -670,10 +717,13 @@ class ChatWidget(anywidget.AnyWidget):
         self.stop()
         self._conversation.replace_all([])
         self._conversation.state = _json_copy(self._initial_state)
+        self._conversation.state_updates.clear()
+        self._set_state(_json_copy(self._initial_state), {})
         self._batcher.messages = self._conversation.messages
         self._tree = MessageTree()
         self._sync_branch_points()
         self._recorder.events.clear()
+        self._run_inputs.clear()
         self.thread_id = _fresh_id()
         self.exception = None
         self._run_warnings = []
@@ -683,6 +733,46 @@ class ChatWidget(anywidget.AnyWidget):
         self._flush()
         self._renderers.refresh()
         self._sync_traits("ready", "", "")
+
+    def feedback(self, message_id: str, rating: str | None, comment: str | None = None) -> None:
+        """Rate an assistant message: ``"up"``, ``"down"`` (with an optional ``comment``) or ``None`` to take the
+        rating back; what the 👍/👎 buttons do.
+
+        The rating is kept in the message's metadata (``metadata["agui-notebook"]["feedback"]``, see
+        ``widget/_feedback.py``), so it is saved with the conversation, and recorded in ``chat.events`` as a
+        CUSTOM ``agui-notebook/feedback`` event, which ``messages_df`` reads into its ``feedback`` columns.
+
+        >>> chat.feedback(chat.messages[-1]["id"], "down", "It missed the question")  # doctest: +SKIP
+        """
+        check_rating(rating, comment)
+        messages = self._conversation.messages
+        index = next((i for i, m in enumerate(messages) if m.get("id") == message_id), None)
+        if index is None:
+            raise KeyError(f"feedback: no message with id {message_id!r}")
+        message = messages[index]
+        if message.get("role") != "assistant":
+            raise ValueError(
+                f"feedback: message {message_id!r} is a {message.get('role')} message, not an answer"
+            )
+        if self.busy and index == len(messages) - 1:
+            raise RuntimeError("cannot rate the answer the agent is still writing: wait for it to finish")
+        at_ns = time.time_ns()
+        comment = comment or None
+        metadata = with_feedback(
+            message.get("metadata"), None if rating is None else feedback_entry(rating, comment, at_ns)
+        )
+        if metadata:
+            message["metadata"] = metadata
+        else:
+            message.pop("metadata", None)
+        self._recorder.add(
+            feedback_event(
+                message_id, rating, comment=comment, at=iso_utc(at_ns), message_ids=agui_message_ids(message)
+            )
+        )
+        self._patch([MessageChange("metadata", index)])
+        self._flush()
+        self._sync_traits(self.status, self.error)
 
     # ------------------------------------------------------------------------------------------ persistence
     def _ipython_display_(self, **kwargs: Any) -> None:
@@ -787,14 +877,29 @@ class ChatWidget(anywidget.AnyWidget):
         resume: list[dict[str, JSON]] | None = None,
         continues: bool = True,
         source: AsyncIterator[tuple[int | None, Any]] | None = None,
+        run_input: Any = None,
     ) -> asyncio.Task[RunOutcome]:
         agent_run = source is None
-        run_id, source = self._prepare_run(changes, resume=resume, continues=continues, source=source)
+        run_id, source = self._prepare_run(
+            changes, resume=resume, continues=continues, source=source, run_input=run_input
+        )
         run = self._drive(source)
         if agent_run and self._frontend_tools.functions:
             run = drive_turn(self, run)  # the run, then the frontend tools it calls and the follow-up runs
-        self._task = loop.create_task(run, name=f"agui-notebook run {run_id}")
+        self._task = self._create_task(loop, run, f"agui-notebook run {run_id}")
         return self._task
+
+    def _create_task(
+        self, loop: asyncio.AbstractEventLoop, run: Coroutine[Any, Any, RunOutcome], name: str
+    ) -> asyncio.Task[RunOutcome]:
+        """The task of a run; ``stop()`` before its first step leaves it to find ``_stop`` set (see ``_drive``)."""
+        self._task_begun = False
+
+        async def begun() -> RunOutcome:
+            self._task_begun = True
+            return await run
+
+        return loop.create_task(begun(), name=name)
 
     def _begin_follow_up(self, resume: list[dict[str, JSON]]) -> AsyncIterator[tuple[int | None, Any]]:
         """Start the run that follows answered frontend tools (inside the current task); returns its items."""
@@ -807,8 +912,9 @@ class ChatWidget(anywidget.AnyWidget):
         resume: list[dict[str, JSON]] | None,
         continues: bool,
         source: AsyncIterator[tuple[int | None, Any]] | None,
+        run_input: Any = None,
     ) -> tuple[str, AsyncIterator[tuple[int | None, Any]]]:
-        run_id = _fresh_id()
+        run_id = _fresh_id() if run_input is None else run_input.run_id
         resume = resume or []
         self._stop = threading.Event()
         self._stopping = False
@@ -818,11 +924,12 @@ class ChatWidget(anywidget.AnyWidget):
         self.exception = None
         if source is None:
             try:
-                run_input = self._run_input(run_id, resume)
+                run_input = self._run_input(run_id, resume) if run_input is None else run_input
             except Exception as exc:
                 self._patch(changes)
                 self._finish(f"cannot build the run input: {type(exc).__name__}: {exc}", exc)
                 raise
+            self._run_inputs.append((len(self.events), _model_wire(run_input)))
             source = aiter_agent_items(self.agent, run_input, self._stop)
         self._conversation.begin_run(
             run_id=run_id, thread_id=self.thread_id, resume=resume if continues else []
@@ -847,6 +954,8 @@ class ChatWidget(anywidget.AnyWidget):
         checked_types: set[str] = set()  # item types already classified (and warned about when unknown)
         handed_back = time.monotonic()
         try:
+            if self._stop.is_set():  # stopped before the run's task ran at all
+                raise asyncio.CancelledError
             async with contextlib.aclosing(source):
                 async for received_ns, item in source:
                     if self.status == "submitted":
@@ -863,6 +972,8 @@ class ChatWidget(anywidget.AnyWidget):
                             item = self._entering(item, index, checked_types)
                     index += 1
                     self._patch(self._conversation.push(item, received_ns))
+                    if self._conversation.state_updates:
+                        self._state_updated()
                     if len(problems) != known:  # the checker tolerated something: show it on the run
                         self._warn(*(p.describe() for p in problems[known:]))
                         known = len(problems)
@@ -1047,6 +1158,68 @@ class ChatWidget(anywidget.AnyWidget):
                 return
             self._flush_handle = loop.call_later(delay, self._scheduled_flush)
 
+    def _state_updated(self) -> None:
+        """The agent changed the state: sync the trait now, or once ``1 / STATE_SYNC_RATE`` s passed since the last."""
+        if self._state_handle is not None:
+            return
+        wait = self._state_synced_at + 1.0 / STATE_SYNC_RATE - time.monotonic()
+        if wait <= 0:
+            self._sync_state()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._sync_state()
+            return
+        self._state_handle = loop.call_later(wait, self._scheduled_state_sync)
+
+    def _scheduled_state_sync(self) -> None:
+        self._state_handle = None
+        try:
+            self._sync_state()
+        except Exception as exc:  # as for a scheduled flush: the run's failure
+            self._sync_failure = exc if isinstance(exc, _SyncFailed) else _SyncFailed(exc)
+            if self.busy:
+                self._task.cancel()  # type: ignore[union-attr]
+
+    def _sync_state(self) -> None:
+        """Bring the ``state`` trait up to the conversation's state, with what the updates since the last sync
+        changed in ``state_changes``."""
+        if self._state_handle is not None:
+            self._state_handle.cancel()
+            self._state_handle = None
+        updates = self._conversation.state_updates
+        if not updates:
+            return
+        after = _json_copy(self._conversation.state)
+        changes = self._state_changes.take(self.state, after, list(updates), "agent")
+        updates.clear()
+        try:
+            self._set_state(after, changes)
+        except Exception:
+            # What the comm cannot carry (a lone surrogate: half an emoji) is replaced, as for the messages.
+            try:
+                self._set_state(_sendable(after), changes)
+            except Exception as exc:
+                raise _SyncFailed(exc) from exc
+
+    def _set_state(self, state: JSON, changes: dict[str, JSON]) -> None:
+        self._syncing = True
+        try:
+            with self.hold_sync():
+                self.state = state
+                self.state_changes = changes
+        finally:
+            self._syncing = False
+        self._state_synced_at = time.monotonic()
+
+    def _set_state_changes(self, changes: dict[str, JSON]) -> None:
+        self._syncing = True
+        try:
+            self.state_changes = changes
+        finally:
+            self._syncing = False
+
     def _scheduled_flush(self) -> None:
         """A flush from the loop's timer: a failure there is the run's failure (it ends the run)."""
         self._flush_handle = None
@@ -1077,6 +1250,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._views_stale = False
 
     def _sync_traits(self, status: str, error: str, details: str | None = None) -> None:
+        self._sync_state()
         try:
             messages = _json_copy(self._conversation.messages)
         except Exception as exc:
@@ -1122,6 +1296,13 @@ class ChatWidget(anywidget.AnyWidget):
             self.stop()
         elif kind == "clear":
             self.clear()
+        elif kind == "feedback":
+            message_id, rating, comment = (content.get(k) for k in ("messageId", "rating", "comment"))
+            if not isinstance(message_id, str) or rating not in ("up", "down", None):
+                raise _BadRequest("feedback: needs a string messageId and a rating 'up', 'down' or null")
+            if comment is not None and not isinstance(comment, str):
+                raise _BadRequest(f"feedback: comment is {type(comment).__name__}, not a string")
+            self.feedback(message_id, rating, comment)
         elif self.busy and kind in ("send", "regenerate", "approval", "interrupt", "edit", "select_branch"):
             self._show_error(BUSY_NOTICE)
         elif kind == "send":

@@ -6,6 +6,7 @@ import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { MessageView } from "./message_view.js";
+import { StatePanel } from "./state_panel.js";
 import { injectStyles } from "./styles.js";
 import { BUSY_STATUSES, PatchSync } from "./sync.js";
 
@@ -128,7 +129,8 @@ export class ChatView {
     this.composer = new Composer(this);
     this.emptyState = new EmptyState(this.composer);
     this.empty = this.emptyState.el;
-    this.root.append(this.header, this.list, this.banner, this.composer.el);
+    this.statePanel = new StatePanel(this.model);
+    this.root.append(this.header, this.statePanel.el, this.list, this.banner, this.composer.el);
     this.list.append(this.empty, this.warningsEl);
   }
 
@@ -200,6 +202,7 @@ export class ChatView {
   destroy() {
     this.frame.cancel();
     this.connection.destroy();
+    this.statePanel.destroy();
     this.resizeObserver.disconnect();
     for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
     for (const view of this.views) view.destroy();

@@ -7,10 +7,12 @@
 // after it.
 import { MessageBranches } from "./branches.js";
 import { button, copyText, element, flashCopied, fromTemplate, icon, label, prettyJson } from "./dom.js";
+import { buildFeedbackButtons, Feedback } from "./feedback.js";
 import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
 import { createPartView, RenderedPartView, renderingFor } from "./parts/index.js";
 import { RemoteMediaPolicy } from "./remote_media.js";
+import { MessageSuggestions, SUGGESTIONS_PART, SuggestionsPartView } from "./suggestions.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
 
@@ -124,6 +126,7 @@ function buildMessage() {
   });
   regenerate.hidden = true;
   actions.append(button("copy", "Copy message", { icon: icon("copy"), className: "agui-icon-button" }), regenerate);
+  actions.append(buildFeedbackButtons());
   footer.append(meta, actions);
   root.append(element("div", "agui-message-body"), error, footer);
   return root;
@@ -136,6 +139,8 @@ export class MessageView {
     [this.body, this.error, this.footer] = this.el.children;
     this.meta = this.footer.firstElementChild;
     [this.copyButton, this.regenerateButton] = this.footer.lastElementChild.children;
+    this.feedback = new Feedback(chat, this.footer.lastElementChild.lastElementChild, this.footer);
+    this.suggestions = new MessageSuggestions(chat, this.body);
     this.el.addEventListener("click", async (event) => {
       const target = event.target.closest?.("[data-agui]");
       if (target === this.copyButton) {
@@ -199,11 +204,13 @@ export class MessageView {
     if (previous === null || message.metadata !== previous.metadata) {
       try {
         this.updateMetadata(message.metadata);
+        this.feedback.update(message);
       } catch (error) {
         console.error("agui-notebook: a message's metadata could not be shown", error);
       }
     }
     this.updateParts(Array.isArray(message.parts) ? message.parts : []);
+    this.suggestions.update(Array.isArray(message.parts) ? message.parts : []);
     this.branches.render(message);
   }
 
@@ -234,7 +241,8 @@ export class MessageView {
       }
       let fresh;
       try {
-        fresh = rendering === null ? createPartView(type, context) : new RenderedPartView(context, type, createPartView);
+        if (rendering !== null) fresh = new RenderedPartView(context, type, createPartView);
+        else fresh = type === SUGGESTIONS_PART ? new SuggestionsPartView() : createPartView(type, context);
         fresh.update(part, rendering);
       } catch (error) {
         this.parts[index] = this.failed(index, part, error, view, rendering);

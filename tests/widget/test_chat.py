@@ -1407,3 +1407,14 @@ def test_a_widget_without_an_agent_is_replay_only() -> None:
     chat.agent = None
     assert chat.replay_only is True
     assert ChatWidget(agui_agent).replay_only is False
+
+
+async def test_stop_right_after_send_before_the_run_has_started() -> None:
+    chat = ChatWidget(agui_agent)
+    view = FrontEnd(chat)
+    task = chat.send("What is 1 + 2?")
+    chat.stop()  # the run's task has not run a step yet
+    assert await task == "cancelled"
+    assert (chat.status, chat.error) == ("ready", "")
+    assert_in_sync(view, chat)
+    assert await chat.send("What is 1 + 2?") == "success"

@@ -11,6 +11,7 @@ from .._columns import MESSAGE_COLUMNS, names
 from .._kinds import MESSAGE_END_TYPES, MESSAGE_TYPES, REASONING_TYPES
 from .._load import events_table
 from ._chunks import Chunks
+from ._feedback import feedback_columns
 from ._frame import (
     NAT,
     EventFrame,
@@ -85,7 +86,7 @@ def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dic
 
 @from_sources
 def messages_df(events: Any) -> pd.DataFrame:
-    """One row per text or reasoning message: timing, chunks, length and the text itself.
+    """One row per text or reasoning message: timing, chunks, length, the text itself and the user's rating.
 
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.messages_df("run.jsonl").query("kind == 'text'")[["duration_s", "chars"]]  # doctest: +SKIP
@@ -98,4 +99,5 @@ def messages_df(events: Any) -> pd.DataFrame:
     columns["kind"] = pd.Categorical.from_codes(
         messages.reasoning.astype(np.int8), categories=["text", "reasoning"]
     )
+    columns.update(feedback_columns(ev, messages))
     return ev.finished(pd.DataFrame(columns)[names(MESSAGE_COLUMNS)], "messages_df")

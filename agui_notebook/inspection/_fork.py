@@ -1,0 +1,193 @@
+"""``fork``: the run input that continues a recorded conversation from any event, optionally edited.
+
+The conversation after the first ``n`` events is exactly what ``apply_events(events[:n])`` gives (messages and
+state); ``fork`` makes it a ``RunAgentInput`` with a fresh run id on the same thread, after replacing the
+content of messages (by id) or tool results (by tool call id). Replaying it through an agent answers "what if
+the tool had returned X" in one line; ``chat.fork(...)`` does that live in a ChatWidget, on a new branch.
+
+>>> events = [
+...     {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1",
+...      "input": {"threadId": "t1", "runId": "r1", "messages": [{"id": "u1", "role": "user", "content": "Hi"}]}},
+...     {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "a1"},
+...     {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+...     {"type": "TOOL_CALL_RESULT", "messageId": "t", "toolCallId": "c1", "content": "sunny"},
+...     {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+... ]
+>>> run_input = fork(events, at=4, tool_results={"c1": "snowing"})
+>>> run_input.thread_id, [(m.role, m.content) for m in run_input.messages]
+('t1', [('user', 'Hi'), ('assistant', None), ('tool', 'snowing')])
+"""
+
+from __future__ import annotations
+
+import bisect
+import sys
+import uuid
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from agui_notebook._errors import OptionError
+from agui_notebook._types import JSON
+from agui_notebook.agui._apply import apply_events
+from agui_notebook.agui._thread import ThreadState
+from agui_notebook.wire._json import copy_json, encode_json
+
+from ._source import events_frame
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from ag_ui.core import RunAgentInput
+
+__all__ = ["fork", "fork_chat"]
+
+
+class _AsItStood:
+    def __repr__(self) -> str:
+        return "<the state as it stood>"
+
+
+_KEEP: Any = _AsItStood()
+
+
+def fork(
+    source: Any,
+    at: int | None = None,
+    *,
+    messages: Mapping[str, Any] | None = None,
+    tool_results: Mapping[str, Any] | None = None,
+    state: JSON = _KEEP,
+    tools: list[Any] | None = None,
+) -> RunAgentInput:
+    """The ``RunAgentInput`` continuing ``source`` as it stood after its first ``at`` events.
+
+    ``source`` is a log path, an events frame, a list of events or a ChatWidget; its events are the rows of
+    ``load_events(source)`` (AG-UI events as they are, AI SDK chunks as the events they are read as), and ``at``
+    counts them (``None``: all of them). The messages and state are ``apply_events(events[:at])``'s (a recorder on
+    the client side puts each run's input on its RUN_STARTED, which brings the user's messages; a ChatWidget
+    supplies the input of each run it started). Activity messages stay out, as ``@ag-ui/client`` leaves them out
+    of a run input.
+
+    ``messages`` maps message ids to new content, ``tool_results`` tool call ids to a new result content (a value
+    that is not a string is written as JSON); ``state`` replaces the state; ``tools`` are the tool definitions to
+    send (default: those of the last run input recorded, else none). The run id is fresh, the thread the last
+    run's. An id that names no message is an :class:`OptionError`.
+    """
+    thread, thread_id, recorded_tools = _conversation(source, at)
+    wire_messages = [copy_json(m) for m in thread.message_dicts if m.get("role") != "activity"]
+    where = f"the conversation after event {at}" if at is not None else "the conversation"
+    for message_id, content in (messages or {}).items():
+        target = next((m for m in wire_messages if m.get("id") == message_id), None)
+        if target is None:
+            shown = ", ".join(repr(m.get("id")) for m in wire_messages) or "none"
+            raise OptionError(f"fork: no message {message_id!r} in {where} (messages: {shown})")
+        target["content"] = copy_json(content)
+    for call_id, content in (tool_results or {}).items():
+        target = next(
+            (m for m in wire_messages if m.get("role") == "tool" and m.get("toolCallId") == call_id), None
+        )
+        if target is None:
+            shown = [m.get("toolCallId") for m in wire_messages if m.get("role") == "tool"]
+            listed = ", ".join(repr(c) for c in shown) or "none"
+            raise OptionError(f"fork: no tool result for call {call_id!r} in {where} (results: {listed})")
+        target["content"] = content if isinstance(content, str) else encode_json(content)
+    from ag_ui.core import RunAgentInput
+
+    wire: dict[str, Any] = {
+        "threadId": thread_id or uuid.uuid4().hex,
+        "runId": uuid.uuid4().hex,
+        "messages": wire_messages,
+        "tools": copy_json(recorded_tools if tools is None else tools),
+        "context": [],
+        "protocolVersion": "1.0",
+    }
+    forked_state = thread.state if state is _KEEP else state
+    if forked_state is not None:
+        wire["state"] = copy_json(forked_state)
+    return RunAgentInput.model_validate(wire)
+
+
+def _chat_type() -> type | None:
+    """ChatWidget, if it was imported (a source cannot be one otherwise: no need to load the widget)."""
+    module = sys.modules.get("agui_notebook.widget._chat")
+    return getattr(module, "ChatWidget", None)
+
+
+def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None, list[Any]]:
+    """The thread after ``events[:at]``, its thread id and the tools of the last run input recorded."""
+    frame = events_frame(source)
+    events = [e if isinstance(e, dict) else {} for e in frame["event"]]
+    if at is None:
+        at = len(events)
+    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(events):
+        raise OptionError(f"fork: at={at!r} is not a number of events from 0 to {len(events)}")
+    chat = _chat_type()
+    if chat is not None and isinstance(source, chat):
+        return _chat_conversation(source, frame, events, at)
+    thread = apply_events(events[:at])
+    thread_id = thread.thread_id or _first_thread(events)
+    tools: list[Any] = []
+    for event in events[:at]:
+        run_input = event.get("input") if event.get("type") == "RUN_STARTED" else None
+        if isinstance(run_input, dict) and isinstance(run_input.get("tools"), list):
+            tools = run_input["tools"]
+    return thread, thread_id, tools
+
+
+def _first_thread(events: list[dict[str, Any]]) -> str | None:
+    return next((e["threadId"] for e in events if isinstance(e.get("threadId"), str)), None)
+
+
+def _chat_conversation(
+    chat: Any, frame: Any, events: list[dict[str, Any]], at: int
+) -> tuple[ThreadState, str | None, list[Any]]:
+    """A ChatWidget's conversation after ``events[:at]``: the input of the last run it started at or before
+    that event (the user's turns are in run inputs, not in events), then that run's events up to ``at``."""
+    lines = frame["line"].tolist()  # 1-based places in chat.events, ascending
+    start, run_input = 0, None
+    for recorded, wire in chat._run_inputs:
+        row = bisect.bisect_right(lines, recorded)  # the rows read from the events before the run
+        if row <= at:
+            start, run_input = row, wire
+    if run_input is None:
+        thread = apply_events(events[:at])
+    else:
+        thread = apply_events(events[start:at], messages=run_input["messages"], state=run_input.get("state"))
+    return thread, chat.thread_id, list(chat.tools)
+
+
+def fork_chat(
+    chat: Any,
+    at: int | None = None,
+    *,
+    messages: Mapping[str, Any] | None = None,
+    tool_results: Mapping[str, Any] | None = None,
+    state: JSON = _KEEP,
+) -> asyncio.Task[Any]:
+    """``chat.fork``: run the chat's agent on ``fork(chat, at, ...)``, the conversation shown on a new branch.
+
+    The messages the fork shares with the conversation stay; from the first that differs on, the old ones become
+    a branch (``chat.branches``) and the fork's take their place, then the agent answers. The chat's state becomes
+    the fork's.
+    """
+    from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
+
+    chat._refuse_when_busy("fork the conversation")
+    chat._refuse_without_agent()
+    loop = chat._loop()
+    run_input = fork(chat, at, messages=messages, tool_results=tool_results, state=state)
+    wire = run_input.model_dump(mode="json", by_alias=True, exclude_none=True)
+    forked = to_ui_messages(wire["messages"])
+    path = chat._conversation.messages
+    shared = 0
+    while shared < min(len(path), len(forked)) and to_agui_messages_wire(
+        [path[shared]]
+    ) == to_agui_messages_wire([forked[shared]]):
+        shared += 1
+    if shared < len(path):
+        chat._fork(shared)
+    changes = []
+    for message in forked[shared:]:
+        changes += chat._conversation.append(message)
+    chat._conversation.state = copy_json(wire.get("state"))
+    return chat._start_run(loop, changes, run_input=run_input)

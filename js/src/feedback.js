@@ -1,0 +1,164 @@
+// 👍/👎 on an answer, in its footer: toggling buttons (aria-pressed) that send {"kind": "feedback"} to the kernel,
+// which keeps the rating in the message's metadata (metadata["agui-notebook"].feedback) and sends it back; and after
+// a thumbs-down, a small inline form for an optional comment. The form is built only when asked for.
+import { button, element, label } from "./dom.js";
+
+export const MAX_COMMENT_CHARS = 2000;
+
+const SVG = "http://www.w3.org/2000/svg";
+const THUMB = [
+  "M5.5 7.5v6h-3v-6z",
+  "M5.5 7.5 8 2.8c.9 0 1.6.7 1.6 1.6V6.5h3a1.2 1.2 0 0 1 1.2 1.4l-.9 4.6a1.2 1.2 0 0 1-1.2 1H5.5",
+];
+
+/** Our thumb icon, up or down (the same strokes flipped), decorative. */
+function thumbIcon(direction) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", `agui-icon agui-icon-thumb-${direction}`);
+  const group = document.createElementNS(SVG, "g");
+  if (direction === "down") group.setAttribute("transform", "matrix(1 0 0 -1 0 16)");
+  for (const d of THUMB) {
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", d);
+    group.append(path);
+  }
+  svg.append(group);
+  return svg;
+}
+
+/** The feedback entry of a message (its metadata["agui-notebook"].feedback), or null. */
+export function messageFeedback(message) {
+  const own = message?.metadata?.["agui-notebook"];
+  const entry = own !== null && typeof own === "object" ? own.feedback : null;
+  if (entry === null || typeof entry !== "object" || !["up", "down"].includes(entry.rating)) return null;
+  return { rating: entry.rating, comment: typeof entry.comment === "string" ? entry.comment : "" };
+}
+
+/** The two buttons, for the message template (wired by `Feedback`). */
+export function buildFeedbackButtons() {
+  const el = element("span", "agui-feedback");
+  el.dataset.agui = "feedback";
+  for (const [rating, text] of [
+    ["up", "Good answer"],
+    ["down", "Bad answer"],
+  ]) {
+    const node = button(`feedback-${rating}`, text, { icon: thumbIcon(rating), className: "agui-icon-button" });
+    node.setAttribute("aria-pressed", "false");
+    el.append(node);
+  }
+  return el;
+}
+
+export class Feedback {
+  /** `el` is the template's buttons; `after` the element the comment form goes after; `chat` sends. */
+  constructor(chat, el, after) {
+    this.chat = chat;
+    this.el = el;
+    this.after = after;
+    [this.upButton, this.downButton] = el.children;
+    this.messageId = null;
+    this.rating = null;
+    this.comment = "";
+    this.form = null;
+    el.addEventListener("click", (event) => {
+      const target = event.target.closest?.("button");
+      if (target === this.upButton) this.rate(this.rating === "up" ? null : "up");
+      else if (target === this.downButton) this.rate(this.rating === "down" ? null : "down");
+    });
+  }
+
+  /** Show the rating the message's metadata holds (what the kernel kept). */
+  update(message) {
+    this.messageId = typeof message?.id === "string" ? message.id : null;
+    const entry = messageFeedback(message);
+    this.show(entry?.rating ?? null, entry?.comment ?? "");
+  }
+
+  show(rating, comment) {
+    this.rating = rating;
+    this.comment = comment;
+    this.upButton.setAttribute("aria-pressed", rating === "up" ? "true" : "false");
+    this.downButton.setAttribute("aria-pressed", rating === "down" ? "true" : "false");
+    this.el.dataset.rating = rating ?? "";
+    const downTitle = rating === "down" && comment ? `Bad answer: “${label(comment, 200)}”` : "Bad answer";
+    this.downButton.title = downTitle;
+    this.upButton.title = rating === "up" ? "Good answer (click again to take it back)" : "Good answer";
+  }
+
+  rate(rating, comment) {
+    if (this.messageId === null) return false;
+    const message = { kind: "feedback", messageId: this.messageId, rating };
+    if (comment) message.comment = comment;
+    const previous = [this.rating, this.comment];
+    this.show(rating, comment ?? (rating === this.rating ? this.comment : ""));
+    if (!this.chat.send(message)) {
+      this.show(...previous); // not connected: nothing was kept
+      return false;
+    }
+    if (rating === "down" && comment === undefined) this.openForm();
+    else this.closeForm();
+    return true;
+  }
+
+  openForm() {
+    if (this.form === null) this.form = this.buildForm();
+    this.form.hidden = false;
+    this.input.value = this.comment;
+    this.after.after(this.form);
+    this.input.focus({ preventScroll: true });
+    this.chat.followBottom?.();
+  }
+
+  closeForm() {
+    if (this.form !== null) this.form.hidden = true;
+  }
+
+  buildForm() {
+    const form = element("div", "agui-feedback-form");
+    form.dataset.agui = "feedback-form";
+    const prompt = element("span", "agui-feedback-prompt", "What went wrong? (optional)");
+    this.input = element("textarea", "agui-feedback-input");
+    this.input.dataset.agui = "feedback-comment";
+    this.input.rows = 2;
+    this.input.maxLength = MAX_COMMENT_CHARS;
+    this.input.setAttribute("aria-label", "Comment on this answer (optional)");
+    this.input.placeholder = "Tell the developers what went wrong";
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        this.closeForm();
+        this.downButton.focus({ preventScroll: true });
+      } else if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    const send = button("feedback-send", "Send the comment", {
+      text: "Send",
+      className: "agui-button agui-secondary agui-feedback-send",
+    });
+    send.addEventListener("click", () => this.submit());
+    const close = button("feedback-close", "No comment", {
+      text: "Skip",
+      className: "agui-button agui-ghost agui-feedback-close",
+    });
+    close.addEventListener("click", () => this.closeForm());
+    const row = element("div", "agui-feedback-row");
+    row.append(this.input, send, close);
+    form.append(prompt, row);
+    return form;
+  }
+
+  submit() {
+    const comment = this.input.value.trim();
+    if (!comment) {
+      this.closeForm();
+      return;
+    }
+    if (this.rate("down", comment.slice(0, MAX_COMMENT_CHARS))) this.closeForm();
+  }
+}
