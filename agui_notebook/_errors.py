@@ -21,6 +21,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
     ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
+    ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
@@ -57,6 +58,7 @@ __all__ = [
     "EventLogWarning",
     "EventParseError",
     "HttpAgentError",
+    "InterruptPayloadError",
     "JsonPatchError",
     "JsonValueError",
     "MessageValidationError",
@@ -258,6 +260,19 @@ class PatchError(AguiNotebookError):
 
 class RendererOutputError(AguiNotebookError, ValueError):
     """A renderer returned something its part cannot show (``widget/_renderers.py``); shown in the part."""
+
+
+class InterruptPayloadError(AguiNotebookError, ValueError):
+    """An answer to an interrupt that its ``responseSchema`` refuses, or one it cannot take (expired, answered).
+
+    The message names the interrupt and the field: ``interrupt 'i1': payload.address.zip: is required``;
+    ``interrupt_id`` and ``path`` (``"payload.address.zip"``; ``""`` when the interrupt itself refuses) hold them.
+    """
+
+    def __init__(self, message: str, *, interrupt_id: str = "", path: str = "") -> None:
+        super().__init__(message)
+        self.interrupt_id = interrupt_id
+        self.path = path
 
 
 class OptionError(AguiNotebookError, ValueError):

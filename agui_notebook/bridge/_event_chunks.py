@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from agui_notebook.agui._interrupts import approval_fields, is_tool_approval
 from agui_notebook.agui._metadata import spread_merge_metadata
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.agui._tool_outcome import ERROR_OUTCOMES, claimed_outcome
@@ -161,7 +162,9 @@ class EventChunkTranslator:
         ] = {}  # id -> (UIMessage id, type, content)
         self._activity_info: dict[str, dict[str, JSON]] = {}  # activity id -> its part's "ag-ui" facts
         self._last_assistant_id: str | None = None
-        self._pending_interrupts: dict[str, str] = {}  # interrupt id -> tool call id
+        self._pending_interrupts: dict[
+            str, str | None
+        ] = {}  # interrupt id -> tool call id (None: not a tool's)
         self._owner: dict[str, str] = {}  # AG-UI message id -> id of the UIMessage that shows it
         self._customs: dict[str, list[dict[str, JSON]]] = {}  # UIMessage id -> its CUSTOM events
 
@@ -199,6 +202,12 @@ class EventChunkTranslator:
             self._known.add(message["id"])
             if message.get("role") == "assistant":
                 self._last_assistant_id = message["id"]
+                # The interrupts its run ended with: a run answering them continues this message.
+                outcome = ((message.get("metadata") or {}).get(AGUI_KEY) or {}).get("outcome")
+                if isinstance(outcome, dict) and outcome.get("type") == "interrupt":
+                    for interrupt in outcome.get("interrupts") or ():
+                        if isinstance(interrupt, dict) and isinstance(interrupt.get("id"), str):
+                            self._pending_interrupts.setdefault(interrupt["id"], None)
             for part in message.get("parts") or ():
                 part_type = part.get("type", "")
                 for key in ("providerMetadata", "callProviderMetadata", "resultProviderMetadata"):
@@ -332,6 +341,8 @@ class EventChunkTranslator:
             for entry in resume:
                 interrupt_id = entry["interruptId"]
                 call_id = self._pending_interrupts.pop(interrupt_id, None)
+                if call_id is None:
+                    continue  # not a tool's approval: the answer is the run input's, no part changes
                 payload = entry.get("payload") if isinstance(entry.get("payload"), dict) else {}
                 approved = entry.get("status") == "resolved" and bool(payload.get("approved", False))
                 if not approved and call_id in self._tools:
@@ -375,16 +386,22 @@ class EventChunkTranslator:
         if isinstance(outcome, dict) and outcome.get("type") == "interrupt":
             for interrupt in outcome.get("interrupts") or ():
                 call_id = interrupt.get("toolCallId")
-                if call_id in self._tools:
-                    self._pending_interrupts[interrupt["id"]] = call_id
-                    request: dict[str, JSON] = {
-                        "type": "tool-approval-request",
-                        "approvalId": interrupt["id"],
-                        "toolCallId": call_id,
-                    }
-                    if interrupt.get("message"):
-                        request["reason"] = interrupt["message"]
-                    self._emit(out, self._tools[call_id].message_id or message_id, request)
+                if call_id not in self._tools or not is_tool_approval(interrupt):
+                    if isinstance(interrupt.get("id"), str):
+                        self._pending_interrupts[interrupt["id"]] = (
+                            None  # answered with a form (the widget's)
+                        )
+                    continue
+                self._pending_interrupts[interrupt["id"]] = call_id
+                request: dict[str, JSON] = {
+                    "type": "tool-approval-request",
+                    "approvalId": interrupt["id"],
+                    "toolCallId": call_id,
+                }
+                if interrupt.get("message"):
+                    request["reason"] = interrupt["message"]
+                request.update(approval_fields(interrupt.get("metadata")))
+                self._emit(out, self._tools[call_id].message_id or message_id, request)
         if run.step_open:
             self._emit(out, message_id, {"type": "finish-step"})
             run.step_open = False

@@ -33,7 +33,7 @@ import anywidget
 import traitlets
 from pydantic import BaseModel
 
-from agui_notebook._errors import AgentRunError, JsonValueError, OptionError
+from agui_notebook._errors import AgentRunError, InterruptPayloadError, JsonValueError, OptionError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome, RunStreamError
@@ -52,6 +52,15 @@ from agui_notebook.widget._feedback import (
     with_feedback,
 )
 from agui_notebook.widget._frontend_tools import MAX_FOLLOW_UPS, FrontendTools, drive_turn
+from agui_notebook.widget._interrupts import (
+    answer_interrupt,
+    cancel_open_interrupts,
+    interrupt_resume_entries,
+    is_approval_id,
+    pending_interrupts,
+    resend_interrupt,
+    show_interrupts,
+)
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
@@ -480,6 +489,8 @@ class ChatWidget(anywidget.AnyWidget):
         loop = self._loop()
         waiting = self._frontend_tools.cancel_waiting(self._conversation.messages)
         changes, cancelled = self._conversation.cancel_approvals()
+        more, cancelled_interrupts = cancel_open_interrupts(self._conversation.messages)
+        changes, cancelled = changes + more, cancelled + cancelled_interrupts
         changes = waiting + changes
         message = {"id": _fresh_id(), "role": "user", "parts": parts}
         changes += self._conversation.append(message)
@@ -617,7 +628,45 @@ class ChatWidget(anywidget.AnyWidget):
         self._refuse_without_agent()
         loop = self._loop()
         changes = self._conversation.answer_approval(approval_id, approved, reason)
-        if self._conversation.pending_approvals():
+        return self._resume_when_answered(loop, changes)
+
+    def answer_interrupt(
+        self, interrupt_id: str, payload: JSON = None, *, cancel: bool = False
+    ) -> asyncio.Task[RunOutcome] | None:
+        """Answer an interrupt the last run ended with (what the form's Submit and Dismiss do).
+
+        ``payload`` is checked against the interrupt's ``responseSchema`` (an :class:`InterruptPayloadError`
+        names the field it refuses, or says the interrupt has expired); ``cancel=True`` dismisses it instead
+        (``{"status": "cancelled"}``). A tool approval takes ``{"approved": bool, "reason"?: str}``, as
+        :meth:`answer_approval`. Once every interrupt and approval of the answer is answered the run resumes with
+        all their entries: returns its task, or None while others are still open. ``KeyError`` when no open
+        interrupt of the last answer has this id.
+        """
+        self._refuse_when_busy("answer an interrupt")
+        self._refuse_without_agent()
+        loop = self._loop()
+        if is_approval_id(self._conversation.messages, interrupt_id):
+            answer = payload if isinstance(payload, Mapping) else {}
+            if cancel or type(answer.get("approved")) is not bool:
+                raise InterruptPayloadError(
+                    f"interrupt {interrupt_id!r} is a tool approval: payload.approved: must be true or false",
+                    interrupt_id=interrupt_id,
+                    path="payload.approved",
+                )
+            reason = answer.get("reason")
+            return self.answer_approval(
+                interrupt_id, answer["approved"], reason=reason if isinstance(reason, str) else None
+            )
+        payload = _json_copy(json_value(payload, "payload"))
+        changes = answer_interrupt(self._conversation.messages, interrupt_id, payload, cancel=cancel)
+        return self._resume_when_answered(loop, changes)
+
+    def _resume_when_answered(
+        self, loop: asyncio.AbstractEventLoop, changes: list[MessageChange]
+    ) -> asyncio.Task[RunOutcome] | None:
+        """Resume once nothing of the last answer waits any more; until then show the answer given."""
+        messages = self._conversation.messages
+        if self._conversation.pending_approvals() or pending_interrupts(messages):
             self._patch(changes)
             self._flush()
             self._sync_traits(self.status, self.error)
@@ -631,7 +680,11 @@ class ChatWidget(anywidget.AnyWidget):
             self._patch(changes)
             self._task = self._create_task(loop, drive_turn(self, None), "agui-notebook frontend tools")
             return self._task
-        return self._start_run(loop, changes, resume=self._conversation.resume_entries())
+        return self._start_run(loop, changes, resume=self._resume_entries())
+
+    def _resume_entries(self) -> list[dict[str, JSON]]:
+        """The resume entries of the last answer: its answered approvals, then its answered interrupts."""
+        return self._conversation.resume_entries() + interrupt_resume_entries(self._conversation.messages)
 
     def play(self, stream: Any, *, speed: float | None = None) -> asyncio.Task[RunOutcome]:
         """Render a recorded or prepared stream without an agent; returns the task.
@@ -941,6 +994,7 @@ class ChatWidget(anywidget.AnyWidget):
             code = "STREAM_ERROR" if isinstance(failure, RunStreamError) else type(failure).__name__
         try:
             self._patch(self._conversation.end_run(outcome, error, code))
+            self._patch(show_interrupts(self._conversation.messages))
         except Exception as exc:  # the end of the run could not be shown: that is the run's failure now
             failure = failure or exc
             outcome, error = "error", error or _describe(exc)
@@ -1249,7 +1303,7 @@ class ChatWidget(anywidget.AnyWidget):
             if comment is not None and not isinstance(comment, str):
                 raise _BadRequest(f"feedback: comment is {type(comment).__name__}, not a string")
             self.feedback(message_id, rating, comment)
-        elif self.busy and kind in ("send", "regenerate", "approval", "edit", "select_branch"):
+        elif self.busy and kind in ("send", "regenerate", "approval", "interrupt", "edit", "select_branch"):
             self._show_error(BUSY_NOTICE)
         elif kind == "send":
             text = content.get("text")
@@ -1287,6 +1341,18 @@ class ChatWidget(anywidget.AnyWidget):
             if reason is not None and not isinstance(reason, str):
                 raise _BadRequest(f"approval: reason is {type(reason).__name__}, not a string")
             self.answer_approval(approval_id, approved, reason=reason)
+        elif kind == "interrupt":
+            interrupt_id, status = content.get("interruptId"), content.get("status")
+            if not isinstance(interrupt_id, str) or status not in ("resolved", "cancelled"):
+                raise _BadRequest(
+                    "interrupt: needs a string interruptId and a status 'resolved' or 'cancelled'"
+                )
+            try:
+                self.answer_interrupt(interrupt_id, content.get("payload"), cancel=status == "cancelled")
+            except Exception:
+                # Refused: the card waits for its part to change before it takes an answer again.
+                self._patch(resend_interrupt(self._conversation.messages, interrupt_id))
+                raise
 
     def _requested_place(self, content: dict[str, Any], *, required: bool = True) -> Any:
         """The place of the message a request names by ``messageId`` (and ``at``, its place in the view, which

@@ -225,7 +225,7 @@ async def drive_turn(chat: ChatWidget, first: Coroutine[Any, Any, RunOutcome] | 
             chat._finish("", None)
             return "interrupt"
         follow_ups += 1
-        source = chat._begin_follow_up(resume=chat._conversation.resume_entries())
+        source = chat._begin_follow_up(resume=chat._resume_entries())
         outcome = await chat._drive(source)
     return outcome
 

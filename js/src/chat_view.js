@@ -257,11 +257,13 @@ export class ChatView {
     this.frame.request();
   }
 
-  /** Whether the last message has a tool call waiting for the user's approval. */
+  /** Whether the last message has a tool call waiting for the user's approval, or an open interrupt. */
   awaitingApproval() {
     const last = this.state.messages[this.state.messages.length - 1];
     const parts = last?.role === "assistant" && Array.isArray(last.parts) ? last.parts : [];
-    return parts.some((part) => part?.state === "approval-requested");
+    return parts.some(
+      (part) => part?.state === "approval-requested" || (part?.type === "data-interrupt" && part.data?.status === "open"),
+    );
   }
 
   scrollToApproval() {

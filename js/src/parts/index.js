@@ -2,6 +2,7 @@
 import { CustomPartView, SteeringPartView } from "./custom.js";
 import { DataPartView } from "./data.js";
 import { FilePartView } from "./file.js";
+import { InterruptPartView } from "../interrupts.js";
 import { ReasoningPartView } from "./reasoning.js";
 export { RenderedPartView, renderingFor } from "./rendered.js";
 import { SourceDocumentPartView, SourceUrlPartView } from "./sources.js";
@@ -31,6 +32,7 @@ export function createPartView(type, context) {
       return new SteeringPartView(context);
     default:
       if (type.startsWith("tool-")) return new ToolPartView(context, type);
+      if (type === "data-interrupt") return new InterruptPartView(context);
       if (type.startsWith("data-")) return new DataPartView(context, type);
       return new CustomPartView(context, type);
   }

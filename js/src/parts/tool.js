@@ -2,6 +2,7 @@
 // stream), the output or error, and Approve/Deny for `approval-requested`.
 import { button, element, icon, label, prettyJson } from "../dom.js";
 import { showJson } from "../highlight.js";
+import { detailsList } from "../interrupts.js";
 
 const STATE_LABELS = {
   "input-streaming": "Preparing",
@@ -115,7 +116,9 @@ export class ToolPartView {
     this.approveButton.addEventListener("click", () => this.respond(true));
     this.denyButton.addEventListener("click", () => this.respond(false));
     controls.append(this.reason, this.denyButton, this.approveButton);
-    box.append(this.approvalText, controls);
+    this.approvalDetails = element("div", "agui-approval-details");
+    this.approvalDetailsKey = null;
+    box.append(this.approvalText, this.approvalDetails, controls);
     return box;
   }
 
@@ -187,8 +190,28 @@ export class ToolPartView {
     }
   }
 
+  /** What the approval request says about itself (the AI SDK's approval fields), as a small definition list:
+   * the reason it was asked once the card no longer leads with it, the descriptor, whether it was decided
+   * automatically, and the signature binding it to its call. */
+  updateApprovalDetails(approval, requested) {
+    const rows = approval
+      ? [
+          ["Asked", requested || typeof approval.requestReason !== "string" ? undefined : approval.requestReason],
+          ["Descriptor", approval.descriptor ?? undefined],
+          ["Automatic", typeof approval.isAutomatic === "boolean" ? approval.isAutomatic : undefined],
+          ["Signature", typeof approval.signature === "string" ? approval.signature : undefined],
+        ]
+      : [];
+    const key = JSON.stringify(rows);
+    if (key === this.approvalDetailsKey) return;
+    this.approvalDetailsKey = key;
+    this.approvalDetails.replaceChildren(detailsList(rows, { hook: "approval-details", code: ["Signature", "Descriptor"] }));
+    this.approvalDetails.hidden = rows.every(([, value]) => value === undefined);
+  }
+
   updateApproval(part, state, previousState) {
     const approval = part.approval && typeof part.approval === "object" ? part.approval : null;
+    this.updateApprovalDetails(approval, state === "approval-requested");
     const requested = state === "approval-requested";
     const answered =
       state === "approval-responded" || state === "output-denied" || (approval && approval.approved !== undefined);
