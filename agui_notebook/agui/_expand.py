@@ -7,7 +7,7 @@ from typing import Any
 from ag_ui.core import ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent
 
 from agui_notebook._errors import ChunkExpansionError
-from agui_notebook.wire._json import json_kind
+from agui_notebook.wire._json import json_kind, shown
 
 __all__ = ["CHUNK_TYPES", "ChunkExpander", "ChunkExpansionError"]
 
@@ -149,8 +149,8 @@ class ChunkExpander:
                     if tag is not None and tag != owner:
                         holder = "(the parent agent)" if owner is None else owner
                         raise ChunkExpansionError(
-                            f"cannot continue {_ENTITY[kind]} {entity_id!r}: chunk subagentRunId {tag!r} does not "
-                            f"match the open stream's subagent {holder!r}"
+                            f"cannot continue {_ENTITY[kind]} {shown(entity_id)}: chunk subagentRunId {shown(tag)} "
+                            f"does not match the open stream's subagent {shown(holder)}"
                         )
                     return owner
             return tag
@@ -233,10 +233,10 @@ class ChunkExpander:
                 incoming = chunk.get(name)
                 if incoming is not None and incoming != fields.get(name):
                     established = fields.get(name)
-                    shown = "(absent)" if established is None else repr(established)
+                    was = "(absent)" if established is None else shown(established)
                     raise ChunkExpansionError(
-                        f"cannot continue {_ENTITY[kind]} {fields[id_key]!r}: chunk {name} {incoming!r} does not "
-                        f"match the open stream's {name} {shown}"
+                        f"cannot continue {_ENTITY[kind]} {shown(fields[id_key])}: chunk {name} {shown(incoming)} "
+                        f"does not match the open stream's {name} {was}"
                     )
         else:
             result.extend(self._close(lane_key))

@@ -706,7 +706,9 @@ class ChatWidget(anywidget.AnyWidget):
             return
         self._stopping = True
         self._stop.set()
-        if self._task_begun:  # a task cancelled before its first step would skip the tidying up: it sees _stop
+        if (
+            self._task_begun
+        ):  # a task cancelled before its first step would skip the tidying up: it sees _stop
             task.cancel()
 
     def clear(self) -> None:

@@ -66,7 +66,9 @@ def generative_agent(run_input: Any) -> Iterator[dict[str, Any]]:
         else:
             payload = entry.payload or {}
             extra = " with breakfast" if payload.get("breakfast") else ""
-            yield from _text(f"booked-{run}", [f"Booked {payload.get('nights')} nights ", f"in {city}{extra}."])
+            yield from _text(
+                f"booked-{run}", [f"Booked {payload.get('nights')} nights ", f"in {city}{extra}."]
+            )
         yield {"type": "RUN_FINISHED", "threadId": thread, "runId": run}
         return
     if last is not None and last.role == "tool":
