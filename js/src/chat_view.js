@@ -257,13 +257,14 @@ export class ChatView {
     this.frame.request();
   }
 
-  /** Whether the last message has a tool call waiting for the user's approval, or an open interrupt. */
+  /** What the last message waits for from the user: "approval" (a tool call to approve), "answer" (an open
+   * interrupt form), or false. */
   awaitingApproval() {
     const last = this.state.messages[this.state.messages.length - 1];
     const parts = last?.role === "assistant" && Array.isArray(last.parts) ? last.parts : [];
-    return parts.some(
-      (part) => part?.state === "approval-requested" || (part?.type === "data-interrupt" && part.data?.status === "open"),
-    );
+    if (parts.some((part) => part?.state === "approval-requested")) return "approval";
+    if (parts.some((part) => part?.type === "data-interrupt" && part.data?.status === "open")) return "answer";
+    return false;
   }
 
   scrollToApproval() {

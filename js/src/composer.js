@@ -16,6 +16,10 @@ const STATUS_LABELS = {
   error: "Error",
   disconnected: NOT_CONNECTED,
 };
+const AWAITING_LABELS = {
+  "awaiting-approval": "Waiting for your approval",
+  "awaiting-answer": "Waiting for your answer",
+};
 
 function readAsDataUrl(file) {
   return new Promise((resolve, reject) => {
@@ -115,13 +119,14 @@ export class Composer {
     this.input.placeholder = label(text || "Send a message…", 200);
   }
 
-  /** Show the run status; `awaiting` (ready, with an approval the user has not answered) says so instead. */
+  /** Show the run status; `awaiting` ("approval" or "answer": ready, with an approval or an interrupt form the user
+   * has not answered) says so instead. */
   setStatus(status, { awaiting = false } = {}) {
     const changed = status !== this.status;
     this.status = status;
-    const shown = status === "ready" && awaiting ? "awaiting-approval" : status;
+    const shown = status === "ready" && awaiting ? `awaiting-${awaiting === "answer" ? "answer" : "approval"}` : status;
     this.statusEl.dataset.status = shown;
-    const text = shown === "awaiting-approval" ? "Waiting for your approval" : STATUS_LABELS[status] ?? label(status, 40);
+    const text = AWAITING_LABELS[shown] ?? STATUS_LABELS[status] ?? label(status, 40);
     if (this.statusEl.textContent !== text) this.statusEl.textContent = text;
     this.stopButton.hidden = !this.busy;
     if (changed) this.stopButton.disabled = false;

@@ -383,7 +383,7 @@ def test_no_schema_is_continue_with_an_optional_reply(chat, artifacts_dir):
         {"kind": "interrupt", "interruptId": "go", "status": "resolved"},
         {"kind": "interrupt", "interruptId": "why", "status": "resolved", "payload": "Because."},
     ]
-    assert widget.locator("[data-agui=status]").inner_text() == "Waiting for your approval"
+    assert widget.locator("[data-agui=status]").inner_text() == "Waiting for your answer"
 
 
 def test_a_scalar_schema_is_one_field(chat):
@@ -483,7 +483,10 @@ def test_answered_and_dismissed_cards_say_what_happened(open_chat, artifacts_dir
         second.locator("[data-agui=interrupt-answer]").inner_text()
         == "Dismissed: a new message was sent before this was answered."
     )
-    assert widget.locator("[data-agui=status]").inner_text() != "Waiting for your approval"
+    assert widget.locator("[data-agui=status]").inner_text() not in (
+        "Waiting for your approval",
+        "Waiting for your answer",
+    )
     widget.message(1).screenshot(
         path=str(artifacts_dir / f"interrupt-answered-{theme}.png"), animations="disabled"
     )
