@@ -792,18 +792,29 @@ class ChatWidget(anywidget.AnyWidget):
         display(data, metadata=metadata, raw=True)
         if self._static_display_id is None:
             self._static_display_id = f"agui-notebook-static-{self.model_id}"
-        self._static_shown = static_bundle(
-            self._conversation.messages, title=self.title, render_part=self._renderers.static_part_html
-        )
+        self._static_shown = self._static_copy()
         display(self._static_shown, raw=True, display_id=self._static_display_id)
+
+    def _static_copy(self) -> dict[str, str]:
+        """The static copy's bundle: the conversation, its rendered parts and the other versions of its forks."""
+        versions = {}
+        for point in self._tree.points():
+            at = point["at"]
+            if at < len(self._conversation.messages):
+                others = [b.messages for b in self._tree.branches(at) if not b.selected]
+                versions[at] = (point["index"], others)
+        return static_bundle(
+            self._conversation.messages,
+            title=self.title,
+            render_part=self._renderers.static_part_html,
+            versions=versions,
+        )
 
     def _refresh_static(self) -> None:
         """Bring every displayed static copy up to date (an ``update_display_data`` for its display id)."""
         if self._static_display_id is None:
             return
-        bundle = static_bundle(
-            self._conversation.messages, title=self.title, render_part=self._renderers.static_part_html
-        )
+        bundle = self._static_copy()
         if bundle == self._static_shown:
             return
         from IPython.display import update_display

@@ -222,10 +222,34 @@ PartHtml = Callable[[Any, int, Mapping[str, Any]], "str | None"]
 """``render_part(message_id, index, part)``: a part's copy in place of the default one (rendered outputs), or None."""
 
 
-def static_html(messages: Sequence[Any], *, title: str = "", render_part: PartHtml | None = None) -> str:
-    """The conversation as one sanitized HTML fragment (see the module docstring for what it may contain)."""
+Versions = Mapping[int, "tuple[int, list[list[Mapping[str, Any]]]]"]
+"""The forks of a branched conversation: ``{place of the message: (its index among the versions, the other
+versions' messages from the fork on)}``, the others oldest first."""
+
+
+def static_html(
+    messages: Sequence[Any],
+    *,
+    title: str = "",
+    render_part: PartHtml | None = None,
+    versions: Versions | None = None,
+) -> str:
+    """The conversation as one sanitized HTML fragment (see the module docstring for what it may contain).
+
+    ``versions`` (the widget's branches) adds, under each message where the conversation forked, which version
+    it is and the other versions, folded, so a saved notebook keeps every branch.
+    """
+    rows = _rows(messages, render_part, versions or {})
+    if not rows:
+        rows.append('<div class="agui-static-note">No messages yet.</div>')
+    heading = f'<div class="agui-static-title">{escape(_cut(title, 200))}</div>' if title else ""
+    footer = '<div class="agui-static-note">A saved copy of this chat: run the cell to continue the conversation.</div>'
+    return f'{_STYLE}<div class="{STATIC_CLASS}">{heading}{"".join(rows)}{footer}</div>'
+
+
+def _rows(messages: Sequence[Any], render_part: PartHtml | None, versions: Versions) -> list[str]:
     rows = []
-    for message in messages:
+    for at, message in enumerate(messages):
         if not isinstance(message, Mapping):
             continue
         parts = message.get("parts")
@@ -239,6 +263,8 @@ def static_html(messages: Sequence[Any], *, title: str = "", render_part: PartHt
                 (render_part(message_id, i, p) if isinstance(p, Mapping) else None) or _part_html(p)
                 for i, p in enumerate(parts)
             )
+        if at in versions:
+            body += _versions_html(*versions[at])
         role = _role(message)
         kind = (
             role if role in _ROLES else "other"
@@ -247,11 +273,22 @@ def static_html(messages: Sequence[Any], *, title: str = "", render_part: PartHt
             f'<div class="agui-static-message agui-static-{kind}">'
             f'<div class="agui-static-role">{escape(role)}</div>{body}</div>'
         )
-    if not rows:
-        rows.append('<div class="agui-static-note">No messages yet.</div>')
-    heading = f'<div class="agui-static-title">{escape(_cut(title, 200))}</div>' if title else ""
-    footer = '<div class="agui-static-note">A saved copy of this chat: run the cell to continue the conversation.</div>'
-    return f'{_STYLE}<div class="{STATIC_CLASS}">{heading}{"".join(rows)}{footer}</div>'
+    return rows
+
+
+def _versions_html(index: int, others: list[list[Mapping[str, Any]]]) -> str:
+    """Which version a forked message is, and the other versions, folded (each from the fork on)."""
+    count = len(others) + 1
+    numbers = [n for n in range(1, count + 1) if n != index + 1]
+    folded = "".join(
+        f'<div class="agui-static-note">Version {number}</div>{"".join(_rows(version, None, {}))}'
+        for number, version in zip(numbers, others, strict=True)
+    )
+    other = "version" if count == 2 else "versions"
+    return (
+        f'<details class="agui-static-versions"><summary class="agui-static-note">Version {index + 1} of '
+        f"{count}: the other {other}</summary>{folded}</details>"
+    )
 
 
 def _part_text(part: Any) -> str:
@@ -284,10 +321,14 @@ def static_text(messages: Sequence[Any], *, title: str = "") -> str:
 
 
 def static_bundle(
-    messages: Sequence[Any], *, title: str = "", render_part: PartHtml | None = None
+    messages: Sequence[Any],
+    *,
+    title: str = "",
+    render_part: PartHtml | None = None,
+    versions: Versions | None = None,
 ) -> dict[str, str]:
     """The static copy's mime bundle: ``text/html`` and ``text/plain``."""
     return {
-        "text/html": static_html(messages, title=title, render_part=render_part),
+        "text/html": static_html(messages, title=title, render_part=render_part, versions=versions),
         "text/plain": static_text(messages, title=title),
     }

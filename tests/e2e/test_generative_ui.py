@@ -19,7 +19,8 @@ from tests.support.chromium import chromium_browser
 pytestmark = pytest.mark.e2e
 
 CELLS = [
-    """import pandas as pd
+    """import ipywidgets as widgets
+import pandas as pd
 
 from agui_notebook import ChatWidget
 from tests.e2e.generative_agent import forecast_for, generative_agent
@@ -36,6 +37,13 @@ chat = ChatWidget(generative_agent, tools=[get_forecast], title="generative", he
 @chat.renderer("data-forecast")
 def forecast_table(part):
     return pd.DataFrame(part["data"]["days"]).set_index("day")
+
+
+@chat.renderer("tool-get_forecast")
+def days_slider(part):
+    if part.get("state") != "output-available":
+        return None
+    return widgets.IntSlider(value=len(part["output"]), min=0, max=7, description="Days")
 
 
 chat""",
@@ -102,8 +110,10 @@ def test_a_frontend_tool_a_renderer_an_interrupt_form_and_an_edit(lab: Lab, arti
 
         # The agent calls get_forecast; the kernel runs it and the follow-up run draws the forecast as a table.
         ask(page, "Forecast for Paris?")
-        tool = page.locator("[data-part-type=tool-get_forecast][data-tool-state=output-available]")
-        tool.wait_for(state="visible")
+        # The tool part is drawn by its renderer: a live ipywidget, through JupyterLab's widget manager.
+        slider = page.locator("[data-part-type=tool-get_forecast] [data-agui=rendered-widget] .widget-slider")
+        slider.wait_for(state="visible")
+        assert page.locator("[data-part-type=tool-get_forecast] .widget-readout").inner_text() == "3"
         table = page.locator("[data-part-type=data-forecast] [data-agui=rendered-output] table")
         table.wait_for(state="visible")
         assert "Mon" in table.inner_text() and "19" in table.inner_text()
