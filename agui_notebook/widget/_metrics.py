@@ -80,17 +80,19 @@ class GapBars:
     def add(self, gap: float) -> None:
         """One more gap (amortised O(1): the bars are halved, pairwise max, each time they fill up)."""
         self.count += 1
+        if self.bars and self._in_last == self.per_bar and len(self.bars) == self.capacity:
+            old = self.bars
+            self.bars = [max(old[i], old[i + 1]) for i in range(0, len(old) - 1, 2)]
+            if len(old) % 2:  # the odd bar out is the first half of a bar of the new width
+                self.bars.append(old[-1])
+            else:
+                self._in_last *= 2
+            self.per_bar *= 2
         if self.bars and self._in_last < self.per_bar:
             if gap > self.bars[-1]:
                 self.bars[-1] = gap
             self._in_last += 1
             return
-        if len(self.bars) == self.capacity:
-            old = self.bars
-            self.bars = [max(old[i], old[i + 1]) for i in range(0, len(old) - 1, 2)]
-            if len(old) % 2:
-                self.bars.append(old[-1])
-            self.per_bar *= 2
         self.bars.append(gap)
         self._in_last = 1
 
@@ -159,11 +161,11 @@ class RunMetrics:
         elif kind == "RUN_STARTED":
             if self.started_ns is None:
                 self.started_ns = received_ns
-        elif kind in RUN_END_TYPES:
+        elif kind in RUN_END_TYPES and self.ended_ns is None:
+            # The first end is the run's (an AI SDK stream goes on after its ``error`` chunk, to ``finish``:
+            # the logs read that tail as a run of its own).
             self.ended_ns = received_ns
-            tokens = _usage(event, -1, OddValues()).get("output_tokens")
-            if tokens is not None:
-                self.output_tokens = tokens
+            self.output_tokens = _usage(event, -1, OddValues()).get("output_tokens")
 
     def _start_ns(self) -> int | None:
         if self.started_ns is not None:
