@@ -131,12 +131,13 @@ export class MetricsStrip {
       model?.get?.("show_metrics") === true && this.role === "assistant" && all && typeof all === "object"
         ? all[this.messageId]
         : undefined;
+    // Touch the DOM only on a change: a patch must not mutate the messages it does not name.
     if (metrics === null || typeof metrics !== "object") {
-      this.el.hidden = true;
+      if (!this.el.hidden) this.el.hidden = true;
       return;
     }
     const text = JSON.stringify(metrics);
-    this.el.hidden = false;
+    if (this.el.hidden) this.el.hidden = false;
     if (text === this.shown) return;
     this.shown = text;
     this.draw(metrics);
