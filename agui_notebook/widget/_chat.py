@@ -1303,7 +1303,10 @@ class ChatWidget(anywidget.AnyWidget):
         if not metrics.changed and not force:
             return
         self._metrics_synced_at = time.monotonic()
-        self.message_metrics = metrics.as_trait()
+        try:
+            self.message_metrics = metrics.as_trait()
+        except Exception as exc:  # the comm could not carry it: as for the patches, the run's failure
+            raise _SyncFailed(exc) from exc
 
     def _sync_traits(self, status: str, error: str, details: str | None = None) -> None:
         self._sync_state()
