@@ -157,6 +157,11 @@ def test_metrics_strip_screenshot(open_chat: Any, artifacts_dir: Any, theme: str
         " root.getBoundingClientRect().right + 1).map((e) => e.className)"
     )
     assert overflowing == []
+    strip = _strip(widget, 1)
+    style = strip.evaluate(
+        "(el) => { const s = getComputedStyle(el); return [s.display, s.flexWrap, s.columnGap]; }"
+    )
+    assert style == ["flex", "wrap", "10px"]  # the strip's own rules apply at every width
     path = artifacts_dir / f"metrics-strip-{theme}-{width}.png"
     widget.root.screenshot(path=str(path), animations="disabled")
     assert path.stat().st_size > 5_000
