@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from agui_notebook import ChatWidget, chunks_df, runs_df
 from agui_notebook.widget._metrics import MAX_BARS, GapBars, RunMetrics
-from tests.support.pydantic_ai_runs import SCENARIOS, capture, make_agent
+from tests.support.pydantic_ai_runs import SCENARIOS, capture, make_agent, make_approval_agent
 
 BASE_NS = 1_767_000_000_000_000_000  # a receive time in 2025 (0 would read as "no time")
 
@@ -207,6 +207,25 @@ def test_the_metrics_update_while_the_answer_streams() -> None:
     assert {1, 2, 3} <= set(chunk_counts)  # chunks 0.3 s apart: each shown as it came (throttle: 0.25 s)
     (final,) = chat.message_metrics.values()
     assert final["running"] is False and final["chunks"] == 4 and final["gap_count"] == 3
+
+
+def test_a_run_that_continues_an_answer_shows_its_own_numbers_on_it() -> None:
+    async def run() -> tuple[ChatWidget, dict[str, Any], dict[str, Any]]:
+        chat = ChatWidget(make_approval_agent(), show_metrics=True)
+        assert await chat.send("Delete /tmp/x") == "interrupt"
+        asked = dict(chat.message_metrics)
+        approval_id = chat.messages[1]["parts"][-1]["approval"]["id"]
+        assert await chat.answer_approval(approval_id, True) == "success"
+        return chat, asked, dict(chat.message_metrics)
+
+    chat, asked, answered = asyncio.run(run())
+    assert list(asked) == list(answered) == answer_ids(chat)  # one answer, continued
+    (message_id,) = answer_ids(chat)
+    runs = runs_df(chat)
+    assert len(runs) == 2
+    assert _same(asked[message_id]["duration_s"], runs.duration_s.iloc[0])
+    assert _same(answered[message_id]["duration_s"], runs.duration_s.iloc[1])
+    assert answered[message_id]["chunks"] == runs.text_chunks.iloc[1] + runs.reasoning_chunks.iloc[1] > 0
 
 
 # ------------------------------------------------------------------------------ agreement with the logs tables
