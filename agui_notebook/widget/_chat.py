@@ -61,6 +61,7 @@ from agui_notebook.widget._interrupts import (
     resend_interrupt,
     show_interrupts,
 )
+from agui_notebook.widget._metrics import METRICS_SYNC_SECONDS, MessageMetrics
 from agui_notebook.widget._patches import PatchBatcher
 from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
@@ -246,6 +247,11 @@ class ChatWidget(anywidget.AnyWidget):
     branch_points = traitlets.List(traitlets.Dict()).tag(sync=True)
     """The forks along the conversation, for the views' ‹ 1/2 › pickers: ``{"at", "index", "count"}`` for each
     message ``at`` that has alternatives (``_branches.py``); set by the widget, saved with the notebook."""
+    show_metrics = traitlets.Bool(False).tag(sync=True)
+    """Whether the views show the live metrics strip under each answer (TTFT, rates, gaps: ``_metrics.py``)."""
+    message_metrics = traitlets.Dict().tag(sync=True)
+    """``{assistant message id: metrics}`` from ``chat.events`` (``widget/_metrics.py``); set by the widget while
+    ``show_metrics`` is on (at most every ``METRICS_SYNC_SECONDS`` during a run), saved with the notebook."""
 
     def __init__(
         self,
@@ -263,6 +269,7 @@ class ChatWidget(anywidget.AnyWidget):
         raise_errors: bool = False,
         renderers: Mapping[str, Any] | None = None,
         message_type: type[BaseModel] | None = None,
+        show_metrics: bool = False,
         **kwargs: Any,
     ) -> None:
         cls = type(self)
@@ -286,6 +293,7 @@ class ChatWidget(anywidget.AnyWidget):
             height=height,
             show_reasoning=show_reasoning,
             theme=theme,
+            show_metrics=show_metrics,
             **kwargs,
         )
         self._syncing = False
@@ -304,6 +312,9 @@ class ChatWidget(anywidget.AnyWidget):
         self._run_inputs: list[tuple[int, dict[str, JSON]]] = []
         self._conversation = ConversationReducer(initial, state=_json_copy(state), recorder=self._recorder)
         self._batcher = PatchBatcher(self._conversation.messages)
+        self._metrics = MessageMetrics(self._recorder.events)
+        self._metrics_from = 0  # the first message the run in progress may stream into
+        self._metrics_synced_at = 0.0
         self._tree = MessageTree(self._conversation.messages)  # the branches; its path is the conversation
         self._task: asyncio.Task[RunOutcome] | None = None
         self._task_begun = False  # whether the run's task has run its first step (so stop() may cancel it)
@@ -725,6 +736,8 @@ class ChatWidget(anywidget.AnyWidget):
         self._tree = MessageTree()
         self._sync_branch_points()
         self._recorder.events.clear()
+        self._metrics.clear()
+        self._sync_metrics(force=True)
         self._run_inputs.clear()
         self.thread_id = _fresh_id()
         self.exception = None
@@ -947,6 +960,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._conversation.begin_run(
             run_id=run_id, thread_id=self.thread_id, resume=resume if continues else []
         )
+        self._begin_metrics(time.time_ns() if run_input is not None else None, bool(resume and continues))
         self._batcher.messages = self._conversation.messages
         self._batcher.extend(changes)
         self._set_view_status("submitted", "")
@@ -1011,6 +1025,7 @@ class ChatWidget(anywidget.AnyWidget):
         except Exception as exc:  # the end of the run could not be shown: that is the run's failure now
             failure = failure or exc
             outcome, error = "error", error or _describe(exc)
+        self._end_metrics()
         last = self._conversation.last_run
         reported = False  # the agent itself said the run failed (no exception on our side)
         if outcome == "success" and last is not None and last.errors:
@@ -1253,6 +1268,7 @@ class ChatWidget(anywidget.AnyWidget):
             message: dict[str, Any] | None = self._batcher.snapshot(*self._view_status)
         else:
             message = self._batcher.flush()
+        self._sync_metrics()
         if message is None:
             return
         try:
@@ -1261,6 +1277,47 @@ class ChatWidget(anywidget.AnyWidget):
             self._views_stale = True  # the views missed this one: the next message resets them
             raise _SyncFailed(exc) from exc
         self._views_stale = False
+
+    def _begin_metrics(self, sent_ns: int | None, resumes: bool) -> None:
+        messages = self._conversation.messages
+        resumed = resumes and bool(messages) and messages[-1].get("role") == "assistant"
+        self._metrics_from = len(messages) - 1 if resumed else len(messages)
+        self._metrics.begin_run(sent_ns)
+
+    def _metrics_message_id(self) -> str | None:
+        """The assistant message the run in progress streams into (None before it has one)."""
+        messages = self._conversation.messages
+        if len(messages) > self._metrics_from and messages[-1].get("role") == "assistant":
+            message_id = messages[-1].get("id")
+            return message_id if type(message_id) is str else None
+        return None
+
+    def _end_metrics(self) -> None:
+        self._metrics.assign(self._metrics_message_id())
+        self._metrics.end_run()
+        self._sync_metrics(force=True)
+
+    @traitlets.observe("show_metrics")
+    def _show_metrics_changed(self, change: Any) -> None:
+        if change["new"] and hasattr(self, "_metrics"):
+            self._sync_metrics(force=True)
+
+    def _sync_metrics(self, *, force: bool = False) -> None:
+        """Bring ``message_metrics`` up to the events recorded (only while ``show_metrics`` is on)."""
+        if not self.show_metrics:
+            return
+        if not force and time.monotonic() - self._metrics_synced_at < METRICS_SYNC_SECONDS:
+            return
+        metrics = self._metrics
+        metrics.read()
+        metrics.assign(self._metrics_message_id())
+        if not metrics.changed and not force:
+            return
+        self._metrics_synced_at = time.monotonic()
+        try:
+            self.message_metrics = metrics.as_trait()
+        except Exception as exc:  # the comm could not carry it: as for the patches, the run's failure
+            raise _SyncFailed(exc) from exc
 
     def _sync_traits(self, status: str, error: str, details: str | None = None) -> None:
         self._sync_state()

@@ -10,6 +10,7 @@ import { button, copyText, element, flashCopied, fromTemplate, icon, label, pret
 import { buildFeedbackButtons, Feedback } from "./feedback.js";
 import { plainTextFallback } from "./markdown.js";
 import { describeMetadata, metadataError } from "./metadata.js";
+import { MetricsStrip } from "./metrics_strip.js";
 import { createPartView, RenderedPartView, renderingFor } from "./parts/index.js";
 import { RemoteMediaPolicy } from "./remote_media.js";
 import { MessageSuggestions, SUGGESTIONS_PART, SuggestionsPartView } from "./suggestions.js";
@@ -141,6 +142,8 @@ export class MessageView {
     [this.copyButton, this.regenerateButton] = this.footer.lastElementChild.children;
     this.feedback = new Feedback(chat, this.footer.lastElementChild.lastElementChild, this.footer);
     this.suggestions = new MessageSuggestions(chat, this.body);
+    this.metrics = new MetricsStrip(chat); // ChatWidget(show_metrics=True): the answer's live metrics
+    this.footer.before(this.metrics.el);
     this.el.addEventListener("click", async (event) => {
       const target = event.target.closest?.("[data-agui]");
       if (target === this.copyButton) {
@@ -201,6 +204,7 @@ export class MessageView {
     }
     const id = typeof message.id === "string" ? message.id : String(message.id ?? "");
     if (this.el.dataset.messageId !== id) this.el.dataset.messageId = id;
+    this.metrics.show(id, role);
     if (previous === null || message.metadata !== previous.metadata) {
       try {
         this.updateMetadata(message.metadata);
@@ -268,6 +272,7 @@ export class MessageView {
   /** Let go of the part views (renderers' cleanups run). */
   destroy() {
     for (const view of this.parts) view.destroy?.();
+    this.metrics.destroy();
   }
 
   /** Put the plain-text fallback of part `index` where its view (if any) was. */
