@@ -250,3 +250,11 @@ def serving(
         yield running
     finally:
         stop_server(running)
+
+
+def notebook7_settings_error(error: str) -> bool:
+    """Notebook 7's own page error on start (its settings schema read before it loads), not ours."""
+    frames = [line for line in error.splitlines()[1:] if line.strip().startswith("at ")]
+    return "(reading 'schema')" in error.splitlines()[0] and all(
+        "/static/notebook/" in line or "Promise.all" in line for line in frames
+    )

@@ -21,6 +21,7 @@ import pytest
 from tests.e2e.jupyter import (
     ROOT,
     Lab,
+    notebook7_settings_error,
     notebook_json,
     open_chat,
     run_cell_containing,
@@ -179,13 +180,6 @@ def test_quickstart_notebook_with_the_demo_agent(lab: Lab, artifacts_dir: Path) 
         assert errors == []
 
 
-def _notebook7_settings_error(error: str) -> bool:
-    frames = [line for line in error.splitlines()[1:] if line.strip().startswith("at ")]
-    return "(reading 'schema')" in error.splitlines()[0] and all(
-        "/static/notebook/" in line or "Promise.all" in line for line in frames
-    )
-
-
 def test_chat_widget_in_notebook_7(notebook7: Lab, artifacts_dir: Path) -> None:
     """Jupyter Notebook 7 loads the same widget: a conversation with an approval, end to end."""
     with chromium_browser() as browser:
@@ -210,4 +204,4 @@ def test_chat_widget_in_notebook_7(notebook7: Lab, artifacts_dir: Path) -> None:
         # Notebook 7.6 throws one error of its own while it loads settings, notebook or not (its console
         # also says "Settings failed to load for @jupyterlab/application-extension:context-menu"). It
         # comes from its core bundle; anything else is ours.
-        assert [e for e in errors if not _notebook7_settings_error(e)] == []
+        assert [e for e in errors if not notebook7_settings_error(e)] == []

@@ -600,7 +600,7 @@ async def test_the_static_copy_and_the_widget_state_follow_the_selected_path() -
     assert "Version 1 of 2: the other version</summary>" in html
     folded = html.split('<details class="agui-static-versions">', 1)[1].split("</details>", 1)[0]
     assert "Version 2</div>" in folded and "second" in folded and "answer 2: second" in folded
-    assert html.count("<details class=\"agui-static-versions\">") == 1
+    assert html.count('<details class="agui-static-versions">') == 1
     state = chat.get_state()  # what "Save Widget State" writes into the notebook
     assert state["branch_points"] == [{"at": 0, "index": 0, "count": 2}]
     assert texts(state["messages"]) == ["first", "answer 1: first"]
