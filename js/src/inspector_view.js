@@ -17,6 +17,7 @@ import { injectStyles } from "./styles.js";
 const STYLE_ID = "agui-notebook-inspector-style";
 const ROW_PX = 24; // one row of the event list (fixed, so only the visible rows need to be in the DOM)
 const OVERSCAN = 8;
+const KEPT_VIEWS = 400; // message views kept for seeks back and forth
 const MAX_MARKS = 400; // scrubber ticks drawn at most per kind (a run with thousands of problems stays light)
 const MAX_STEP_S = 2; // recorded pace: a longer pause between two events plays as this
 const UNTIMED_EVENTS_PER_S = 20;
@@ -83,6 +84,7 @@ export class InspectorView {
     this.model = model;
     this.host = host;
     this.views = [];
+    this.kept = new Map(); // message id -> its view, drawn or not
     this.messages = [];
     this.renderVersion = 0;
     this.state = { status: "ready" };
@@ -287,7 +289,7 @@ export class InspectorView {
     this.frame.cancel();
     this.resizeObserver.disconnect();
     for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
-    for (const view of this.views) view.destroy();
+    for (const view of new Set([...this.views, ...this.kept.values()])) view.destroy();
     this.root.remove();
   }
 
@@ -558,21 +560,37 @@ export class InspectorView {
 
   renderMessages() {
     const next = Array.isArray(this.model.get("messages")) ? this.model.get("messages") : [];
-    const old = this.messages;
-    this.messages = next.map((message, index) => mergeMessage(old[index], asMessage(message)));
-    for (let index = 0; index < this.messages.length; index += 1) {
-      while (this.views.length <= index) {
-        const view = new MessageView(this);
-        this.views.push(view);
-        this.list.append(view.el);
+    // A message's view is kept (detached) when a seek drops it, so seeking back and forth redraws only what
+    // differs: a finished message is the same at every later event.
+    const views = [];
+    const used = new Set();
+    let anchor = this.list.firstChild;
+    for (const value of next) {
+      const message = asMessage(value);
+      const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
+      let view = id !== null && !used.has(id) ? this.kept.get(id) : undefined;
+      if (view === undefined) {
+        view = new MessageView(this);
+        if (id !== null && !used.has(id)) this.kept.set(id, view);
+      } else {
+        this.kept.delete(id);
+        this.kept.set(id, view); // the newest use last: the oldest is let go first
       }
-      this.views[index].update(this.messages[index]);
+      if (id !== null) used.add(id);
+      view.update(mergeMessage(view.message ?? undefined, message));
+      if (view.el !== anchor) this.list.insertBefore(view.el, anchor);
+      else anchor = anchor.nextSibling;
+      views.push(view);
     }
-    while (this.views.length > this.messages.length) {
-      const view = this.views.pop();
+    for (const view of this.views) if (!views.includes(view)) view.el.remove();
+    for (const [id, view] of this.kept) {
+      if (this.kept.size <= KEPT_VIEWS) break;
+      if (views.includes(view)) continue;
       view.destroy();
-      view.el.remove();
+      this.kept.delete(id);
     }
+    this.views = views;
+    this.messages = views.map((view) => view.message);
     this.views.forEach((view, index) => view.setLast(index === this.views.length - 1));
     this.emptyConversation.hidden = this.messages.length > 0;
     // The highlight: the parts (or whole messages) the selected event changed, and a clicked part.
