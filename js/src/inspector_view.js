@@ -396,6 +396,9 @@ export class InspectorView {
     const target = event.target;
     if (target === this.search || target.closest?.("select, textarea, input:not([type=range])")) return;
     const { key } = event;
+    // A focused button's Space or Enter is its click; the scrubber moves itself on arrows, Home, End, pages.
+    if (target.closest?.("button") && (key === " " || key === "Enter")) return;
+    if (target === this.scrubber && key !== " " && !"nNpP".includes(key)) return;
     if (key === "ArrowLeft" || key === "ArrowRight") {
       this.step((key === "ArrowLeft" ? -1 : 1) * (event.shiftKey ? 10 : 1));
     } else if (key === "Home" || key === "End") {

@@ -130,10 +130,23 @@ def test_keys_step_jump_and_play(chat: Any) -> None:
         insp_answers += 1
         answered(chat, widget, insp_answers)
         assert position(widget) == expected == insp.position, key
-    root.press("Home")
-    answered(chat, widget, insp_answers + 1)
-    widget.locator("[data-agui=inspect-jump-tool]").click()
+    # On the scrubber the arrows are its own (one step each, not two), Space still plays.
+    scrubber = widget.locator("[data-agui=inspect-scrubber]")
+    scrubber.focus()
+    scrubber.press("Home")
+    scrubber.press("ArrowRight")
     answered(chat, widget, insp_answers + 2)
+    assert position(widget) == 1 == insp.position
+    # A focused button's Space is its own click, once.
+    widget.locator("[data-agui=inspect-next]").focus()
+    widget.locator("[data-agui=inspect-next]").press("Space")
+    answered(chat, widget, insp_answers + 3)
+    assert position(widget) == 2 and root.get_attribute("data-playing") != "true"
+    root.focus()
+    root.press("Home")
+    answered(chat, widget, insp_answers + 4)
+    widget.locator("[data-agui=inspect-jump-tool]").click()
+    answered(chat, widget, insp_answers + 5)
     assert insp.selected_event["type"].startswith("TOOL_CALL")
     assert all(not t.startswith("TOOL_CALL") for t in insp.timeline["types"][: insp.position])
     widget.locator("[data-agui=inspect-jump-state]").click()  # this log has no state events: it stays
