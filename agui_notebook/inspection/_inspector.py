@@ -62,10 +62,10 @@ class Inspector(anywidget.AnyWidget):
     position = traitlets.Int(-1).tag(sync=True)
     """The selected event: the view shows the conversation after ``events[:position + 1]`` (``-1``: none)."""
     timeline = traitlets.Dict().tag(sync=True)
-    """The run for the scrubber and the list, one entry per event: ``types``, ``times`` (seconds since the first
-    event, ``None`` when unknown), ``summaries``, ``parts`` (the ``[message, part]`` it changed last or ``None``),
-    ``touched`` (every ``[message, part]`` it changed), ``runs`` and ``steps`` (the events that start one), and
-    ``problems`` (``verify_events``: ``{"index", "severity", "rule", "message"}``)."""
+    """The run for the scrubber and the list, one entry per event: ``types`` (indexes into ``type_names``, which
+    keeps a long run's trait small), ``times`` (seconds since the first event, ``None`` when unknown),
+    ``summaries``, ``touched`` (every ``[message, part]`` it changed); then ``runs`` and ``steps`` (the events that
+    start one) and ``problems`` (``verify_events``: ``{"index", "severity", "rule", "message"}``)."""
     messages = traitlets.List(traitlets.Dict()).tag(sync=True)
     """The UIMessages after the selected event."""
     changed = traitlets.List(traitlets.List()).tag(sync=True)
@@ -128,11 +128,14 @@ class Inspector(anywidget.AnyWidget):
             {"index": i, "severity": "error", "rule": "assembler", "message": message}
             for i, message in self.timeline_index.failures.items()
         ]
+        types = [str(e.get("type")) for e in events]
+        names = sorted(set(types))
+        code = {name: i for i, name in enumerate(names)}
         return {
-            "types": [str(e.get("type")) for e in events],
+            "type_names": names,
+            "types": [code[t] for t in types],
             "times": times if times is not None else [None] * len(events),
             "summaries": [_summary(e) for e in events],
-            "parts": [list(pairs[-1]) if pairs else None for pairs in touched],
             "touched": [[list(pair) for pair in pairs] for pairs in touched],
             "runs": runs,
             "steps": [i for i, e in enumerate(events) if e.get("type") == "STEP_STARTED"],

@@ -57,7 +57,8 @@ function cssSize(value) {
 /** The timeline trait, checked: arrays of one length, whatever the kernel sent. */
 function timelineFrom(value) {
   const t = value && typeof value === "object" ? value : {};
-  const types = Array.isArray(t.types) ? t.types.map(String) : [];
+  const names = Array.isArray(t.type_names) ? t.type_names.map(String) : [];
+  const types = Array.isArray(t.types) ? t.types.map((code) => names[code] ?? "?") : [];
   const count = types.length;
   const list = (name) => (Array.isArray(t[name]) && t[name].length === count ? t[name] : new Array(count).fill(null));
   const problems = Array.isArray(t.problems) ? t.problems.filter((p) => p && Number.isInteger(p.index)) : [];

@@ -148,7 +148,7 @@ def test_keys_step_jump_and_play(chat: Any) -> None:
     widget.locator("[data-agui=inspect-jump-tool]").click()
     answered(chat, widget, insp_answers + 5)
     assert insp.selected_event["type"].startswith("TOOL_CALL")
-    assert all(not t.startswith("TOOL_CALL") for t in insp.timeline["types"][: insp.position])
+    assert all(not e["type"].startswith("TOOL_CALL") for e in insp.events[: insp.position])
     widget.locator("[data-agui=inspect-jump-state]").click()  # this log has no state events: it stays
     chat.frames()
     assert insp.selected_event["type"].startswith("TOOL_CALL")
@@ -175,7 +175,7 @@ def test_the_list_filters_by_type_and_searches(chat: Any) -> None:
     rows = "(root) => [...root.querySelectorAll('[data-agui=inspect-event]')].map((r) => Number(r.dataset.index))"
     widget.locator("[data-agui=inspect-filter]").select_option("TOOL_CALL_START")
     chat.frames()
-    starts = [i for i, t in enumerate(insp.timeline["types"]) if t == "TOOL_CALL_START"]
+    starts = [i for i, e in enumerate(insp.events) if e["type"] == "TOOL_CALL_START"]
     assert widget.root.evaluate(rows) == starts
     assert widget.locator("[data-agui=inspect-count]").text_content() == f"{len(starts)} of 86 events"
     widget.locator("[data-agui=inspect-filter]").select_option("")

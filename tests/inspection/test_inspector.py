@@ -69,7 +69,7 @@ def test_the_changed_part_is_the_events() -> None:
     insp = inspect(events)
     assert insp.seek(2).changed == [[0, 0], [0, 1]]
     assert insp.seek(4).changed == [[0, 2]]
-    assert insp.timeline["parts"][:5] == [[0, -1], None, [0, 1], [0, 2], [0, 2]]
+    assert insp.timeline["touched"][:5] == [[[0, -1]], [], [[0, 0], [0, 1]], [[0, 2]], [[0, 2]]]
     assert insp.seek(5).changed == [] and (insp.state, insp.state_paths, insp.state_event) == (
         {"n": 1},
         ["/n"],
@@ -85,7 +85,10 @@ def test_the_timeline_marks_runs_problems_and_receive_times() -> None:
     timeline = insp.timeline
     assert timeline["runs"] == [0, 10, 33, 51, 64, 78]
     assert len(timeline["types"]) == len(timeline["times"]) == len(timeline["summaries"]) == 86
-    assert timeline["types"][2] == "TEXT_MESSAGE_CONTENT" and timeline["summaries"][2] == "Hello"
+    types = [timeline["type_names"][code] for code in timeline["types"]]
+    assert types == [e["type"] for e in insp.events]
+    assert timeline["type_names"] == sorted(set(types))
+    assert types[2] == "TEXT_MESSAGE_CONTENT" and timeline["summaries"][2] == "Hello"
     assert timeline["times"][0] == 0.0 and all(
         b >= a for a, b in zip(timeline["times"], timeline["times"][1:], strict=False)
     )
