@@ -9,7 +9,7 @@ Three parts, one public surface (every other module is private):
 - **Logs**: recorded event logs as pandas tables (runs, messages, chunks, tool calls, reasoning), serving-style
   latency summaries and plots.
 - **Inspect**: assertions over a recorded run (``expect``), two runs compared (``diff_runs``) and the run input
-  continuing a conversation from any event (``fork``).
+  continuing a conversation from any event (``fork``), and a run scrubbed event by event (``inspect``).
 
 >>> from agui_notebook import ui_messages_from_events
 >>> events = [
@@ -78,6 +78,8 @@ _EXPORTS: dict[str, str] = {
     "diff_runs": "agui_notebook.inspection._diff",
     "expect": "agui_notebook.inspection._expect",
     "fork": "agui_notebook.inspection._fork",
+    "Inspector": "agui_notebook.inspection._inspector",
+    "inspect": "agui_notebook.inspection._inspector",
     "load_events": "agui_notebook.logs._load",
     "to_parquet": "agui_notebook.logs._parquet",
     "export_otel": "agui_notebook.logs._otel",
@@ -196,6 +198,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.inspection._diff import diff_runs
     from agui_notebook.inspection._expect import expect
     from agui_notebook.inspection._fork import fork
+    from agui_notebook.inspection._inspector import Inspector, inspect
     from agui_notebook.logs._load import load_events
     from agui_notebook.logs._otel import export_otel, to_otel_spans
     from agui_notebook.logs._parquet import to_parquet

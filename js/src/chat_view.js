@@ -36,7 +36,7 @@ function sameJson(a, b) {
 }
 
 /** Keep the objects of `old` equal to their counterparts in `next`, so unchanged messages and parts are not redrawn. */
-function mergeMessage(old, next) {
+export function mergeMessage(old, next) {
   if (old === undefined || old === null) return next;
   if (sameJson(old, next)) return old;
   if (old.id !== next.id || !Array.isArray(old.parts) || !Array.isArray(next.parts)) return next;
@@ -47,7 +47,7 @@ function mergeMessage(old, next) {
 }
 
 /** A message object to render, whatever the trait holds (the kernel validates; this only keeps the view alive). */
-function asMessage(value) {
+export function asMessage(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) return value;
   return { id: "", role: "system", parts: [{ type: "invalid-message", value: value ?? null }] };
 }

@@ -1,0 +1,224 @@
+"""``inspect(source)``: a recorded run in a widget, event by event: the conversation as it stood right after the
+selected event (drawn by the chat's own front end), the part that event changed, the event list, the event's
+JSON and receive time, ``verify_events``' problems at their events and the shared state.
+
+The kernel owns the position: the front end writes ``position`` (scrubber, keys, a click in the list) and the
+widget answers with the messages after that event (``_timeline.py`` keeps seeking fast on big logs).
+
+>>> insp = inspect([
+...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+...     {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi"},
+...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": " there"},
+...     {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
+... ])
+>>> insp.seek(3).messages[0]["parts"][1]["text"], insp.changed, insp.selected_event["type"]
+('Hi there', [[0, 1]], 'TEXT_MESSAGE_CONTENT')
+>>> insp.seek(2).messages[0]["parts"][1]["text"], insp.position
+('Hi', 2)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import anywidget
+import traitlets
+
+from agui_notebook._types import JSON
+from agui_notebook.agui._verify import verify_events
+from agui_notebook.inspection._source import inspected_run
+from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline
+from agui_notebook.widget._chat import BUNDLE, _bundle_missing
+
+__all__ = ["Inspector", "inspect"]
+
+SUMMARY_CHARS = 60
+"""How much of an event the list shows (and its search reads) beside the type."""
+
+_SUMMARY_KEYS = ("delta", "toolCallName", "content", "name", "stepName", "message", "messageId", "toolCallId")
+
+
+def _summary(event: dict[str, JSON]) -> str:
+    """A short line naming what an event carries: its delta, tool name, step, error message or id."""
+    for key in _SUMMARY_KEYS:
+        value = event.get(key)
+        if isinstance(value, str) and value:
+            return value[:SUMMARY_CHARS]
+    if event.get("type") == "STATE_DELTA" and isinstance(event.get("delta"), list):
+        paths = [op.get("path") for op in event["delta"] if isinstance(op, dict)]
+        return " ".join(p for p in paths if isinstance(p, str))[:SUMMARY_CHARS]
+    return ""
+
+
+class Inspector(anywidget.AnyWidget):
+    """A recorded run, event by event (see :func:`inspect`)."""
+
+    _esm = BUNDLE if BUNDLE.is_file() else None
+    _view = traitlets.Unicode("inspector").tag(sync=True)
+    """Which view of the bundle draws this model (the chat's bundle draws both)."""
+
+    position = traitlets.Int(-1).tag(sync=True)
+    """The selected event: the view shows the conversation after ``events[:position + 1]`` (``-1``: none)."""
+    timeline = traitlets.Dict().tag(sync=True)
+    """The run for the scrubber and the list, one entry per event: ``types`` (indexes into ``type_names``, which
+    keeps a long run's trait small), ``times`` (seconds since the first event, ``None`` when unknown),
+    ``summaries``, ``touched`` (every ``[message, part]`` it changed); then ``runs`` and ``steps`` (the events that
+    start one) and ``problems`` (``verify_events``: ``{"index", "severity", "rule", "message"}``)."""
+    messages = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The UIMessages after the selected event."""
+    changed = traitlets.List(traitlets.List()).tag(sync=True)
+    """The ``[message index, part index]`` pairs the selected event changed (part ``-1``: the whole message)."""
+    event = traitlets.Dict().tag(sync=True)
+    """The selected event (AG-UI wire JSON)."""
+    state = traitlets.Any(None, allow_none=True).tag(sync=True)
+    """The shared state after the selected event."""
+    state_paths = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The JSON Pointer paths the last state event up to the selected one changed (``""``: a snapshot)."""
+    state_event = traitlets.Int(-1).tag(sync=True)
+    """The index of that state event (``-1``: none yet)."""
+    title = traitlets.Unicode("").tag(sync=True)
+    theme = traitlets.Enum(("auto", "light", "dark"), default_value="auto").tag(sync=True)
+    height = traitlets.Union([traitlets.Unicode(), traitlets.Int()], default_value="36rem").tag(sync=True)
+    # The chat's renderer traits, read by the part views the inspector shares with the chat.
+    rendered = traitlets.Dict().tag(sync=True)
+    frontend_renderers = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
+    builtin_renderers = traitlets.Bool(True).tag(sync=True)
+    trusted_origins = traitlets.List(traitlets.Unicode()).tag(sync=True)
+
+    def __init__(
+        self,
+        events: list[dict[str, JSON]],
+        *,
+        times: list[float | None] | None = None,
+        runs: list[int] | None = None,
+        title: str = "",
+        checkpoint_every: int = CHECKPOINT_EVERY,
+        **kwargs: Any,
+    ) -> None:
+        if Inspector._esm is None:
+            if not BUNDLE.is_file():
+                raise _bundle_missing()
+            from anywidget._util import try_file_contents
+
+            Inspector._esm = try_file_contents(BUNDLE)
+        self.events = events
+        """The run's events (AG-UI wire dicts); event ``i`` is ``events[i]``."""
+        self.timeline_index = EventTimeline(events, every=checkpoint_every)
+        self.problems = verify_events(events, validate=False)
+        """``verify_events``' problems (``index`` is the event's)."""
+        super().__init__(title=title, **kwargs)
+        self.timeline = self._timeline_trait(times, runs)
+        self.observe(self._seeked, "position")
+        self.position = len(events) - 1
+        if self.position == -1:
+            self._show(-1)
+
+    def _timeline_trait(self, times: list[float | None] | None, runs: list[int] | None) -> dict[str, JSON]:
+        events = self.events
+        touched = self.timeline_index.touched
+        if runs is None:
+            runs = [i for i, e in enumerate(events) if e.get("type") == "RUN_STARTED"]
+        problems = [
+            {"index": p.index, "severity": p.severity, "rule": p.rule, "message": p.message}
+            for p in self.problems
+        ]
+        failures = [
+            {"index": i, "severity": "error", "rule": "assembler", "message": message}
+            for i, message in self.timeline_index.failures.items()
+        ]
+        types = [str(e.get("type")) for e in events]
+        names = sorted(set(types))
+        code = {name: i for i, name in enumerate(names)}
+        return {
+            "type_names": names,
+            "types": [code[t] for t in types],
+            "times": times if times is not None else [None] * len(events),
+            "summaries": [_summary(e) for e in events],
+            "touched": [[list(pair) for pair in pairs] for pairs in touched],
+            "runs": runs,
+            "steps": [i for i, e in enumerate(events) if e.get("type") == "STEP_STARTED"],
+            "problems": sorted(problems + failures, key=lambda p: p["index"]),
+        }
+
+    def seek(self, n: int) -> Inspector:
+        """Show the conversation after ``events[:n + 1]`` (``n`` counts from the end when negative)."""
+        count = len(self.events)
+        if not -count <= n < count:
+            raise IndexError(f"seek({n}): the run has {count} events (0 to {count - 1})")
+        self.position = n % count
+        return self
+
+    @property
+    def selected_event(self) -> dict[str, JSON] | None:
+        """The event at ``position`` (``None`` when the run is empty)."""
+        return self.events[self.position] if 0 <= self.position < len(self.events) else None
+
+    def events_of_part(self, message_index: int, part_index: int) -> list[int]:
+        """The events up to ``position`` that built part ``part_index`` of message ``message_index``."""
+        return self.timeline_index.events_of_part(message_index, part_index, upto=self.position)
+
+    @traitlets.validate("position")
+    def _valid_position(self, proposal: Any) -> int:
+        value = int(proposal["value"])
+        return min(max(value, -1 if not self.events else 0), len(self.events) - 1)
+
+    def _seeked(self, change: Any) -> None:
+        self._show(change["new"])
+
+    def _show(self, n: int) -> None:
+        timeline = self.timeline_index
+        at = timeline.state_after(n)
+        with self.hold_sync():
+            self.messages = timeline.messages_after(n)
+            self.changed = [list(pair) for pair in timeline.touched[n]] if n >= 0 else []
+            self.event = dict(self.events[n]) if n >= 0 else {}
+            self.state = at.state
+            self.state_paths = list(at.paths)
+            self.state_event = -1 if at.changed_at is None else at.changed_at
+
+    def __repr__(self) -> str:
+        return f"Inspector({len(self.events)} events, position={self.position})"
+
+
+def _seconds(frame: Any) -> list[float | None]:
+    """Receive times as seconds since the first timed event (``None`` where a row has none)."""
+    if "time" not in frame:
+        return [None] * len(frame)
+    stamps = frame["time"]
+    try:
+        seconds = stamps.astype("int64") / 1e9  # type: ignore[union-attr]
+        first = seconds[stamps.notna()].min() if stamps.notna().any() else 0.0
+        values = (seconds - first).tolist()
+    except (TypeError, ValueError):
+        return [None] * len(frame)
+    return [
+        None if missing or not math.isfinite(v) else round(v, 6)
+        for v, missing in zip(values, stamps.isna(), strict=True)
+    ]
+
+
+def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwargs: Any) -> Inspector:
+    """An inspector widget over ``source``: a log path, an events frame (``load_events``), a list of events or a
+    :class:`ChatWidget` (its ``chat.events``); ``run=`` picks one run (its index or id) as in ``expect``.
+
+    ``insp.seek(n)`` shows the conversation after ``events[:n + 1]``; ``insp.position`` is the selected event
+    (the front end's scrubber writes it), ``insp.selected_event`` that event. See docs/inspect.md.
+    """
+    picked = inspected_run(source, run=run)
+    starts = [i for i, key in enumerate(_run_starts(picked.frame)) if key]
+    return Inspector(
+        picked.events, times=_seconds(picked.frame), runs=starts, title=title or picked.label, **kwargs
+    )
+
+
+def _run_starts(frame: Any) -> list[bool]:
+    """Per row, whether it begins a run (its run key differs from the row before)."""
+    if "run_key" not in frame:
+        return [False] * len(frame)
+    keys = frame["run_key"].tolist()
+    return [
+        key is not None and key == key and (i == 0 or keys[i - 1] != key)  # NaN != NaN: no run
+        for i, key in enumerate(keys)
+    ]

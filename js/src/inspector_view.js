@@ -1,0 +1,719 @@
+// The inspector (`inspect(source)`, agui_notebook/inspection/_inspector.py): a recorded run event by event. A
+// timeline scrubber with play/pause, steps and jumps; the conversation after the selected event, drawn by the
+// chat's own message views with the part that event changed highlighted; the event list (virtualised, filtered
+// by type, searched); the selected event's JSON, receive time and gap; verify_events' problems at their events;
+// the shared state. A click on a part selects the events that built it.
+//
+// The kernel owns the conversation: this view writes `position` and draws the `messages`, `changed`, `event` and
+// `state` traits the kernel answers with. Keys (docs/inspect.md): ← / → step, Shift+← / → ten events, Home / End,
+// Space plays or pauses, N / P the next / previous problem.
+import { button, element, label, prettyJson } from "./dom.js";
+import { FrameScheduler } from "./frame.js";
+import css from "./inspector.css";
+import { MessageView } from "./message_view.js";
+import { asMessage, mergeMessage } from "./chat_view.js";
+import { injectStyles } from "./styles.js";
+
+const STYLE_ID = "agui-notebook-inspector-style";
+const ROW_PX = 24; // one row of the event list (fixed, so only the visible rows need to be in the DOM)
+const OVERSCAN = 8;
+const KEPT_VIEWS = 400; // message views kept for seeks back and forth
+const MAX_MARKS = 400; // scrubber ticks drawn at most per kind (a run with thousands of problems stays light)
+const MAX_STEP_S = 2; // recorded pace: a longer pause between two events plays as this
+const UNTIMED_EVENTS_PER_S = 20;
+const TICK_MS = 33;
+const SPEEDS = { "1": 1, "4": 4 };
+const THEMES = new Set(["auto", "light", "dark"]);
+const JUMPS = [
+  ["text", "Next text event", (type) => type.startsWith("TEXT_MESSAGE") || type.startsWith("REASONING")],
+  ["tool", "Next tool event", (type) => type.startsWith("TOOL_CALL")],
+  ["state", "Next state event", (type) => type === "STATE_SNAPSHOT" || type === "STATE_DELTA"],
+  ["error", "Next problem or error event", null],
+];
+
+function injectInspectorStyles(el) {
+  injectStyles(el);
+  const root = el.getRootNode?.();
+  const scope = root instanceof ShadowRoot ? root : document;
+  if (scope.getElementById?.(STYLE_ID) ?? scope.querySelector?.(`#${STYLE_ID}`)) return;
+  const style = document.createElement("style");
+  style.id = STYLE_ID;
+  style.textContent = css;
+  (root instanceof ShadowRoot ? root : document.head).append(style);
+}
+
+function seconds(value) {
+  if (typeof value !== "number" || !Number.isFinite(value)) return "";
+  if (Math.abs(value) < 1) return `${Math.round(value * 1000)} ms`;
+  return `${value.toFixed(3)} s`;
+}
+
+function cssSize(value) {
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return `${value}px`;
+  if (typeof value === "string" && value.trim() !== "" && value.trim() !== "auto") return value.trim();
+  return "";
+}
+
+/** The timeline trait, checked: arrays of one length, whatever the kernel sent. */
+function timelineFrom(value) {
+  const t = value && typeof value === "object" ? value : {};
+  const names = Array.isArray(t.type_names) ? t.type_names.map(String) : [];
+  const types = Array.isArray(t.types) ? t.types.map((code) => names[code] ?? "?") : [];
+  const count = types.length;
+  const list = (name) => (Array.isArray(t[name]) && t[name].length === count ? t[name] : new Array(count).fill(null));
+  const problems = Array.isArray(t.problems) ? t.problems.filter((p) => p && Number.isInteger(p.index)) : [];
+  const byEvent = new Map();
+  for (const problem of problems) {
+    if (!byEvent.has(problem.index)) byEvent.set(problem.index, []);
+    byEvent.get(problem.index).push(problem);
+  }
+  return {
+    count,
+    types,
+    times: list("times"),
+    summaries: list("summaries").map((s) => (typeof s === "string" ? s : "")),
+    touched: list("touched").map((pairs) => (Array.isArray(pairs) ? pairs : [])),
+    runs: (Array.isArray(t.runs) ? t.runs : []).filter(Number.isInteger),
+    steps: (Array.isArray(t.steps) ? t.steps : []).filter(Number.isInteger),
+    problems,
+    byEvent,
+  };
+}
+
+export class InspectorView {
+  constructor(model, host) {
+    this.model = model;
+    this.host = host;
+    this.views = [];
+    this.kept = new Map(); // message id -> its view, drawn or not
+    this.messages = [];
+    this.renderVersion = 0;
+    this.state = { status: "ready" };
+    this.contexts = new Map();
+    this.playing = null;
+    this.selection = null; // {message, part, events: Set} after a click on a part
+    this.frame = new FrameScheduler(() => this.render());
+    this.dirty = { messages: true, position: true, list: true, event: true, state: true, timeline: true };
+    this.build();
+    this.listen();
+    injectInspectorStyles(host);
+    host.append(this.root);
+    this.applyLook();
+    this.timeline = timelineFrom(model.get("timeline"));
+    this.filtered = null;
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ what MessageView needs of a chat view
+
+  partContext(role) {
+    let context = this.contexts.get(role);
+    if (context === undefined) {
+      context = { role, send: () => false, askedForApproval() {}, followBottom() {} };
+      this.contexts.set(role, context);
+    }
+    return context;
+  }
+
+  send() {
+    return false; // a recorded run: nothing to regenerate, approve or edit
+  }
+
+  regenerate() {}
+
+  followBottom() {}
+
+  // ------------------------------------------------------------------------------------------------ building
+
+  build() {
+    const root = (this.root = element("div", "agui-chat agui-inspector"));
+    root.dataset.agui = "inspector";
+    root.dataset.replayOnly = "true";
+    root.tabIndex = 0;
+    root.setAttribute("data-lm-suppress-shortcuts", "true");
+    root.setAttribute("aria-label", "Run inspector: ← → step, Space play, N next problem");
+
+    const header = element("div", "agui-header agui-inspect-header");
+    this.titleEl = element("div", "agui-title");
+    this.titleEl.dataset.agui = "title";
+    this.positionEl = element("div", "agui-inspect-position");
+    this.positionEl.dataset.agui = "inspect-position";
+    this.positionEl.setAttribute("aria-live", "polite");
+    header.append(this.titleEl, this.positionEl);
+
+    const controls = element("div", "agui-inspect-controls");
+    this.prevButton = button("inspect-prev", "Previous event (←)", { text: "‹", className: "agui-button agui-inspect-step" });
+    this.playButton = button("inspect-play", "Play (Space)", { text: "Play", className: "agui-button agui-inspect-play" });
+    this.nextButton = button("inspect-next", "Next event (→)", { text: "›", className: "agui-button agui-inspect-step" });
+    this.speed = element("select", "agui-inspect-select");
+    this.speed.dataset.agui = "inspect-speed";
+    this.speed.setAttribute("aria-label", "Playback speed");
+    for (const [value, text] of [["1", "Recorded pace"], ["4", "4× faster"]]) {
+      const option = element("option", "", text);
+      option.value = value;
+      this.speed.append(option);
+    }
+    const jumps = element("span", "agui-inspect-jumps");
+    jumps.append(element("span", "agui-inspect-jumps-label", "Next:"));
+    this.jumpButtons = new Map();
+    for (const [kind, title] of JUMPS) {
+      const jump = button(`inspect-jump-${kind}`, title, { text: kind, className: "agui-button agui-inspect-jump" });
+      jump.dataset.kind = kind;
+      jump.addEventListener("click", () => this.jump(kind));
+      this.jumpButtons.set(kind, jump);
+      jumps.append(jump);
+    }
+    controls.append(this.prevButton, this.playButton, this.nextButton, this.speed, jumps);
+
+    const scrub = element("div", "agui-inspect-scrub");
+    this.scrubber = element("input", "agui-inspect-scrubber");
+    this.scrubber.type = "range";
+    this.scrubber.min = "0";
+    this.scrubber.step = "1";
+    this.scrubber.dataset.agui = "inspect-scrubber";
+    this.scrubber.setAttribute("aria-label", "Event");
+    this.marks = element("div", "agui-inspect-marks");
+    this.marks.dataset.agui = "inspect-marks";
+    this.marks.setAttribute("aria-hidden", "true");
+    scrub.append(this.marks, this.scrubber);
+
+    const body = element("div", "agui-inspect-body");
+    this.list = element("div", "agui-messages agui-inspect-conversation");
+    this.list.dataset.agui = "messages";
+    this.list.setAttribute("aria-label", "The conversation after the selected event");
+    this.emptyConversation = element("div", "agui-inspect-empty", "No messages yet at this event.");
+    this.list.append(this.emptyConversation);
+
+    const side = element("div", "agui-inspect-side");
+    const tools = element("div", "agui-inspect-list-tools");
+    this.filter = element("select", "agui-inspect-select");
+    this.filter.dataset.agui = "inspect-filter";
+    this.filter.setAttribute("aria-label", "Show events of type");
+    this.search = element("input", "agui-inspect-search");
+    this.search.type = "search";
+    this.search.placeholder = "Search events";
+    this.search.dataset.agui = "inspect-search";
+    this.search.setAttribute("aria-label", "Search events");
+    tools.append(this.filter, this.search);
+    this.partEvents = element("div", "agui-inspect-part-events");
+    this.partEvents.dataset.agui = "inspect-part-events";
+    this.partEvents.hidden = true;
+    this.partEventsText = element("span", "");
+    this.clearPart = button("inspect-clear-part", "Show every event again", { text: "Clear", className: "agui-button agui-inspect-jump" });
+    this.partEvents.append(this.partEventsText, this.clearPart);
+    this.rows = element("div", "agui-inspect-events");
+    this.rows.dataset.agui = "inspect-events";
+    this.rows.setAttribute("role", "listbox");
+    this.rows.setAttribute("aria-label", "Events");
+    this.spacer = element("div", "agui-inspect-spacer");
+    this.rows.append(this.spacer);
+    this.listCount = element("div", "agui-inspect-count");
+    this.listCount.dataset.agui = "inspect-count";
+
+    this.detail = element("div", "agui-inspect-detail");
+    this.detail.dataset.agui = "inspect-detail";
+    this.timing = element("div", "agui-inspect-timing");
+    this.timing.dataset.agui = "inspect-timing";
+    this.problemsEl = element("div", "agui-inspect-problems");
+    this.problemsEl.dataset.agui = "inspect-problems";
+    this.json = element("pre", "agui-inspect-json");
+    this.json.dataset.agui = "inspect-json";
+    this.detail.append(this.timing, this.problemsEl, this.json);
+
+    this.stateBox = element("details", "agui-inspect-state");
+    this.stateBox.dataset.agui = "inspect-state";
+    this.stateSummary = element("summary", "", "State");
+    this.statePaths = element("div", "agui-inspect-state-paths");
+    this.statePaths.dataset.agui = "inspect-state-paths";
+    this.stateJson = element("pre", "agui-inspect-json");
+    this.stateJson.dataset.agui = "inspect-state-json";
+    this.stateBox.append(this.stateSummary, this.statePaths, this.stateJson);
+
+    side.append(tools, this.partEvents, this.rows, this.listCount, this.detail, this.stateBox);
+    body.append(this.list, side);
+    root.append(header, controls, scrub, body);
+  }
+
+  listen() {
+    this.handlers = {
+      "change:messages": () => this.mark("messages", "position"),
+      "change:changed": () => this.mark("messages"),
+      "change:position": () => this.mark("position", "list", "event"),
+      "change:event": () => this.mark("event"),
+      "change:state": () => this.mark("state"),
+      "change:state_paths": () => this.mark("state"),
+      "change:timeline": () => {
+        this.timeline = timelineFrom(this.model.get("timeline"));
+        this.filtered = null;
+        this.mark("timeline", "list", "position");
+      },
+      "change:title": () => this.applyLook(),
+      "change:theme": () => this.applyLook(),
+      "change:height": () => this.applyLook(),
+    };
+    for (const trait of ["rendered", "frontend_renderers", "builtin_renderers"]) {
+      this.handlers[`change:${trait}`] = () => {
+        this.renderVersion += 1;
+        this.mark("messages");
+      };
+    }
+    for (const [event, handler] of Object.entries(this.handlers)) this.model.on(event, handler);
+    this.prevButton.addEventListener("click", () => this.step(-1));
+    this.nextButton.addEventListener("click", () => this.step(1));
+    this.playButton.addEventListener("click", () => this.togglePlay());
+    this.scrubber.addEventListener("input", () => this.seek(Number(this.scrubber.value)));
+    this.filter.addEventListener("change", () => this.refilter());
+    this.search.addEventListener("input", () => this.refilter());
+    this.clearPart.addEventListener("click", () => this.selectPart(null));
+    this.rows.addEventListener("scroll", () => this.mark("list"), { passive: true });
+    this.rows.addEventListener("click", (event) => {
+      const row = event.target.closest?.("[data-agui=inspect-event]");
+      if (row) this.seek(Number(row.dataset.index));
+    });
+    this.list.addEventListener("click", (event) => {
+      if (event.target.closest?.("button, a, summary, input, select, textarea")) return;
+      const part = event.target.closest?.("[data-part-index]");
+      const message = event.target.closest?.(".agui-message");
+      if (!part || !message) return;
+      const at = this.views.findIndex((view) => view.el === message);
+      if (at >= 0) this.selectPart({ message: at, part: Number(part.dataset.partIndex) });
+    });
+    this.stopKey = (event) => event.stopPropagation();
+    for (const type of ["keydown", "keyup", "keypress"]) this.root.addEventListener(type, this.stopKey);
+    this.root.addEventListener("keydown", (event) => this.onKey(event));
+    this.resizeObserver = new ResizeObserver(() => this.mark("list", "timeline"));
+    this.resizeObserver.observe(this.rows);
+  }
+
+  destroy() {
+    this.pause();
+    this.frame.cancel();
+    this.resizeObserver.disconnect();
+    for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
+    for (const view of new Set([...this.views, ...this.kept.values()])) view.destroy();
+    this.root.remove();
+  }
+
+  mark(...what) {
+    for (const name of what) this.dirty[name] = true;
+    this.frame.request();
+  }
+
+  applyLook() {
+    const title = this.model.get("title");
+    this.titleEl.textContent = label(title ?? "", 200);
+    const theme = this.model.get("theme");
+    this.root.dataset.theme = THEMES.has(theme) ? theme : "auto";
+    this.root.style.height = cssSize(this.model.get("height"));
+    if (!this.root.dataset.jp && this.root.isConnected) {
+      const jp = getComputedStyle(this.root).getPropertyValue("--jp-layout-color1").trim();
+      this.root.dataset.jp = jp ? "yes" : "no";
+    }
+  }
+
+  // ----------------------------------------------------------------------------------------------- moving
+
+  get position() {
+    const value = this.model.get("position");
+    return Number.isInteger(value) ? value : -1;
+  }
+
+  /** Ask the kernel for the conversation after event `n` (kept inside the run). */
+  seek(n) {
+    const count = this.timeline.count;
+    if (count === 0 || !Number.isFinite(n)) return;
+    const target = Math.min(count - 1, Math.max(0, Math.round(n)));
+    if (target === this.position) return;
+    this.model.set("position", target);
+    this.model.save_changes();
+  }
+
+  step(delta) {
+    this.pause();
+    this.seek(this.position + delta);
+  }
+
+  /** Seek to the next event (after the position) of a jump kind; `back` looks before it instead. */
+  jump(kind, back = false) {
+    this.pause();
+    const { types, byEvent, count } = this.timeline;
+    const test = JUMPS.find(([name]) => name === kind)?.[2];
+    const matches = (i) =>
+      test ? test(types[i]) : byEvent.has(i) || types[i] === "RUN_ERROR" || types[i] === "TOOL_CALL_ERROR";
+    if (back) {
+      for (let i = this.position - 1; i >= 0; i -= 1) if (matches(i)) return this.seek(i);
+    } else {
+      for (let i = this.position + 1; i < count; i += 1) if (matches(i)) return this.seek(i);
+    }
+  }
+
+  togglePlay() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  play() {
+    const { count, times } = this.timeline;
+    if (count === 0) return;
+    if (this.position >= count - 1) this.seek(0);
+    const speed = SPEEDS[this.speed.value] ?? 1;
+    // Recorded pace: the event whose receive time (from the start position's, long pauses shortened) has come.
+    const from = Math.max(0, this.position);
+    const clock = new Float64Array(count);
+    let elapsed = 0;
+    for (let i = from + 1; i < count; i += 1) {
+      const gap = typeof times[i] === "number" && typeof times[i - 1] === "number" ? times[i] - times[i - 1] : null;
+      elapsed += gap === null ? 1 / UNTIMED_EVENTS_PER_S : Math.min(Math.max(gap, 0), MAX_STEP_S);
+      clock[i] = elapsed;
+    }
+    const started = performance.now();
+    this.playing = { timer: 0 };
+    const tick = () => {
+      const now = ((performance.now() - started) / 1000) * speed;
+      let target = this.position;
+      while (target + 1 < count && clock[target + 1] <= now) target += 1;
+      if (target !== this.position) this.seek(target);
+      if (target >= count - 1) return this.pause();
+      this.playing.timer = setTimeout(tick, TICK_MS);
+    };
+    this.playing.timer = setTimeout(tick, TICK_MS);
+    this.root.dataset.playing = "true";
+    this.playButton.querySelector(".agui-button-text").textContent = "Pause";
+    this.playButton.title = "Pause (Space)";
+    this.playButton.setAttribute("aria-label", "Pause (Space)");
+  }
+
+  pause() {
+    if (!this.playing) return;
+    clearTimeout(this.playing.timer);
+    this.playing = null;
+    this.root.dataset.playing = "false";
+    this.playButton.querySelector(".agui-button-text").textContent = "Play";
+    this.playButton.title = "Play (Space)";
+    this.playButton.setAttribute("aria-label", "Play (Space)");
+  }
+
+  onKey(event) {
+    const target = event.target;
+    if (target === this.search || target.closest?.("select, textarea, input:not([type=range])")) return;
+    const { key } = event;
+    // A focused button's Space or Enter is its click; the scrubber moves itself on arrows, Home, End, pages.
+    if (target.closest?.("button") && (key === " " || key === "Enter")) return;
+    if (target === this.scrubber && key !== " " && !"nNpP".includes(key)) return;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      this.step((key === "ArrowLeft" ? -1 : 1) * (event.shiftKey ? 10 : 1));
+    } else if (key === "Home" || key === "End") {
+      this.pause();
+      this.seek(key === "Home" ? 0 : this.timeline.count - 1);
+    } else if (key === " ") {
+      this.togglePlay();
+    } else if (key === "n" || key === "N" || key === "p" || key === "P") {
+      this.jump("error", key === "p" || key === "P");
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  // ------------------------------------------------------------------------------------- the event list
+
+  refilter() {
+    this.filtered = null;
+    this.rows.scrollTop = 0;
+    this.mark("list");
+    this.scrollToSelected = true;
+  }
+
+  /** The event indexes the list shows (filter, search and a clicked part), as an Int32Array. */
+  shownEvents() {
+    if (this.filtered !== null) return this.filtered;
+    const { types, summaries, count } = this.timeline;
+    const type = this.filter.value;
+    const needle = this.search.value.trim().toLowerCase();
+    const part = this.selection?.events ?? null;
+    const out = new Int32Array(count);
+    let length = 0;
+    for (let i = 0; i < count; i += 1) {
+      if (type && types[i] !== type) continue;
+      if (part && !part.has(i)) continue;
+      if (needle && !types[i].toLowerCase().includes(needle) && !summaries[i].toLowerCase().includes(needle)) continue;
+      out[length] = i;
+      length += 1;
+    }
+    this.filtered = out.subarray(0, length);
+    return this.filtered;
+  }
+
+  selectPart(selection) {
+    if (selection === null) {
+      this.selection = null;
+    } else {
+      const { message, part } = selection;
+      const { touched } = this.timeline;
+      const upto = this.position;
+      const events = new Set();
+      for (let i = 0; i <= upto; i += 1) {
+        if (touched[i].some((pair) => pair[0] === message && pair[1] === part)) events.add(i);
+      }
+      if (events.size === 0) {
+        for (let i = 0; i <= upto; i += 1) {
+          if (touched[i].some((pair) => pair[0] === message && pair[1] === -1)) events.add(i);
+        }
+      }
+      this.selection = { message, part, events };
+    }
+    this.refilter();
+    this.mark("messages");
+  }
+
+  renderFilterOptions() {
+    const types = [...new Set(this.timeline.types)].sort();
+    const value = this.filter.value;
+    this.filter.replaceChildren();
+    const all = element("option", "", "All types");
+    all.value = "";
+    this.filter.append(all);
+    for (const type of types) {
+      const option = element("option", "", type);
+      option.value = type;
+      this.filter.append(option);
+    }
+    this.filter.value = types.includes(value) ? value : "";
+  }
+
+  renderList() {
+    const shown = this.shownEvents();
+    const position = this.position;
+    this.spacer.style.height = `${shown.length * ROW_PX}px`;
+    if (this.scrollToSelected) {
+      this.scrollToSelected = false;
+      const at = this.selection ? 0 : lowerBound(shown, position);
+      const top = at * ROW_PX;
+      const view = this.rows.clientHeight;
+      if (top < this.rows.scrollTop || top + ROW_PX > this.rows.scrollTop + view) {
+        this.rows.scrollTop = Math.max(0, top - view / 2);
+      }
+    }
+    const first = Math.max(0, Math.floor(this.rows.scrollTop / ROW_PX) - OVERSCAN);
+    const last = Math.min(shown.length, Math.ceil((this.rows.scrollTop + this.rows.clientHeight) / ROW_PX) + OVERSCAN);
+    const { types, summaries, times, byEvent } = this.timeline;
+    const rows = [];
+    for (let at = first; at < last; at += 1) {
+      const index = shown[at];
+      const row = element("div", "agui-inspect-row");
+      row.dataset.agui = "inspect-event";
+      row.dataset.index = String(index);
+      row.setAttribute("role", "option");
+      row.style.top = `${at * ROW_PX}px`;
+      const selected = index === position;
+      row.setAttribute("aria-selected", selected ? "true" : "false");
+      if (index > position) row.dataset.future = "true";
+      const problems = byEvent.get(index);
+      if (problems) {
+        row.dataset.problem = problems.some((p) => p.severity === "error") ? "error" : "warning";
+        row.title = problems.map((p) => `${p.severity}: ${p.message}`).join("\n");
+      }
+      row.append(
+        element("span", "agui-inspect-row-index", String(index)),
+        element("span", "agui-inspect-row-type", types[index]),
+        element("span", "agui-inspect-row-summary", label(summaries[index], 80)),
+        element("span", "agui-inspect-row-time", typeof times[index] === "number" ? `${times[index].toFixed(3)}` : ""),
+      );
+      rows.push(row);
+    }
+    this.spacer.replaceChildren(...rows);
+    const total = this.timeline.count;
+    const part = this.selection;
+    this.listCount.textContent =
+      shown.length === total ? `${total.toLocaleString("en")} events` : `${shown.length.toLocaleString("en")} of ${total.toLocaleString("en")} events`;
+    this.partEvents.hidden = part === null;
+    if (part !== null) {
+      const n = part.events.size;
+      this.partEventsText.textContent = `${n} event${n === 1 ? "" : "s"} built message ${part.message} part ${part.part}`;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------- drawing
+
+  renderMarks() {
+    const { count, runs, steps, problems } = this.timeline;
+    const marks = [];
+    const place = (index, kind, title) => {
+      const mark = element("span", `agui-inspect-mark agui-inspect-mark-${kind}`);
+      mark.dataset.agui = `inspect-${kind}-mark`;
+      mark.dataset.index = String(index);
+      mark.style.left = `${count > 1 ? (index / (count - 1)) * 100 : 0}%`;
+      if (title) mark.title = title;
+      marks.push(mark);
+    };
+    const thin = (indexes) => {
+      // Ticks closer than a thousandth of the track draw as one.
+      const seen = new Set();
+      return indexes.filter((i) => {
+        const key = Math.round((i / Math.max(1, count - 1)) * 1000);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      }).slice(0, MAX_MARKS);
+    };
+    for (const index of thin(runs)) place(index, "run", `run starts at event ${index}`);
+    for (const index of thin(steps)) place(index, "step", `step starts at event ${index}`);
+    for (const index of thin(problems.map((p) => p.index).filter((i) => i >= 0))) place(index, "problem", "");
+    this.marks.replaceChildren(...marks);
+  }
+
+  renderMessages() {
+    const next = Array.isArray(this.model.get("messages")) ? this.model.get("messages") : [];
+    // A message's view is kept (detached) when a seek drops it, so seeking back and forth redraws only what
+    // differs: a finished message is the same at every later event.
+    const views = [];
+    const used = new Set();
+    let anchor = this.list.firstChild;
+    for (const value of next) {
+      const message = asMessage(value);
+      const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
+      let view = id !== null && !used.has(id) ? this.kept.get(id) : undefined;
+      if (view === undefined) {
+        view = new MessageView(this);
+        if (id !== null && !used.has(id)) this.kept.set(id, view);
+      } else {
+        this.kept.delete(id);
+        this.kept.set(id, view); // the newest use last: the oldest is let go first
+      }
+      if (id !== null) used.add(id);
+      view.update(mergeMessage(view.message ?? undefined, message));
+      if (view.el !== anchor) this.list.insertBefore(view.el, anchor);
+      else anchor = anchor.nextSibling;
+      views.push(view);
+    }
+    for (const view of this.views) if (!views.includes(view)) view.el.remove();
+    for (const [id, view] of this.kept) {
+      if (this.kept.size <= KEPT_VIEWS) break;
+      if (views.includes(view)) continue;
+      view.destroy();
+      this.kept.delete(id);
+    }
+    this.views = views;
+    this.messages = views.map((view) => view.message);
+    this.views.forEach((view, index) => view.setLast(index === this.views.length - 1));
+    this.emptyConversation.hidden = this.messages.length > 0;
+    // The highlight: the parts (or whole messages) the selected event changed, and a clicked part.
+    for (const el of this.list.querySelectorAll("[data-inspect-changed], [data-inspect-picked]")) {
+      delete el.dataset.inspectChanged;
+      delete el.dataset.inspectPicked;
+    }
+    const changed = Array.isArray(this.model.get("changed")) ? this.model.get("changed") : [];
+    let first = null;
+    for (const pair of changed) {
+      const el = this.partElement(pair);
+      if (el) {
+        el.dataset.inspectChanged = "true";
+        first = first ?? el;
+      }
+    }
+    if (this.selection) {
+      const el = this.partElement([this.selection.message, this.selection.part]);
+      if (el) el.dataset.inspectPicked = "true";
+    }
+    if (first) this.reveal(first);
+  }
+
+  /** Scroll the conversation (only it, never the notebook) so that `el` is in view. */
+  reveal(el) {
+    const list = this.list.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    if (box.bottom > list.bottom) this.list.scrollTop += Math.min(box.bottom - list.bottom + 12, box.top - list.top - 12);
+    else if (box.top < list.top) this.list.scrollTop -= list.top - box.top + 12;
+  }
+
+  partElement([message, part]) {
+    const view = this.views[message];
+    if (!view) return null;
+    return part >= 0 ? (view.parts[part]?.el ?? null) : view.el;
+  }
+
+  renderPosition() {
+    const { count, types, times } = this.timeline;
+    const position = this.position;
+    this.scrubber.max = String(Math.max(0, count - 1));
+    this.scrubber.disabled = count === 0;
+    if (document.activeElement !== this.scrubber || this.scrubber.value !== String(position)) {
+      this.scrubber.value = String(Math.max(0, position));
+    }
+    this.scrubber.setAttribute("aria-valuetext", position >= 0 ? `event ${position}, ${types[position]}` : "no events");
+    this.positionEl.textContent =
+      position >= 0 ? `event ${position.toLocaleString("en")} / ${(count - 1).toLocaleString("en")} · ${types[position]}` : "no events";
+    this.prevButton.disabled = position <= 0;
+    this.nextButton.disabled = position >= count - 1;
+    const time = times[position];
+    const before = position > 0 ? times[position - 1] : null;
+    const parts = [];
+    if (typeof time === "number") parts.push(`received +${seconds(time)}`);
+    if (typeof time === "number" && typeof before === "number") parts.push(`gap ${seconds(time - before)}`);
+    this.timing.textContent = parts.join(" · ") || "no receive time";
+  }
+
+  renderEvent() {
+    const event = this.model.get("event");
+    this.json.textContent = event && Object.keys(event).length ? prettyJson(event) : "";
+    const problems = this.timeline.byEvent.get(this.position) ?? [];
+    this.problemsEl.replaceChildren(
+      ...problems.map((p) => {
+        const line = element("div", "agui-inspect-problem");
+        line.dataset.agui = "inspect-problem";
+        line.dataset.severity = String(p.severity);
+        line.append(element("strong", "", `${p.severity} · ${p.rule}`), element("span", "", ` ${label(p.message, 1000)}`));
+        return line;
+      }),
+    );
+    this.problemsEl.hidden = problems.length === 0;
+  }
+
+  renderState() {
+    const state = this.model.get("state");
+    const paths = Array.isArray(this.model.get("state_paths")) ? this.model.get("state_paths") : [];
+    const at = this.model.get("state_event");
+    this.stateJson.textContent = prettyJson(state ?? null);
+    this.stateSummary.textContent = Number.isInteger(at) && at >= 0 ? `State (last changed at event ${at})` : "State";
+    this.statePaths.replaceChildren(
+      ...paths.map((path) => {
+        const chip = element("code", "agui-inspect-path", path === "" ? "(whole state)" : label(path, 200));
+        chip.dataset.agui = "inspect-state-path";
+        return chip;
+      }),
+    );
+    this.statePaths.hidden = paths.length === 0;
+    this.stateBox.dataset.changedNow = Number.isInteger(at) && at === this.position ? "true" : "false";
+  }
+
+  render() {
+    this.frame.cancel();
+    const dirty = this.dirty;
+    this.dirty = {};
+    if (!this.root.dataset.jp) this.applyLook();
+    if (dirty.timeline) {
+      this.renderFilterOptions();
+      this.renderMarks();
+    }
+    if (dirty.messages) this.renderMessages();
+    if (dirty.position) {
+      this.renderPosition();
+      this.scrollToSelected = true;
+    }
+    if (dirty.position || dirty.event) this.renderEvent();
+    if (dirty.state || dirty.position) this.renderState();
+    if (dirty.list || dirty.position) this.renderList();
+  }
+}
+
+/** The first place in the sorted `array` holding a value ≥ `value`. */
+function lowerBound(array, value) {
+  let low = 0;
+  let high = array.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (array[mid] < value) low = mid + 1;
+    else high = mid;
+  }
+  return Math.min(low, Math.max(0, array.length - 1));
+}

@@ -1,0 +1,108 @@
+"""inspect(source): every source kind, seek / position / selected_event, the highlight, the timeline the front end
+draws (runs, problems, receive times), and the traits a seek sets."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from agui_notebook import ChatWidget, Inspector, inspect, load_events, ui_messages_from_events
+from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from tests.logs.samples import CAPTURES, jsonl, known_events
+
+LOG = CAPTURES / "pydantic_ai_runs.jsonl"
+
+
+def test_every_source_kind_inspects_the_same_events() -> None:
+    events = known_events()
+    inspectors = [inspect(source) for source in (events, jsonl(events), load_events(events))]
+    assert [i.events for i in inspectors] == [events] * 3
+    assert all(i.position == len(events) - 1 for i in inspectors)
+    assert inspectors[0].messages == ui_message_dicts_from_events(events)
+
+
+def test_a_chat_is_inspected_through_its_events() -> None:
+    async def run() -> ChatWidget:
+        chat = ChatWidget(lambda run_input: iter(["Hello ", "there."]))
+        await chat.send("Hi")
+        return chat
+
+    chat = asyncio.run(run())
+    insp = inspect(chat)
+    assert insp.events == load_events(chat)["event"].tolist()
+    assert insp.messages[-1]["parts"][-1]["text"] == "Hello there."
+
+
+def test_seek_shows_the_conversation_after_the_event() -> None:
+    insp = inspect(LOG)
+    events = insp.events
+    for n in (0, 5, 17, 40, len(events) - 1):
+        assert insp.seek(n) is insp
+        assert insp.position == n
+        assert insp.selected_event == events[n] == insp.event
+        assert insp.messages == ui_message_dicts_from_events(events[: n + 1])
+        assert len(ui_messages_from_events(insp.messages and events[: n + 1])) == len(insp.messages)
+    assert insp.seek(-1).position == len(events) - 1
+    with pytest.raises(IndexError, match=r"^seek\(86\): the run has 86 events \(0 to 85\)$"):
+        insp.seek(86)
+
+
+def test_the_front_end_writing_the_position_is_a_seek() -> None:
+    insp = inspect(LOG)
+    insp.position = 12  # as the scrubber sets it
+    assert insp.messages == ui_message_dicts_from_events(insp.events[:13])
+    insp.position = 10_000  # kept inside the run
+    assert insp.position == 85
+
+
+def test_the_changed_part_is_the_events() -> None:
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Looking"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "parentMessageId": "m"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": '{"a": 1}'},
+        {"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/n", "value": 1}]},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    insp = inspect(events)
+    assert insp.seek(2).changed == [[0, 0], [0, 1]]
+    assert insp.seek(4).changed == [[0, 2]]
+    assert insp.timeline["touched"][:5] == [[[0, -1]], [], [[0, 0], [0, 1]], [[0, 2]], [[0, 2]]]
+    assert insp.seek(5).changed == [] and (insp.state, insp.state_paths, insp.state_event) == (
+        {"n": 1},
+        ["/n"],
+        5,
+    )
+    assert insp.seek(4).state == {} and insp.state_event == -1
+    assert insp.events_of_part(0, 2) == [3, 4]
+    assert insp.seek(3).events_of_part(0, 2) == [3]
+
+
+def test_the_timeline_marks_runs_problems_and_receive_times() -> None:
+    insp = inspect(LOG)
+    timeline = insp.timeline
+    assert timeline["runs"] == [0, 10, 33, 51, 64, 78]
+    assert len(timeline["types"]) == len(timeline["times"]) == len(timeline["summaries"]) == 86
+    types = [timeline["type_names"][code] for code in timeline["types"]]
+    assert types == [e["type"] for e in insp.events]
+    assert timeline["type_names"] == sorted(set(types))
+    assert types[2] == "TEXT_MESSAGE_CONTENT" and timeline["summaries"][2] == "Hello"
+    assert timeline["times"][0] == 0.0 and all(
+        b >= a for a, b in zip(timeline["times"], timeline["times"][1:], strict=False)
+    )
+    broken = inspect([*known_events()[1:5], {"type": "RUN_FINISHED", "threadId": "t", "runId": "other"}])
+    assert broken.timeline["problems"] == [
+        {
+            "index": 4,
+            "severity": "error",
+            "rule": "run-finished-while-open",
+            "message": "RUN_FINISHED while still open: reasoning messages mr; reasoning spans mr",
+        }
+    ]
+
+
+def test_an_empty_run_inspects_as_nothing() -> None:
+    insp = Inspector([])
+    assert (insp.position, insp.messages, insp.selected_event, insp.event) == (-1, [], None, {})

@@ -1,0 +1,66 @@
+"""A big recorded log made up for the inspector's seek tests and bench: many runs of streamed text, tool calls
+and state deltas, with receive timestamps (milliseconds) as a recorder writes them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+WORDS = ("the", "agent", "streams", "tokens", "into", "a", "message", "while", "the", "widget", "renders")
+
+
+def big_run(count: int = 50_000, *, seed: int = 3) -> list[dict[str, Any]]:
+    """At least ``count`` AG-UI events (cut at the end of the run that reaches it), valid by ``verify_events``."""
+    rng = random.Random(seed)
+    events: list[dict[str, Any]] = []
+    clock = 1_795_000_000_000
+    run = 0
+
+    def add(event: dict[str, Any], gap: int = 15) -> None:
+        nonlocal clock
+        clock += rng.randint(1, gap)
+        events.append({**event, "timestamp": clock})
+
+    while len(events) < count:
+        run += 1
+        ids = {"threadId": "t", "runId": f"r{run}"}
+        add({"type": "RUN_STARTED", **ids}, gap=2000)
+        add({"type": "STATE_DELTA", "delta": [{"op": "add", "path": f"/run{run}", "value": {"step": 0}}]})
+        for step in range(3):
+            message = f"m{run}-{step}"
+            add({"type": "TEXT_MESSAGE_START", "messageId": message, "role": "assistant"})
+            for _ in range(rng.randint(200, 600)):
+                add({"type": "TEXT_MESSAGE_CONTENT", "messageId": message, "delta": rng.choice(WORDS) + " "})
+            add({"type": "TEXT_MESSAGE_END", "messageId": message})
+            call = f"c{run}-{step}"
+            add(
+                {
+                    "type": "TOOL_CALL_START",
+                    "toolCallId": call,
+                    "toolCallName": "lookup",
+                    "parentMessageId": message,
+                }
+            )
+            add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"query": "'})
+            for _ in range(rng.randint(5, 40)):
+                add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": rng.choice(WORDS)})
+            add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '"}'})
+            add({"type": "TOOL_CALL_END", "toolCallId": call})
+            add(
+                {
+                    "type": "TOOL_CALL_RESULT",
+                    "messageId": f"{call}-result",
+                    "toolCallId": call,
+                    "content": f"result {step}",
+                    "role": "tool",
+                },
+                gap=300,
+            )
+            add(
+                {
+                    "type": "STATE_DELTA",
+                    "delta": [{"op": "replace", "path": f"/run{run}/step", "value": step + 1}],
+                }
+            )
+        add({"type": "RUN_FINISHED", **ids})
+    return events
