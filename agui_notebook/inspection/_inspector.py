@@ -21,6 +21,7 @@ widget answers with the messages after that event (``_timeline.py`` keeps seekin
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import anywidget
@@ -31,6 +32,7 @@ from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline
 from agui_notebook.widget._chat import BUNDLE, _bundle_missing
+from agui_notebook.widget._renderers import PartRenderers
 
 __all__ = ["Inspector", "inspect"]
 
@@ -95,6 +97,7 @@ class Inspector(anywidget.AnyWidget):
         runs: list[int] | None = None,
         title: str = "",
         checkpoint_every: int = CHECKPOINT_EVERY,
+        renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         if Inspector._esm is None:
@@ -109,6 +112,13 @@ class Inspector(anywidget.AnyWidget):
         self.problems = verify_events(events, validate=False)
         """``verify_events``' problems (``index`` is the event's)."""
         super().__init__(title=title, **kwargs)
+        self.renderer_warnings: list[str] = []
+        """What renderers failed on (each part and error once); the part shows the error too."""
+        self._renderers = PartRenderers(
+            lambda: self.messages, self._publish_rendered, self.renderer_warnings.append
+        )
+        for part_type, renderer in (renderers or {}).items():
+            self._renderers.register(part_type, renderer)  # Python ones, and ES module source for the views
         self.timeline = self._timeline_trait(times, runs)
         self.observe(self._seeked, "position")
         self.position = len(events) - 1
@@ -177,6 +187,13 @@ class Inspector(anywidget.AnyWidget):
             self.state = at.state
             self.state_paths = list(at.paths)
             self.state_event = -1 if at.changed_at is None else at.changed_at
+        if self._renderers.python:
+            self._renderers.refresh()  # the parts after this event, drawn by the same renderers as on the chat
+
+    def _publish_rendered(self, rendered: dict[str, JSON], frontend: dict[str, str]) -> None:
+        with self.hold_sync():
+            self.rendered = rendered
+            self.frontend_renderers = frontend
 
     def __repr__(self) -> str:
         return f"Inspector({len(self.events)} events, position={self.position})"
@@ -203,11 +220,18 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
     """An inspector widget over ``source``: a log path, an events frame (``load_events``), a list of events or a
     :class:`ChatWidget` (its ``chat.events``); ``run=`` picks one run (its index or id) as in ``expect``.
 
+    ``renderers=`` draws parts as ``ChatWidget(renderers=...)`` does; a chat's own renderers are used by default.
+
     ``insp.seek(n)`` shows the conversation after ``events[:n + 1]``; ``insp.position`` is the selected event
     (the front end's scrubber writes it), ``insp.selected_event`` that event. See docs/inspect.md.
     """
     picked = inspected_run(source, run=run)
     starts = [i for i, key in enumerate(_run_starts(picked.frame)) if key]
+    chat_renderers = getattr(source, "_renderers", None)
+    if isinstance(chat_renderers, PartRenderers) and "renderers" not in kwargs:
+        # A chat's parts look as they do in the chat: its renderers, built-in ones on or off as there.
+        kwargs["renderers"] = {**chat_renderers.python, **chat_renderers.frontend}
+        kwargs.setdefault("builtin_renderers", source.builtin_renderers)
     return Inspector(
         picked.events, times=_seconds(picked.frame), runs=starts, title=title or picked.label, **kwargs
     )

@@ -445,9 +445,10 @@ class PartRenderers:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-        changed = self._render_dirty(force=True, publish=False)
+        before = self.rendered
+        self._render_dirty(force=True, publish=False)
         pruned = self._prune(publish=False)
-        if changed or pruned or publish_frontend:
+        if self.rendered is not before or pruned or publish_frontend:
             self._publish(self.rendered, dict(self.frontend))
 
     def close(self) -> None:

@@ -106,3 +106,40 @@ def test_the_timeline_marks_runs_problems_and_receive_times() -> None:
 def test_an_empty_run_inspects_as_nothing() -> None:
     insp = Inspector([])
     assert (insp.position, insp.messages, insp.selected_event, insp.event) == (-1, [], None, {})
+
+
+ACTIVITY_RUN = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
+    {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "role": "assistant", "delta": "The days:"},
+    {"type": "ACTIVITY_SNAPSHOT", "messageId": "f", "activityType": "forecast", "content": {"days": [1, 2]}},
+    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"},
+]
+
+
+def _days(part: dict) -> object:
+    import pandas as pd
+
+    return pd.DataFrame({"day": part["data"]["days"]})
+
+
+def test_parts_are_drawn_by_the_renderers_given_and_by_a_chats_own() -> None:
+    insp = inspect(ACTIVITY_RUN, renderers={"data-forecast": _days})
+    (entry,) = insp.rendered.values()
+    assert entry["type"] == "data-forecast"
+    assert entry["data"]["application/vnd.agui-notebook.table+json"]["rows"] == [[1], [2]]
+    insp.seek(1)  # before the activity: nothing to draw
+    assert insp.rendered == {}
+    insp.seek(-1)
+    assert len(insp.rendered) == 1
+
+    async def chat_of_it() -> ChatWidget:
+        chat = ChatWidget(lambda run_input: iter(ACTIVITY_RUN), renderers={"data-forecast": _days})
+        chat.renderers["data-plan"] = "export function render({ part, el }) { el.textContent = 'plan'; }"
+        await chat.send("go")
+        return chat
+
+    chat = asyncio.run(chat_of_it())
+    of_chat = inspect(chat)
+    assert [e["type"] for e in of_chat.rendered.values()] == ["data-forecast"]
+    assert list(of_chat.frontend_renderers) == ["data-plan"]
+    assert inspect(chat, renderers={}).rendered == {}

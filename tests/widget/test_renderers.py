@@ -445,3 +445,11 @@ def test_the_static_copy_shows_rendered_tables_and_images() -> None:
     assert "<table><tr><th>city</th><th>temp</th></tr><tr><td>Oslo</td><td>-3</td></tr></table>" in html
     assert '<img src="data:image/png;base64,' in html
     assert "<Rome>" not in html
+
+
+def test_messages_set_from_python_are_rendered_and_sent_at_once() -> None:
+    """``chat.messages = [...]`` (and a branch switch, a load) re-renders: the trait the views read has it."""
+    chat = ChatWidget(renderers={"data-forecast": lambda part: {"days": part["data"]}})
+    chat.messages = [{"id": "a", "role": "assistant", "parts": [{"type": "data-forecast", "data": [1, 2]}]}]
+    assert list(chat.rendered) == ["a/0"]
+    assert chat.rendered["a/0"]["data"]["application/json"] == {"days": [1, 2]}
