@@ -199,8 +199,9 @@ def test_a_state_of_ten_thousand_keys_stays_fast(chat: Any) -> None:
     )  # the open key00003 shows its two children
     print(f"10,000 keys: open {opened:.0f} ms; updates {min(times):.0f}-{max(times):.0f} ms with the harness's"
           f" JSON copy, of which the tree {min(renders)}-{max(renders)} ms")  # fmt: skip
-    # Only the 200 rows shown are built; the bounds leave room for a loaded 2-core machine.
-    assert opened < 150 and max(renders) < 60 and max(times) < 1000
+    # Only the 200 rows shown are built (the counts above say so); the times only catch a pathological build
+    # (a tree of all 10,000 keys), with room for a busy 2-core machine: the numbers live in the printed line.
+    assert opened < 500 and max(renders) < 250 and max(times) < 2000
 
 
 # ---------------------------------------------------------------------------------------------- feedback
