@@ -27,7 +27,7 @@ from pandas.api.types import union_categoricals
 from agui_notebook._errors import EventLogWarning
 from agui_notebook._types import ErrorMode
 
-from ._file_slices import FileSlice, split_large_files
+from ._file_slices import piece_size, split_large_files
 from ._load import _progress_bar, _warn_skipped, load_events
 from ._odd_values import id_text, warn_odd_values
 from ._read import Problems
@@ -174,7 +174,7 @@ class _Runner:
         self, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode, bar: Any
     ) -> tuple[list[Any], list[FilePart]]:
         """The parts of ``groups`` (futures on a cluster, else the parts) and their outlines, in order."""
-        sizes = [sum(_size(path) for path in group) for group in groups]
+        sizes = [sum(piece_size(path) for path in group) for group in groups]
         if self.client is not None:
             from distributed import as_completed
 
@@ -251,7 +251,7 @@ def by_file(
     Problems(errors)  # checks the mode
     paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
     runner = _Runner(workers, client)
-    bar = _progress_bar(progress, sum(_size(path) for path in paths))
+    bar = _progress_bar(progress, sum(piece_size(path) for path in paths))
     try:
         parts, outlines = runner.map([[p] for p in paths], builders, errors, bar)
         groups = _groups(paths, _continued_from(outlines))
@@ -341,15 +341,6 @@ def _with_dtypes(part: FilePart, name: str, offset: int, meta: pd.DataFrame) -> 
 
 def _run_offsets(outlines: list[FilePart]) -> np.ndarray:
     return np.cumsum([0] + [len(part.run_ids) for part in outlines])[:-1]
-
-
-def _size(path: str | FileSlice) -> int:
-    if isinstance(path, FileSlice):
-        return path.length
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
 
 
 def _combined(tables: list[pd.DataFrame], parts: list[FilePart]) -> pd.DataFrame:

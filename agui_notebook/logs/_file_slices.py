@@ -28,7 +28,7 @@ import orjson
 
 from agui_notebook.wire._reader import BOM
 
-__all__ = ["SLICE_BYTES", "FileSlice", "split_large_files"]
+__all__ = ["SLICE_BYTES", "FileSlice", "piece_size", "split_large_files"]
 
 SLICE_BYTES = 64 << 20
 """Logs larger than this are cut into slices of about this size (a slice ends where a run starts)."""
@@ -69,7 +69,7 @@ def split_large_files(paths: list[str], slice_bytes: int | None = None) -> list[
     slice_bytes = SLICE_BYTES if slice_bytes is None else slice_bytes
     out: list[str | FileSlice] = []
     for path in paths:
-        size = _size(path)
+        size = piece_size(path)
         if size <= slice_bytes or not _is_plain_jsonl(path):
             out.append(path)
         else:
@@ -77,7 +77,10 @@ def split_large_files(paths: list[str], slice_bytes: int | None = None) -> list[
     return out
 
 
-def _size(path: str) -> int:
+def piece_size(path: str | FileSlice) -> int:
+    """The bytes a file or slice holds (0 for a file that cannot be read: its error comes when it is read)."""
+    if isinstance(path, FileSlice):
+        return path.length
     try:
         return os.path.getsize(path)
     except OSError:

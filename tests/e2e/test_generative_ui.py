@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.generative_agent import forecast_for
 from tests.e2e.jupyter import (
     Lab,
     notebook7_settings_error,
@@ -148,7 +149,7 @@ def test_a_frontend_tool_a_renderer_an_interrupt_form_and_an_edit(lab: Lab, arti
 
         report = kernel_report(page)
         assert report["declared"] == ["get_forecast"]
-        assert report["tools"] == [["output-available", {"city": "Paris"}, _forecast("Paris")]]
+        assert report["tools"] == [["output-available", {"city": "Paris"}, forecast_for("Paris")]]
         assert report["last"][-1] == "Booked 3 nights in Paris with breakfast."
 
         # Edit the question: the whole turn runs again for Lyon, and the Paris turn stays as a branch.
@@ -173,7 +174,7 @@ def test_a_frontend_tool_a_renderer_an_interrupt_form_and_an_edit(lab: Lab, arti
 
         report = kernel_report(page)
         assert report["users"] == ["Forecast for Lyon?"]
-        assert report["tools"] == [["output-available", {"city": "Lyon"}, _forecast("Lyon")]]
+        assert report["tools"] == [["output-available", {"city": "Lyon"}, forecast_for("Lyon")]]
         assert report["last"][-1] == "No booking, then."
         assert report["branches"] == ["Forecast for Paris?", "Forecast for Lyon?"]
 
@@ -181,9 +182,3 @@ def test_a_frontend_tool_a_renderer_an_interrupt_form_and_an_edit(lab: Lab, arti
         page.locator(".agui-message[data-role=user]").first.locator("[data-agui=branch-previous]").click()
         chat.get_by_text("Booked 3 nights in Paris with breakfast.").wait_for(state="visible")
         assert [e for e in errors if not notebook7_settings_error(e)] == []
-
-
-def _forecast(city: str) -> list[dict[str, Any]]:
-    from tests.e2e.generative_agent import forecast_for
-
-    return forecast_for(city)
