@@ -27,6 +27,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from agui_notebook._gc import collections_paused
 from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
@@ -178,6 +179,10 @@ class Inspector(anywidget.AnyWidget):
         self._show(change["new"])
 
     def _show(self, n: int) -> None:
+        with collections_paused():  # a seek makes a conversation's worth of objects, then sends them
+            self._put(n)
+
+    def _put(self, n: int) -> None:
         timeline = self.timeline_index
         at = timeline.state_after(n)
         with self.hold_sync():

@@ -5,6 +5,7 @@ screenshots (tests/artifacts/inspector-*.png)."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import statistics
@@ -12,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from agui_notebook import Inspector, inspect
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
@@ -260,45 +262,61 @@ def test_problems_and_the_state_show_at_their_events(chat: Any) -> None:
 
 
 SEEKS = [37_000, 120, 49_990, 25_001, 6_000, 44_444, 300, 31_313, 18_000, 49_000, 2, 40_000, 12_345, 49_999]
+SEEK_BOUND_MS = 100
+
+# Seek to each target through the scrubber, as a user drags it; the time of each is from the input event to the
+# frame painted (a message posted from the next animation frame is delivered after that frame's paint).
+TIMED_SEEKS = """async (root, [model, targets, answers]) => {
+  const scrubber = root.querySelector('[data-agui=inspect-scrubber]');
+  const m = window.agui.model(model);
+  const painted = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(0);
+  }));
+  const out = [];
+  for (let i = 0; i < targets.length; i += 1) {
+    m.save_changes = () => {
+      for (const [key, value] of Object.entries(JSON.parse(answers[i]))) m.set(key, value);
+    };
+    const start = performance.now();
+    scrubber.value = String(targets[i]);
+    scrubber.dispatchEvent(new Event('input', {bubbles: true}));
+    await painted();
+    out.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return out;
+}"""
+
+
+def kernel_seeks(insp: Inspector, targets: list[int]) -> tuple[list[float], list[str]]:
+    """The kernel's time of each seek (the position set, the traits as the comm's JSON) and those answers."""
+    times, answers = [], []
+    for n in targets:
+        start = time.perf_counter()
+        insp.position = n
+        answers.append(json.dumps({trait: getattr(insp, trait) for trait in ANSWERED}))
+        times.append((time.perf_counter() - start) * 1000)
+    return times, answers
 
 
 def test_a_fifty_thousand_event_run_seeks_in_under_100_ms(chat: Any) -> None:
     """Each seek's time is the kernel's (the Inspector's own seek and the traits as JSON, timed here) plus the
-    browser's (from the scrubber's input to the conversation redrawn: the JSON parsed, the traits set, the
-    frame). The answers reach the page beforehand, so the harness's own bridge (Playwright's exposed functions,
-    whose latency on a loaded machine is that of the test, not of the widget) is not counted."""
+    browser's (from the scrubber's input to the redrawn conversation painted). The answers reach the page
+    beforehand, so the harness's own bridge (Playwright's exposed functions, whose latency on a loaded machine is
+    that of the test, not of the widget) is not counted.
+
+    Every seek must take at most 100 ms. One that does not is measured again, from the seek before it, on a
+    fresh view (nothing of the first pass kept): a slow path is slow again, a pause of the machine is not."""
     events = big_run(50_000)
     insp = Inspector(events)
     widget = mount(chat, insp)
     in_dom = widget.root.evaluate("(root) => root.querySelectorAll('[data-agui=inspect-event]').length")
     assert 0 < in_dom < 80  # virtualised: only the visible rows
-    kernel_ms, answers = [], []
     twin = Inspector(events)  # the same seeks, timed without the harness's bridge to the page
-    for n in SEEKS:
-        start = time.perf_counter()
-        twin.position = n
-        answers.append(json.dumps({trait: getattr(twin, trait) for trait in ANSWERED}))
-        kernel_ms.append((time.perf_counter() - start) * 1000)
-    browser_ms = widget.root.evaluate(
-        """async (root, [model, targets, answers]) => {
-          const scrubber = root.querySelector('[data-agui=inspect-scrubber]');
-          const m = window.agui.model(model);
-          const out = [];
-          for (let i = 0; i < targets.length; i += 1) {
-            m.save_changes = () => {
-              for (const [key, value] of Object.entries(JSON.parse(answers[i]))) m.set(key, value);
-            };
-            const start = performance.now();
-            scrubber.value = String(targets[i]);
-            scrubber.dispatchEvent(new Event('input', {bubbles: true}));
-            await new Promise((r) => requestAnimationFrame(() => r()));
-            out.push(performance.now() - start);
-            await new Promise((r) => setTimeout(r, 30));
-          }
-          return out;
-        }""",
-        [widget.model, SEEKS, answers],
-    )
+    kernel_ms, answers = kernel_seeks(twin, SEEKS)
+    browser_ms = widget.root.evaluate(TIMED_SEEKS, [widget.model, SEEKS, answers])
     shown = widget.locator("[data-agui=inspect-position]").text_content()
     assert shown == f"event {SEEKS[-1]:,} / 50,267 · {events[SEEKS[-1]]['type']}"
     texts = widget.root.evaluate("(root) => root.querySelectorAll('.agui-message').length")
@@ -309,10 +327,16 @@ def test_a_fifty_thousand_event_run_seeks_in_under_100_ms(chat: Any) -> None:
         f" browser median {statistics.median(browser_ms):.0f} ms (max {max(browser_ms):.0f}),"
         f" total median {statistics.median(total):.0f} ms (max {max(total):.0f})"
     )
-    assert statistics.median(total) <= 100, total
-    # The worst seek redraws a long conversation from a short one: ~250 ms on this machine, more under load.
-    # The bound catches a pathological seek (a replay from zero, a full redraw of every view), not the target.
-    assert max(total) <= 500, total
+    slow = [i for i, ms in enumerate(total) if ms > SEEK_BOUND_MS]
+    again = {}
+    for i in slow:
+        pair = [SEEKS[i - 1], SEEKS[i]] if i else [SEEKS[i]]
+        kernel, pair_answers = kernel_seeks(Inspector(events), pair)
+        fresh = mount(chat, insp)
+        browser = fresh.root.evaluate(TIMED_SEEKS, [fresh.model, pair, pair_answers])
+        again[SEEKS[i]] = (round(total[i]), round(kernel[-1] + browser[-1]))
+    print(f"  over {SEEK_BOUND_MS} ms, then measured again: {again}")
+    assert all(retried <= SEEK_BOUND_MS for _, retried in again.values()), (total, again)
 
 
 SHOWCASE = [
@@ -357,3 +381,31 @@ def test_inspector_screenshot(open_chat: Any, artifacts_dir: Any, theme: str, wi
     path = artifacts_dir / f"inspector-{theme}-{width}.png"
     widget.root.screenshot(path=str(path), animations="disabled")
     assert path.stat().st_size > 10_000
+    assert ring_sides(chat, widget) == {"left": True, "right": True, "top": True, "bottom": True}
+
+
+def ring_sides(chat: Any, widget: Any) -> dict[str, bool]:
+    """Which sides of the highlight ring round the changed part are painted (a message laid out only in view
+    clips its paint at its edges, which the ring lies beyond)."""
+    box = widget.locator("[data-inspect-changed=true]").first.bounding_box()
+    brand = chat.page.evaluate(
+        "() => { const el = document.querySelector('.agui-inspector');"
+        " const probe = document.createElement('span'); probe.style.color = 'var(--agui-brand)'; el.append(probe);"
+        " const rgb = getComputedStyle(probe).color.match(/\\d+/g).map(Number); probe.remove(); return rgb; }"
+    )
+    shot = Image.open(io.BytesIO(chat.page.screenshot(animations="disabled"))).convert("RGB")
+    scale = shot.width / chat.page.viewport_size["width"]
+    middle_x, middle_y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # The ring: 2 px wide, 4 px out from the part's border box.
+    probes = {
+        "left": (box["x"] - 5, middle_y),
+        "right": (box["x"] + box["width"] + 5, middle_y),
+        "top": (middle_x, box["y"] - 5),
+        "bottom": (middle_x, box["y"] + box["height"] + 5),
+    }
+
+    def near_brand(x: float, y: float) -> bool:
+        pixel = shot.getpixel((round(x * scale), round(y * scale)))
+        return sum(abs(a - b) for a, b in zip(pixel, brand, strict=True)) < 60
+
+    return {side: near_brand(x, y) for side, (x, y) in probes.items()}

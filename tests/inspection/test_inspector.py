@@ -4,6 +4,7 @@ draws (runs, problems, receive times), and the traits a seek sets."""
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 
@@ -143,3 +144,17 @@ def test_parts_are_drawn_by_the_renderers_given_and_by_a_chats_own() -> None:
     assert [e["type"] for e in of_chat.rendered.values()] == ["data-forecast"]
     assert list(of_chat.frontend_renderers) == ["data-plan"]
     assert inspect(chat, renderers={}).rendered == {}
+
+
+def test_a_seek_makes_no_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The inspector's seek runs with the collector off (a collection mid-seek over a big heap is a pause)."""
+    from agui_notebook.inspection import _inspector
+
+    seen: list[bool] = []
+    put = _inspector.Inspector._put
+    monkeypatch.setattr(
+        _inspector.Inspector, "_put", lambda self, n: (seen.append(gc.isenabled()), put(self, n))
+    )
+    insp = Inspector([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}] * 2)
+    insp.seek(0)
+    assert seen and not any(seen) and gc.isenabled()
