@@ -20,6 +20,7 @@ widget answers with the messages after that event (``_timeline.py`` keeps seekin
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -34,8 +35,13 @@ from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline
 from agui_notebook.widget._chat import BUNDLE, _bundle_missing
 from agui_notebook.widget._renderers import PartRenderers
+from agui_notebook.widget._static_copy import StaticCopy
+from agui_notebook.widget._static_html import static_bundle
 
 __all__ = ["Inspector", "inspect"]
+
+STATIC_REST_SECONDS = 0.5
+"""How long the position must rest before the static copy follows it."""
 
 SUMMARY_CHARS = 60
 """How much of an event the list shows (and its search reads) beside the type."""
@@ -121,6 +127,8 @@ class Inspector(anywidget.AnyWidget):
         for part_type, renderer in (renderers or {}).items():
             self._renderers.register(part_type, renderer)  # Python ones, and ES module source for the views
         self.timeline = self._timeline_trait(times, runs)
+        self._static = StaticCopy(self.model_id, self._static_copy)
+        self._static_pending: asyncio.TimerHandle | None = None
         self.observe(self._seeked, "position")
         self.position = len(events) - 1
         if self.position == -1:
@@ -194,11 +202,43 @@ class Inspector(anywidget.AnyWidget):
             self.state_event = -1 if at.changed_at is None else at.changed_at
         if self._renderers.python:
             self._renderers.refresh()  # the parts after this event, drawn by the same renderers as on the chat
+        self._static_later()
 
     def _publish_rendered(self, rendered: dict[str, JSON], frontend: dict[str, str]) -> None:
         with self.hold_sync():
             self.rendered = rendered
             self.frontend_renderers = frontend
+
+    # ------------------------------------------------------------------------------------------ persistence
+    def _ipython_display_(self, **kwargs: Any) -> None:
+        """Show the live inspector, then a static copy of the conversation where it stands (what a saved
+        notebook shows without a kernel), updated once the scrubbing rests."""
+        self._static.display(self, **kwargs)
+
+    def _static_copy(self) -> dict[str, str]:
+        n, count = self.position, len(self.events)
+        where = f"event {n:,} / {count - 1:,} · {self.events[n].get('type')}" if n >= 0 else "no event"
+        title = f"{self.title} · {where}" if self.title else where.capitalize()
+        note = f"A saved copy of this inspector at {where}: run the cell to scrub through the run."
+        return static_bundle(
+            self.messages, title=title, render_part=self._renderers.static_part_html, note=note
+        )
+
+    def _static_later(self) -> None:
+        """Update the static copy ``STATIC_REST_SECONDS`` after the last seek (at once without an event loop):
+        a drag or a play through thousands of events sends the copy once, not per event."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._static.update()
+            return
+        if self._static_pending is not None:
+            self._static_pending.cancel()
+        self._static_pending = loop.call_later(STATIC_REST_SECONDS, self._static_rested)
+
+    def _static_rested(self) -> None:
+        self._static_pending = None
+        self._static.update()
 
     def __repr__(self) -> str:
         return f"Inspector({len(self.events)} events, position={self.position})"

@@ -67,6 +67,7 @@ from agui_notebook.widget._playback import playback_items
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
 from agui_notebook.widget._saved import SavedConversation
 from agui_notebook.widget._state_changes import STATE_SYNC_RATE, StateChanges
+from agui_notebook.widget._static_copy import StaticCopy
 from agui_notebook.widget._static_html import static_bundle
 from agui_notebook.wire._json import copy_json
 from agui_notebook.wire._values import is_plain_json, json_value
@@ -336,8 +337,7 @@ class ChatWidget(anywidget.AnyWidget):
         self._run_warnings: list[str] = []
         self.exception: BaseException | None = None
         """The exception that ended the last failed run; its traceback is ``error_details`` (the details view)."""
-        self._static_display_id: str | None = None  # set once displayed: the static copy's display id
-        self._static_shown: dict[str, str] | None = None
+        self._static = StaticCopy(self.model_id, self._static_copy)
         self._renderers = PartRenderers(self._settled_messages, self._publish_rendered, self._renderer_failed)
         for part_type, renderer in (renderers or {}).items():
             self._renderers.register(part_type, renderer)
@@ -796,17 +796,7 @@ class ChatWidget(anywidget.AnyWidget):
         The copy is what a saved notebook shows without a kernel (JupyterLab, Notebook 7, nbconvert, nbviewer,
         GitHub); the live view's stylesheet hides it while the widget runs.
         """
-        from IPython.display import display
-
-        bundle = self._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        # The copy stands for the widget where no widget front end runs: no "<ChatWidget …>" line beside it.
-        data = {k: v for k, v in data.items() if k != "text/plain"}
-        display(data, metadata=metadata, raw=True)
-        if self._static_display_id is None:
-            self._static_display_id = f"agui-notebook-static-{self.model_id}"
-        self._static_shown = self._static_copy()
-        display(self._static_shown, raw=True, display_id=self._static_display_id)
+        self._static.display(self, **kwargs)
 
     def _static_copy(self) -> dict[str, str]:
         """The static copy's bundle: the conversation, its rendered parts and the other versions of its forks."""
@@ -824,17 +814,8 @@ class ChatWidget(anywidget.AnyWidget):
         )
 
     def _refresh_static(self) -> None:
-        """Bring every displayed static copy up to date (an ``update_display_data`` for its display id)."""
-        if self._static_display_id is None:
-            return
-        bundle = self._static_copy()
-        if bundle == self._static_shown:
-            return
-        from IPython.display import update_display
-
-        with contextlib.suppress(Exception):  # no kernel to publish to: nothing shows the copy either
-            update_display(bundle, raw=True, display_id=self._static_display_id)
-            self._static_shown = bundle
+        """Bring the displayed static copy up to date."""
+        self._static.update()
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the conversation (messages, thread id, state, events, branches) as JSON; ``ChatWidget.load`` reads

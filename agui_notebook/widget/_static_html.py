@@ -29,10 +29,20 @@ from typing import Any
 
 import orjson
 
-__all__ = ["MAX_INLINE_IMAGE_BYTES", "STATIC_CLASS", "static_bundle", "static_html", "static_text"]
+__all__ = [
+    "CHAT_NOTE",
+    "MAX_INLINE_IMAGE_BYTES",
+    "STATIC_CLASS",
+    "static_bundle",
+    "static_html",
+    "static_text",
+]
 
 STATIC_CLASS = "agui-static"
 """The class of the static copy's root element (the live view's stylesheet hides the one next to it)."""
+
+CHAT_NOTE = "A saved copy of this chat: run the cell to continue the conversation."
+"""The line under a chat's copy (an inspector's says where it stood)."""
 
 MAX_INLINE_IMAGE_BYTES = 24 * 1024
 """Images up to this size (decoded) are inlined; larger data URLs become a placeholder with their size."""
@@ -233,6 +243,7 @@ def static_html(
     title: str = "",
     render_part: PartHtml | None = None,
     versions: Versions | None = None,
+    note: str = CHAT_NOTE,
 ) -> str:
     """The conversation as one sanitized HTML fragment (see the module docstring for what it may contain).
 
@@ -243,7 +254,7 @@ def static_html(
     if not rows:
         rows.append('<div class="agui-static-note">No messages yet.</div>')
     heading = f'<div class="agui-static-title">{escape(_cut(title, 200))}</div>' if title else ""
-    footer = '<div class="agui-static-note">A saved copy of this chat: run the cell to continue the conversation.</div>'
+    footer = f'<div class="agui-static-note">{escape(note)}</div>'
     return f'{_STYLE}<div class="{STATIC_CLASS}">{heading}{"".join(rows)}{footer}</div>'
 
 
@@ -326,9 +337,12 @@ def static_bundle(
     title: str = "",
     render_part: PartHtml | None = None,
     versions: Versions | None = None,
+    note: str = CHAT_NOTE,
 ) -> dict[str, str]:
-    """The static copy's mime bundle: ``text/html`` and ``text/plain``."""
+    """The static copy's mime bundle: ``text/html`` and ``text/plain`` (``note`` ends the HTML)."""
     return {
-        "text/html": static_html(messages, title=title, render_part=render_part, versions=versions),
+        "text/html": static_html(
+            messages, title=title, render_part=render_part, versions=versions, note=note
+        ),
         "text/plain": static_text(messages, title=title),
     }

@@ -7,6 +7,7 @@
 // The kernel owns the conversation: this view writes `position` and draws the `messages`, `changed`, `event` and
 // `state` traits the kernel answers with. Keys (docs/inspect.md): ← / → step, Shift+← / → ten events, Home / End,
 // Space plays or pauses, N / P the next / previous problem.
+import { hideStaticCopyBeside } from "./connection.js";
 import { button, element, label, prettyJson } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import css from "./inspector.css";
@@ -97,6 +98,7 @@ export class InspectorView {
     this.build();
     this.listen();
     injectInspectorStyles(host);
+    hideStaticCopyBeside(host); // the copy a saved notebook shows without a kernel (Inspector._ipython_display_)
     host.append(this.root);
     this.applyLook();
     this.timeline = timelineFrom(model.get("timeline"));

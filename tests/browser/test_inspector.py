@@ -409,3 +409,21 @@ def ring_sides(chat: Any, widget: Any) -> dict[str, bool]:
         return sum(abs(a - b) for a, b in zip(pixel, brand, strict=True)) < 60
 
     return {side: near_brand(x, y) for side, (x, y) in probes.items()}
+
+
+def test_the_static_copy_beside_a_live_inspector_is_hidden(chat: Any) -> None:
+    """Inspector._ipython_display_ puts a static copy in the output after the view's; the live view hides it."""
+    chat.evaluate(
+        """() => {
+          const area = document.createElement('div');
+          area.innerHTML = `
+            <div class="jp-OutputArea-child" id="widget-output"></div>
+            <div class="jp-OutputArea-child" id="copy-output"><div class="agui-static">saved copy</div></div>`;
+          document.getElementById('root').append(area);
+        }"""
+    )
+    assert chat.page.locator("#copy-output").is_visible()
+    widget = mount(chat, inspect(SHOWCASE))
+    chat.evaluate("(v) => document.getElementById('widget-output').append(window.agui.host(v))", widget.view)
+    chat.frames()
+    assert not chat.page.locator("#copy-output").is_visible()

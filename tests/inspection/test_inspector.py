@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from typing import Any
 
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
 
 from agui_notebook import ChatWidget, Inspector, inspect, load_events, ui_messages_from_events
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.inspection._inspector import STATIC_REST_SECONDS
 from tests.logs.samples import CAPTURES, jsonl, known_events
 
 LOG = CAPTURES / "pydantic_ai_runs.jsonl"
@@ -158,3 +162,61 @@ def test_a_seek_makes_no_collection(monkeypatch: pytest.MonkeyPatch) -> None:
     insp = Inspector([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}] * 2)
     insp.seek(0)
     assert seen and not any(seen) and gc.isenabled()
+
+
+# ---------------------------------------------------------------------------------------------- the static copy
+
+GREETING = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hello <b>there</b>"},
+    {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+]
+
+
+def _shown(captured: Any) -> list[tuple[dict[str, Any], dict[str, Any], bool]]:
+    return [(o.data, o.transient or {}, o.update) for o in captured.outputs]
+
+
+def test_display_shows_the_inspector_then_a_static_copy_of_where_it_stands() -> None:
+    insp = inspect(GREETING, title="Greeting")
+    formatter = InteractiveShell.instance().display_formatter
+    with capture_output() as shown:
+        formatter.format(insp)
+    (widget, _, _), (copy, transient, update) = _shown(shown)
+    assert set(widget) == {"application/vnd.jupyter.widget-view+json"}
+    assert not update and transient["display_id"] == f"agui-notebook-static-{insp.model_id}"
+    assert copy["text/plain"] == "Greeting · event 4 / 4 · RUN_FINISHED\nassistant: Hello <b>there</b>"
+    assert "Hello &lt;b&gt;there&lt;/b&gt;" in copy["text/html"]  # escaped, as every copy is
+    assert "A saved copy of this inspector at event 4 / 4 · RUN_FINISHED" in copy["text/html"]
+    with capture_output() as sought:
+        insp.seek(1)  # no event loop runs: the copy follows at once
+    ((data, transient_now, update_now),) = _shown(sought)
+    assert update_now and transient_now == transient
+    assert data["text/plain"] == "Greeting · event 1 / 4 · TEXT_MESSAGE_START\nassistant: "
+
+
+async def test_while_scrubbing_the_copy_follows_once_the_position_rests() -> None:
+    insp = inspect(GREETING)
+    formatter = InteractiveShell.instance().display_formatter
+    with capture_output():
+        formatter.format(insp)
+    with capture_output() as sought:
+        for n in (0, 1, 2, 3, 2):
+            insp.seek(n)
+        assert sought.outputs == []
+        await asyncio.sleep(STATIC_REST_SECONDS + 0.2)
+    ((data, _, update),) = _shown(sought)
+    assert (
+        update
+        and data["text/plain"]
+        == "the events · event 2 / 4 · TEXT_MESSAGE_CONTENT\nassistant: Hello <b>there</b>"
+    )
+
+
+def test_an_inspector_never_displayed_publishes_nothing() -> None:
+    insp = inspect(GREETING)
+    with capture_output() as published:
+        insp.seek(0)
+    assert published.outputs == []

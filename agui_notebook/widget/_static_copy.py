@@ -1,0 +1,51 @@
+"""A widget's static copy in the notebook: shown right after its live view, kept up to date by display id.
+
+The copy (a ``text/html`` and ``text/plain`` bundle, ``_static_html.py``) is what a saved notebook shows where no
+widget front end runs: reopened without a kernel, ``jupyter nbconvert``, nbviewer, GitHub. The live view's
+stylesheet hides it (``js/src/connection.js``). Each widget owns one ``StaticCopy`` and calls ``update`` when what
+the copy shows has changed; nothing is published until the widget was displayed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["StaticCopy"]
+
+Bundle = dict[str, str]
+
+
+class StaticCopy:
+    """The static copy of the widget ``model_id``, made by ``build`` whenever it is shown or updated."""
+
+    def __init__(self, model_id: str, build: Callable[[], Bundle]) -> None:
+        self.display_id = f"agui-notebook-static-{model_id}"
+        self._build = build
+        self._displayed = False
+        self._shown: Bundle | None = None
+
+    def display(self, widget: Any, **kwargs: Any) -> None:
+        """Display ``widget`` (its view only: no ``<Widget …>`` line beside the copy), then the copy."""
+        from IPython.display import display
+
+        bundle = widget._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        display({k: v for k, v in data.items() if k != "text/plain"}, metadata=metadata, raw=True)
+        self._displayed = True
+        self._shown = self._build()
+        display(self._shown, raw=True, display_id=self.display_id)
+
+    def update(self) -> None:
+        """Send the copy as it stands now (an ``update_display_data``), if it was displayed and has changed."""
+        if not self._displayed:
+            return
+        bundle = self._build()
+        if bundle == self._shown:
+            return
+        from IPython.display import update_display
+
+        with contextlib.suppress(Exception):  # no kernel to publish to: nothing shows the copy either
+            update_display(bundle, raw=True, display_id=self.display_id)
+            self._shown = bundle
