@@ -20,7 +20,6 @@ the tool had returned X" in one line; ``chat.fork(...)`` does that live in a Cha
 
 from __future__ import annotations
 
-import bisect
 import sys
 import uuid
 from collections.abc import Mapping
@@ -32,7 +31,7 @@ from agui_notebook.agui._apply import apply_events
 from agui_notebook.agui._thread import ThreadState
 from agui_notebook.wire._json import copy_json, encode_json
 
-from ._source import events_frame
+from ._source import chat_run_inputs, events_frame
 
 if TYPE_CHECKING:
     import asyncio
@@ -143,15 +142,13 @@ def _chat_conversation(
 ) -> tuple[ThreadState, str | None, list[Any]]:
     """A ChatWidget's conversation after ``events[:at]``: the input of the last run it started at or before
     that event (the user's turns are in run inputs, not in events), then that run's events up to ``at``."""
-    lines = frame["line"].tolist()  # 1-based places in chat.events, ascending
-    start, run_input = 0, None
-    for recorded, wire in chat._run_inputs:
-        row = bisect.bisect_right(lines, recorded)  # the rows read from the events before the run
-        if row <= at:
-            start, run_input = row, wire
-    if run_input is None:
+    inputs = chat_run_inputs(chat, frame)
+    begun = [row for row in inputs if row <= at]
+    if not begun:
         thread = apply_events(events[:at])
     else:
+        start = max(begun)
+        run_input = inputs[start]
         thread = apply_events(events[start:at], messages=run_input["messages"], state=run_input.get("state"))
     return thread, chat.thread_id, list(chat.tools)
 

@@ -32,7 +32,7 @@ from agui_notebook._gc import collections_paused
 from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
-from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline
+from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline, RunStart
 from agui_notebook.widget._chat import BUNDLE, _bundle_missing
 from agui_notebook.widget._renderers import PartRenderers
 from agui_notebook.widget._static_copy import StaticCopy
@@ -104,6 +104,7 @@ class Inspector(anywidget.AnyWidget):
         runs: list[int] | None = None,
         title: str = "",
         checkpoint_every: int = CHECKPOINT_EVERY,
+        starts: Mapping[int, RunStart] | None = None,
         renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -115,7 +116,7 @@ class Inspector(anywidget.AnyWidget):
             Inspector._esm = try_file_contents(BUNDLE)
         self.events = events
         """The run's events (AG-UI wire dicts); event ``i`` is ``events[i]``."""
-        self.timeline_index = EventTimeline(events, every=checkpoint_every)
+        self.timeline_index = EventTimeline(events, every=checkpoint_every, starts=starts)
         self.problems = verify_events(events, validate=False)
         """``verify_events``' problems (``index`` is the event's)."""
         super().__init__(title=title, **kwargs)
@@ -277,8 +278,20 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
         # A chat's parts look as they do in the chat: its renderers, built-in ones on or off as there.
         kwargs["renderers"] = {**chat_renderers.python, **chat_renderers.frontend}
         kwargs.setdefault("builtin_renderers", source.builtin_renderers)
+    from agui_notebook.bridge._messages import to_ui_messages
+
+    # A chat's user turns (and the state it sent) are in its run inputs: each run starts from its own.
+    begun = {
+        row: RunStart(to_ui_messages(wire.get("messages") or []), wire.get("state"))
+        for row, wire in picked.inputs.items()
+    }
     return Inspector(
-        picked.events, times=_seconds(picked.frame), runs=starts, title=title or picked.label, **kwargs
+        picked.events,
+        times=_seconds(picked.frame),
+        runs=starts,
+        title=title or picked.label,
+        starts=begun,
+        **kwargs,
     )
 
 

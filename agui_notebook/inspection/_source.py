@@ -17,6 +17,7 @@ AG-UI events: their 0-based position in the input).
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ import pandas as pd
 from agui_notebook._errors import OptionError
 from agui_notebook.logs._load import events_table, load_events
 
-__all__ = ["InspectedRun", "events_frame", "inspected_run"]
+__all__ = ["InspectedRun", "chat_run_inputs", "events_frame", "inspected_run"]
 
 
 def events_frame(source: Any) -> pd.DataFrame:
@@ -48,10 +49,25 @@ class InspectedRun:
     """The event index (row of the source's frame) of its first event: ``events[i]`` is event ``start + i``."""
     label: str
     """How messages name it: ``run 'r2'``, or ``the events`` for a whole source."""
+    inputs: dict[int, dict[str, Any]]
+    """A chat's run inputs by the row (of ``frame``) where each run begins (``chat_run_inputs``)."""
 
     def where(self, row: int) -> str:
         """How messages name the event at ``row`` of ``frame``: ``event 12 (TOOL_CALL_START)``."""
         return f"event {self.start + row} ({self.frame['type'].iloc[row]})"
+
+
+def chat_run_inputs(source: Any, frame: pd.DataFrame) -> dict[int, dict[str, Any]]:
+    """A ChatWidget's run inputs by the row of ``frame`` (its events frame) where each run's events begin (the
+    number of rows read before it; ``len(frame)`` for a run that has none yet); ``{}`` for any other source.
+
+    The user's turns and the state a chat sends are in its run inputs, not in the events the agent streams.
+    """
+    recorded = getattr(source, "_run_inputs", None)
+    if not isinstance(recorded, list) or not recorded or "line" not in frame:
+        return {}
+    lines = frame["line"].tolist()  # 1-based places in chat.events, ascending
+    return {bisect.bisect_right(lines, count): wire for count, wire in recorded}
 
 
 def _run_keys(frame: pd.DataFrame) -> list[str]:
@@ -65,8 +81,9 @@ def inspected_run(source: Any, run: int | str | None = None) -> InspectedRun:
     event; negative counts from the end) or its ``run_id`` (or ``run_key``, ``r#2`` style, when runs share an
     id); ``None`` takes every event of the source."""
     frame = events_frame(source)
+    inputs = chat_run_inputs(source, frame)
     if run is None:
-        return InspectedRun(frame.reset_index(drop=True), _events(frame), 0, "the events")
+        return InspectedRun(frame.reset_index(drop=True), _events(frame), 0, "the events", inputs)
     keys = _run_keys(frame)
     if isinstance(run, bool) or not isinstance(run, (int, str)):
         raise OptionError(f"run={run!r}: give a run's index or id, not a {type(run).__name__}")
@@ -89,7 +106,9 @@ def inspected_run(source: Any, run: int | str | None = None) -> InspectedRun:
     picked = frame.iloc[rows].reset_index(drop=True)
     run_id = picked["run_id"].iloc[0]
     label = f"run {key!r}" if str(run_id) == key else f"run {key!r} (id {run_id!r})"
-    return InspectedRun(picked, _events(picked), int(rows[0]), label)
+    place = {int(row): i for i, row in enumerate(rows)}
+    kept = {place[row]: wire for row, wire in inputs.items() if row in place}
+    return InspectedRun(picked, _events(picked), int(rows[0]), label, kept)
 
 
 def _events(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import contextlib
 import io
 import pickle
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +32,20 @@ from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._assemble import UIMessageAssembler, merge_consecutive_deltas
 from agui_notebook.wire._json import copy_json
 
-__all__ = ["CHECKPOINT_EVERY", "EventTimeline", "StateAt"]
+__all__ = ["CHECKPOINT_EVERY", "EventTimeline", "RunStart", "StateAt"]
 
 CHECKPOINT_EVERY = 512
 """Events between two checkpoints (each a pickle of the assembler): a seek unpickles one and replays at most this
 many events, their consecutive deltas merged (bench/bench_inspect.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunStart:
+    """What a run started from that its events do not say: the conversation (UIMessages) and the state the
+    client sent as its input (a ChatWidget's run inputs: the user's turns are there, not in the events)."""
+
+    messages: list[dict[str, JSON]]
+    state: JSON = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +66,19 @@ class EventTimeline:
     in every replay, so a broken log stays inspectable up to its end.
     """
 
-    def __init__(self, events: Sequence[dict[str, JSON]], *, every: int = CHECKPOINT_EVERY) -> None:
+    def __init__(
+        self,
+        events: Sequence[dict[str, JSON]],
+        *,
+        every: int = CHECKPOINT_EVERY,
+        starts: Mapping[int, RunStart] | None = None,
+    ) -> None:
         if every < 1:
             raise ValueError(f"every={every}: a checkpoint needs at least one event between")
         self.events = events
         self.every = every
+        self.starts = dict(sorted((starts or {}).items()))
+        """Event index -> the conversation and state its run started from, put in place before that event."""
         self.failures: dict[int, str] = {}
         """Event index -> why the assembler could not take it."""
         self.touched: list[tuple[tuple[int, int], ...]] = []
@@ -81,7 +98,13 @@ class EventTimeline:
         changed_at: int | None = None
         touched = self.touched
         held: set[tuple[int, int]] = set()
+        starts = self.starts
         for index, event in enumerate(self.events):
+            if index in starts:
+                assembler = UIMessageAssembler(copy_json(starts[index].messages))
+                held = set()
+                if starts[index].state is not None:
+                    state, paths, changed_at = copy_json(starts[index].state), (), None
             if index % self.every == 0:
                 self._checkpoints.append(_frozen(assembler))
                 self._states.append((copy_json(state), paths, changed_at))
@@ -116,7 +139,11 @@ class EventTimeline:
         if n < 0:
             return []
         start = (n // self.every) * self.every
-        assembler = _thawed(self._checkpoints[n // self.every])
+        begun = self._start_within(start, n)
+        if begun is None:
+            assembler = _thawed(self._checkpoints[n // self.every])
+        else:  # a run started from its input since the checkpoint: from there
+            start, assembler = begun, UIMessageAssembler(copy_json(self.starts[begun].messages))
         segment = self.events[start : n + 1]
         if any(start <= i <= n for i in self.failures):
             for index, event in enumerate(segment, start):
@@ -138,6 +165,9 @@ class EventTimeline:
             return StateAt({}, (), None)
         start = (n // self.every) * self.every
         state, paths, changed_at = self._states[n // self.every]
+        begun = self._start_within(start, n)
+        if begun is not None and self.starts[begun].state is not None:
+            start, state, paths, changed_at = begun, self.starts[begun].state, (), None
         state = copy_json(state)
         for index in range(start, n + 1):
             stepped = _state_step(state, self.events[index])
@@ -155,6 +185,16 @@ class EventTimeline:
         if exact or part_index < 0:
             return exact
         return [i for i in range(last + 1) if (message_index, -1) in touched[i]]
+
+    def _start_within(self, checkpoint: int, n: int) -> int | None:
+        """The last run start after event ``checkpoint`` (whose checkpoint holds any start there) up to ``n``."""
+        begun = None
+        for index in self.starts:
+            if index > n:
+                break
+            if index > checkpoint:
+                begun = index
+        return begun
 
     def _checked(self, n: int) -> int:
         if not -1 <= n < len(self.events):

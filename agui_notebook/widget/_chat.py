@@ -822,7 +822,9 @@ class ChatWidget(anywidget.AnyWidget):
         it."""
         tree = self._branch_tree()
         branches = tree.to_saved() if tree.forked else None
-        SavedConversation(self.thread_id, tree.messages, self.state, self.events, branches).write(path)
+        SavedConversation(
+            self.thread_id, tree.messages, self.state, self.events, branches, list(self._run_inputs)
+        ).write(path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], agent: Any = None, **kwargs: Any) -> ChatWidget:
@@ -830,6 +832,7 @@ class ChatWidget(anywidget.AnyWidget):
         saved = SavedConversation.read(path)
         chat = cls(agent, messages=saved.messages, thread_id=saved.thread_id, state=saved.state, **kwargs)
         chat._recorder.events.extend(saved.events)
+        chat._run_inputs.extend(saved.run_inputs)
         if saved.branches is not None:
             chat._tree = MessageTree.from_saved(chat._conversation.messages, saved.branches, os.fspath(path))
             chat._settle_branches()

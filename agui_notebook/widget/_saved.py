@@ -1,9 +1,14 @@
 """The file ``ChatWidget.save`` writes and ``ChatWidget.load`` reads: one JSON document per conversation.
 
-``{"format": "agui-notebook.chat", "version": 2, "threadId", "messages", "state", "events", "branches"?}``: the
-UIMessages shown (the selected path), the AG-UI shared state, the recorded events (``{"received_ns", "event"}``
-records) and, when the conversation has branches (edits, regenerations), its message tree
-(``MessageTree.to_saved``, ``_branches.py``). Version 1 documents (no branches) read as before.
+``{"format": "agui-notebook.chat", "version": 3, "threadId", "messages", "state", "events", "branches"?,
+"runInputs"?}``: the UIMessages shown (the selected path), the AG-UI shared state, the recorded events
+(``{"received_ns", "event"}`` records), when the conversation has branches (edits, regenerations) its message tree
+(``MessageTree.to_saved``, ``_branches.py``), and the run inputs the chat sent (the user's turns and state are
+there, not in the events; ``inspect`` and ``fork`` read them). A run input repeats the conversation before it, so
+``runInputs`` keeps every distinct AG-UI message once (``messages``) and each input as ``{"events": the number of
+events recorded before its run, "input": the input with ``messages`` as indexes into that list}``: twenty turns
+with an image attached store the image once. Version 1 (no branches) and 2 (no run inputs) documents read as
+before.
 
 >>> saved = SavedConversation(thread_id="t1", messages=[], state={"step": 1}, events=[])
 >>> SavedConversation.from_json(saved.to_json(), "chat.json") == saved
@@ -13,7 +18,7 @@ True
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +32,11 @@ __all__ = ["SAVE_FORMAT", "SAVE_VERSION", "SavedConversation"]
 
 SAVE_FORMAT = "agui-notebook.chat"
 """The ``format`` of a saved conversation."""
-SAVE_VERSION = 2
-"""The version written; 2 added ``branches``. Every version up to it is read."""
+SAVE_VERSION = 3
+"""The version written; 2 added ``branches``, 3 ``runInputs``. Every version up to it is read."""
+
+RunInputs = list[tuple[int, dict[str, JSON]]]
+"""A chat's run inputs: (events recorded before the run, the ``RunAgentInput`` as AG-UI wire JSON)."""
 
 
 @dataclass
@@ -40,6 +48,7 @@ class SavedConversation:
     state: JSON
     events: list[Any]
     branches: dict[str, JSON] | None = None
+    run_inputs: RunInputs = field(default_factory=list)
 
     def to_json(self) -> bytes:
         """The saved document."""
@@ -53,6 +62,8 @@ class SavedConversation:
         }
         if self.branches is not None:
             document["branches"] = self.branches
+        if self.run_inputs:
+            document["runInputs"] = _packed(self.run_inputs)
         return encode_json(document).encode()
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -81,6 +92,7 @@ class SavedConversation:
             state=document.get("state"),
             events=document.get("events") or [],
             branches=document.get("branches") if version >= 2 else None,
+            run_inputs=_unpacked(document.get("runInputs"), source) if version >= 3 else [],
         )
         if saved.branches is not None:
             MessageTree.from_saved(saved.messages, saved.branches, source)  # raises when they do not fit
@@ -90,3 +102,38 @@ class SavedConversation:
     def read(cls, path: str | os.PathLike[str]) -> SavedConversation:
         """Read the conversation saved at ``path``."""
         return cls.from_json(Path(path).read_bytes(), os.fspath(path))
+
+
+def _packed(run_inputs: RunInputs) -> dict[str, JSON]:
+    """The run inputs with each distinct message stored once (see the module docstring)."""
+    messages: list[JSON] = []
+    places: dict[str, int] = {}
+    inputs = []
+    for count, wire in run_inputs:
+        indexes = []
+        for message in wire.get("messages") or []:
+            key = encode_json(message)
+            if key not in places:
+                places[key] = len(messages)
+                messages.append(message)
+            indexes.append(places[key])
+        inputs.append({"events": count, "input": {**wire, "messages": indexes}})
+    return {"messages": messages, "inputs": inputs}
+
+
+def _unpacked(packed: Any, source: str) -> RunInputs:
+    """The run inputs of a saved document; a ``ValueError`` naming ``source`` when they are not as written."""
+    if packed is None:
+        return []
+    try:
+        messages = packed["messages"]
+        out = []
+        for entry in packed["inputs"]:
+            count, wire = entry["events"], dict(entry["input"])
+            if type(count) is not int or count < 0:
+                raise ValueError(f"events={count!r}")
+            wire["messages"] = [messages[i] for i in wire.get("messages") or []]
+            out.append((count, wire))
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise ValueError(f"{source}: runInputs are not as ChatWidget.save writes them ({exc!r})") from None
+    return out

@@ -15,6 +15,7 @@ from agui_notebook import ChatWidget, Inspector, inspect, load_events, ui_messag
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.inspection._inspector import STATIC_REST_SECONDS
 from tests.logs.samples import CAPTURES, jsonl, known_events
+from tests.support.pydantic_ai_runs import _text_only, make_agent
 
 LOG = CAPTURES / "pydantic_ai_runs.jsonl"
 
@@ -37,6 +38,26 @@ def test_a_chat_is_inspected_through_its_events() -> None:
     insp = inspect(chat)
     assert insp.events == load_events(chat)["event"].tolist()
     assert insp.messages[-1]["parts"][-1]["text"] == "Hello there."
+
+
+async def test_a_chats_runs_start_from_their_inputs_so_the_users_turns_show() -> None:
+    """pydantic-ai's AG-UI adapter does not echo the run input: the user's turns are only in the chat's run
+    inputs, and the inspector starts each run from its own."""
+    chat = ChatWidget(make_agent(_text_only))
+    await chat.send("Hello there")
+    await chat.send("And again")
+    insp = inspect(chat)
+    roles = [(m["role"], [p.get("text") for p in m["parts"] if p["type"] == "text"]) for m in insp.messages]
+    assert [r for r, _ in roles] == ["user", "assistant", "user", "assistant"]
+    assert [texts for r, texts in roles if r == "user"] == [["Hello there"], ["And again"]]
+    second = next(i for i, e in enumerate(insp.events) if e["type"] == "RUN_STARTED" and i > 0)
+    insp.seek(second)  # the second run's first event: the conversation it was sent, and its answer begun
+    assert [m["role"] for m in insp.messages] == ["user", "assistant", "user", "assistant"]
+    assert insp.messages[-1]["parts"] == []
+    insp.seek(second - 1)  # the first run's last event: the second question is not asked yet
+    assert [m["role"] for m in insp.messages] == ["user", "assistant"]
+    picked = inspect(chat, run=1)
+    assert [m["role"] for m in picked.messages] == ["user", "assistant", "user", "assistant"]
 
 
 def test_seek_shows_the_conversation_after_the_event() -> None:

@@ -4,6 +4,7 @@ part are the ones that changed it."""
 
 from __future__ import annotations
 
+import copy
 import warnings
 from functools import cache
 from pathlib import Path
@@ -13,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agui_notebook import apply_events
-from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.bridge._assemble import UIMessageAssembler, ui_message_dicts_from_events
 from agui_notebook.inspection._source import inspected_run
-from agui_notebook.inspection._timeline import EventTimeline
+from agui_notebook.inspection._timeline import EventTimeline, RunStart
 from tests.support.big_runs import big_run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -134,3 +135,71 @@ def test_a_position_outside_the_run_is_refused() -> None:
     assert timeline.messages_after(-1) == []
     with pytest.raises(IndexError, match=r"^event 1: the run has 1 events \(0 to 0\)$"):
         timeline.messages_after(1)
+
+
+@cache
+def short_runs(count: int) -> list[dict]:
+    """``count`` short runs, each a state delta, a streamed answer and a tool call with its result."""
+    events: list[dict] = []
+    for run in range(count):
+        ids = {"threadId": "t", "runId": f"r{run}"}
+        message, call = f"m{run}", f"c{run}"
+        events += [
+            {"type": "RUN_STARTED", **ids},
+            {"type": "STATE_DELTA", "delta": [{"op": "add", "path": f"/run{run}", "value": run}]},
+            {"type": "TEXT_MESSAGE_START", "messageId": message, "role": "assistant"},
+            *({"type": "TEXT_MESSAGE_CONTENT", "messageId": message, "delta": f"w{k} "} for k in range(12)),
+            {"type": "TEXT_MESSAGE_END", "messageId": message},
+            {"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "f", "parentMessageId": message},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"n": '},
+            {"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": f"{run}}}"},
+            {"type": "TOOL_CALL_END", "toolCallId": call},
+            {"type": "TOOL_CALL_RESULT", "messageId": f"{call}-r", "toolCallId": call, "content": "ok",
+             "role": "tool"},
+            {"type": "RUN_FINISHED", **ids},
+        ]  # fmt: skip
+    return events
+
+
+def _replayed(seed: RunStart, events: list[dict]) -> list[dict]:
+    """The naive way: an assembler holding the run's input, every event pushed one by one."""
+    assembler = UIMessageAssembler(copy.deepcopy(seed.messages))
+    for event in events:
+        assembler.push(event)
+    assembler.close()
+    return assembler.messages
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_run_that_starts_from_its_input_is_replayed_from_it(data: st.DataObject) -> None:
+    """A chat's runs start from their run inputs (the user's turns, the state): seek(n) is the input of the
+    last run begun by event n, then that run's events up to n."""
+    events = short_runs(8)
+    run_starts = [i for i, e in enumerate(events) if e["type"] == "RUN_STARTED"]
+    chosen = data.draw(st.lists(st.sampled_from(run_starts), unique=True, max_size=6))
+    starts = {
+        i: RunStart(
+            [{"id": f"u{i}", "role": "user", "parts": [{"type": "text", "text": f"question {i}"}]}],
+            {"asked": i},
+        )
+        for i in chosen
+    }
+    every = data.draw(st.sampled_from((1, 3, 16, 64)))
+    timeline = EventTimeline(events, every=every, starts=starts)
+    n = data.draw(st.integers(-1, len(events) - 1))
+    begun = max((i for i in starts if i <= n), default=None)
+    if begun is None:
+        assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])
+        assert timeline.state_after(n).state == apply_events(events[: n + 1]).state
+        return
+    messages = timeline.messages_after(n)
+    assert messages == _replayed(starts[begun], events[begun : n + 1])
+    assert messages[0]["parts"][0]["text"] == f"question {begun}"
+    at = timeline.state_after(n)
+    assert at.state == apply_events(events[begun : n + 1], state={"asked": begun}).state
+    changed = [i for i in range(begun, n + 1) if events[i]["type"].startswith("STATE_")]
+    assert at.changed_at == (changed[-1] if changed else None)
+    # A seek hands out a copy: the runs' inputs stay as they were.
+    messages[0]["parts"].clear()
+    assert timeline.messages_after(n)[0]["parts"][0]["text"] == f"question {begun}"

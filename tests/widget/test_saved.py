@@ -35,7 +35,7 @@ def test_the_saved_document() -> None:
     saved = SavedConversation(thread_id="t1", messages=[USER], state={"step": 2}, events=events)
     assert orjson.loads(saved.to_json()) == {
         "format": "agui-notebook.chat",
-        "version": 2,
+        "version": 3,
         "threadId": "t1",
         "messages": [USER],
         "state": {"step": 2},
@@ -88,7 +88,7 @@ async def test_branches_survive_save_and_load(tmp_path: Path) -> None:
     path = tmp_path / "chat.json"
     chat.save(path)
     document = orjson.loads(path.read_bytes())
-    assert document["version"] == 2 and document["messages"] == chat.messages
+    assert document["version"] == 3 and document["messages"] == chat.messages
     assert sum("message" in node for node in document["branches"]["nodes"]) == 3  # the off-path ones only
 
     loaded = ChatWidget.load(path, agent=agent)
@@ -135,7 +135,7 @@ def test_a_version_1_document_still_loads(tmp_path: Path) -> None:
     assert loaded.branch_points == [] and len(loaded.branches("a1")) == 1
 
 
-@pytest.mark.parametrize("version", [3, "2", 0])
+@pytest.mark.parametrize("version", [4, "2", 0])
 def test_a_version_this_package_does_not_know_is_refused(version: object) -> None:
     data = orjson.dumps({"format": "agui-notebook.chat", "version": version, "messages": []})
     with pytest.raises(
@@ -152,4 +152,41 @@ def test_branches_that_do_not_fit_the_messages_are_refused() -> None:
     with pytest.raises(
         ValueError, match=r"^chat\.json: branches\.nodes\[0\]\.at: 1 is not a free place in the 1"
     ):
+        SavedConversation.from_json(data, "chat.json")
+
+
+async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path: Path) -> None:
+    """The user's turns are in the run inputs: a loaded chat inspects and forks as the chat did."""
+    from agui_notebook import fork, inspect, load_events
+
+    chat = ChatWidget(agui_agent, thread_id="thread-1")
+    picture = bytes(30_000)  # 40,000 characters of base64 in each run input that repeats it
+    await chat.send("What is 1 + 2?", files=[(picture, "image/png")])
+    await chat.send("And 2 + 3?")
+    await chat.send("And 3 + 4?")
+    path = tmp_path / "chat.json"
+    chat.save(path)
+    document = orjson.loads(path.read_bytes())
+    inputs = document["runInputs"]["inputs"]
+    assert [entry["events"] for entry in inputs] == [count for count, _ in chat._run_inputs]
+    assert path.read_bytes().count(b"A" * 40_000) == 2  # the picture: in the messages, and once in runInputs
+    loaded = ChatWidget.load(path, agent=agui_agent)
+    assert loaded._run_inputs == chat._run_inputs
+    assert inspect(loaded).messages == inspect(chat).messages
+    assert [m["role"] for m in inspect(loaded).messages].count("user") == 3
+    at = len(load_events(chat)) - 1
+    assert fork(loaded, at=at).messages == fork(chat, at=at).messages
+    assert [m.role for m in fork(loaded, at=at).messages].count("user") == 3
+
+
+@pytest.mark.parametrize(
+    "run_inputs",
+    [{"messages": []}, {"messages": [], "inputs": [{"events": 0, "input": {"messages": [3]}}]},
+     {"messages": [], "inputs": [{"events": -1, "input": {}}]}, [1, 2]],
+)  # fmt: skip
+def test_run_inputs_not_as_written_are_refused(run_inputs: object) -> None:
+    data = orjson.dumps(
+        {"format": "agui-notebook.chat", "version": 3, "messages": [], "runInputs": run_inputs}
+    )
+    with pytest.raises(ValueError, match=r"^chat\.json: runInputs are not as ChatWidget.save writes them"):
         SavedConversation.from_json(data, "chat.json")
