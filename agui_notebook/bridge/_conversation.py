@@ -42,7 +42,15 @@ from agui_notebook.bridge._messages import AGUI_KEY
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type
 
-__all__ = ["ConversationReducer", "RunOutcome", "RunStreamError", "StateUpdateWarning", "classify_item"]
+__all__ = [
+    "ConversationReducer",
+    "RunOutcome",
+    "RunStreamError",
+    "StateUpdateWarning",
+    "classify_item",
+    "ended_as",
+    "tool_call_ended",
+]
 
 RunOutcome = Literal["success", "interrupt", "cancelled", "error"]
 """How a run ended: finished, stopped for the user (approvals), stopped by ``stop()``, or failed."""
@@ -84,14 +92,14 @@ def classify_item(item: Any) -> tuple[ItemKind, JSON]:
     raise TypeError(f"expected an AG-UI event, an AI SDK chunk (dict) or str text, got {type(item).__name__}")
 
 
-def _ended(part: Mapping[str, Any]) -> str | None:
+def tool_call_ended(part: Mapping[str, Any]) -> str | None:
     """How the client ended a tool call the agent did not finish: ``"cancelled"``, ``"stopped"`` or None."""
     metadata = part.get("callProviderMetadata")
     ours = metadata.get(AGUI_KEY) if type(metadata) is dict else None
     return ours.get("ended") if type(ours) is dict else None
 
 
-def _ended_as(part: dict[str, JSON], how: str) -> dict[str, JSON]:
+def ended_as(part: dict[str, JSON], how: str) -> dict[str, JSON]:
     """``part`` marked as ended by the client (``callProviderMetadata["ag-ui"]["ended"]``, read by the front end)."""
     metadata = dict(part.get("callProviderMetadata") or {})
     metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), "ended": how}
@@ -191,7 +199,7 @@ class ConversationReducer:
                 approval = part.get("approval")
                 if type(approval) is not dict or approval.get("id") != approval_id:
                     continue
-                if _ended(part) == "cancelled":
+                if tool_call_ended(part) == "cancelled":
                     raise KeyError(
                         f"approval {approval_id!r} was cancelled: a new message was sent before it"
                     )
@@ -228,7 +236,7 @@ class ConversationReducer:
                     continue
                 if mi == last and message.get("role") == "assistant" and type(approval.get("id")) is str:
                     open_ids.append(approval["id"])
-                parts[pi] = _ended_as(
+                parts[pi] = ended_as(
                     {**part, "state": "approval-responded", "approval": {**approval, "approved": False}},
                     "cancelled",
                 )
@@ -350,7 +358,7 @@ class ConversationReducer:
                         if state == "input-streaming"
                         else "Stopped before it returned a result"
                     )
-                    parts[pi] = _ended_as({**part, "state": "output-error", "errorText": text}, "stopped")
+                    parts[pi] = ended_as({**part, "state": "output-error", "errorText": text}, "stopped")
                 else:
                     continue
                 changes.append(MessageChange("part", mi, pi))
@@ -366,7 +374,7 @@ class ConversationReducer:
         for mi, message in enumerate(self._messages):
             parts = message.get("parts") or []
             for pi, part in enumerate(parts):
-                if part.get("state") == "approval-responded" and _ended(part) == "cancelled":
+                if part.get("state") == "approval-responded" and tool_call_ended(part) == "cancelled":
                     parts[pi] = {**part, "state": "output-denied"}
                     changes.append(MessageChange("part", mi, pi))
         return changes

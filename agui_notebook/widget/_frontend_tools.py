@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from agui_notebook._errors import JsonValueError, OptionError, ToolLoopError
 from agui_notebook._types import JSON
-from agui_notebook.bridge._conversation import RunOutcome, _ended_as
+from agui_notebook.bridge._conversation import RunOutcome, ended_as
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._typed import BadToolArguments, ToolFunction, tool_function
 from agui_notebook.widget._agents import _Worker
@@ -186,7 +186,7 @@ class FrontendTools:
             for pi, part in enumerate(parts):
                 if part.get("state") == "approval-requested" and _ours(part):
                     approval = {**part["approval"], "approved": False}  # type: ignore[dict-item]
-                    parts[pi] = _ended_as(
+                    parts[pi] = ended_as(
                         {**part, "state": "output-denied", "approval": approval}, "cancelled"
                     )
                     changes.append(MessageChange("part", mi, pi))
@@ -248,7 +248,7 @@ def _failed(text: str, ended: str | None = None) -> Callable[[dict[str, JSON]], 
     def change(part: dict[str, JSON]) -> dict[str, JSON]:
         failed = {k: v for k, v in part.items() if k != "output"}
         failed.update(state="output-error", errorText=text)
-        return _ended_as(failed, ended) if ended else failed
+        return ended_as(failed, ended) if ended else failed
 
     return change
 

@@ -7,9 +7,11 @@ widget, ``jupyter nbconvert --to html``, nbviewer, GitHub) the static copy shows
 found" output before it.
 
 Sanitized by construction: every value from the conversation is escaped, and the markup around it is a small
-allow-list this module writes itself (``div``, ``span``, ``strong``, ``br``, ``pre``, ``details``, ``summary``, ``a`` with an
-http(s) ``href``, ``img`` with a base64 ``data:`` URL of a raster image type, ``table``/``tr``/``th``/``td`` for
-rendered tables (``_renderers.static_entry_html``), and one fixed ``<style>``). Nothing runs:
+allow-list this module writes itself (``div``, ``span``, ``strong``, ``br``, ``pre``, ``details``, ``summary``,
+``dl``/``dt``/``dd``, ``a`` with an http(s) ``href``, ``img`` with a base64 ``data:`` URL of a raster image type,
+``table``/``tr``/``th``/``td`` for rendered tables (``_renderers.static_entry_html``), and one fixed ``<style>``).
+Tool cards say what happened to their approval, and interrupt cards read as their question, the fields it asked
+for and the answer, as the live cards do (``js/src/parts/tool.js``, ``js/src/interrupts.js``). Nothing runs:
 no scripts, no event handlers, no remote requests (remote images show their address as text). Data URLs larger
 than ``MAX_INLINE_IMAGE_BYTES`` are not copied: a placeholder names the file, its type and its size.
 
@@ -28,6 +30,11 @@ from html import escape
 from typing import Any
 
 import orjson
+
+from agui_notebook.agui._interrupts import is_interrupt_expired
+from agui_notebook.bridge._conversation import tool_call_ended
+from agui_notebook.widget._interrupts import INTERRUPT_PART
+from agui_notebook.wire._json import encode_json, js_number
 
 __all__ = [
     "CHAT_NOTE",
@@ -75,6 +82,10 @@ padding:8px 12px;max-width:60rem}}
 background:var(--jp-layout-color2,#f6f8fa);padding:4px 6px;border-radius:4px}}
 .{STATIC_CLASS} .agui-static-note{{color:var(--jp-ui-font-color2,#59636e);font-size:12px}}
 .{STATIC_CLASS} img{{max-width:100%;max-height:24rem}}
+.{STATIC_CLASS} .agui-static-interrupt{{border-left:3px solid var(--jp-warn-color1,#9a6700);padding-left:8px;margin:4px 0}}
+.{STATIC_CLASS} dl{{display:grid;grid-template-columns:max-content 1fr;gap:0 12px;margin:2px 0}}
+.{STATIC_CLASS} dt{{color:var(--jp-ui-font-color2,#59636e)}}
+.{STATIC_CLASS} dd{{margin:0;overflow-wrap:anywhere}}
 .{STATIC_CLASS} table{{border-collapse:collapse;font-size:12px}}
 .{STATIC_CLASS} th,.{STATIC_CLASS} td{{border:1px solid var(--jp-border-color2,#d0d7de);padding:2px 6px;text-align:left}}
 .jp-OutputArea-child:has(+ .jp-OutputArea-child .{STATIC_CLASS}):not(:has(.agui-chat)){{display:none}}
@@ -143,23 +154,270 @@ def _tool_name(part: Mapping[str, Any]) -> str:
 
 
 _TOOL_STATES = {
-    "input-streaming": "preparing",
-    "input-available": "running",
-    "approval-requested": "waiting for approval",
-    "approval-responded": "approved",
-    "output-available": "done",
-    "output-error": "error",
-    "output-denied": "denied",
+    "input-streaming": "Preparing",
+    "input-available": "Running",
+    "approval-requested": "Waiting for approval",
+    "approval-responded": "Approved",
+    "output-available": "Done",
+    "output-error": "Error",
+    "output-denied": "Denied",
 }
+_CANCELLED_APPROVAL = "Cancelled: a new message was sent before this was answered."
+
+
+def _approval(part: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    approval = part.get("approval")
+    return approval if isinstance(approval, Mapping) else None
 
 
 def _tool_state(part: Mapping[str, Any]) -> str:
-    """The state in words (as the live card's badge says it); a state this module does not know, as it is."""
+    """The state in words, as the live card's badge says it; a denial with its reason (the closed card shows
+    it); a state this module does not know, as it is."""
+    ended = tool_call_ended(part)
+    if ended in ("cancelled", "stopped"):
+        return ended.capitalize()
     state = str(part.get("state", ""))
-    approval = part.get("approval")
-    if isinstance(approval, Mapping) and approval.get("approved") is False:
-        return "denied"
+    approval = _approval(part)
+    if approval is not None and approval.get("approved") is False:
+        reason = approval.get("reason")
+        return f"Denied: {_cut(reason, 200)}" if isinstance(reason, str) and reason else "Denied"
+    if state == "output-available" and part.get("preliminary") is True:
+        return "Partial result"
     return _TOOL_STATES.get(state, state)
+
+
+def _approval_text(part: Mapping[str, Any]) -> str:
+    """What the card's approval line says (the live card's words): asked, approved or denied (and why), or
+    cancelled; "" for a call that asked for no approval."""
+    approval = _approval(part)
+    if approval is None:
+        return ""
+    if tool_call_ended(part) == "cancelled":
+        return _CANCELLED_APPROVAL
+    if part.get("state") == "approval-requested" or approval.get("approved") is None:
+        asked = approval.get("requestReason")
+        return (
+            f"Waiting for approval: {asked}" if isinstance(asked, str) and asked else "Waiting for approval"
+        )
+    verdict = "Approved" if approval.get("approved") is True else "Denied"
+    reason = approval.get("reason")
+    return f"{verdict}: {reason}" if isinstance(reason, str) and reason else verdict
+
+
+def _tool_html(part: Mapping[str, Any]) -> str:
+    state = _tool_state(part)
+    approval = _approval_text(part)
+    # The approval line, unless the closed card's summary already says exactly that.
+    body = (
+        [f'<div class="agui-static-approval">{_lines(approval)}</div>']
+        if approval and approval != state
+        else []
+    )
+    if part.get("input") is not None:
+        body.append(_value_block("Input", part["input"]))
+    if part.get("output") is not None:
+        body.append(_value_block("Output", part["output"]))
+    if part.get("errorText"):
+        body.append(_value_block("Error", part["errorText"]))
+    summary = f"Tool <strong>{escape(_tool_name(part))}</strong> · {escape(state)}"
+    return f'<details class="agui-static-tool"><summary>{summary}</summary>{"".join(body)}</details>'
+
+
+# ---------------------------------------------------------------------------------------------- interrupt cards
+
+_SCHEMA_TYPES = {
+    "string": "text",
+    "integer": "whole number",
+    "number": "number",
+    "boolean": "yes or no",
+    "null": "empty",
+    "array": "list",
+    "object": "group",
+}
+_SCHEMA_FORMATS = {
+    "date": "date",
+    "date-time": "date and time",
+    "time": "time",
+    "email": "email address",
+    "uri": "web address",
+}
+_INTERRUPT_STATUS = {
+    "open": "Waiting for an answer",
+    "resolved": "Answered",
+    "cancelled": "Cancelled",
+    "expired": "Expired",
+}
+
+
+def _value_text(value: Any) -> str:
+    """A JSON value as the live card shows it: text as it is, Yes/No, numbers as JavaScript prints them,
+    "empty" for null, a list of plain values joined with commas, anything else as compact JSON."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if value is None:
+        return "empty"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return js_number(value)
+    if isinstance(value, list) and not any(isinstance(v, list | Mapping) for v in value):
+        return ", ".join(_value_text(v) for v in value)
+    return encode_json(value)
+
+
+def _choices(values: list[Any]) -> str:
+    return ", ".join(_cut(_value_text(v), 80) for v in values[:20]) + (", …" if len(values) > 20 else "")
+
+
+def _field_title(key: str, schema: Any) -> str:
+    title = schema.get("title") if isinstance(schema, Mapping) else None
+    return _cut(title, 80) if isinstance(title, str) and title else _cut(key, 80)
+
+
+def _kind_words(schema: Any, depth: int = 0) -> str:
+    """What a ``responseSchema`` field asks for, in words: "whole number", "one of: a, b", "list of: …"."""
+    if not isinstance(schema, Mapping):
+        return "any value"
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return f"one of: {_choices(schema['enum'])}"
+    if "const" in schema:
+        return f"exactly: {_cut(_value_text(schema['const']), 80)}"
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options and depth < 3:
+            return " or ".join(dict.fromkeys(_kind_words(o, depth + 1) for o in options[:6]))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " or ".join(
+            dict.fromkeys(_SCHEMA_TYPES.get(k, str(k)) for k in kind[:6] if isinstance(k, str))
+        )
+    if kind == "string" and isinstance(schema.get("format"), str):
+        return _SCHEMA_FORMATS.get(schema["format"], "text")
+    if kind == "array":
+        items = schema.get("items")
+        if isinstance(items, Mapping) and isinstance(items.get("enum"), list) and items["enum"]:
+            return f"list of: {_choices(items['enum'])}"  # a checklist
+        return (
+            f"list of: {_kind_words(items, depth + 1)}"
+            if isinstance(items, Mapping) and depth < 3
+            else "list"
+        )
+    if kind == "object" or isinstance(schema.get("properties"), Mapping):
+        properties = schema.get("properties")
+        if isinstance(properties, Mapping) and properties:
+            return f"group of: {', '.join(_field_title(str(k), v) for k, v in list(properties.items())[:20])}"
+        return "group"
+    if isinstance(kind, str):
+        return _SCHEMA_TYPES.get(kind, _cut(kind, 40))
+    return "any value"
+
+
+def _definitions(class_name: str, rows: list[tuple[str, str]]) -> str:
+    """A definition list (GitHub's sanitizer keeps ``dl``/``dt``/``dd``), every term and value escaped."""
+    items = "".join(f"<dt>{escape(term)}</dt><dd>{_lines(value)}</dd>" for term, value in rows)
+    return f'<dl class="{class_name}">{items}</dl>'
+
+
+def _interrupt_schema(interrupt: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    schema = interrupt.get("responseSchema")
+    return schema if isinstance(schema, Mapping) else None
+
+
+def _interrupt_title(interrupt: Mapping[str, Any]) -> str:
+    """The card's title as the live card has it: the schema's title, else the reason in words."""
+    schema = _interrupt_schema(interrupt)
+    if schema is not None and isinstance(schema.get("title"), str):
+        return _cut(schema["title"], 120)
+    reason = interrupt.get("reason")
+    words = re.sub(r"[_-]+", " ", reason).strip() if isinstance(reason, str) else ""
+    return _cut(words[0].upper() + words[1:], 80) if words else "Input needed"
+
+
+def _interrupt_status(data: Mapping[str, Any], interrupt: Mapping[str, Any]) -> str:
+    status = data.get("status")
+    if status in ("resolved", "cancelled"):
+        return status
+    return "expired" if is_interrupt_expired(interrupt) else "open"
+
+
+def _fields_asked(schema: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    properties = schema.get("properties") if schema is not None else None
+    if not isinstance(properties, Mapping):
+        return []
+    required = schema.get("required") if schema is not None else None
+    required = set(required) if isinstance(required, list) else set()
+    return [
+        (_field_title(str(key), field), _kind_words(field) + (", required" if key in required else ""))
+        for key, field in list(properties.items())[:50]
+    ]
+
+
+def _answer_rows(payload: Any, schema: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """The answer as (field title, value) rows, as the live card lists it."""
+    if not isinstance(payload, Mapping):
+        return [("Answer", _cut(_value_text(payload), MAX_VALUE_CHARS))]
+    properties = schema.get("properties") if schema is not None else None
+    properties = properties if isinstance(properties, Mapping) else {}
+    return [
+        (_field_title(str(key), properties.get(key)), _cut(_value_text(value), MAX_VALUE_CHARS))
+        for key, value in list(payload.items())[:50]
+    ]
+
+
+def _interrupt_outcome(status: str, data: Mapping[str, Any], interrupt: Mapping[str, Any]) -> str:
+    """The line under the question: when it expires (or expired), how it was cancelled, or "" ."""
+    expires = interrupt.get("expiresAt")
+    expires = _cut(expires, 80) if isinstance(expires, str) else ""
+    if status == "open":
+        return f"Expires {expires}." if expires else ""
+    if status == "expired":
+        return f"Expired {expires} without an answer."
+    if status == "cancelled":
+        if data.get("cancelledBy") == "new-message":
+            return _CANCELLED_APPROVAL
+        return "Cancelled: dismissed without an answer."
+    return "" if "payload" in data and data["payload"] is not None else "Continued without an answer."
+
+
+def _interrupt_parts(part: Mapping[str, Any]) -> tuple[Mapping[str, Any], Mapping[str, Any], str]:
+    data = part.get("data")
+    data = data if isinstance(data, Mapping) else {}
+    interrupt = data.get("interrupt")
+    interrupt = interrupt if isinstance(interrupt, Mapping) else {}
+    return data, interrupt, _interrupt_status(data, interrupt)
+
+
+def _interrupt_html(part: Mapping[str, Any]) -> str:
+    """An interrupt card: its title and state, the question, the fields asked, and the answer or the outcome."""
+    data, interrupt, status = _interrupt_parts(part)
+    schema = _interrupt_schema(interrupt)
+    heading = f"{_interrupt_title(interrupt)} · {_INTERRUPT_STATUS[status]}"
+    body = [f'<div class="agui-static-interrupt-title"><strong>{escape(heading)}</strong></div>']
+    message = interrupt.get("message")
+    if isinstance(message, str) and message:
+        body.append(f'<div class="agui-static-interrupt-message agui-static-text">{_lines(message)}</div>')
+    fields = _fields_asked(schema)
+    if fields and status in ("open", "expired"):
+        body.append('<div class="agui-static-note">Asked for</div>')
+        body.append(_definitions("agui-static-fields", fields))
+    elif fields:  # answered or cancelled: what was asked, folded under the outcome's heading
+        count = f"{len(fields)} field{'s' if len(fields) != 1 else ''}"
+        body.append(
+            f'<details><summary class="agui-static-note">Asked for ({count})</summary>'
+            f"{_definitions('agui-static-fields', fields)}</details>"
+        )
+    if status == "resolved" and data.get("payload") is not None:
+        body.append('<div class="agui-static-note">Answer</div>')
+        body.append(_definitions("agui-static-answer", _answer_rows(data["payload"], schema)))
+    outcome = _interrupt_outcome(status, data, interrupt)
+    if outcome:
+        body.append(f'<div class="agui-static-interrupt-outcome agui-static-note">{escape(outcome)}</div>')
+    return f'<div class="agui-static-interrupt">{"".join(body)}</div>'
+
+
+def _interrupt_text(part: Mapping[str, Any]) -> str:
+    _, interrupt, status = _interrupt_parts(part)
+    return f"[{_interrupt_title(interrupt)}: {_INTERRUPT_STATUS[status]}]"
 
 
 def _file_html(part: Mapping[str, Any]) -> str:
@@ -199,18 +457,9 @@ def _part_html(part: Any) -> str:
             f'<div class="agui-static-text">{_lines(text)}</div></details>'
         )
     if part_type.startswith("tool-") or part_type == "dynamic-tool":
-        body = []
-        if part.get("input") is not None:
-            body.append(_value_block("Input", part["input"]))
-        if part.get("output") is not None:
-            body.append(_value_block("Output", part["output"]))
-        if part.get("errorText"):
-            body.append(_value_block("Error", part["errorText"]))
-        approval = part.get("approval")
-        if isinstance(approval, Mapping) and approval.get("reason"):
-            body.append(_value_block("Reason", approval["reason"]))
-        summary = f"Tool <strong>{escape(_tool_name(part))}</strong> · {escape(_tool_state(part))}"
-        return f'<details class="agui-static-tool"><summary>{summary}</summary>{"".join(body)}</details>'
+        return _tool_html(part)
+    if part_type == INTERRUPT_PART:
+        return _interrupt_html(part)
     if part_type in ("file", "reasoning-file"):
         return _file_html(part)
     if part_type == "source-url":
@@ -310,6 +559,8 @@ def _part_text(part: Any) -> str:
         return _cut(str(part.get("text", "")), MAX_TEXT_CHARS)
     if part_type.startswith("tool-") or part_type == "dynamic-tool":
         return f"[tool {_tool_name(part)}: {_tool_state(part)}]"
+    if part_type == INTERRUPT_PART:
+        return _interrupt_text(part)
     if part_type in ("file", "reasoning-file"):
         url = part.get("url")
         name = part.get("filename") or part.get("mediaType") or "file"

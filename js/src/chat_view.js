@@ -1,5 +1,6 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched.
+import { AttentionCue } from "./attention.js";
 import { branchPointsFrom, showBranchPoints } from "./branches.js";
 import { Composer, EmptyState } from "./composer.js";
 import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
@@ -14,6 +15,9 @@ const THEMES = new Set(["auto", "light", "dark"]);
 const KEY_EVENTS = ["keydown", "keyup", "keypress"];
 // How close to the bottom (px) the list must be for new content to keep it scrolled to the bottom.
 const STICK_PX = 48;
+// Cards that wait for the user: a tool call to approve, an interrupt form (still open, or expired: to dismiss).
+const PENDING_CARDS =
+  '[data-tool-state="approval-requested"], [data-part-type="data-interrupt"]:is([data-status="open"], [data-status="expired"])';
 const TRAITS = [
   "title",
   "placeholder",
@@ -74,6 +78,7 @@ export class ChatView {
     this.lastIndex = -1;
     this.stick = true;
     this.contexts = new Map();
+    this.attention = new AttentionCue(model);
     this.frame = new FrameScheduler(() => this.render());
     this.connection = new Connection(model, host, () => {
       this.statusDirty = true;
@@ -201,6 +206,7 @@ export class ChatView {
 
   destroy() {
     this.frame.cancel();
+    this.attention.destroy();
     this.connection.destroy();
     this.statePanel.destroy();
     this.resizeObserver.disconnect();
@@ -265,6 +271,12 @@ export class ChatView {
     if (parts.some((part) => part?.state === "approval-requested")) return "approval";
     if (parts.some((part) => part?.type === "data-interrupt" && part.data?.status === "open")) return "answer";
     return false;
+  }
+
+  /** The last message's cards that wait for the user (the page title's attention cue watches them). */
+  pendingCards() {
+    const el = this.views[this.state.messages.length - 1]?.el;
+    return el ? [...el.querySelectorAll(PENDING_CARDS)] : [];
   }
 
   scrollToApproval() {
@@ -396,6 +408,8 @@ export class ChatView {
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
     }
+    const waiting = this.connection.live && this.root.dataset.replayOnly !== "true" && this.awaitingApproval();
+    this.attention.update(waiting, waiting ? this.pendingCards() : []);
     showBranchPoints(this, this.branchPoints);
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     if (this.approvalToReveal) this.scrollToApproval();
