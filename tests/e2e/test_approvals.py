@@ -110,4 +110,20 @@ def test_deny_and_a_stale_approval_in_jupyterlab(lab: Lab, artifacts_dir: Path) 
             ["output-denied", None, "cancelled"],
             ["approval-requested", None, None],
         ]
+
+        # The approval waits out of sight (another tab in front): the page title says so, and stops once seen.
+        titled = page.evaluate("() => document.title")
+        assert not titled.startswith("(")
+        page.keyboard.press("Control+Shift+L")  # a Launcher tab in front of the notebook
+        wait_for(
+            lambda: page.evaluate("() => document.title").startswith("(1) Approval needed · "),
+            30,
+            "the attention cue in the page title",
+        )
+        behind = page.evaluate("() => document.title")
+        assert (
+            behind.count("Approval needed") == 1 and behind != f"(1) Approval needed · {titled}"
+        )  # Jupyter's new one
+        page.locator(".lm-TabBar-tab", has_text="approvals.ipynb").first.click()
+        wait_for(lambda: page.evaluate("() => document.title") == titled, 30, "Jupyter's own title back")
         assert errors == []
