@@ -278,12 +278,9 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
         # A chat's parts look as they do in the chat: its renderers, built-in ones on or off as there.
         kwargs["renderers"] = {**chat_renderers.python, **chat_renderers.frontend}
         kwargs.setdefault("builtin_renderers", source.builtin_renderers)
-    from agui_notebook.bridge._messages import to_ui_messages
-
     # A chat's user turns (and the state it sent) are in its run inputs: each run starts from its own.
     begun = {
-        row: RunStart(to_ui_messages(wire.get("messages") or []), wire.get("state"))
-        for row, wire in picked.inputs.items()
+        row: RunStart(wire.get("messages") or [], wire.get("state")) for row, wire in picked.inputs.items()
     }
     return Inspector(
         picked.events,

@@ -30,6 +30,7 @@ from typing import Any
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._assemble import UIMessageAssembler, merge_consecutive_deltas
+from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.wire._json import copy_json
 
 __all__ = ["CHECKPOINT_EVERY", "EventTimeline", "RunStart", "StateAt"]
@@ -41,8 +42,10 @@ many events, their consecutive deltas merged (bench/bench_inspect.py)."""
 
 @dataclass(frozen=True, slots=True)
 class RunStart:
-    """What a run started from that its events do not say: the conversation (UIMessages) and the state the
-    client sent as its input (a ChatWidget's run inputs: the user's turns are there, not in the events)."""
+    """What a run started from that its events may not say: the conversation (AG-UI messages, as a run input
+    holds them) and the state the client sent (a ChatWidget's run inputs: the user's turns are there, not in
+    the events). The conversation replaces the one so far only where it differs from it (a new turn, an edit,
+    another branch); a run that resumes the same conversation (an approval answered) goes on from it."""
 
     messages: list[dict[str, JSON]]
     state: JSON = None
@@ -79,6 +82,8 @@ class EventTimeline:
         self.every = every
         self.starts = dict(sorted((starts or {}).items()))
         """Event index -> the conversation and state its run started from, put in place before that event."""
+        self._anew: dict[int, list[dict[str, JSON]]] = {}
+        """The starts whose conversation replaced the one so far, as UIMessages."""
         self.failures: dict[int, str] = {}
         """Event index -> why the assembler could not take it."""
         self.touched: list[tuple[tuple[int, int], ...]] = []
@@ -101,9 +106,12 @@ class EventTimeline:
         starts = self.starts
         for index, event in enumerate(self.events):
             if index in starts:
-                assembler = UIMessageAssembler(copy_json(starts[index].messages))
-                held = set()
-                if starts[index].state is not None:
+                begun = starts[index]
+                if _message_ids(begun.messages) != _message_ids(to_agui_messages_wire(assembler.messages)):
+                    self._anew[index] = to_ui_messages(begun.messages)
+                    assembler = UIMessageAssembler(copy_json(self._anew[index]))
+                    held = set()
+                if begun.state is not None:
                     state, paths, changed_at = copy_json(starts[index].state), (), None
             if index % self.every == 0:
                 self._checkpoints.append(_frozen(assembler))
@@ -139,11 +147,11 @@ class EventTimeline:
         if n < 0:
             return []
         start = (n // self.every) * self.every
-        begun = self._start_within(start, n)
+        begun = self._start_within(self._anew, start, n)
         if begun is None:
             assembler = _thawed(self._checkpoints[n // self.every])
-        else:  # a run started from its input since the checkpoint: from there
-            start, assembler = begun, UIMessageAssembler(copy_json(self.starts[begun].messages))
+        else:  # a run started from its own conversation since the checkpoint: from there
+            start, assembler = begun, UIMessageAssembler(copy_json(self._anew[begun]))
         segment = self.events[start : n + 1]
         if any(start <= i <= n for i in self.failures):
             for index, event in enumerate(segment, start):
@@ -165,8 +173,9 @@ class EventTimeline:
             return StateAt({}, (), None)
         start = (n // self.every) * self.every
         state, paths, changed_at = self._states[n // self.every]
-        begun = self._start_within(start, n)
-        if begun is not None and self.starts[begun].state is not None:
+        stated = {i: s for i, s in self.starts.items() if s.state is not None}
+        begun = self._start_within(stated, start, n)
+        if begun is not None:
             start, state, paths, changed_at = begun, self.starts[begun].state, (), None
         state = copy_json(state)
         for index in range(start, n + 1):
@@ -186,10 +195,12 @@ class EventTimeline:
             return exact
         return [i for i in range(last + 1) if (message_index, -1) in touched[i]]
 
-    def _start_within(self, checkpoint: int, n: int) -> int | None:
-        """The last run start after event ``checkpoint`` (whose checkpoint holds any start there) up to ``n``."""
+    @staticmethod
+    def _start_within(starts: Mapping[int, Any], checkpoint: int, n: int) -> int | None:
+        """The last of ``starts`` after event ``checkpoint`` (whose checkpoint holds any start there) up to
+        ``n``."""
         begun = None
-        for index in self.starts:
+        for index in starts:
             if index > n:
                 break
             if index > checkpoint:
@@ -202,6 +213,11 @@ class EventTimeline:
                 f"event {n}: the run has {len(self.events)} events (0 to {len(self.events) - 1})"
             )
         return n
+
+
+def _message_ids(messages: list[dict[str, JSON]]) -> list[Any]:
+    """The ids of a run input's messages, in order (activity messages stay on the client: not in an input)."""
+    return [m.get("id") for m in messages if m.get("role") != "activity"]
 
 
 def _tool_part(messages: list[dict[str, JSON]], tool_call_id: Any) -> tuple[int, int] | None:

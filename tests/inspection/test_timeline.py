@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from agui_notebook import apply_events
 from agui_notebook.bridge._assemble import UIMessageAssembler, ui_message_dicts_from_events
+from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import EventTimeline, RunStart
 from tests.support.big_runs import big_run
@@ -163,7 +164,7 @@ def short_runs(count: int) -> list[dict]:
 
 def _replayed(seed: RunStart, events: list[dict]) -> list[dict]:
     """The naive way: an assembler holding the run's input, every event pushed one by one."""
-    assembler = UIMessageAssembler(copy.deepcopy(seed.messages))
+    assembler = UIMessageAssembler(to_ui_messages(copy.deepcopy(seed.messages)))
     for event in events:
         assembler.push(event)
     assembler.close()
@@ -179,10 +180,7 @@ def test_a_run_that_starts_from_its_input_is_replayed_from_it(data: st.DataObjec
     run_starts = [i for i, e in enumerate(events) if e["type"] == "RUN_STARTED"]
     chosen = data.draw(st.lists(st.sampled_from(run_starts), unique=True, max_size=6))
     starts = {
-        i: RunStart(
-            [{"id": f"u{i}", "role": "user", "parts": [{"type": "text", "text": f"question {i}"}]}],
-            {"asked": i},
-        )
+        i: RunStart([{"id": f"u{i}", "role": "user", "content": f"question {i}"}], {"asked": i})
         for i in chosen
     }
     every = data.draw(st.sampled_from((1, 3, 16, 64)))
@@ -203,3 +201,16 @@ def test_a_run_that_starts_from_its_input_is_replayed_from_it(data: st.DataObjec
     # A seek hands out a copy: the runs' inputs stay as they were.
     messages[0]["parts"].clear()
     assert timeline.messages_after(n)[0]["parts"][0]["text"] == f"question {begun}"
+
+
+def test_a_run_that_resumes_the_same_conversation_goes_on_from_it() -> None:
+    """An approval answered resumes with the conversation as it stands: its run goes on from the messages so
+    far (the answer continues), it does not start again from the input."""
+    events = short_runs(2)
+    second = [i for i, e in enumerate(events) if e["type"] == "RUN_STARTED"][1]
+    so_far = EventTimeline(events).messages_after(second - 1)
+    same = RunStart(to_agui_messages_wire(so_far), {"asked": 1})
+    timeline = EventTimeline(events, every=4, starts={second: same})
+    for n in range(second, len(events)):
+        assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])
+    assert timeline.state_after(second).state == {"asked": 1}  # the state sent still counts
