@@ -241,3 +241,22 @@ def test_an_inspector_never_displayed_publishes_nothing() -> None:
     with capture_output() as published:
         insp.seek(0)
     assert published.outputs == []
+
+
+async def test_a_frontend_tools_result_shows_as_the_chat_showed_it() -> None:
+    """The kernel's result of a frontend tool is in the follow-up run's input, not in any event."""
+    from tests.widget.test_frontend_tools import TimeModel, get_time, time_agent
+
+    chat = ChatWidget(time_agent(TimeModel()), tools=[get_time])
+    await chat.send("What time is it in Paris?")
+    insp = inspect(chat)
+
+    def shape(messages: list[dict[str, Any]]) -> list[Any]:
+        return [
+            (m["role"], [(p["type"], p.get("state"), p.get("output")) for p in m["parts"]]) for m in messages
+        ]
+
+    assert shape(insp.messages) == shape(chat.messages)
+    assert ("tool-get_time", "output-available", {"tz": "Europe/Paris", "time": "12:00"}) in shape(
+        insp.messages
+    )[1][1]
