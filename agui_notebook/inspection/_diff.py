@@ -1,7 +1,7 @@
 """``diff_runs``: two runs aligned part by part, their differences as a table and side by side.
 
 Each run's conversation is assembled (``ui_message_dicts_from_events``; a whole ChatWidget is its
-``chat.messages``) and flattened into its parts in order (``step-start`` parts, which only mark steps, left
+``chat.messages``, one run of a chat starts from the input the chat sent it) and flattened into its parts in order (``step-start`` parts, which only mark steps, left
 out). The two part lists are aligned like ``difflib`` aligns lines, each part keyed by its message's role, its
 type and, for a tool call, the tool's name: aligned parts are compared field by field, unaligned ones are added
 or removed. The runs' metrics (``runs_df``) are compared after the parts.
@@ -34,6 +34,7 @@ from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.wire._json import encode_json
 
 from ._source import InspectedRun, inspected_run
+from ._timeline import EventTimeline, run_starts
 
 __all__ = ["CHANGES", "DIFF_COLUMNS", "METRICS", "RunDiff", "diff_runs"]
 
@@ -202,6 +203,8 @@ def _messages(source: Any, run: InspectedRun, picked: Any) -> list[dict[str, Any
     held = getattr(source, "messages", None)
     if picked is None and hasattr(source, "events") and isinstance(held, list):
         return held  # a whole ChatWidget: its conversation (user turns are not in its events)
+    if run.inputs and run.events:  # a run of a chat: from the input the chat sent it, as inspect() shows it
+        return EventTimeline(run.events, starts=run_starts(run.inputs)).messages_after(len(run.events) - 1)
     return ui_message_dicts_from_events(run.events)
 
 

@@ -32,7 +32,7 @@ from agui_notebook._gc import collections_paused
 from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
-from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline, RunStart
+from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline, RunStart, run_starts
 from agui_notebook.widget._chat import BUNDLE, _bundle_missing
 from agui_notebook.widget._renderers import PartRenderers
 from agui_notebook.widget._static_copy import StaticCopy
@@ -267,6 +267,7 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
     :class:`ChatWidget` (its ``chat.events``); ``run=`` picks one run (its index or id) as in ``expect``.
 
     ``renderers=`` draws parts as ``ChatWidget(renderers=...)`` does; a chat's own renderers are used by default.
+    A chat's runs start from the inputs it sent them, where its user turns and state are.
 
     ``insp.seek(n)`` shows the conversation after ``events[:n + 1]``; ``insp.position`` is the selected event
     (the front end's scrubber writes it), ``insp.selected_event`` that event. See docs/inspect.md.
@@ -278,16 +279,12 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
         # A chat's parts look as they do in the chat: its renderers, built-in ones on or off as there.
         kwargs["renderers"] = {**chat_renderers.python, **chat_renderers.frontend}
         kwargs.setdefault("builtin_renderers", source.builtin_renderers)
-    # A chat's user turns (and the state it sent) are in its run inputs: each run starts from its own.
-    begun = {
-        row: RunStart(wire.get("messages") or [], wire.get("state")) for row, wire in picked.inputs.items()
-    }
     return Inspector(
         picked.events,
         times=_seconds(picked.frame),
         runs=starts,
         title=title or picked.label,
-        starts=begun,
+        starts=run_starts(picked.inputs),  # a chat's user turns and state: in its run inputs
         **kwargs,
     )
 

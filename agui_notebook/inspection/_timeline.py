@@ -33,7 +33,7 @@ from agui_notebook.bridge._assemble import UIMessageAssembler, merge_consecutive
 from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.wire._json import copy_json
 
-__all__ = ["CHECKPOINT_EVERY", "EventTimeline", "RunStart", "StateAt"]
+__all__ = ["CHECKPOINT_EVERY", "EventTimeline", "RunStart", "StateAt", "run_starts"]
 
 CHECKPOINT_EVERY = 512
 """Events between two checkpoints (each a pickle of the assembler): a seek unpickles one and replays at most this
@@ -49,6 +49,14 @@ class RunStart:
 
     messages: list[dict[str, JSON]]
     state: JSON = None
+
+
+def run_starts(inputs: Mapping[int, Mapping[str, Any]]) -> dict[int, RunStart]:
+    """``RunStart``s from run inputs (AG-UI wire ``RunAgentInput``s) by the event index where each run begins."""
+    return {
+        index: RunStart(list(run_input.get("messages") or []), run_input.get("state"))
+        for index, run_input in inputs.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,3 +173,21 @@ def test_docs_list_every_change_kind() -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "inspect.md").read_text()
     for change in CHANGES:
         assert f"`{change}`" in docs, change
+
+
+def test_one_run_of_each_chat_starts_from_the_question_the_chat_sent() -> None:
+    """The user's turn is in the run input (pydantic-ai does not echo it): a changed question is a change."""
+    from tests.support.pydantic_ai_runs import _text_only, make_agent
+
+    async def run() -> tuple[ChatWidget, ChatWidget]:
+        first, second = ChatWidget(make_agent(_text_only)), ChatWidget(make_agent(_text_only))
+        await first.send("Hello")
+        await first.send("Weather in Oslo?")
+        await second.send("Hello")
+        await second.send("Weather in Bergen?")
+        return first, second
+
+    first, second = asyncio.run(run())
+    diff = diff_runs(first, second, run=1)
+    questions = [row for row in rows(diff) if row[0] == "text_changed" and row[2] == "Weather in Oslo?"]
+    assert questions == [("text_changed", "message 2 part 0", "Weather in Oslo?", "Weather in Bergen?", None)]
