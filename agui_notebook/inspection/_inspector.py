@@ -228,6 +228,8 @@ class Inspector(anywidget.AnyWidget):
     def _static_later(self) -> None:
         """Update the static copy ``STATIC_REST_SECONDS`` after the last seek (at once without an event loop):
         a drag or a play through thousands of events sends the copy once, not per event."""
+        if not self._static.displayed:
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:

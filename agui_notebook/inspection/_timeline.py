@@ -120,7 +120,7 @@ class EventTimeline:
                     assembler = UIMessageAssembler(copy_json(self._anew[index]))
                     held = set()
                 if begun.state is not None:
-                    state, paths, changed_at = copy_json(starts[index].state), (), None
+                    state, paths, changed_at = copy_json(begun.state), (), None
             if index % self.every == 0:
                 self._checkpoints.append(_frozen(assembler))
                 self._states.append((copy_json(state), paths, changed_at))

@@ -26,6 +26,11 @@ class StaticCopy:
         self._displayed = False
         self._shown: Bundle | None = None
 
+    @property
+    def displayed(self) -> bool:
+        """Whether the copy was shown (only then is there anything to update)."""
+        return self._displayed
+
     def display(self, widget: Any, **kwargs: Any) -> None:
         """Display ``widget`` (its view only: no ``<Widget …>`` line beside the copy), then the copy."""
         from IPython.display import display
