@@ -71,6 +71,24 @@ class EventBlob:
             raw = raw[5:]
         return recorded_event(decode_json(raw))
 
+    def decode_lines(self, lines: list[int]) -> list[Any]:
+        """The events on the given 0-based lines, as ``decode`` reads each (a bad one raises)."""
+        starts, ends = self._index()
+        data = self.data
+        out = []
+        append = out.append
+        for line, start, end in zip(lines, starts[lines].tolist(), ends[lines].tolist(), strict=True):
+            raw = data[start:end]
+            if raw[:1] != b"{" or (line == 0 and raw[:3] == BOM):
+                append(self.decode(line))
+                continue
+            try:
+                value = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                value = decode_json(raw)
+            append(recorded_event(value))
+        return out
+
     def __getstate__(self) -> bytes:
         return self.data if isinstance(self.data, bytes) else self.data[:]
 
@@ -254,6 +272,27 @@ class EventArray(ExtensionArray):
 
     def _formatter(self, boxed: bool = False):
         return _short
+
+    def decode_rows(self, rows: list[int]) -> list[Any]:
+        """The events at ``rows`` (None for a missing one), decoded buffer by buffer in one pass each.
+
+        Raises as ``arr[i]`` would for the first event that does not decode; ``decode_row`` reads one.
+        """
+        if not rows:
+            return []
+        index = np.asarray(rows, dtype=np.int64)
+        blobs = self._blob[index]
+        lines = self._line[index]
+        out: list[Any] = [None] * len(rows)
+        for blob in np.unique(blobs).tolist():
+            if blob < 0:
+                continue
+            at = np.flatnonzero(blobs == blob)
+            for position, event in zip(
+                at.tolist(), self._blobs[blob].decode_lines(lines[at].tolist()), strict=True
+            ):
+                out[position] = event
+        return out
 
     def raw(self, i: int) -> bytes:
         """The raw JSON bytes of event ``i`` as read (an SSE ``data:`` line or a recorder record included)."""

@@ -18,6 +18,11 @@ __all__ = ["Chunks", "chunks_df"]
 class Chunks:
     """Every non-empty streamed delta, grouped by the message or tool call it belongs to."""
 
+    @classmethod
+    def of(cls, ev: EventFrame) -> Chunks:
+        """The chunks of ``ev``, found on first use and then shared by every table built from it."""
+        return ev.shared("chunks", lambda: cls(ev))
+
     def __init__(self, ev: EventFrame) -> None:
         text = ev.mask(TEXT_DELTA_TYPES)
         reasoning = ev.mask(REASONING_DELTA_TYPES)
@@ -69,7 +74,7 @@ def chunks_df(events: Any) -> pd.DataFrame:
     """
     frame = events_table(events)
     ev = EventFrame(frame)
-    chunks = Chunks(ev)
+    chunks = Chunks.of(ev)
     rows = chunks.rows
     is_tool = chunks.kind == 2
     kind = pd.Categorical.from_codes(chunks.kind, categories=["text", "reasoning", "tool_args"])

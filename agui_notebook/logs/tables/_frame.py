@@ -19,6 +19,7 @@ import pandas as pd
 from agui_notebook._errors import OptionError
 
 from .._by_file import by_file, file_paths
+from .._event_array import EventArray
 from .._odd_values import OddValues, warn_odd_values
 
 __all__ = [
@@ -44,6 +45,11 @@ __all__ = [
 NAT = np.iinfo(np.int64).min
 """A missing time among int64 nanoseconds (what NaT is as an integer)."""
 
+_Shared = TypeVar("_Shared")
+
+_UNDECODABLE = object()
+"""An event of the ``event`` column that is not an object or does not decode."""
+
 
 class EventFrame:
     """The events table as numpy arrays, with the integer keys every table groups by."""
@@ -59,36 +65,77 @@ class EventFrame:
         self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
         self.runs = len(self.run_first_row)
         self._group: np.ndarray | None = None
+        self._masks: dict[frozenset[str], np.ndarray] = {}
+        self._owners: dict[str, np.ndarray] = {}
+        self._decoded: dict[int, Any] = {}
+        self._shared: dict[str, Any] = {}
         self.odd = OddValues()
         """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
+    def shared(self, name: str, build: Callable[[], _Shared]) -> _Shared:
+        """What ``build`` makes of this frame, made once and shared by every table built from it."""
+        if name not in self._shared:
+            self._shared[name] = build()
+        return self._shared[name]
+
     def mask(self, wanted: frozenset[str]) -> np.ndarray:
-        """Per row: is its type one of ``wanted``."""
-        lookup = np.array([name in wanted for name in self.type_names] + [False], dtype=bool)
-        return lookup[self.types]
+        """Per row: is its type one of ``wanted`` (read-only: shared by the tables built from this frame)."""
+        found = self._masks.get(wanted)
+        if found is None:
+            lookup = np.array([name in wanted for name in self.type_names] + [False], dtype=bool)
+            found = lookup[self.types]
+            found.flags.writeable = False
+            self._masks[wanted] = found
+        return found
 
     def owner(self, column: str) -> np.ndarray:
         """Key of (run, id column) per row; -1 where the id is missing. Events outside runs are keyed by
         their source instead of their run (a file's stray events never join another file's)."""
+        found = self._owners.get(column)
+        if found is not None:
+            return found
         ids = self.frame[column].cat.codes.to_numpy().astype(np.int64)
         if self._group is None:
             sources = self.frame["source"].cat.codes.to_numpy().astype(np.int64)
             self._group = np.where(self.run >= 0, self.run, self.runs + sources)
-        raw = np.where(ids >= 0, self._group * (len(self.frame[column].cat.categories) + 1) + ids, -1)
-        return raw
+        found = np.where(ids >= 0, self._group * (len(self.frame[column].cat.categories) + 1) + ids, -1)
+        found.flags.writeable = False
+        self._owners[column] = found
+        return found
 
-    def decode(self, rows: np.ndarray) -> list[Any]:
-        """The full events at ``rows``, decoded from the ``event`` column (None, reported, for one that is not
-        an object or does not decode: a table put together by hand, a recursion limit raised at load)."""
-        array = self.frame["event"].array
+    def decode(self, rows: np.ndarray, odd: OddValues | None = None) -> list[Any]:
+        """The full events at ``rows``, decoded from the ``event`` column (None, reported in ``odd``, by
+        default the frame's, for one that is not an object or does not decode: a table put together by hand,
+        a recursion limit raised at load).
+
+        Each event is decoded once per frame: the tables built from it share the dicts (and never change them).
+        """
+        odd = self.odd if odd is None else odd
+        wanted = np.asarray(rows).tolist()
+        decoded = self._decoded
+        missing = [row for row in dict.fromkeys(wanted) if row not in decoded]
+        if missing:
+            array = self.frame["event"].array
+            events = None
+            if isinstance(array, EventArray):
+                try:
+                    events = array.decode_rows(missing)
+                except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+                    events = None  # one of them does not decode: each is read alone below
+            if events is None:
+                events = []
+                for row in missing:
+                    try:
+                        events.append(array[row])
+                    except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+                        events.append(_UNDECODABLE)
+            for row, event in zip(missing, events, strict=True):
+                decoded[row] = event if isinstance(event, dict) else _UNDECODABLE
         out = []
-        for row in np.asarray(rows).tolist():
-            try:
-                event = array[row]
-            except (ValueError, RecursionError, TypeError, KeyError, IndexError):
-                event = None
-            if not isinstance(event, dict):
-                self.odd.add(row, "event", "the event does not decode to an object (read as none)")
+        for row in wanted:
+            event = decoded[row]
+            if event is _UNDECODABLE:
+                odd.add(row, "event", "the event does not decode to an object (read as none)")
                 event = None
             out.append(event)
         return out

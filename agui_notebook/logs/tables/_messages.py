@@ -92,7 +92,7 @@ def messages_df(events: Any) -> pd.DataFrame:
     >>> logs.messages_df("run.jsonl").query("kind == 'text'")[["duration_s", "chars"]]  # doctest: +SKIP
     """
     ev = EventFrame(events_table(events))
-    messages = Messages(ev, Chunks(ev))
+    messages = Messages(ev, Chunks.of(ev))
     rows = np.arange(messages.size)
     columns = message_columns(ev, messages, rows)
     columns["role"] = messages.role

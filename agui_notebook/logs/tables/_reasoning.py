@@ -28,7 +28,7 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
     >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
     """
     ev = EventFrame(events_table(events))
-    return reasoning_table(ev, Chunks(ev), tokenizer)
+    return reasoning_table(ev, Chunks.of(ev), tokenizer)
 
 
 def reasoning_table(

@@ -195,6 +195,30 @@ def _union_seconds(intervals: list[tuple[int, int]]) -> float:
     return total / 1e9
 
 
+def _tool_time(calls: ToolCalls, size: int) -> np.ndarray:
+    """Per run: the seconds its executed calls ran (from arguments end to result), overlaps counted once."""
+    timed = (calls.run >= 0) & calls.executed & (calls.args_end != NAT) & (calls.result_at != NAT)
+    run, start, end = calls.run[timed], calls.args_end[timed], calls.result_at[timed]
+    if (end < start).any():  # a result stamped before its arguments ended: interval by interval
+        intervals: dict[int, list[tuple[int, int]]] = {}
+        for k, a, b in zip(run.tolist(), start.tolist(), end.tolist(), strict=True):
+            intervals.setdefault(k, []).append((a, b))
+        return np.array([_union_seconds(intervals.get(k, [])) for k in range(size)], dtype=float)
+    # Sorted by run, then start: each interval adds the part past the latest end before it in its run.
+    order = np.lexsort((end, start, run))
+    run, start, end = run[order], start[order], end[order]
+    totals = np.zeros(size, dtype=np.int64)
+    if len(run):
+        reach = pd.Series(end).groupby(run).cummax().to_numpy()
+        previous = np.empty_like(reach)
+        previous[1:] = reach[:-1]
+        first = np.ones(len(run), dtype=bool)
+        first[1:] = run[1:] != run[:-1]
+        previous[first] = np.iinfo(np.int64).min
+        np.add.at(totals, run, np.maximum(end - np.maximum(start, previous), 0))
+    return totals / 1e9
+
+
 @from_sources
 def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = None) -> pd.DataFrame:
     """One row per run: status, latencies, stream rates, tool time, model and tokens.
@@ -211,7 +235,7 @@ def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = N
     """
     priced = None if prices is None else checked_prices(prices)
     ev = EventFrame(events_table(events))
-    return runs_table(ev, Chunks(ev), priced)
+    return runs_table(ev, Chunks.of(ev), priced)
 
 
 def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
@@ -219,8 +243,9 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     frame = ev.frame
     size = ev.runs
     last, endings = run_endings(ev)
-    # The calls' own odd values are tool_calls_df's to report.
-    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings), odd=OddValues())
+    # The calls' own odd values are tool_calls_df's to report; events that do not decode, both tables'.
+    calls = ToolCalls.of(ev, chunks)
+    ev.odd.found.extend(calls.decode_odd.found)
 
     started_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})) & (ev.run >= 0))
     start_row = first_in_group(ev.run, started_rows, size)
@@ -286,16 +311,8 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
         itl50[quantiles.index.to_numpy()] = quantiles[0.5].to_numpy()
         itl95[quantiles.index.to_numpy()] = quantiles[0.95].to_numpy()
 
-    intervals: dict[int, list[tuple[int, int]]] = {}
-    tool_counts = np.zeros(size, dtype=np.int64)
-    for k in range(calls.size):
-        run = int(calls.run[k])
-        if run < 0:
-            continue
-        tool_counts[run] += 1
-        if calls.executed[k] and calls.args_end[k] != NAT and calls.result_at[k] != NAT:
-            intervals.setdefault(run, []).append((int(calls.args_end[k]), int(calls.result_at[k])))
-    tool_time = np.array([_union_seconds(intervals.get(run, [])) for run in range(size)], dtype=float)
+    tool_counts = group_count(calls.run, size)
+    tool_time = _tool_time(calls, size)
 
     output_tokens = pd.array(usage["output_tokens"], dtype="Int64")
     out_float = output_tokens.to_numpy(dtype=float, na_value=np.nan)

@@ -76,16 +76,17 @@ def _content_text(content: Any, row: int, odd: OddValues) -> str:
 
 
 def outcome_markers(
-    ev: EventFrame, odd: OddValues
+    ev: EventFrame, odd: OddValues, decode_odd: OddValues | None = None
 ) -> tuple[dict[tuple[int, str], str], set[tuple[int, str]]]:
     """From the REASONING_ENCRYPTED_VALUE events on messages: the unsuccessful outcome claimed for each
-    result message, and every message that carries an encrypted value (an odd id is reported). Messages
-    are keyed by (source code, message id): a marker applies within its file."""
+    result message, and every message that carries an encrypted value (an odd id is reported in ``odd``, an
+    event that does not decode in ``decode_odd``, by default the frame's). Messages are keyed by (source code,
+    message id): a marker applies within its file."""
     markers: dict[tuple[int, str], str] = {}
     encrypted: set[tuple[int, str]] = set()
     sources = ev.frame["source"].cat.codes.to_numpy()
     rows = np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))
-    for row, event in zip(rows.tolist(), ev.decode(rows), strict=True):
+    for row, event in zip(rows.tolist(), ev.decode(rows, decode_odd), strict=True):
         if event is None or event.get("subtype") != "message":
             continue
         entity = event.get("entityId")
@@ -137,13 +138,23 @@ def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
 
 
 class ToolCalls:
-    """Per tool call: its START/END/RESULT times, arguments and result."""
+    """Per tool call: its START/END/RESULT times, arguments and result.
 
-    def __init__(
-        self, ev: EventFrame, chunks: Chunks, run_errors: dict[int, str], odd: OddValues | None = None
-    ) -> None:
-        """``odd`` collects the odd values of the results (the table's own, ``ev.odd``, by default)."""
-        odd = ev.odd if odd is None else odd
+    Built once per events frame (``of``) and read by both ``runs_df`` and ``tool_calls_df``: the odd values
+    met are kept apart, ``odd`` (the results' own: ``tool_calls_df`` reports them) and ``decode_odd``
+    (events that do not decode: both tables report them).
+    """
+
+    @classmethod
+    def of(cls, ev: EventFrame, chunks: Chunks) -> ToolCalls:
+        """The tool calls of ``ev``, built on first use and then shared by every table built from it."""
+        return ev.shared("tool_calls", lambda: cls(ev, chunks))
+
+    def __init__(self, ev: EventFrame, chunks: Chunks) -> None:
+        odd = self.odd = OddValues()
+        decode_odd = self.decode_odd = OddValues()
+        last, endings = run_endings(ev, OddValues())  # reported by each table's own run_endings
+        run_errors = errors_by_run(ev, last, endings)
         frame = ev.frame
         in_tool = ev.mask(TOOL_CALL_TYPES)
         owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
@@ -184,8 +195,8 @@ class ToolCalls:
             except JSONDecodeError:
                 pass
         # Results and errors, from the few result events and the encrypted-value markers beside them.
-        results = ev.decode(result_rows[result_rows >= 0])
-        markers, _ = outcome_markers(ev, odd)
+        results = ev.decode(result_rows[result_rows >= 0], decode_odd)
+        markers, _ = outcome_markers(ev, odd, decode_odd)
         sources = frame["source"].cat.codes.to_numpy()
         self.result: list[Any] = [None] * size
         self.result_chars = np.zeros(size, dtype=np.int64)
@@ -219,7 +230,7 @@ class ToolCalls:
             if message is not None:
                 self.error[k] = message
                 status[k] = "error"
-        refused = _denied_by_resume(ev)
+        refused = _denied_by_resume(ev, decode_odd)
         if refused:
             call_ids = category_values(frame["tool_call_id"], self.first_row)
             for k, call_id in enumerate(call_ids):
@@ -231,7 +242,7 @@ class ToolCalls:
         """Per call: it ran (a denied call never did: it has no execution latency)."""
 
 
-def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
+def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, str]]:
     """(run, tool call id) of the calls a later run's resume entries refused.
 
     A run that stops for approval ends with interrupts naming their ``toolCallId``; the run that resumes it
@@ -244,7 +255,7 @@ def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
     sources = frame["source"].cat.codes.to_numpy()
     threads = frame["thread_id"].cat.codes.to_numpy()
     interrupts: dict[tuple[int, int, str], tuple[int, str]] = {}
-    for row, event in zip(end_rows.tolist(), ev.decode(end_rows), strict=True):
+    for row, event in zip(end_rows.tolist(), ev.decode(end_rows, decode_odd), strict=True):
         outcome = event.get("outcome") if event is not None else None
         listed = outcome.get("interrupts") if isinstance(outcome, dict) else None
         for interrupt in listed if isinstance(listed, list) else ():
@@ -257,7 +268,7 @@ def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
         return set()
     refused = set()
     start_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})))
-    for row, event in zip(start_rows.tolist(), ev.decode(start_rows), strict=True):
+    for row, event in zip(start_rows.tolist(), ev.decode(start_rows, decode_odd), strict=True):
         run_input = event.get("input") if event is not None else None
         entries = run_input.get("resume") if isinstance(run_input, dict) else None
         for entry in entries if isinstance(entries, list) else ():
@@ -280,13 +291,15 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
     ev = EventFrame(events_table(events))
-    return tool_calls_table(ev, Chunks(ev))
+    return tool_calls_table(ev, Chunks.of(ev))
 
 
 def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
     """``tool_calls_df`` of an events frame whose chunks are already found."""
-    last, endings = run_endings(ev)
-    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings))
+    run_endings(ev)
+    calls = ToolCalls.of(ev, chunks)
+    ev.odd.found.extend(calls.decode_odd.found)
+    ev.odd.found.extend(calls.odd.found)
     return ev.finished(_tool_frame(ev, calls), "tool_calls_df")
 
 
