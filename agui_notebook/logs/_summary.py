@@ -25,11 +25,12 @@ from agui_notebook._types import ErrorMode
 
 from ._by_file import by_file, file_paths
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
-from ._load import events_table, load_events
+from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
 from .tables._frame import EventFrame, category_values, take
 from .tables._reasoning import reasoning_df, reasoning_table
 from .tables._runs import checked_prices, runs_df, runs_table
+from .tables._shared import event_frame
 from .tables._tool_calls import tool_calls_df, tool_calls_table
 
 __all__ = ["summarize", "totals_df"]
@@ -65,8 +66,8 @@ class _Tables:
                 raise OptionError(
                     f"give the events, or the {wanted} table as {wanted}= (no events to build it from)"
                 )
-            self._ev = EventFrame(events_table(self.events))
-            self._chunks = Chunks(self._ev)
+            self._ev = event_frame(self.events)
+            self._chunks = Chunks.of(self._ev)
         self._ev.odd = type(self._ev.odd)()  # each table reports the odd values it reads itself
         return self._ev, self._chunks  # type: ignore[return-value]
 
@@ -81,14 +82,20 @@ class _Tables:
                 self.given[name] = reasoning_table(ev, chunks)
         return self.given[name]
 
-    def chunk_gaps(self) -> tuple[Any, np.ndarray]:
-        """(run_key, gap_s) of every text and reasoning chunk: from ``chunks=``, else from the events."""
+    def chunk_gaps(self, keyed: bool) -> tuple[Any, np.ndarray]:
+        """(run_key, gap_s) of every text and reasoning chunk: from ``chunks=``, else from the events.
+
+        The run keys only when ``keyed`` (a summary by group), else None.
+        """
         if "chunks" in self.given:
             chunks = self.given["chunks"]
             streamed = chunks[chunks["kind"] != "tool_args"]
-            return streamed["run_key"].to_numpy(dtype=object), streamed["gap_s"].to_numpy(dtype=float)
+            keys = streamed["run_key"].to_numpy(dtype=object) if keyed else None
+            return keys, streamed["gap_s"].to_numpy(dtype=float)
         ev, chunks = self._frame("chunks")
         streamed = chunks.kind != 2
+        if not keyed:
+            return None, chunks.gap[streamed]
         rows = take(ev.run_first_row, chunks.run[streamed], -1)  # chunks outside any run have no run key
         keys = np.asarray(category_values(ev.frame["run_key"], rows), dtype=object)
         return keys, chunks.gap[streamed]
@@ -216,7 +223,7 @@ def summarize(
             if _PER_RUN[name] in runs_table_.columns:
                 measured[name] = (run_keys, runs_table_[_PER_RUN[name]].to_numpy(dtype=float))
         elif name == "inter_chunk_latency_s":
-            measured[name] = tables.chunk_gaps()
+            measured[name] = tables.chunk_gaps(keyed=keys is not None)
         elif name == "tool_latency_s":
             calls = tables.table("tool_calls")
             measured[name] = (

@@ -9,8 +9,8 @@ import pandas as pd
 
 from .._columns import CHUNK_COLUMNS, names
 from .._kinds import REASONING_DELTA_TYPES, TEXT_DELTA_TYPES, TOOL_ARGS_TYPES
-from .._load import events_table
 from ._frame import NAT, EventFrame, category_values, compact, from_sources, utc
+from ._shared import event_frame
 
 __all__ = ["Chunks", "chunks_df"]
 
@@ -72,8 +72,8 @@ def chunks_df(events: Any) -> pd.DataFrame:
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.chunks_df("run.jsonl").groupby("kind").gap_s.describe()  # doctest: +SKIP
     """
-    frame = events_table(events)
-    ev = EventFrame(frame)
+    ev = event_frame(events)
+    frame = ev.frame
     chunks = Chunks.of(ev)
     rows = chunks.rows
     is_tool = chunks.kind == 2

@@ -9,6 +9,7 @@ RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_co
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -71,6 +72,14 @@ class EventFrame:
         self._shared: dict[str, Any] = {}
         self.odd = OddValues()
         """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
+
+    def bound(self, frame: pd.DataFrame | None) -> EventFrame:
+        """This frame's arrays and shared work for one more table of ``frame`` (the same, unchanged events
+        table: ``_shared``), with odd values of its own."""
+        ev = copy.copy(self)
+        ev.frame = frame  # type: ignore[assignment]
+        ev.odd = OddValues()
+        return ev
 
     def shared(self, name: str, build: Callable[[], _Shared]) -> _Shared:
         """What ``build`` makes of this frame, made once and shared by every table built from it."""
@@ -306,9 +315,15 @@ def text_column(values: list[Any]) -> Any:
         return array
 
 
-def delta_texts(frame: pd.DataFrame) -> np.ndarray:
-    """The ``delta`` column as an object array, for joining."""
-    return frame["delta"].to_numpy(dtype=object)
+def delta_texts(ev: EventFrame) -> np.ndarray:
+    """The ``delta`` column as an object array, for joining (read-only: shared by the tables of ``ev``)."""
+
+    def build() -> np.ndarray:
+        values = ev.frame["delta"].to_numpy(dtype=object)
+        values.flags.writeable = False
+        return values
+
+    return ev.shared("deltas", build)
 
 
 def word_count(text: str) -> int:
@@ -324,8 +339,10 @@ def join_by_key(keys: np.ndarray, rows: np.ndarray, deltas: np.ndarray, size: in
     if len(rows):
         order = np.argsort(keys, kind="stable")
         sorted_keys = keys[order]
-        bounds = np.flatnonzero(np.diff(sorted_keys)) + 1
-        pieces = deltas[rows[order]]
-        for k, part in zip(sorted_keys[np.r_[0, bounds]].tolist(), np.split(pieces, bounds), strict=True):
-            texts[k] = "".join(part)
+        pieces = deltas[rows[order]].tolist()
+        bounds = (np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1).tolist()
+        starts = [0, *bounds]
+        join = "".join
+        for k, start, end in zip(sorted_keys[starts].tolist(), starts, [*bounds, len(pieces)], strict=True):
+            texts[k] = join(pieces[start:end])
     return texts

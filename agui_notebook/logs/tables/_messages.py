@@ -9,7 +9,6 @@ import pandas as pd
 
 from .._columns import MESSAGE_COLUMNS, names
 from .._kinds import MESSAGE_END_TYPES, MESSAGE_TYPES, REASONING_TYPES
-from .._load import events_table
 from ._chunks import Chunks
 from ._feedback import feedback_columns
 from ._frame import (
@@ -29,6 +28,7 @@ from ._frame import (
     utc,
     word_count,
 )
+from ._shared import event_frame
 
 __all__ = ["Messages", "message_columns", "messages_df"]
 
@@ -63,13 +63,25 @@ class Messages:
         )
         self.role = category_values(frame["role"], role_rows)
         self.run = ev.run[self.first_row] if size else np.empty(0, dtype=np.int64)
-        self.text = join_by_key(chunk_key, chunk_rows, delta_texts(frame), size)
+        self._chunk_key = chunk_key
+        self._chunk_rows = chunk_rows
+        self._ev = ev
+
+    def texts(self, keys: np.ndarray) -> list[str]:
+        """The text of the messages ``keys`` (their chunks joined in order)."""
+        wanted = np.zeros(self.size + 1, dtype=bool)
+        wanted[keys] = True
+        chunk_key = self._chunk_key
+        picked = wanted[chunk_key]  # a chunk without a message (key -1) reads the extra False
+        joined = join_by_key(chunk_key[picked], self._chunk_rows[picked], delta_texts(self._ev), self.size)
+        return [joined[k] for k in np.asarray(keys).tolist()]
 
 
 def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dict[str, Any]:
     """The columns ``messages_df`` and ``reasoning_df`` share, for the messages at ``rows``."""
     frame = ev.frame
     first = messages.first_row[rows]
+    texts = messages.texts(rows)
     return {
         "run_id": category_values(frame["run_id"], first),
         "run_key": category_values(frame["run_key"], first),
@@ -79,8 +91,8 @@ def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dic
         "duration_s": seconds_between(messages.ended[rows], messages.started[rows]),
         "chunks": messages.chunks[rows],
         "chars": messages.chars[rows],
-        "words": np.array([word_count(messages.text[i]) for i in rows], dtype=np.int64),
-        "text": text_column([messages.text[i] for i in rows]),
+        "words": np.array([word_count(text) for text in texts], dtype=np.int64),
+        "text": text_column(texts),
     }
 
 
@@ -91,7 +103,7 @@ def messages_df(events: Any) -> pd.DataFrame:
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.messages_df("run.jsonl").query("kind == 'text'")[["duration_s", "chars"]]  # doctest: +SKIP
     """
-    ev = EventFrame(events_table(events))
+    ev = event_frame(events)
     messages = Messages(ev, Chunks.of(ev))
     rows = np.arange(messages.size)
     columns = message_columns(ev, messages, rows)

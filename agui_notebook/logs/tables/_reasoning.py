@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 
 from .._columns import REASONING_COLUMNS, names
-from .._load import events_table
 from ._chunks import Chunks
 from ._frame import EventFrame, from_sources
 from ._messages import Messages, message_columns
+from ._shared import event_frame
 from ._tool_calls import outcome_markers
 
 __all__ = ["reasoning_df", "reasoning_table"]
@@ -27,7 +27,7 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
     """
-    ev = EventFrame(events_table(events))
+    ev = event_frame(events)
     return reasoning_table(ev, Chunks.of(ev), tokenizer)
 
 
@@ -47,8 +47,8 @@ def reasoning_table(
     wanted = names(REASONING_COLUMNS)
     if tokenizer is not None:
         counts = []
-        for i in rows:
-            tokens = tokenizer(messages.text[i])
+        for text in messages.texts(rows):
+            tokens = tokenizer(text)
             counts.append(tokens if isinstance(tokens, (int, np.integer)) else len(tokens))
         columns["tokens"] = np.array(counts, dtype=np.int64)
     else:

@@ -14,7 +14,6 @@ from agui_notebook._errors import AguiNotebookWarning, OptionError
 
 from .._columns import RUN_COLUMNS, names
 from .._kinds import MESSAGE_START_TYPES
-from .._load import events_table
 from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
 from ._frame import (
@@ -31,7 +30,8 @@ from ._frame import (
     text_column,
     utc,
 )
-from ._run_endings import errors_by_run, run_endings, run_error_text
+from ._run_endings import run_endings, run_error_text
+from ._shared import event_frame
 from ._tool_calls import ToolCalls
 
 __all__ = ["PRICE_KEYS", "checked_prices", "runs_df", "runs_table"]
@@ -234,7 +234,7 @@ def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = N
     >>> logs.runs_df("logs/", prices={"gpt-4o": {"input": 2.5, "output": 10}}).cost_usd.sum()  # doctest: +SKIP
     """
     priced = None if prices is None else checked_prices(prices)
-    ev = EventFrame(events_table(events))
+    ev = event_frame(events)
     return runs_table(ev, Chunks.of(ev), priced)
 
 

@@ -12,7 +12,6 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, names
 from .._kinds import RUN_END_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
-from .._load import events_table
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
 from ._frame import (
@@ -32,6 +31,7 @@ from ._frame import (
     utc,
 )
 from ._run_endings import errors_by_run, run_endings
+from ._shared import event_frame
 
 __all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
 
@@ -185,7 +185,7 @@ class ToolCalls:
         arg_rows = chunks.rows[args_chunks]
         arg_key = key[arg_rows]
         self.args_chars = group_count(arg_key, size, weights=chunks.chars[args_chunks]).astype(np.int64)
-        args_text = join_by_key(arg_key, arg_rows, delta_texts(frame), size)
+        args_text = join_by_key(arg_key, arg_rows, delta_texts(ev), size)
         self.args_valid = np.zeros(size, dtype=bool)
         self.args: list[Any] = [None] * size
         for k, text in enumerate(args_text):
@@ -290,7 +290,7 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
-    ev = EventFrame(events_table(events))
+    ev = event_frame(events)
     return tool_calls_table(ev, Chunks.of(ev))
 
 

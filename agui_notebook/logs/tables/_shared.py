@@ -1,0 +1,144 @@
+"""The work the tables share, done once per events frame and kept while the frame is unchanged.
+
+Every table starts from the same arrays of the events table (type codes, times, run keys, the chunks, the
+decoded payloads of the few events whose JSON matters, the tool calls: ``EventFrame`` and its ``shared``
+memo), and ``summarize`` reads the runs and tool call tables. So that ``runs_df(df)``, then
+``tool_calls_df(df)``, then ``summarize(df)`` do that work once, the work done for a frame is kept with the
+frame (``event_frame``) and used again only for the very same, unchanged frame:
+
+- the entry is keyed by the frame object, held weakly: a frame that is sliced, filtered, concatenated, copied
+  or assigned to is a new object, and gets its own entry; the entry goes when the frame does;
+- a DataFrame is mutable in place (``df.loc[...] = ...``, ``df["delta"].array[...] = ...``, writes through a
+  numpy view), so every use first checks the frame's contents against the ones the entry was made from
+  (``Fingerprint``): the column names and dtypes; a SHA-1 digest of every numeric column's bytes (a
+  categorical's codes, a datetime's integers, the ``event`` column's line index); the categories, the
+  ``event`` column's buffers and any Arrow array by identity (they cannot change in place, and the entry
+  holds them, so their ids are not reused); object columns (``delta``) element by element against a kept
+  copy. Any difference drops the entry. A frame with a column of any other kind is never kept.
+
+The check costs about 50 ms per million events (against about a second of table building it saves).
+Tables handed out are copies: changing one never changes what ``summarize`` reads later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._event_array import EventArray
+from .._load import events_table
+from ._frame import EventFrame
+
+__all__ = ["Fingerprint", "event_frame", "forget"]
+
+try:  # one C loop, identical objects equal without a comparison (NaN included)
+    from pandas._libs.lib import array_equivalent_object as _same_objects
+except ImportError:  # pragma: no cover - a pandas without it
+
+    def _same_objects(left: np.ndarray, right: np.ndarray) -> bool:
+        return all(a is b or a == b for a, b in zip(left.tolist(), right.tolist(), strict=True))
+
+
+class Fingerprint:
+    """What the tables read of an events frame, in a form that tells whether the frame changed since."""
+
+    __slots__ = ("digest", "held", "objects")
+
+    def __init__(self, digest: bytes, held: list[Any], objects: list[np.ndarray]) -> None:
+        self.digest = digest
+        self.held = held
+        """Immutable parts compared by identity (kept alive here, so their ids stay theirs)."""
+        self.objects = objects
+        """Copies of the object columns' arrays, compared element by element."""
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame, *, copies: bool = True) -> Fingerprint | None:
+        """The fingerprint of ``frame``; None when a column is of a kind it cannot tell changes of."""
+        if frame.columns.has_duplicates:
+            return None
+        digest = hashlib.sha1()
+        digest.update(
+            repr((list(map(str, frame.columns)), list(map(str, frame.dtypes)), len(frame))).encode()
+        )
+        held: list[Any] = []
+        objects: list[np.ndarray] = []
+        for name in frame.columns:
+            array = frame[name].array
+            if isinstance(array, pd.Categorical):
+                held += [array.dtype, array.categories]
+                _digest(digest, array.codes)
+            elif isinstance(array, EventArray):
+                held += [array._blobs, *array._blobs, *(blob.data for blob in array._blobs)]
+                _digest(digest, array._blob)
+                _digest(digest, array._line)
+            elif isinstance(array, pd.arrays.DatetimeArray):
+                _digest(digest, array.asi8)
+            elif isinstance(array, pd.arrays.StringArray):
+                values = array._ndarray
+                objects.append(values.copy() if copies else values)
+            elif isinstance(array, pd.arrays.ArrowExtensionArray):
+                held.append(array._pa_array)
+            elif isinstance(array, pd.arrays.NumpyExtensionArray) and array.dtype.kind in "biuf":
+                _digest(digest, array.to_numpy())
+            else:
+                return None
+        return cls(digest.digest(), held, objects)
+
+    def matches(self, frame: pd.DataFrame) -> bool:
+        """Whether ``frame`` holds what it held when this fingerprint was taken."""
+        now = Fingerprint.of(frame, copies=False)
+        if now is None or now.digest != self.digest or len(now.held) != len(self.held):
+            return False
+        if any(a is not b for a, b in zip(now.held, self.held, strict=True)):
+            return False
+        return all(
+            len(a) == len(b) and _same_objects(a, b) for a, b in zip(now.objects, self.objects, strict=True)
+        )
+
+
+def _digest(digest: Any, values: np.ndarray) -> None:
+    digest.update(np.ascontiguousarray(values).view(np.uint8))
+
+
+class _Entry:
+    __slots__ = ("base", "fingerprint", "frame")
+
+    def __init__(self, frame: pd.DataFrame, fingerprint: Fingerprint, base: EventFrame) -> None:
+        self.frame = weakref.ref(frame)
+        self.fingerprint = fingerprint
+        self.base = base
+
+
+_KEPT: dict[int, _Entry] = {}
+"""The work kept per frame, by the frame's id (its entry holds the frame weakly and goes with it)."""
+
+
+def event_frame(events: Any) -> EventFrame:
+    """The ``EventFrame`` of an events table (or of a source, loaded), with the work already done for this
+    very frame when it is unchanged since (see the module's docstring); a fresh one otherwise."""
+    frame = events_table(events)
+    if frame is not events:  # loaded here, or brought to the loader's shape: a new frame nobody else holds
+        return EventFrame(frame)
+    key = id(frame)
+    entry = _KEPT.get(key)
+    if entry is not None and entry.frame() is frame and entry.fingerprint.matches(frame):
+        return entry.base.bound(frame)
+    forget(frame)
+    fingerprint = Fingerprint.of(frame)
+    ev = EventFrame(frame)
+    if fingerprint is None:
+        return ev
+    _KEPT[key] = _Entry(frame, fingerprint, ev.bound(None))
+    weakref.finalize(frame, _KEPT.pop, key, None)
+    return ev
+
+
+def forget(frame: pd.DataFrame) -> None:
+    """Drop the work kept for ``frame`` (if any)."""
+    entry = _KEPT.get(id(frame))
+    if entry is not None and entry.frame() in (frame, None):
+        del _KEPT[id(frame)]
