@@ -6,8 +6,10 @@ p50, p90 and p99. AG-UI streams chunks, not tokens, so the figures measured on c
 
 No table is built twice. Both functions take the tables they need as arguments (``runs=``, ``tool_calls=``,
 ``reasoning=``, ``chunks=``) and build only the missing ones, from one pass over the events table shared by
-all of them; given every table they need, they do not need the events at all. (There is no hidden cache: an
-events table is a mutable DataFrame, so a cache keyed on it could answer for data that has changed.)
+all of them; given every table they need, they do not need the events at all. The work the tables share
+(the chunks, the tool calls, the decoded payloads) is kept with an events frame while it is unchanged, so a
+summary of a frame whose ``runs_df`` or ``tool_calls_df`` was built does that work once (``tables/_shared``:
+an events table is a mutable DataFrame, so every use checks the frame's contents first).
 """
 
 from __future__ import annotations

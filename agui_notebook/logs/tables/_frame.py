@@ -316,14 +316,9 @@ def text_column(values: list[Any]) -> Any:
 
 
 def delta_texts(ev: EventFrame) -> np.ndarray:
-    """The ``delta`` column as an object array, for joining (read-only: shared by the tables of ``ev``)."""
-
-    def build() -> np.ndarray:
-        values = ev.frame["delta"].to_numpy(dtype=object)
-        values.flags.writeable = False
-        return values
-
-    return ev.shared("deltas", build)
+    """The ``delta`` column as an object array, for joining (shared by the tables of ``ev``; often the
+    column's own array: never written)."""
+    return ev.shared("deltas", lambda: ev.frame["delta"].to_numpy(dtype=object))
 
 
 def word_count(text: str) -> int:

@@ -105,12 +105,14 @@ def _digest(digest: Any, values: np.ndarray) -> None:
 
 
 class _Entry:
-    __slots__ = ("base", "fingerprint", "frame")
+    __slots__ = ("base", "fingerprint", "frame", "gone")
 
     def __init__(self, frame: pd.DataFrame, fingerprint: Fingerprint, base: EventFrame) -> None:
         self.frame = weakref.ref(frame)
         self.fingerprint = fingerprint
         self.base = base
+        self.gone = weakref.finalize(frame, _KEPT.pop, id(frame), None)
+        """Drops the entry when the frame goes."""
 
 
 _KEPT: dict[int, _Entry] = {}
@@ -133,12 +135,12 @@ def event_frame(events: Any) -> EventFrame:
     if fingerprint is None:
         return ev
     _KEPT[key] = _Entry(frame, fingerprint, ev.bound(None))
-    weakref.finalize(frame, _KEPT.pop, key, None)
     return ev
 
 
 def forget(frame: pd.DataFrame) -> None:
     """Drop the work kept for ``frame`` (if any)."""
     entry = _KEPT.get(id(frame))
-    if entry is not None and entry.frame() in (frame, None):
+    if entry is not None and entry.frame() is frame:
+        entry.gone.detach()
         del _KEPT[id(frame)]
