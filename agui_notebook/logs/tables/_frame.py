@@ -228,6 +228,18 @@ def compact(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> first.tolist(), keys.tolist()
     ([0, 2], [0, -1, 1, 0])
     """
+    if not len(raw):
+        return np.empty(0, dtype=np.int64), np.full(0, -1, dtype=np.int64)
+    # Keys already numbered by first appearance (run keys as loaded): each new one is one past the last.
+    reach = np.maximum.accumulate(raw)
+    new = np.empty(len(raw), dtype=bool)
+    new[0] = raw[0] >= 0
+    np.greater(raw[1:], reach[:-1], out=new[1:])
+    firsts = np.flatnonzero(new)
+    if len(firsts) and raw[firsts[0]] == 0 and (np.diff(raw[firsts]) == 1).all():
+        keys = np.maximum(raw, -1).astype(np.int64)
+        return firsts.astype(np.int64), keys
+    del reach, new, firsts
     valid = raw >= 0
     if not valid.any():
         return np.empty(0, dtype=np.int64), np.full(len(raw), -1, dtype=np.int64)
