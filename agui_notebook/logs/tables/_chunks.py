@@ -34,10 +34,10 @@ class Chunks:
         self.kind = kind = kind[rows]
         """0 text, 1 reasoning, 2 tool arguments."""
         # The owner: a message (2 * its key) or a tool call (2 * its key + 1); -1 for none.
-        raw = ev.owner("message_id")[rows] * 2
-        raw[raw < 0] = -1
+        raw = ev.owner("message_id", rows)
+        raw[raw >= 0] *= 2
         tool = kind == 2
-        call_owner = ev.owner("tool_call_id")[rows[tool]]
+        call_owner = ev.owner("tool_call_id", rows[tool])
         raw[tool] = np.where(call_owner >= 0, call_owner * 2 + 1, -1)
         del call_owner
         _, owner = compact(raw)

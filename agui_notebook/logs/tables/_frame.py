@@ -65,9 +65,7 @@ class EventFrame:
         # Compact run keys 0..runs-1 in order of first appearance.
         self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
         self.runs = len(self.run_first_row)
-        self._group: np.ndarray | None = None
         self._masks: dict[frozenset[str], np.ndarray] = {}
-        self._owners: dict[str, np.ndarray] = {}
         self._decoded: dict[int, Any] = {}
         self._shared: dict[str, Any] = {}
         self.odd = OddValues()
@@ -97,20 +95,24 @@ class EventFrame:
             self._masks[wanted] = found
         return found
 
-    def owner(self, column: str) -> np.ndarray:
-        """Key of (run, id column) per row; -1 where the id is missing. Events outside runs are keyed by
-        their source instead of their run (a file's stray events never join another file's)."""
-        found = self._owners.get(column)
-        if found is not None:
-            return found
-        ids = self.frame[column].cat.codes.to_numpy().astype(np.int64)
-        if self._group is None:
-            sources = self.frame["source"].cat.codes.to_numpy().astype(np.int64)
-            self._group = np.where(self.run >= 0, self.run, self.runs + sources)
-        found = np.where(ids >= 0, self._group * (len(self.frame[column].cat.categories) + 1) + ids, -1)
-        found.flags.writeable = False
-        self._owners[column] = found
-        return found
+    def owner(self, column: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """Key of (run, id column) per row, or per row of ``rows``; -1 where the id is missing. Events outside
+        runs are keyed by their source instead of their run (a file's stray events never join another file's)."""
+        codes = self.frame[column].cat.codes.to_numpy()
+        run = self.run
+        if rows is not None:
+            codes, run = codes[rows], run[rows]
+        ids = codes.astype(np.int64)
+        del codes
+        group = run.copy() if rows is None else run
+        outside = np.flatnonzero(group < 0)
+        if len(outside):
+            sources = self.frame["source"].cat.codes.to_numpy()
+            group[outside] = self.runs + sources[outside if rows is None else rows[outside]]
+        group *= len(self.frame[column].cat.categories) + 1
+        group += ids
+        group[ids < 0] = -1
+        return group
 
     def decode(self, rows: np.ndarray, odd: OddValues | None = None) -> list[Any]:
         """The full events at ``rows``, decoded from the ``event`` column (None, reported in ``odd``, by

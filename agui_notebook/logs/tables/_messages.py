@@ -38,8 +38,9 @@ class Messages:
 
     def __init__(self, ev: EventFrame, chunks: Chunks) -> None:
         frame = ev.frame
-        in_message = ev.mask(MESSAGE_TYPES)
-        owner = np.where(in_message, ev.owner("message_id"), -1)
+        in_message = np.flatnonzero(ev.mask(MESSAGE_TYPES))
+        owner = np.full(ev.n, -1, dtype=np.int64)
+        owner[in_message] = ev.owner("message_id", in_message)
         self.first_row, key = compact(owner)
         size = len(self.first_row)
         self.size = size

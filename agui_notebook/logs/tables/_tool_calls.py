@@ -156,8 +156,10 @@ class ToolCalls:
         last, endings = run_endings(ev, OddValues())  # reported by each table's own run_endings
         run_errors = errors_by_run(ev, last, endings)
         frame = ev.frame
-        in_tool = ev.mask(TOOL_CALL_TYPES)
-        owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
+        in_tool = np.flatnonzero(ev.mask(TOOL_CALL_TYPES))
+        owner = np.full(ev.n, -1, dtype=np.int64)
+        owner[in_tool] = ev.owner("tool_call_id", in_tool)
+        owner = _results_join_their_calls(ev, owner)
         self.first_row, key = compact(owner)
         size = len(self.first_row)
         self.size = size
