@@ -29,7 +29,7 @@ from ._by_file import by_file, file_paths
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
 from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
-from .tables._frame import EventFrame, category_values, take
+from .tables._frame import EventFrame, category_values, take, without_collections
 from .tables._reasoning import reasoning_df, reasoning_table
 from .tables._runs import checked_prices, runs_df, runs_table
 from .tables._shared import event_frame
@@ -75,13 +75,14 @@ class _Tables:
 
     def table(self, name: str) -> pd.DataFrame:
         if name not in self.given:
-            ev, chunks = self._frame(name)
-            if name == "runs":
-                self.given[name] = runs_table(ev, chunks, self.prices)
-            elif name == "tool_calls":
-                self.given[name] = tool_calls_table(ev, chunks)
-            else:
-                self.given[name] = reasoning_table(ev, chunks)
+            with without_collections():
+                ev, chunks = self._frame(name)
+                if name == "runs":
+                    self.given[name] = runs_table(ev, chunks, self.prices)
+                elif name == "tool_calls":
+                    self.given[name] = tool_calls_table(ev, chunks)
+                else:
+                    self.given[name] = reasoning_table(ev, chunks)
         return self.given[name]
 
     def chunk_gaps(self, keyed: bool) -> tuple[Any, np.ndarray]:

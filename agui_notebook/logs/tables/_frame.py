@@ -9,9 +9,11 @@ RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_co
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
@@ -166,6 +168,19 @@ class EventFrame:
         return table
 
 
+@contextlib.contextmanager
+def without_collections() -> Iterator[None]:
+    """No garbage collection while a table is built: the tens of thousands of payload dicts it decodes would
+    trigger collections that find nothing to free (a third of the time of ``runs_df`` at a million events)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 _Table = TypeVar("_Table", bound=Callable[..., pd.DataFrame])
 
 
@@ -197,7 +212,8 @@ def from_sources(table_function: _Table) -> _Table:
 
                 if not isinstance(events, pd.DataFrame):
                     events = load_events(events, errors=errors, progress=progress)
-            return table_function(events, *args, **kwargs)
+            with without_collections():
+                return table_function(events, *args, **kwargs)
         build = functools.partial(table, *args, **kwargs) if args or kwargs else table
         tables = by_file(
             paths,

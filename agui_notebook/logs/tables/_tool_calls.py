@@ -187,12 +187,12 @@ class ToolCalls:
         arg_rows = chunks.rows[args_chunks]
         arg_key = key[arg_rows]
         self.args_chars = group_count(arg_key, size, weights=chunks.chars[args_chunks]).astype(np.int64)
-        args_text = join_by_key(arg_key, arg_rows, delta_texts(ev), size)
+        self.args_text = join_by_key(arg_key, arg_rows, delta_texts(ev), size)
         self.args_valid = np.zeros(size, dtype=bool)
-        self.args: list[Any] = [None] * size
-        for k, text in enumerate(args_text):
+        for k, text in enumerate(self.args_text):
             try:
-                self.args[k] = decode_json(text) if text.strip() else {}
+                if text.strip():
+                    decode_json(text)
                 self.args_valid[k] = True
             except JSONDecodeError:
                 pass
@@ -242,6 +242,14 @@ class ToolCalls:
         self.status = status
         self.executed = status != DENIED
         """Per call: it ran (a denied call never did: it has no execution latency)."""
+
+    def arguments(self) -> list[Any]:
+        """Per call: its arguments parsed (``{}`` for none, None when they are not JSON), new objects on every
+        call (the calls are shared by the tables of a frame; a table's values are its own)."""
+        return [
+            (decode_json(text) if text.strip() else {}) if valid else None
+            for text, valid in zip(self.args_text, self.args_valid.tolist(), strict=True)
+        ]
 
 
 def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, str]]:
@@ -322,7 +330,7 @@ def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
             "total_s": seconds_between(calls.result_at, calls.started),
             "args_chars": calls.args_chars,
             "args_json_valid": calls.args_valid,
-            "args": pd.array(calls.args, dtype=object),
+            "args": pd.array(calls.arguments(), dtype=object),
             "result_chars": calls.result_chars,
             "result": text_column(calls.result),
             "error": text_column(calls.error),
