@@ -30,10 +30,10 @@ from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS,
 from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
 from .tables._frame import EventFrame, category_values, take, without_collections
-from .tables._reasoning import reasoning_df, reasoning_table
-from .tables._runs import checked_prices, runs_df, runs_table
+from .tables._reasoning import kept_reasoning_table, reasoning_df
+from .tables._runs import checked_prices, kept_runs_table, runs_df
 from .tables._shared import event_frame
-from .tables._tool_calls import tool_calls_df, tool_calls_table
+from .tables._tool_calls import kept_tool_calls_table, tool_calls_df
 
 __all__ = ["summarize", "totals_df"]
 
@@ -78,11 +78,11 @@ class _Tables:
             with without_collections():
                 ev, chunks = self._frame(name)
                 if name == "runs":
-                    self.given[name] = runs_table(ev, chunks, self.prices)
+                    self.given[name] = kept_runs_table(ev, chunks, self.prices)
                 elif name == "tool_calls":
-                    self.given[name] = tool_calls_table(ev, chunks)
+                    self.given[name] = kept_tool_calls_table(ev, chunks)
                 else:
-                    self.given[name] = reasoning_table(ev, chunks)
+                    self.given[name] = kept_reasoning_table(ev, chunks)
         return self.given[name]
 
     def chunk_gaps(self, keyed: bool) -> tuple[Any, np.ndarray]:

@@ -13,7 +13,7 @@ import contextlib
 import copy
 import functools
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
@@ -86,6 +86,18 @@ class EventFrame:
         if name not in self._shared:
             self._shared[name] = build()
         return self._shared[name]
+
+    def kept_table(
+        self, key: Hashable, build: Callable[[], pd.DataFrame], warn_again: Callable[[pd.DataFrame], None]
+    ) -> pd.DataFrame:
+        """The table ``build`` makes of this frame, made once (kept with the frame while it is unchanged:
+        ``_shared``) and then given again, with the warnings it gave (``warn_again``); always a copy."""
+        table = self._shared.get(key)
+        if table is None:
+            table = self._shared[key] = build()
+        else:
+            warn_again(table)
+        return table.copy()
 
     def mask(self, wanted: frozenset[str]) -> np.ndarray:
         """Per row: is its type one of ``wanted`` (read-only: shared by the tables built from this frame)."""

@@ -14,7 +14,7 @@ from agui_notebook._errors import AguiNotebookWarning, OptionError
 
 from .._columns import RUN_COLUMNS, names
 from .._kinds import MESSAGE_START_TYPES
-from .._odd_values import OddValues, odd_problem
+from .._odd_values import OddValues, odd_problem, warn_odd_values
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -235,7 +235,35 @@ def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = N
     """
     priced = None if prices is None else checked_prices(prices)
     ev = event_frame(events)
-    return runs_table(ev, Chunks.of(ev), priced)
+    return kept_runs_table(ev, Chunks.of(ev), priced)
+
+
+def kept_runs_table(
+    ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None
+) -> pd.DataFrame:
+    """``runs_table``, built once per unchanged frame and these prices (``EventFrame.kept_table``)."""
+    key = (
+        None
+        if prices is None
+        else tuple(sorted((model, tuple(sorted(p.items()))) for model, p in prices.items()))
+    )
+    return ev.kept_table(("runs_df", key), lambda: runs_table(ev, chunks, prices), _warn_again)
+
+
+def _warn_again(table: pd.DataFrame) -> None:
+    """The warnings ``runs_table`` gave for ``table``, given again (for a kept table; the same stack depth)."""
+    warn_odd_values("runs_df", table.attrs["odd_values"], stacklevel=4)
+    if table.attrs.get("unpriced_models"):
+        _warn_unpriced(table.attrs["unpriced_models"], stacklevel=4)
+
+
+def _warn_unpriced(unpriced: list[str], stacklevel: int) -> None:
+    warnings.warn(
+        f"runs_df: no price for {', '.join(map(repr, unpriced))}: the cost of their runs is"
+        " NaN (listed in attrs['unpriced_models'])",
+        AguiNotebookWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
@@ -365,10 +393,5 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     if prices is not None:
         table.attrs["unpriced_models"] = sorted(unpriced)
         if unpriced:
-            warnings.warn(
-                f"runs_df: no price for {', '.join(map(repr, sorted(unpriced)))}: the cost of their runs is"
-                " NaN (listed in attrs['unpriced_models'])",
-                AguiNotebookWarning,
-                stacklevel=3,
-            )
+            _warn_unpriced(sorted(unpriced), stacklevel=3)
     return table
