@@ -36,6 +36,7 @@ __all__ = [
     "group_count",
     "group_max",
     "group_min",
+    "group_quantiles",
     "join_by_key",
     "last_in_group",
     "seconds_between",
@@ -310,6 +311,30 @@ def group_count(keys: np.ndarray, size: int, weights: np.ndarray | None = None) 
     valid = keys >= 0
     counted = np.bincount(keys[valid], weights=None if weights is None else weights[valid], minlength=size)
     return counted[:size] if weights is not None else counted[:size].astype(np.int64)
+
+
+def group_quantiles(
+    keys: np.ndarray, values: np.ndarray, size: int, quantiles: tuple[float, ...]
+) -> list[np.ndarray]:
+    """Per key, each quantile of ``values`` (no NaN among them), NaN where a key has none: linear
+    interpolation, computed as pandas' ``groupby(...).quantile`` computes it (bit for bit)."""
+    found = [np.full(size, np.nan) for _ in quantiles]
+    if not len(keys):
+        return found
+    order = np.lexsort((values, keys))
+    ordered = values[order]
+    counts = np.bincount(keys, minlength=size)[:size]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    present = np.flatnonzero(counts)
+    for out, q in zip(found, quantiles, strict=True):
+        position = q * (counts[present] - 1).astype(np.float64)
+        index = starts[present] + position.astype(np.int64)
+        frac = position % 1
+        value = ordered[index]
+        between = frac != 0.0
+        following = ordered[np.minimum(index + 1, len(ordered) - 1)]
+        out[present] = np.where(between, value + (following - value) * frac, value)
+    return found
 
 
 def first_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from ._frame import (
     group_count,
     group_max,
     group_min,
+    group_quantiles,
     seconds_between,
     take,
     text_column,
@@ -330,14 +331,8 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     span = np.where(stream_count > 1, seconds_between(stream_last, stream_first), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(span > 0, (stream_count - 1) / span, np.nan)
-    gaps = pd.DataFrame({"run": chunks.run[streamed], "gap": chunks.gap[streamed]}).dropna()
-    gaps = gaps[gaps["run"] >= 0]
-    quantiles = gaps.groupby("run")["gap"].quantile([0.5, 0.95]).unstack() if len(gaps) else None
-    itl50 = np.full(size, np.nan)
-    itl95 = np.full(size, np.nan)
-    if quantiles is not None:
-        itl50[quantiles.index.to_numpy()] = quantiles[0.5].to_numpy()
-        itl95[quantiles.index.to_numpy()] = quantiles[0.95].to_numpy()
+    timed = streamed & (chunks.run >= 0) & ~np.isnan(chunks.gap)
+    itl50, itl95 = group_quantiles(chunks.run[timed], chunks.gap[timed], size, (0.5, 0.95))
 
     tool_counts = group_count(calls.run, size)
     tool_time = _tool_time(calls, size)
