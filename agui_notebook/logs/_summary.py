@@ -100,7 +100,7 @@ class _Tables:
         if not keyed:
             return None, chunks.gap[streamed]
         rows = take(ev.run_first_row, chunks.run[streamed], -1)  # chunks outside any run have no run key
-        keys = np.asarray(category_values(ev.frame["run_key"], rows), dtype=object)
+        keys = np.asarray(category_values(ev.col("run_key"), rows), dtype=object)
         return keys, chunks.gap[streamed]
 
 

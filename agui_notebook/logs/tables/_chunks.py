@@ -99,10 +99,10 @@ def chunks_df(events: Any) -> pd.DataFrame:
     kind = pd.Categorical.from_codes(chunks.kind, categories=["text", "reasoning", "tool_args"])
     out = pd.DataFrame(
         {
-            "run_id": category_values(frame["run_id"], rows),
-            "run_key": category_values(frame["run_key"], rows),
-            "message_id": category_values(frame["message_id"], np.where(is_tool, -1, rows)),
-            "tool_call_id": category_values(frame["tool_call_id"], np.where(is_tool, rows, -1)),
+            "run_id": category_values(ev.col("run_id"), rows),
+            "run_key": category_values(ev.col("run_key"), rows),
+            "message_id": category_values(ev.col("message_id"), np.where(is_tool, -1, rows)),
+            "tool_call_id": category_values(ev.col("tool_call_id"), np.where(is_tool, rows, -1)),
             "kind": kind,
             "index": index,
             "time": utc(chunks.time),

@@ -61,12 +61,14 @@ class EventFrame:
     def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame
         self.n = len(frame)
-        self.type_names = list(frame["type"].cat.categories)
-        self.types = frame["type"].cat.codes.to_numpy()
+        self._columns: dict[str, Any] = {}
+        types = self.col("type")
+        self.type_names = list(types.categories)
+        self.types = types.codes
         self.time = _ns(frame["time"])
         self.chars = frame["chars"].to_numpy()
         # Compact run keys 0..runs-1 in order of first appearance.
-        self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
+        self.run_first_row, self.run = compact(self.col("run_key").codes.astype(np.int64))
         self.runs = len(self.run_first_row)
         self._masks: dict[frozenset[str], np.ndarray] = {}
         self._decoded: dict[int, Any] = {}
@@ -80,7 +82,17 @@ class EventFrame:
         ev = copy.copy(self)
         ev.frame = frame  # type: ignore[assignment]
         ev.odd = OddValues()
+        ev._columns = {}
         return ev
+
+    def col(self, name: str) -> Any:
+        """The array of column ``name`` of the frame (a ``Categorical``, a numpy-backed array ...), read once
+        per table: pandas builds a Series each time a column is taken, which costs more than the small
+        files' tables do."""
+        found = self._columns.get(name)
+        if found is None:
+            found = self._columns[name] = column_array(self.frame, name)
+        return found
 
     def shared(self, name: str, build: Callable[[], _Shared]) -> _Shared:
         """What ``build`` makes of this frame, made once and shared by every table built from it."""
@@ -113,7 +125,7 @@ class EventFrame:
     def owner(self, column: str, rows: np.ndarray | None = None) -> np.ndarray:
         """Key of (run, id column) per row, or per row of ``rows``; -1 where the id is missing. Events outside
         runs are keyed by their source instead of their run (a file's stray events never join another file's)."""
-        codes = self.frame[column].cat.codes.to_numpy()
+        codes = self.col(column).codes
         run = self.run
         if rows is not None:
             codes, run = codes[rows], run[rows]
@@ -122,9 +134,9 @@ class EventFrame:
         group = run.copy() if rows is None else run
         outside = np.flatnonzero(group < 0)
         if len(outside):
-            sources = self.frame["source"].cat.codes.to_numpy()
+            sources = self.col("source").codes
             group[outside] = self.runs + sources[outside if rows is None else rows[outside]]
-        group *= len(self.frame[column].cat.categories) + 1
+        group *= len(self.col(column).categories) + 1
         group += ids
         group[ids < 0] = -1
         return group
@@ -366,9 +378,18 @@ def take(values: np.ndarray, index: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
-def category_values(column: pd.Series, rows: np.ndarray) -> pd.Series:
-    """The values of a categorical column at rows (-1 = missing), as a categorical of the same categories."""
-    codes = column.cat.codes.to_numpy()
+def column_array(frame: pd.DataFrame, name: str) -> Any:
+    """The array of column ``name`` (what ``frame[name].array`` is, without building the Series)."""
+    try:
+        return frame._get_column_array(frame.columns.get_loc(name))
+    except (AttributeError, TypeError):  # a pandas without it, or a name that is not one column
+        return frame[name].array
+
+
+def category_values(column: pd.Series | pd.Categorical, rows: np.ndarray) -> pd.Categorical:
+    """The values of a categorical column (or its array) at rows (-1 = missing), as a categorical of the same
+    categories."""
+    codes = column.codes if isinstance(column, pd.Categorical) else column.cat.codes.to_numpy()
     picked = np.where(rows >= 0, codes[np.maximum(rows, 0)], -1) if len(codes) else np.full(len(rows), -1)
     return pd.Categorical.from_codes(picked, dtype=column.dtype)
 

@@ -37,7 +37,6 @@ class Messages:
     """Per text/reasoning message: its events' times, chunks and text."""
 
     def __init__(self, ev: EventFrame, chunks: Chunks) -> None:
-        frame = ev.frame
         in_message = np.flatnonzero(ev.mask(MESSAGE_TYPES))
         owner = np.full(ev.n, -1, dtype=np.int64)
         owner[in_message] = ev.owner("message_id", in_message)
@@ -59,10 +58,8 @@ class Messages:
         self.chars = group_count(chunk_key, size, weights=chunks.chars[message_chunks]).astype(np.int64)
         last_chunk = group_max(chunk_key, ev.time[chunk_rows], size)
         self.ended = np.where(ended != NAT, ended, last_chunk)
-        role_rows = first_in_group(
-            key, np.flatnonzero((frame["role"].cat.codes.to_numpy() >= 0) & (key >= 0)), size
-        )
-        self.role = category_values(frame["role"], role_rows)
+        role_rows = first_in_group(key, np.flatnonzero((ev.col("role").codes >= 0) & (key >= 0)), size)
+        self.role = category_values(ev.col("role"), role_rows)
         self.run = ev.run[self.first_row] if size else np.empty(0, dtype=np.int64)
         self._chunk_key = chunk_key
         self._chunk_rows = chunk_rows
@@ -80,13 +77,12 @@ class Messages:
 
 def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dict[str, Any]:
     """The columns ``messages_df`` and ``reasoning_df`` share, for the messages at ``rows``."""
-    frame = ev.frame
     first = messages.first_row[rows]
     texts = messages.texts(rows)
     return {
-        "run_id": category_values(frame["run_id"], first),
-        "run_key": category_values(frame["run_key"], first),
-        "message_id": category_values(frame["message_id"], first),
+        "run_id": category_values(ev.col("run_id"), first),
+        "run_key": category_values(ev.col("run_key"), first),
+        "message_id": category_values(ev.col("message_id"), first),
         "started_at": utc(messages.started[rows]),
         "ended_at": utc(messages.ended[rows]),
         "duration_s": seconds_between(messages.ended[rows], messages.started[rows]),

@@ -51,7 +51,7 @@ def reasoning_table(
     rows = np.flatnonzero(messages.reasoning)
     columns = message_columns(ev, messages, rows)
     _, encrypted_ids = outcome_markers(ev, ev.odd)
-    sources = ev.frame["source"].cat.codes.to_numpy()[messages.first_row[rows]]
+    sources = ev.col("source").codes[messages.first_row[rows]]
     columns["encrypted"] = np.array(
         [(int(s), m) in encrypted_ids for s, m in zip(sources, columns["message_id"], strict=True)],
         dtype=bool,

@@ -269,7 +269,6 @@ def _warn_unpriced(unpriced: list[str], stacklevel: int) -> None:
 
 def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
     """``runs_df`` of an events frame whose chunks are already found (``prices`` checked)."""
-    frame = ev.frame
     size = ev.runs
     last, endings = run_endings(ev)
     # The calls' own odd values are tool_calls_df's to report; events that do not decode, both tables'.
@@ -344,10 +343,10 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
 
     first = ev.run_first_row
     columns = {
-        "source": category_values(frame["source"], first),
-        "thread_id": category_values(frame["thread_id"], first),
-        "run_id": category_values(frame["run_id"], first),
-        "run_key": category_values(frame["run_key"], first),
+        "source": category_values(ev.col("source"), first),
+        "thread_id": category_values(ev.col("thread_id"), first),
+        "run_id": category_values(ev.col("run_id"), first),
+        "run_key": category_values(ev.col("run_key"), first),
         "parent_run_id": text_column(parents),
         "started_at": utc(started),
         "finished_at": utc(finished),

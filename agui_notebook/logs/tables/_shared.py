@@ -31,7 +31,7 @@ import pandas as pd
 
 from .._event_array import EventArray
 from .._load import events_table
-from ._frame import EventFrame
+from ._frame import EventFrame, column_array
 
 __all__ = ["Fingerprint", "event_frame", "forget"]
 
@@ -67,7 +67,7 @@ class Fingerprint:
         held: list[Any] = []
         objects: list[np.ndarray] = []
         for name in frame.columns:
-            array = frame[name].array
+            array = column_array(frame, name)
             if isinstance(array, pd.Categorical):
                 held += [array.dtype, array.categories]
                 _digest(digest, array.codes)
@@ -82,8 +82,10 @@ class Fingerprint:
                 objects.append(values.copy() if copies else values)
             elif isinstance(array, pd.arrays.ArrowExtensionArray):
                 held.append(array._pa_array)
-            elif isinstance(array, pd.arrays.NumpyExtensionArray) and array.dtype.kind in "biuf":
-                _digest(digest, array.to_numpy())
+            elif (
+                isinstance(array, (np.ndarray, pd.arrays.NumpyExtensionArray)) and array.dtype.kind in "biuf"
+            ):
+                _digest(digest, np.asarray(array))
             else:
                 return None
         return cls(digest.digest(), held, objects)

@@ -84,7 +84,7 @@ def outcome_markers(
     message id): a marker applies within its file."""
     markers: dict[tuple[int, str], str] = {}
     encrypted: set[tuple[int, str]] = set()
-    sources = ev.frame["source"].cat.codes.to_numpy()
+    sources = ev.col("source").codes
     rows = np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))
     for row, event in zip(rows.tolist(), ev.decode(rows, decode_odd), strict=True):
         if event is None or event.get("subtype") != "message":
@@ -119,10 +119,9 @@ def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
     orphans = [row for row in result_rows.tolist() if owner[row] not in called]
     if not orphans:
         return owner
-    frame = ev.frame
-    ids = frame["tool_call_id"].cat.codes.to_numpy()
-    threads = frame["thread_id"].cat.codes.to_numpy()
-    sources = frame["source"].cat.codes.to_numpy()
+    ids = ev.col("tool_call_id").codes
+    threads = ev.col("thread_id").codes
+    sources = ev.col("source").codes
     owner = owner.copy()
     latest: dict[tuple[int, int, int], int] = {}
     calls = iter(call_rows.tolist())
@@ -155,7 +154,6 @@ class ToolCalls:
         decode_odd = self.decode_odd = OddValues()
         last, endings = run_endings(ev, OddValues())  # reported by each table's own run_endings
         run_errors = errors_by_run(ev, last, endings)
-        frame = ev.frame
         in_tool = np.flatnonzero(ev.mask(TOOL_CALL_TYPES))
         owner = np.full(ev.n, -1, dtype=np.int64)
         owner[in_tool] = ev.owner("tool_call_id", in_tool)
@@ -177,10 +175,10 @@ class ToolCalls:
         self.args_end = take(ev.time, end_rows, NAT)
         self.result_at = take(ev.time, result_rows, NAT)
         name_rows = first_in_group(
-            key, np.flatnonzero((frame["tool_call_name"].cat.codes.to_numpy() >= 0) & (key >= 0)), size
+            key, np.flatnonzero((ev.col("tool_call_name").codes >= 0) & (key >= 0)), size
         )
-        self.name = category_values(frame["tool_call_name"], name_rows)
-        self.parent = category_values(frame["parent_message_id"], start_rows)
+        self.name = category_values(ev.col("tool_call_name"), name_rows)
+        self.parent = category_values(ev.col("parent_message_id"), start_rows)
         self.run = ev.run[self.first_row] if size else np.empty(0, dtype=np.int64)
         # Arguments: the tool_args chunks in order.
         args_chunks = chunks.kind == 2
@@ -199,7 +197,7 @@ class ToolCalls:
         # Results and errors, from the few result events and the encrypted-value markers beside them.
         results = ev.decode(result_rows[result_rows >= 0], decode_odd)
         markers, _ = outcome_markers(ev, odd, decode_odd)
-        sources = frame["source"].cat.codes.to_numpy()
+        sources = ev.col("source").codes
         self.result: list[Any] = [None] * size
         self.result_chars = np.zeros(size, dtype=np.int64)
         self.error: list[Any] = [None] * size
@@ -234,7 +232,7 @@ class ToolCalls:
                 status[k] = "error"
         refused = _denied_by_resume(ev, decode_odd)
         if refused:
-            call_ids = category_values(frame["tool_call_id"], self.first_row)
+            call_ids = category_values(ev.col("tool_call_id"), self.first_row)
             for k, call_id in enumerate(call_ids):
                 if (int(self.run[k]), call_id) in refused:
                     status[k] = DENIED
@@ -261,9 +259,8 @@ def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, s
     ``ToolDenied``. Interrupts are matched by id within the same source and thread.
     """
     end_rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
-    frame = ev.frame
-    sources = frame["source"].cat.codes.to_numpy()
-    threads = frame["thread_id"].cat.codes.to_numpy()
+    sources = ev.col("source").codes
+    threads = ev.col("thread_id").codes
     interrupts: dict[tuple[int, int, str], tuple[int, str]] = {}
     for row, event in zip(end_rows.tolist(), ev.decode(end_rows, decode_odd), strict=True):
         outcome = event.get("outcome") if event is not None else None
@@ -326,12 +323,11 @@ def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
 
 
 def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
-    frame = ev.frame
     out = pd.DataFrame(
         {
-            "run_id": category_values(frame["run_id"], calls.first_row),
-            "run_key": category_values(frame["run_key"], calls.first_row),
-            "tool_call_id": category_values(frame["tool_call_id"], calls.first_row),
+            "run_id": category_values(ev.col("run_id"), calls.first_row),
+            "run_key": category_values(ev.col("run_key"), calls.first_row),
+            "tool_call_id": category_values(ev.col("tool_call_id"), calls.first_row),
             "tool_name": calls.name,
             "parent_message_id": calls.parent,
             "started_at": utc(calls.started),
