@@ -36,10 +36,17 @@ __all__ = ["Messages", "message_columns", "messages_df"]
 class Messages:
     """Per text/reasoning message: its events' times, chunks and text."""
 
-    def __init__(self, ev: EventFrame, chunks: Chunks) -> None:
+    def __init__(self, ev: EventFrame, chunks: Chunks, *, reasoning_only: bool = False) -> None:
+        """``reasoning_only``: only the messages with a reasoning event (``reasoning_df``'s), in the same order."""
         in_message = np.flatnonzero(ev.mask(MESSAGE_TYPES))
+        owners = ev.owner("message_id", in_message)
+        if reasoning_only:
+            reasoning = np.unique(owners[ev.mask(REASONING_TYPES)[in_message] & (owners >= 0)])
+            kept = np.isin(owners, reasoning)
+            in_message, owners = in_message[kept], owners[kept]
         owner = np.full(ev.n, -1, dtype=np.int64)
-        owner[in_message] = ev.owner("message_id", in_message)
+        owner[in_message] = owners
+        del owners
         self.first_row, key = compact(owner)
         size = len(self.first_row)
         self.size = size

@@ -47,7 +47,7 @@ def reasoning_table(
     ev: EventFrame, chunks: Chunks, tokenizer: Callable[[str], Any] | None = None
 ) -> pd.DataFrame:
     """``reasoning_df`` of an events frame whose chunks are already found."""
-    messages = Messages(ev, chunks)
+    messages = Messages(ev, chunks, reasoning_only=True)
     rows = np.flatnonzero(messages.reasoning)
     columns = message_columns(ev, messages, rows)
     _, encrypted_ids = outcome_markers(ev, ev.odd)
