@@ -333,11 +333,16 @@ def group_quantiles(
     found = [np.full(size, np.nan) for _ in quantiles]
     if not len(keys):
         return found
-    order = np.lexsort((values, keys))
-    ordered = values[order]
+    # Grouped by key (stable: keys mostly come in runs), then each group's values sorted in place.
+    ordered = values[np.argsort(keys, kind="stable")]
     counts = np.bincount(keys, minlength=size)[:size]
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     present = np.flatnonzero(counts)
+    for start, end in zip(
+        starts[present].tolist(), (starts[present] + counts[present]).tolist(), strict=True
+    ):
+        if end - start > 1:
+            ordered[start:end].sort()
     for out, q in zip(found, quantiles, strict=True):
         position = q * (counts[present] - 1).astype(np.float64)
         index = starts[present] + position.astype(np.int64)
