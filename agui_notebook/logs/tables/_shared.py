@@ -13,15 +13,16 @@ frame (``event_frame``) and used again only for the very same, unchanged frame:
   (``Fingerprint``): the column names and dtypes; a SHA-1 digest of every numeric column's bytes (a
   categorical's codes, a datetime's integers, the ``event`` column's line index); the categories, the
   ``event`` column's buffers and any Arrow array by identity (they cannot change in place, and the entry
-  holds them, so their ids are not reused); object columns (``delta``) element by element against a kept
-  copy. Any difference drops the entry. A frame with a column of any other kind is never kept.
+  holds them, so their ids are not reused); object columns (``delta``) object by object (the pointers)
+  against a kept copy, which holds the objects so their addresses are not reused either. Any difference drops the entry. A frame with a column of any other kind is never kept.
 
-The check costs about 50 ms per million events (against about a second of table building it saves).
+The check costs about 35 ms per million events (against about a second of table building it saves).
 Tables handed out are copies: changing one never changes what ``summarize`` reads later.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import weakref
 from typing import Any
@@ -98,8 +99,28 @@ class Fingerprint:
         if any(a is not b for a, b in zip(now.held, self.held, strict=True)):
             return False
         return all(
-            len(a) == len(b) and _same_objects(a, b) for a, b in zip(now.objects, self.objects, strict=True)
+            len(a) == len(b) and _same_references(a, b)
+            for a, b in zip(now.objects, self.objects, strict=True)
         )
+
+
+def _same_references(now: np.ndarray, then: np.ndarray) -> bool:
+    """Whether two object arrays hold the very same objects, compared as the pointers they are.
+
+    ``then`` (a kept copy) holds its objects alive, so no object of ``now`` can sit at the address of one it
+    lost; an equal value written as a new object counts as a change.
+    """
+    if not (now.flags.c_contiguous and then.flags.c_contiguous) or now.itemsize != 8:
+        return bool(_same_objects(now, then))
+    return bool(np.array_equal(_addresses(now), _addresses(then)))
+
+
+def _addresses(values: np.ndarray) -> np.ndarray:
+    """The pointers of an object array, read in place (valid while ``values`` lives)."""
+    if not len(values):
+        return np.empty(0, dtype=np.uint64)
+    pointer = ctypes.cast(values.ctypes.data, ctypes.POINTER(ctypes.c_uint64))
+    return np.ctypeslib.as_array(pointer, shape=values.shape)
 
 
 def _digest(digest: Any, values: np.ndarray) -> None:
