@@ -21,7 +21,7 @@ import pandas as pd
 
 from agui_notebook._errors import OptionError
 
-from .._by_file import by_file, file_paths
+from .._by_file import by_file, column_array, file_paths
 from .._event_array import EventArray
 from .._odd_values import OddValues, warn_odd_values
 
@@ -381,14 +381,6 @@ def take(values: np.ndarray, index: np.ndarray, fill: Any) -> np.ndarray:
         np.where(index >= 0, values[np.maximum(index, 0)], fill) if len(values) else np.full(len(index), fill)
     )
     return out
-
-
-def column_array(frame: pd.DataFrame, name: str) -> Any:
-    """The array of column ``name`` (what ``frame[name].array`` is, without building the Series)."""
-    try:
-        return frame._get_column_array(frame.columns.get_loc(name))
-    except (AttributeError, TypeError):  # a pandas without it, or a name that is not one column
-        return frame[name].array
 
 
 def category_values(column: pd.Series | pd.Categorical, rows: np.ndarray) -> pd.Categorical:

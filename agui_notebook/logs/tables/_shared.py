@@ -30,9 +30,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._by_file import column_array
 from .._event_array import EventArray
 from .._load import events_table
-from ._frame import EventFrame, column_array
+from ._frame import EventFrame
 
 __all__ = ["Fingerprint", "event_frame", "forget"]
 
