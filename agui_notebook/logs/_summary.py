@@ -23,13 +23,14 @@ import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._gc import collections_paused
 from agui_notebook._types import ErrorMode
 
 from ._by_file import by_file, file_paths
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
 from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
-from .tables._frame import EventFrame, category_values, take, without_collections
+from .tables._frame import EventFrame, category_values, take
 from .tables._reasoning import kept_reasoning_table, reasoning_df
 from .tables._runs import checked_prices, kept_runs_table, runs_df
 from .tables._shared import event_frame
@@ -75,7 +76,7 @@ class _Tables:
 
     def table(self, name: str) -> pd.DataFrame:
         if name not in self.given:
-            with without_collections():
+            with collections_paused():
                 ev, chunks = self._frame(name)
                 if name == "runs":
                     self.given[name] = kept_runs_table(ev, chunks, self.prices)

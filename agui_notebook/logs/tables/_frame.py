@@ -9,17 +9,16 @@ RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_co
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import functools
-import gc
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._gc import collections_paused
 
 from .._by_file import by_file, column_array, file_paths
 from .._event_array import EventArray
@@ -193,19 +192,6 @@ class EventFrame:
         return table
 
 
-@contextlib.contextmanager
-def without_collections() -> Iterator[None]:
-    """No garbage collection while a table is built: the tens of thousands of payload dicts it decodes would
-    trigger collections that find nothing to free (a third of the time of ``runs_df`` at a million events)."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 _Table = TypeVar("_Table", bound=Callable[..., pd.DataFrame])
 
 
@@ -237,7 +223,9 @@ def from_sources(table_function: _Table) -> _Table:
 
                 if not isinstance(events, pd.DataFrame):
                     events = load_events(events, errors=errors, progress=progress)
-            with without_collections():
+            # The tens of thousands of payload dicts a table decodes would trigger collections that free
+            # nothing (a third of the time of runs_df at a million events).
+            with collections_paused():
                 return table_function(events, *args, **kwargs)
         build = functools.partial(table, *args, **kwargs) if args or kwargs else table
         tables = by_file(
