@@ -18,9 +18,9 @@ frame (``event_frame``) and used again only for the very same, unchanged frame:
   Any difference drops the entry. A frame with a column of any other kind is never kept.
 
 The check costs about 35 ms per million events, against about half a second of shared work it saves; what is
-kept costs about 50 MB per million events (the chunks, the decoded payloads, the copy of ``delta``'s
-pointers, the tables) while the frame lives. Tables handed out are copies (a tool call's arguments parsed
-anew): changing one never changes what a later table reads.
+kept costs about 70 MB per million events (the chunks, the run keys and masks, the decoded payloads, the
+copy of ``delta``'s pointers, the tables) while the frame lives. Tables handed out are copies (a tool call's
+arguments parsed anew): changing one never changes what a later table reads.
 """
 
 from __future__ import annotations
