@@ -34,7 +34,7 @@ from ._read import Problems
 from ._run_assignment import assign_runs, run_keys
 from ._sources import sources
 
-__all__ = ["FilePart", "by_file", "file_part", "file_paths"]
+__all__ = ["FilePart", "by_file", "column_array", "file_part", "file_paths"]
 
 _BOUNDARIES = ("RUN_STARTED", "RUN_FINISHED", "RUN_ERROR")
 
@@ -343,25 +343,32 @@ def _run_offsets(outlines: list[FilePart]) -> np.ndarray:
     return np.cumsum([0] + [len(part.run_ids) for part in outlines])[:-1]
 
 
+def column_array(table: pd.DataFrame, name: str) -> Any:
+    """The array of column ``name`` (what ``table[name].array`` is, without the Series pandas builds for it)."""
+    try:
+        return table._get_column_array(table.columns.get_loc(name))
+    except (AttributeError, TypeError):  # a pandas without it, or a name that is not one column
+        return table[name].array
+
+
 def _combined(tables: list[pd.DataFrame], parts: list[FilePart]) -> pd.DataFrame:
     """The tables of the parts as one: run keys over the whole load, categories of the whole load."""
     keys = run_keys([run_id for part in parts for run_id in part.run_ids])
     offsets = _run_offsets(parts)
     template = tables[0]
     columns: dict[str, Any] = {}
-    for name in template.columns:
-        pieces = [table[name] for table in tables]
+    for name, dtype in template.dtypes.items():
         if name == "run_key":
             codes = np.concatenate(
                 [
                     np.where(c >= 0, c + offset, -1)
-                    for c, offset in zip((p.cat.codes.to_numpy() for p in pieces), offsets, strict=True)
+                    for c, offset in zip((column_array(t, name).codes for t in tables), offsets, strict=True)
                 ]
             )
             categories = pd.Index(keys, dtype=object).astype(str)
             columns[name] = pd.Categorical.from_codes(codes, categories=categories)
-        elif isinstance(template[name].dtype, pd.CategoricalDtype):
-            columns[name] = union_categoricals([p.array for p in pieces], ignore_order=True)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            columns[name] = union_categoricals([column_array(t, name) for t in tables], ignore_order=True)
         else:
-            columns[name] = pd.concat(pieces, ignore_index=True)
+            columns[name] = pd.concat([table[name] for table in tables], ignore_index=True)
     return pd.DataFrame(columns, index=pd.RangeIndex(sum(len(t) for t in tables)))

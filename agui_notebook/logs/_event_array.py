@@ -32,35 +32,40 @@ __all__ = ["EventArray", "EventBlob", "EventDtype"]
 class EventBlob:
     """A buffer of JSON lines (a whole log file, or events serialized for the table) and its line offsets."""
 
-    __slots__ = ("_ends", "_starts", "data")
+    __slots__ = ("_starts", "data")
 
     def __init__(self, data: bytes | mmap.mmap) -> None:
         self.data = data
         self._starts: np.ndarray | None = None
-        self._ends: np.ndarray | None = None
 
     @classmethod
     def from_events(cls, events: Iterable[Any]) -> EventBlob:
         """Serialize events (dicts) one per line; line ``i`` holds the ``i``-th event."""
         return cls(b"\n".join(map(orjson.dumps, events)))
 
-    def _index(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._starts is None or self._ends is None:
+    def _index(self) -> np.ndarray:
+        """Where each line starts, and one past the end (line ``i`` ends one byte before line ``i + 1``)."""
+        if self._starts is None:
             data = np.frombuffer(self.data, dtype=np.uint8)
+            dtype = np.uint32 if len(data) < 2**32 - 1 else np.int64
             # In slices so that a large log needs no second buffer-sized temporary.
             step = 1 << 24
-            newlines = np.concatenate(
-                [np.flatnonzero(data[at : at + step] == 10) + at for at in range(0, len(data), step)]
-                or [np.empty(0, dtype=np.int64)]
-            )
-            self._starts = np.concatenate([[0], newlines + 1])
-            self._ends = np.concatenate([newlines, [len(self.data)]])
-        return self._starts, self._ends
+            parts = [np.zeros(1, dtype=dtype)]
+            for at in range(0, len(data), step):
+                newlines = np.flatnonzero(data[at : at + step] == 10)
+                newlines += at + 1
+                parts.append(newlines.astype(dtype))
+            parts.append(np.array([len(data) + 1], dtype=dtype))
+            self._starts = np.concatenate(parts)
+        return self._starts
 
     def raw(self, line: int) -> bytes:
         """The bytes of 0-based ``line``."""
-        starts, ends = self._index()
-        return self.data[starts[line] : ends[line]]
+        starts = self._index()
+        if line < 0:
+            line += len(starts) - 1
+        end = int(starts[line + 1]) - 1
+        return self.data[int(starts[line]) : end]
 
     def decode(self, line: int) -> Any:
         """The event on 0-based ``line``: its JSON, unwrapped from an SSE ``data:`` field or a recorder record."""
@@ -70,6 +75,26 @@ class EventBlob:
         if raw[:5] == b"data:":
             raw = raw[5:]
         return recorded_event(decode_json(raw))
+
+    def decode_lines(self, lines: list[int]) -> list[Any]:
+        """The events on the given 0-based lines, as ``decode`` reads each (a bad one raises)."""
+        starts = self._index()
+        at = np.asarray(lines, dtype=np.int64)
+        data = self.data
+        out = []
+        append = out.append
+        ends = (starts[at + 1].astype(np.int64) - 1).tolist()
+        for line, start, end in zip(lines, starts[at].tolist(), ends, strict=True):
+            raw = data[start:end]
+            if raw[:1] != b"{" or (line == 0 and raw[:3] == BOM):
+                append(self.decode(line))
+                continue
+            try:
+                value = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                value = decode_json(raw)
+            append(recorded_event(value))
+        return out
 
     def __getstate__(self) -> bytes:
         return self.data if isinstance(self.data, bytes) else self.data[:]
@@ -254,6 +279,27 @@ class EventArray(ExtensionArray):
 
     def _formatter(self, boxed: bool = False):
         return _short
+
+    def decode_rows(self, rows: list[int]) -> list[Any]:
+        """The events at ``rows`` (None for a missing one), decoded buffer by buffer in one pass each.
+
+        Raises as ``arr[i]`` would for the first event that does not decode; ``decode_row`` reads one.
+        """
+        if not rows:
+            return []
+        index = np.asarray(rows, dtype=np.int64)
+        blobs = self._blob[index]
+        lines = self._line[index]
+        out: list[Any] = [None] * len(rows)
+        for blob in np.unique(blobs).tolist():
+            if blob < 0:
+                continue
+            at = np.flatnonzero(blobs == blob)
+            for position, event in zip(
+                at.tolist(), self._blobs[blob].decode_lines(lines[at].tolist()), strict=True
+            ):
+                out[position] = event
+        return out
 
     def raw(self, i: int) -> bytes:
         """The raw JSON bytes of event ``i`` as read (an SSE ``data:`` line or a recorder record included)."""

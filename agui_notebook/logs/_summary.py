@@ -6,8 +6,10 @@ p50, p90 and p99. AG-UI streams chunks, not tokens, so the figures measured on c
 
 No table is built twice. Both functions take the tables they need as arguments (``runs=``, ``tool_calls=``,
 ``reasoning=``, ``chunks=``) and build only the missing ones, from one pass over the events table shared by
-all of them; given every table they need, they do not need the events at all. (There is no hidden cache: an
-events table is a mutable DataFrame, so a cache keyed on it could answer for data that has changed.)
+all of them; given every table they need, they do not need the events at all. The work the tables share
+(the chunks, the tool calls, the decoded payloads) is kept with an events frame while it is unchanged, so a
+summary of a frame whose ``runs_df`` or ``tool_calls_df`` was built does that work once (``tables/_shared``:
+an events table is a mutable DataFrame, so every use checks the frame's contents first).
 """
 
 from __future__ import annotations
@@ -21,16 +23,18 @@ import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._gc import collections_paused
 from agui_notebook._types import ErrorMode
 
 from ._by_file import by_file, file_paths
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
-from ._load import events_table, load_events
+from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
 from .tables._frame import EventFrame, category_values, take
-from .tables._reasoning import reasoning_df, reasoning_table
-from .tables._runs import checked_prices, runs_df, runs_table
-from .tables._tool_calls import tool_calls_df, tool_calls_table
+from .tables._reasoning import kept_reasoning_table, reasoning_df
+from .tables._runs import checked_prices, kept_runs_table, runs_df
+from .tables._shared import event_frame
+from .tables._tool_calls import kept_tool_calls_table, tool_calls_df
 
 __all__ = ["summarize", "totals_df"]
 
@@ -65,32 +69,39 @@ class _Tables:
                 raise OptionError(
                     f"give the events, or the {wanted} table as {wanted}= (no events to build it from)"
                 )
-            self._ev = EventFrame(events_table(self.events))
-            self._chunks = Chunks(self._ev)
+            self._ev = event_frame(self.events)
+            self._chunks = Chunks.of(self._ev)
         self._ev.odd = type(self._ev.odd)()  # each table reports the odd values it reads itself
         return self._ev, self._chunks  # type: ignore[return-value]
 
     def table(self, name: str) -> pd.DataFrame:
         if name not in self.given:
-            ev, chunks = self._frame(name)
-            if name == "runs":
-                self.given[name] = runs_table(ev, chunks, self.prices)
-            elif name == "tool_calls":
-                self.given[name] = tool_calls_table(ev, chunks)
-            else:
-                self.given[name] = reasoning_table(ev, chunks)
+            with collections_paused():
+                ev, chunks = self._frame(name)
+                if name == "runs":
+                    self.given[name] = kept_runs_table(ev, chunks, self.prices)
+                elif name == "tool_calls":
+                    self.given[name] = kept_tool_calls_table(ev, chunks)
+                else:
+                    self.given[name] = kept_reasoning_table(ev, chunks)
         return self.given[name]
 
-    def chunk_gaps(self) -> tuple[Any, np.ndarray]:
-        """(run_key, gap_s) of every text and reasoning chunk: from ``chunks=``, else from the events."""
+    def chunk_gaps(self, keyed: bool) -> tuple[Any, np.ndarray]:
+        """(run_key, gap_s) of every text and reasoning chunk: from ``chunks=``, else from the events.
+
+        The run keys only when ``keyed`` (a summary by group), else None.
+        """
         if "chunks" in self.given:
             chunks = self.given["chunks"]
             streamed = chunks[chunks["kind"] != "tool_args"]
-            return streamed["run_key"].to_numpy(dtype=object), streamed["gap_s"].to_numpy(dtype=float)
+            keys = streamed["run_key"].to_numpy(dtype=object) if keyed else None
+            return keys, streamed["gap_s"].to_numpy(dtype=float)
         ev, chunks = self._frame("chunks")
         streamed = chunks.kind != 2
+        if not keyed:
+            return None, chunks.gap[streamed]
         rows = take(ev.run_first_row, chunks.run[streamed], -1)  # chunks outside any run have no run key
-        keys = np.asarray(category_values(ev.frame["run_key"], rows), dtype=object)
+        keys = np.asarray(category_values(ev.col("run_key"), rows), dtype=object)
         return keys, chunks.gap[streamed]
 
 
@@ -216,7 +227,7 @@ def summarize(
             if _PER_RUN[name] in runs_table_.columns:
                 measured[name] = (run_keys, runs_table_[_PER_RUN[name]].to_numpy(dtype=float))
         elif name == "inter_chunk_latency_s":
-            measured[name] = tables.chunk_gaps()
+            measured[name] = tables.chunk_gaps(keyed=keys is not None)
         elif name == "tool_latency_s":
             calls = tables.table("tool_calls")
             measured[name] = (

@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook.logs import _summary
 from agui_notebook.logs._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_TOTALS, names
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._summary import summarize, totals_df
+from agui_notebook.logs.tables import _chunks, _reasoning, _runs, _shared, _tool_calls
 from agui_notebook.logs.tables._chunks import chunks_df
 from agui_notebook.logs.tables._reasoning import reasoning_df
 from agui_notebook.logs.tables._runs import runs_df
@@ -136,12 +137,12 @@ def test_given_tables_are_used_and_nothing_is_rebuilt(monkeypatch: pytest.Monkey
     def refuse(*args, **kwargs):
         raise AssertionError("a table was rebuilt")
 
-    monkeypatch.setattr(_summary, "runs_table", refuse)
-    monkeypatch.setattr(_summary, "tool_calls_table", refuse)
+    monkeypatch.setattr(_summary, "kept_runs_table", refuse)
+    monkeypatch.setattr(_summary, "kept_tool_calls_table", refuse)
     # Only the reasoning table and the chunk gaps are left to build, from one pass over the events.
     pd.testing.assert_frame_equal(summarize(events, runs=runs, tool_calls=tools), built)
     pd.testing.assert_frame_equal(totals_df(runs=runs, tool_calls=tools), totals)
-    monkeypatch.setattr(_summary, "reasoning_table", refuse)
+    monkeypatch.setattr(_summary, "kept_reasoning_table", refuse)
     monkeypatch.setattr(_summary, "EventFrame", refuse)
     # Given every table, the events are not read at all.
     pd.testing.assert_frame_equal(
@@ -150,6 +151,34 @@ def test_given_tables_are_used_and_nothing_is_rebuilt(monkeypatch: pytest.Monkey
     # What is given is what is summarized: without r1 there is one TTFT left.
     fewer = summarize(runs=runs[runs["run_id"] != "r1"], tool_calls=tools, reasoning=reasoning, chunks=chunks)
     assert fewer.loc["ttft_s", "count"] == 1
+
+
+def test_tables_already_built_for_the_frame_are_reused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """summarize(events) after runs_df(events) and tool_calls_df(events) builds neither again, nor the chunks;
+    it gives the same summary and the same warnings as when it builds them."""
+    events = load_events([*known_events(), at(8000, "TOOL_CALL_RESULT", toolCallId="c4", content=5)])
+    with pytest.warns(EventLogWarning) as fresh:
+        built = summarize(events)
+    _shared._KEPT.clear()
+    with pytest.warns(EventLogWarning):
+        runs_df(events)
+        tool_calls_df(events)
+        reasoning_df(events)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a table was rebuilt")
+
+    monkeypatch.setattr(_runs, "runs_table", refuse)
+    monkeypatch.setattr(_tool_calls, "tool_calls_table", refuse)
+    monkeypatch.setattr(_reasoning, "reasoning_table", refuse)
+    monkeypatch.setattr(_chunks.Chunks, "__init__", refuse)
+    with pytest.warns(EventLogWarning) as reused:
+        pd.testing.assert_frame_equal(summarize(events), built)
+    assert [str(w.message) for w in reused] == [str(w.message) for w in fresh]
+    # A changed frame is built again.
+    events["chars"] = events["chars"].where(events["type"] != "TEXT_MESSAGE_CONTENT", 0)
+    with pytest.raises(AssertionError, match="rebuilt"):
+        summarize(events)
 
 
 def test_what_summarize_does_not_take() -> None:

@@ -9,8 +9,8 @@ import pandas as pd
 
 from .._columns import CHUNK_COLUMNS, names
 from .._kinds import REASONING_DELTA_TYPES, TEXT_DELTA_TYPES, TOOL_ARGS_TYPES
-from .._load import events_table
 from ._frame import NAT, EventFrame, category_values, compact, from_sources, utc
+from ._shared import event_frame
 
 __all__ = ["Chunks", "chunks_df"]
 
@@ -18,46 +18,69 @@ __all__ = ["Chunks", "chunks_df"]
 class Chunks:
     """Every non-empty streamed delta, grouped by the message or tool call it belongs to."""
 
+    @classmethod
+    def of(cls, ev: EventFrame) -> Chunks:
+        """The chunks of ``ev``, found on first use and then shared by every table built from it."""
+        return ev.shared("chunks", lambda: cls(ev))
+
     def __init__(self, ev: EventFrame) -> None:
-        text = ev.mask(TEXT_DELTA_TYPES)
-        reasoning = ev.mask(REASONING_DELTA_TYPES)
-        tool = ev.mask(TOOL_ARGS_TYPES)
-        rows = np.flatnonzero((text | reasoning | tool) & (ev.chars > 0))
+        lookup = np.full(len(ev.type_names) + 1, -1, dtype=np.int8)  # the last entry: a missing type (-1)
+        for code, name in enumerate(ev.type_names):
+            if name in TEXT_DELTA_TYPES | REASONING_DELTA_TYPES | TOOL_ARGS_TYPES:
+                lookup[code] = 2 if name in TOOL_ARGS_TYPES else 1 if name in REASONING_DELTA_TYPES else 0
+        kind = lookup[ev.types]
+        rows = np.flatnonzero((kind >= 0) & (ev.chars > 0)).astype(np.int32)
         self.rows = rows
-        self.kind = np.where(tool[rows], 2, np.where(reasoning[rows], 1, 0)).astype(np.int8)
-        message_owner = ev.owner("message_id")[rows]
-        call_owner = ev.owner("tool_call_id")[rows]
-        raw = np.where(self.kind == 2, np.where(call_owner >= 0, call_owner * 2 + 1, -1), message_owner * 2)
-        raw = np.where((self.kind != 2) & (message_owner < 0), -1, raw)
-        self.first_row, self.owner = compact(raw)
+        self.kind = kind = kind[rows]
+        """0 text, 1 reasoning, 2 tool arguments."""
+        # The owner: a message (2 * its key) or a tool call (2 * its key + 1); -1 for none.
+        raw = ev.owner("message_id", rows)
+        raw[raw >= 0] *= 2
+        tool = kind == 2
+        call_owner = ev.owner("tool_call_id", rows[tool])
+        raw[tool] = np.where(call_owner >= 0, call_owner * 2 + 1, -1)
+        del call_owner
+        _, owner = compact(raw)
+        del raw
+        self.owner = owner.astype(np.int32)
+        del owner
         self.time = ev.time[rows]
-        self.chars = ev.chars[rows].astype(np.int64)
-        self.run = ev.run[rows]
-        # Position, running length and gap within each owner: sort by owner (stable keeps stream order).
+        self.chars = ev.chars[rows]
+        """int32 (``chunks_df`` gives int64)."""
+        self.run = ev.run[rows].astype(np.int32)
+        # The gap to the chunk before in the same owner: sorted by owner (stable keeps stream order).
         order = np.argsort(self.owner, kind="stable")
-        owner = self.owner[order]
+        owner_sorted = self.owner[order]
         time = self.time[order]
-        chars = self.chars[order]
-        same = np.zeros(len(rows), dtype=bool)
-        same[1:] = owner[1:] == owner[:-1]
-        starts = np.flatnonzero(~same)
-        lengths = np.diff(np.append(starts, len(rows)))
-        total = np.cumsum(chars)
-        index = np.empty(len(rows), dtype=np.int64)
-        cum = np.empty(len(rows), dtype=np.int64)
-        gap = np.full(len(rows), np.nan)
-        index[order] = np.arange(len(rows)) - np.repeat(starts, lengths)
-        cum[order] = total - np.repeat(total[starts] - chars[starts], lengths)
-        previous = np.empty(len(rows), dtype=np.int64)
-        previous[:1] = NAT
-        previous[1:] = time[:-1]
-        timed = same & (time != NAT) & (previous != NAT) & (owner >= 0)
+        timed = np.zeros(len(rows), dtype=bool)
+        timed[1:] = (owner_sorted[1:] == owner_sorted[:-1]) & (owner_sorted[1:] >= 0)
+        del owner_sorted
+        timed[1:] &= (time[1:] != NAT) & (time[:-1] != NAT)
         gap_sorted = np.full(len(rows), np.nan)
-        gap_sorted[timed] = (time[timed] - previous[timed]) / 1e9
-        gap[order] = gap_sorted
-        self.index = index
-        self.cum_chars = cum
-        self.gap = gap
+        gap_sorted[1:][timed[1:]] = (time[1:] - time[:-1])[timed[1:]] / 1e9
+        del time, timed
+        self.gap = np.empty(len(rows))
+        self.gap[order] = gap_sorted
+        self._positions: tuple[np.ndarray, np.ndarray] | None = None
+
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per chunk: its index within its owner and the owner's length up to it (``cum_chars``), int64."""
+        if self._positions is None:
+            n = len(self.rows)
+            order = np.argsort(self.owner, kind="stable")
+            owner = self.owner[order]
+            chars = self.chars[order].astype(np.int64)
+            same = np.zeros(n, dtype=bool)
+            same[1:] = owner[1:] == owner[:-1]
+            starts = np.flatnonzero(~same)
+            lengths = np.diff(np.append(starts, n))
+            total = np.cumsum(chars)
+            index = np.empty(n, dtype=np.int64)
+            cum = np.empty(n, dtype=np.int64)
+            index[order] = np.arange(n) - np.repeat(starts, lengths)
+            cum[order] = total - np.repeat(total[starts] - chars[starts], lengths)
+            self._positions = (index, cum)
+        return self._positions
 
 
 @from_sources
@@ -67,25 +90,26 @@ def chunks_df(events: Any) -> pd.DataFrame:
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.chunks_df("run.jsonl").groupby("kind").gap_s.describe()  # doctest: +SKIP
     """
-    frame = events_table(events)
-    ev = EventFrame(frame)
-    chunks = Chunks(ev)
+    ev = event_frame(events)
+    frame = ev.frame
+    chunks = Chunks.of(ev)
     rows = chunks.rows
+    index, cum_chars = chunks.positions()
     is_tool = chunks.kind == 2
     kind = pd.Categorical.from_codes(chunks.kind, categories=["text", "reasoning", "tool_args"])
     out = pd.DataFrame(
         {
-            "run_id": category_values(frame["run_id"], rows),
-            "run_key": category_values(frame["run_key"], rows),
-            "message_id": category_values(frame["message_id"], np.where(is_tool, -1, rows)),
-            "tool_call_id": category_values(frame["tool_call_id"], np.where(is_tool, rows, -1)),
+            "run_id": category_values(ev.col("run_id"), rows),
+            "run_key": category_values(ev.col("run_key"), rows),
+            "message_id": category_values(ev.col("message_id"), np.where(is_tool, -1, rows)),
+            "tool_call_id": category_values(ev.col("tool_call_id"), np.where(is_tool, rows, -1)),
             "kind": kind,
-            "index": chunks.index.astype(np.int64),
+            "index": index,
             "time": utc(chunks.time),
             "t": frame["t"].to_numpy()[rows],
             "gap_s": chunks.gap,
-            "chars": chunks.chars,
-            "cum_chars": chunks.cum_chars.astype(np.int64),
+            "chars": chunks.chars.astype(np.int64),
+            "cum_chars": cum_chars,
             "delta": frame["delta"].array[rows] if len(rows) else frame["delta"].array[:0],
         }
     )

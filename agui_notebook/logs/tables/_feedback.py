@@ -58,7 +58,7 @@ def _apply(
 ) -> None:
     frame = ev.frame
     first = messages.first_row
-    sources = frame["source"].cat.codes.to_numpy()
+    sources = ev.col("source").codes
     message_ids = _codes_at(frame["message_id"], first)
     run_ids = _codes_at(frame["run_id"], first)
     roles = [str(r) if r is not None else None for r in messages.role]

@@ -9,16 +9,19 @@ RUN_STARTED) are decoded from the ``event`` column. Column meanings are in ``_co
 
 from __future__ import annotations
 
+import copy
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._gc import collections_paused
 
-from .._by_file import by_file, file_paths
+from .._by_file import by_file, column_array, file_paths
+from .._event_array import EventArray
 from .._odd_values import OddValues, warn_odd_values
 
 __all__ = [
@@ -32,6 +35,7 @@ __all__ = [
     "group_count",
     "group_max",
     "group_min",
+    "group_quantiles",
     "join_by_key",
     "last_in_group",
     "seconds_between",
@@ -44,6 +48,11 @@ __all__ = [
 NAT = np.iinfo(np.int64).min
 """A missing time among int64 nanoseconds (what NaT is as an integer)."""
 
+_Shared = TypeVar("_Shared")
+
+_UNDECODABLE = object()
+"""An event of the ``event`` column that is not an object or does not decode."""
+
 
 class EventFrame:
     """The events table as numpy arrays, with the integer keys every table groups by."""
@@ -51,44 +60,119 @@ class EventFrame:
     def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame
         self.n = len(frame)
-        self.type_names = list(frame["type"].cat.categories)
-        self.types = frame["type"].cat.codes.to_numpy()
+        self._columns: dict[str, Any] = {}
+        types = self.col("type")
+        self.type_names = list(types.categories)
+        self.types = types.codes
         self.time = _ns(frame["time"])
         self.chars = frame["chars"].to_numpy()
         # Compact run keys 0..runs-1 in order of first appearance.
-        self.run_first_row, self.run = compact(frame["run_key"].cat.codes.to_numpy().astype(np.int64))
+        self.run_first_row, self.run = compact(self.col("run_key").codes.astype(np.int64))
         self.runs = len(self.run_first_row)
-        self._group: np.ndarray | None = None
+        self._masks: dict[frozenset[str], np.ndarray] = {}
+        self._decoded: dict[int, Any] = {}
+        self._shared: dict[str, Any] = {}
         self.odd = OddValues()
         """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
+    def bound(self, frame: pd.DataFrame | None) -> EventFrame:
+        """This frame's arrays and shared work for one more table of ``frame`` (the same, unchanged events
+        table: ``_shared``), with odd values of its own."""
+        ev = copy.copy(self)
+        ev.frame = frame  # type: ignore[assignment]
+        ev.odd = OddValues()
+        ev._columns = {}
+        return ev
+
+    def col(self, name: str) -> Any:
+        """The array of column ``name`` of the frame (a ``Categorical``, a numpy-backed array ...), read once
+        per table: pandas builds a Series each time a column is taken, which costs more than the small
+        files' tables do."""
+        found = self._columns.get(name)
+        if found is None:
+            found = self._columns[name] = column_array(self.frame, name)
+        return found
+
+    def shared(self, name: str, build: Callable[[], _Shared]) -> _Shared:
+        """What ``build`` makes of this frame, made once and shared by every table built from it."""
+        if name not in self._shared:
+            self._shared[name] = build()
+        return self._shared[name]
+
+    def kept_table(
+        self, key: Hashable, build: Callable[[], pd.DataFrame], warn_again: Callable[[pd.DataFrame], None]
+    ) -> pd.DataFrame:
+        """The table ``build`` makes of this frame, made once (kept with the frame while it is unchanged:
+        ``_shared``) and then given again, with the warnings it gave (``warn_again``); always a copy."""
+        table = self._shared.get(key)
+        if table is None:
+            table = self._shared[key] = build()
+        else:
+            warn_again(table)
+        return table.copy()
+
     def mask(self, wanted: frozenset[str]) -> np.ndarray:
-        """Per row: is its type one of ``wanted``."""
-        lookup = np.array([name in wanted for name in self.type_names] + [False], dtype=bool)
-        return lookup[self.types]
+        """Per row: is its type one of ``wanted`` (read-only: shared by the tables built from this frame)."""
+        found = self._masks.get(wanted)
+        if found is None:
+            lookup = np.array([name in wanted for name in self.type_names] + [False], dtype=bool)
+            found = lookup[self.types]
+            found.flags.writeable = False
+            self._masks[wanted] = found
+        return found
 
-    def owner(self, column: str) -> np.ndarray:
-        """Key of (run, id column) per row; -1 where the id is missing. Events outside runs are keyed by
-        their source instead of their run (a file's stray events never join another file's)."""
-        ids = self.frame[column].cat.codes.to_numpy().astype(np.int64)
-        if self._group is None:
-            sources = self.frame["source"].cat.codes.to_numpy().astype(np.int64)
-            self._group = np.where(self.run >= 0, self.run, self.runs + sources)
-        raw = np.where(ids >= 0, self._group * (len(self.frame[column].cat.categories) + 1) + ids, -1)
-        return raw
+    def owner(self, column: str, rows: np.ndarray | None = None) -> np.ndarray:
+        """Key of (run, id column) per row, or per row of ``rows``; -1 where the id is missing. Events outside
+        runs are keyed by their source instead of their run (a file's stray events never join another file's)."""
+        codes = self.col(column).codes
+        run = self.run
+        if rows is not None:
+            codes, run = codes[rows], run[rows]
+        ids = codes.astype(np.int64)
+        del codes
+        group = run.copy() if rows is None else run
+        outside = np.flatnonzero(group < 0)
+        if len(outside):
+            sources = self.col("source").codes
+            group[outside] = self.runs + sources[outside if rows is None else rows[outside]]
+        group *= len(self.col(column).categories) + 1
+        group += ids
+        group[ids < 0] = -1
+        return group
 
-    def decode(self, rows: np.ndarray) -> list[Any]:
-        """The full events at ``rows``, decoded from the ``event`` column (None, reported, for one that is not
-        an object or does not decode: a table put together by hand, a recursion limit raised at load)."""
-        array = self.frame["event"].array
+    def decode(self, rows: np.ndarray, odd: OddValues | None = None) -> list[Any]:
+        """The full events at ``rows``, decoded from the ``event`` column (None, reported in ``odd``, by
+        default the frame's, for one that is not an object or does not decode: a table put together by hand,
+        a recursion limit raised at load).
+
+        Each event is decoded once per frame: the tables built from it share the dicts (and never change them).
+        """
+        odd = self.odd if odd is None else odd
+        wanted = np.asarray(rows).tolist()
+        decoded = self._decoded
+        missing = [row for row in dict.fromkeys(wanted) if row not in decoded]
+        if missing:
+            array = self.frame["event"].array
+            events = None
+            if isinstance(array, EventArray):
+                try:
+                    events = array.decode_rows(missing)
+                except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+                    events = None  # one of them does not decode: each is read alone below
+            if events is None:
+                events = []
+                for row in missing:
+                    try:
+                        events.append(array[row])
+                    except (ValueError, RecursionError, TypeError, KeyError, IndexError):
+                        events.append(_UNDECODABLE)
+            for row, event in zip(missing, events, strict=True):
+                decoded[row] = event if isinstance(event, dict) else _UNDECODABLE
         out = []
-        for row in np.asarray(rows).tolist():
-            try:
-                event = array[row]
-            except (ValueError, RecursionError, TypeError, KeyError, IndexError):
-                event = None
-            if not isinstance(event, dict):
-                self.odd.add(row, "event", "the event does not decode to an object (read as none)")
+        for row in wanted:
+            event = decoded[row]
+            if event is _UNDECODABLE:
+                odd.add(row, "event", "the event does not decode to an object (read as none)")
                 event = None
             out.append(event)
         return out
@@ -139,7 +223,10 @@ def from_sources(table_function: _Table) -> _Table:
 
                 if not isinstance(events, pd.DataFrame):
                     events = load_events(events, errors=errors, progress=progress)
-            return table_function(events, *args, **kwargs)
+            # The tens of thousands of payload dicts a table decodes would trigger collections that free
+            # nothing (a third of the time of runs_df at a million events).
+            with collections_paused():
+                return table_function(events, *args, **kwargs)
         build = functools.partial(table, *args, **kwargs) if args or kwargs else table
         tables = by_file(
             paths,
@@ -172,6 +259,18 @@ def compact(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> first.tolist(), keys.tolist()
     ([0, 2], [0, -1, 1, 0])
     """
+    if not len(raw):
+        return np.empty(0, dtype=np.int64), np.full(0, -1, dtype=np.int64)
+    # Keys already numbered by first appearance (run keys as loaded): each new one is one past the last.
+    reach = np.maximum.accumulate(raw)
+    new = np.empty(len(raw), dtype=bool)
+    new[0] = raw[0] >= 0
+    np.greater(raw[1:], reach[:-1], out=new[1:])
+    firsts = np.flatnonzero(new)
+    if len(firsts) and raw[firsts[0]] == 0 and (np.diff(raw[firsts]) == 1).all():
+        keys = np.maximum(raw, -1).astype(np.int64)
+        return firsts.astype(np.int64), keys
+    del reach, new, firsts
     valid = raw >= 0
     if not valid.any():
         return np.empty(0, dtype=np.int64), np.full(len(raw), -1, dtype=np.int64)
@@ -214,6 +313,35 @@ def group_count(keys: np.ndarray, size: int, weights: np.ndarray | None = None) 
     return counted[:size] if weights is not None else counted[:size].astype(np.int64)
 
 
+def group_quantiles(
+    keys: np.ndarray, values: np.ndarray, size: int, quantiles: tuple[float, ...]
+) -> list[np.ndarray]:
+    """Per key, each quantile of ``values`` (no NaN among them), NaN where a key has none: linear
+    interpolation, computed as pandas' ``groupby(...).quantile`` computes it (bit for bit)."""
+    found = [np.full(size, np.nan) for _ in quantiles]
+    if not len(keys):
+        return found
+    # Grouped by key (stable: keys mostly come in runs), then each group's values sorted in place.
+    ordered = values[np.argsort(keys, kind="stable")]
+    counts = np.bincount(keys, minlength=size)[:size]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    present = np.flatnonzero(counts)
+    for start, end in zip(
+        starts[present].tolist(), (starts[present] + counts[present]).tolist(), strict=True
+    ):
+        if end - start > 1:
+            ordered[start:end].sort()
+    for out, q in zip(found, quantiles, strict=True):
+        position = q * (counts[present] - 1).astype(np.float64)
+        index = starts[present] + position.astype(np.int64)
+        frac = position % 1
+        value = ordered[index]
+        between = frac != 0.0
+        following = ordered[np.minimum(index + 1, len(ordered) - 1)]
+        out[present] = np.where(between, value + (following - value) * frac, value)
+    return found
+
+
 def first_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
     """The first of ``rows`` (ascending) for each key, -1 where none."""
     out = np.full(size, -1, dtype=np.int64)
@@ -243,9 +371,10 @@ def take(values: np.ndarray, index: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
-def category_values(column: pd.Series, rows: np.ndarray) -> pd.Series:
-    """The values of a categorical column at rows (-1 = missing), as a categorical of the same categories."""
-    codes = column.cat.codes.to_numpy()
+def category_values(column: pd.Series | pd.Categorical, rows: np.ndarray) -> pd.Categorical:
+    """The values of a categorical column (or its array) at rows (-1 = missing), as a categorical of the same
+    categories."""
+    codes = column.codes if isinstance(column, pd.Categorical) else column.cat.codes.to_numpy()
     picked = np.where(rows >= 0, codes[np.maximum(rows, 0)], -1) if len(codes) else np.full(len(rows), -1)
     return pd.Categorical.from_codes(picked, dtype=column.dtype)
 
@@ -259,9 +388,10 @@ def text_column(values: list[Any]) -> Any:
         return array
 
 
-def delta_texts(frame: pd.DataFrame) -> np.ndarray:
-    """The ``delta`` column as an object array, for joining."""
-    return frame["delta"].to_numpy(dtype=object)
+def delta_texts(ev: EventFrame) -> np.ndarray:
+    """The ``delta`` column as an object array, for joining (shared by the tables of ``ev``; often the
+    column's own array: never written)."""
+    return ev.shared("deltas", lambda: ev.frame["delta"].to_numpy(dtype=object))
 
 
 def word_count(text: str) -> int:
@@ -277,8 +407,10 @@ def join_by_key(keys: np.ndarray, rows: np.ndarray, deltas: np.ndarray, size: in
     if len(rows):
         order = np.argsort(keys, kind="stable")
         sorted_keys = keys[order]
-        bounds = np.flatnonzero(np.diff(sorted_keys)) + 1
-        pieces = deltas[rows[order]]
-        for k, part in zip(sorted_keys[np.r_[0, bounds]].tolist(), np.split(pieces, bounds), strict=True):
-            texts[k] = "".join(part)
+        pieces = deltas[rows[order]].tolist()
+        bounds = (np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1).tolist()
+        starts = [0, *bounds]
+        join = "".join
+        for k, start, end in zip(sorted_keys[starts].tolist(), starts, [*bounds, len(pieces)], strict=True):
+            texts[k] = join(pieces[start:end])
     return texts

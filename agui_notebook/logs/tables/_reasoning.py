@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 
 from .._columns import REASONING_COLUMNS, names
-from .._load import events_table
+from .._odd_values import warn_odd_values
 from ._chunks import Chunks
 from ._frame import EventFrame, from_sources
 from ._messages import Messages, message_columns
+from ._shared import event_frame
 from ._tool_calls import outcome_markers
 
 __all__ = ["reasoning_df", "reasoning_table"]
@@ -27,19 +28,30 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
     """
-    ev = EventFrame(events_table(events))
-    return reasoning_table(ev, Chunks(ev), tokenizer)
+    ev = event_frame(events)
+    if tokenizer is not None:
+        return reasoning_table(ev, Chunks.of(ev), tokenizer)
+    return kept_reasoning_table(ev, Chunks.of(ev))
+
+
+def kept_reasoning_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
+    """``reasoning_table`` without tokens, built once per unchanged frame (``EventFrame.kept_table``)."""
+    return ev.kept_table(("reasoning_df",), lambda: reasoning_table(ev, chunks), _warn_again)
+
+
+def _warn_again(table: pd.DataFrame) -> None:
+    warn_odd_values("reasoning_df", table.attrs["odd_values"], stacklevel=4)
 
 
 def reasoning_table(
     ev: EventFrame, chunks: Chunks, tokenizer: Callable[[str], Any] | None = None
 ) -> pd.DataFrame:
     """``reasoning_df`` of an events frame whose chunks are already found."""
-    messages = Messages(ev, chunks)
+    messages = Messages(ev, chunks, reasoning_only=True)
     rows = np.flatnonzero(messages.reasoning)
     columns = message_columns(ev, messages, rows)
     _, encrypted_ids = outcome_markers(ev, ev.odd)
-    sources = ev.frame["source"].cat.codes.to_numpy()[messages.first_row[rows]]
+    sources = ev.col("source").codes[messages.first_row[rows]]
     columns["encrypted"] = np.array(
         [(int(s), m) in encrypted_ids for s, m in zip(sources, columns["message_id"], strict=True)],
         dtype=bool,
@@ -47,8 +59,8 @@ def reasoning_table(
     wanted = names(REASONING_COLUMNS)
     if tokenizer is not None:
         counts = []
-        for i in rows:
-            tokens = tokenizer(messages.text[i])
+        for text in messages.texts(rows):
+            tokens = tokenizer(text)
             counts.append(tokens if isinstance(tokens, (int, np.integer)) else len(tokens))
         columns["tokens"] = np.array(counts, dtype=np.int64)
     else:

@@ -13,11 +13,18 @@ from ._frame import EventFrame, last_in_group
 __all__ = ["errors_by_run", "run_endings", "run_error_text"]
 
 
-def run_endings(ev: EventFrame) -> tuple[np.ndarray, list[Any]]:
-    """The last RUN_FINISHED/RUN_ERROR row of each run (-1 for none) and those events decoded."""
+def run_endings(ev: EventFrame, odd: OddValues | None = None) -> tuple[np.ndarray, list[Any]]:
+    """The last RUN_FINISHED/RUN_ERROR row of each run (-1 for none) and those events decoded (one that does
+    not decode is reported in ``odd``, by default the frame's)."""
+    last = ev.shared("run_endings", lambda: _last_endings(ev))
+    return last, ev.decode(last[last >= 0], odd)
+
+
+def _last_endings(ev: EventFrame) -> np.ndarray:
     rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
-    last = last_in_group(ev.run, rows, ev.runs)
-    return last, ev.decode(last[last >= 0])
+    found = last_in_group(ev.run, rows, ev.runs)
+    found.flags.writeable = False
+    return found
 
 
 def run_error_text(event: dict[str, Any], row: int = -1, odd: OddValues | None = None) -> str:

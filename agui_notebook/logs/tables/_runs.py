@@ -14,8 +14,7 @@ from agui_notebook._errors import AguiNotebookWarning, OptionError
 
 from .._columns import RUN_COLUMNS, names
 from .._kinds import MESSAGE_START_TYPES
-from .._load import events_table
-from .._odd_values import OddValues, odd_problem
+from .._odd_values import OddValues, odd_problem, warn_odd_values
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -26,12 +25,14 @@ from ._frame import (
     group_count,
     group_max,
     group_min,
+    group_quantiles,
     seconds_between,
     take,
     text_column,
     utc,
 )
-from ._run_endings import errors_by_run, run_endings, run_error_text
+from ._run_endings import run_endings, run_error_text
+from ._shared import event_frame
 from ._tool_calls import ToolCalls
 
 __all__ = ["PRICE_KEYS", "checked_prices", "runs_df", "runs_table"]
@@ -195,6 +196,30 @@ def _union_seconds(intervals: list[tuple[int, int]]) -> float:
     return total / 1e9
 
 
+def _tool_time(calls: ToolCalls, size: int) -> np.ndarray:
+    """Per run: the seconds its executed calls ran (from arguments end to result), overlaps counted once."""
+    timed = (calls.run >= 0) & calls.executed & (calls.args_end != NAT) & (calls.result_at != NAT)
+    run, start, end = calls.run[timed], calls.args_end[timed], calls.result_at[timed]
+    if (end < start).any():  # a result stamped before its arguments ended: interval by interval
+        intervals: dict[int, list[tuple[int, int]]] = {}
+        for k, a, b in zip(run.tolist(), start.tolist(), end.tolist(), strict=True):
+            intervals.setdefault(k, []).append((a, b))
+        return np.array([_union_seconds(intervals.get(k, [])) for k in range(size)], dtype=float)
+    # Sorted by run, then start: each interval adds the part past the latest end before it in its run.
+    order = np.lexsort((end, start, run))
+    run, start, end = run[order], start[order], end[order]
+    totals = np.zeros(size, dtype=np.int64)
+    if len(run):
+        reach = pd.Series(end).groupby(run).cummax().to_numpy()
+        previous = np.empty_like(reach)
+        previous[1:] = reach[:-1]
+        first = np.ones(len(run), dtype=bool)
+        first[1:] = run[1:] != run[:-1]
+        previous[first] = np.iinfo(np.int64).min
+        np.add.at(totals, run, np.maximum(end - np.maximum(start, previous), 0))
+    return totals / 1e9
+
+
 @from_sources
 def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = None) -> pd.DataFrame:
     """One row per run: status, latencies, stream rates, tool time, model and tokens.
@@ -210,17 +235,45 @@ def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = N
     >>> logs.runs_df("logs/", prices={"gpt-4o": {"input": 2.5, "output": 10}}).cost_usd.sum()  # doctest: +SKIP
     """
     priced = None if prices is None else checked_prices(prices)
-    ev = EventFrame(events_table(events))
-    return runs_table(ev, Chunks(ev), priced)
+    ev = event_frame(events)
+    return kept_runs_table(ev, Chunks.of(ev), priced)
+
+
+def kept_runs_table(
+    ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None
+) -> pd.DataFrame:
+    """``runs_table``, built once per unchanged frame and these prices (``EventFrame.kept_table``)."""
+    key = (
+        None
+        if prices is None
+        else tuple(sorted((model, tuple(sorted(p.items()))) for model, p in prices.items()))
+    )
+    return ev.kept_table(("runs_df", key), lambda: runs_table(ev, chunks, prices), _warn_again)
+
+
+def _warn_again(table: pd.DataFrame) -> None:
+    """The warnings ``runs_table`` gave for ``table``, given again (for a kept table; the same stack depth)."""
+    warn_odd_values("runs_df", table.attrs["odd_values"], stacklevel=4)
+    if table.attrs.get("unpriced_models"):
+        _warn_unpriced(table.attrs["unpriced_models"], stacklevel=4)
+
+
+def _warn_unpriced(unpriced: list[str], stacklevel: int) -> None:
+    warnings.warn(
+        f"runs_df: no price for {', '.join(map(repr, unpriced))}: the cost of their runs is"
+        " NaN (listed in attrs['unpriced_models'])",
+        AguiNotebookWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
     """``runs_df`` of an events frame whose chunks are already found (``prices`` checked)."""
-    frame = ev.frame
     size = ev.runs
     last, endings = run_endings(ev)
-    # The calls' own odd values are tool_calls_df's to report.
-    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings), odd=OddValues())
+    # The calls' own odd values are tool_calls_df's to report; events that do not decode, both tables'.
+    calls = ToolCalls.of(ev, chunks)
+    ev.odd.found.extend(calls.decode_odd.found)
 
     started_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})) & (ev.run >= 0))
     start_row = first_in_group(ev.run, started_rows, size)
@@ -277,25 +330,11 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     span = np.where(stream_count > 1, seconds_between(stream_last, stream_first), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(span > 0, (stream_count - 1) / span, np.nan)
-    gaps = pd.DataFrame({"run": chunks.run[streamed], "gap": chunks.gap[streamed]}).dropna()
-    gaps = gaps[gaps["run"] >= 0]
-    quantiles = gaps.groupby("run")["gap"].quantile([0.5, 0.95]).unstack() if len(gaps) else None
-    itl50 = np.full(size, np.nan)
-    itl95 = np.full(size, np.nan)
-    if quantiles is not None:
-        itl50[quantiles.index.to_numpy()] = quantiles[0.5].to_numpy()
-        itl95[quantiles.index.to_numpy()] = quantiles[0.95].to_numpy()
+    timed = streamed & (chunks.run >= 0) & ~np.isnan(chunks.gap)
+    itl50, itl95 = group_quantiles(chunks.run[timed], chunks.gap[timed], size, (0.5, 0.95))
 
-    intervals: dict[int, list[tuple[int, int]]] = {}
-    tool_counts = np.zeros(size, dtype=np.int64)
-    for k in range(calls.size):
-        run = int(calls.run[k])
-        if run < 0:
-            continue
-        tool_counts[run] += 1
-        if calls.executed[k] and calls.args_end[k] != NAT and calls.result_at[k] != NAT:
-            intervals.setdefault(run, []).append((int(calls.args_end[k]), int(calls.result_at[k])))
-    tool_time = np.array([_union_seconds(intervals.get(run, [])) for run in range(size)], dtype=float)
+    tool_counts = group_count(calls.run, size)
+    tool_time = _tool_time(calls, size)
 
     output_tokens = pd.array(usage["output_tokens"], dtype="Int64")
     out_float = output_tokens.to_numpy(dtype=float, na_value=np.nan)
@@ -304,10 +343,10 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
 
     first = ev.run_first_row
     columns = {
-        "source": category_values(frame["source"], first),
-        "thread_id": category_values(frame["thread_id"], first),
-        "run_id": category_values(frame["run_id"], first),
-        "run_key": category_values(frame["run_key"], first),
+        "source": category_values(ev.col("source"), first),
+        "thread_id": category_values(ev.col("thread_id"), first),
+        "run_id": category_values(ev.col("run_id"), first),
+        "run_key": category_values(ev.col("run_key"), first),
         "parent_run_id": text_column(parents),
         "started_at": utc(started),
         "finished_at": utc(finished),
@@ -348,10 +387,5 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     if prices is not None:
         table.attrs["unpriced_models"] = sorted(unpriced)
         if unpriced:
-            warnings.warn(
-                f"runs_df: no price for {', '.join(map(repr, sorted(unpriced)))}: the cost of their runs is"
-                " NaN (listed in attrs['unpriced_models'])",
-                AguiNotebookWarning,
-                stacklevel=3,
-            )
+            _warn_unpriced(sorted(unpriced), stacklevel=3)
     return table

@@ -12,8 +12,7 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, names
 from .._kinds import RUN_END_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
-from .._load import events_table
-from .._odd_values import OddValues, id_text, odd_problem
+from .._odd_values import OddValues, id_text, odd_problem, warn_odd_values
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -32,6 +31,7 @@ from ._frame import (
     utc,
 )
 from ._run_endings import errors_by_run, run_endings
+from ._shared import event_frame
 
 __all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
 
@@ -76,16 +76,17 @@ def _content_text(content: Any, row: int, odd: OddValues) -> str:
 
 
 def outcome_markers(
-    ev: EventFrame, odd: OddValues
+    ev: EventFrame, odd: OddValues, decode_odd: OddValues | None = None
 ) -> tuple[dict[tuple[int, str], str], set[tuple[int, str]]]:
     """From the REASONING_ENCRYPTED_VALUE events on messages: the unsuccessful outcome claimed for each
-    result message, and every message that carries an encrypted value (an odd id is reported). Messages
-    are keyed by (source code, message id): a marker applies within its file."""
+    result message, and every message that carries an encrypted value (an odd id is reported in ``odd``, an
+    event that does not decode in ``decode_odd``, by default the frame's). Messages are keyed by (source code,
+    message id): a marker applies within its file."""
     markers: dict[tuple[int, str], str] = {}
     encrypted: set[tuple[int, str]] = set()
-    sources = ev.frame["source"].cat.codes.to_numpy()
+    sources = ev.col("source").codes
     rows = np.flatnonzero(ev.mask(frozenset({"REASONING_ENCRYPTED_VALUE"})))
-    for row, event in zip(rows.tolist(), ev.decode(rows), strict=True):
+    for row, event in zip(rows.tolist(), ev.decode(rows, decode_odd), strict=True):
         if event is None or event.get("subtype") != "message":
             continue
         entity = event.get("entityId")
@@ -118,10 +119,9 @@ def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
     orphans = [row for row in result_rows.tolist() if owner[row] not in called]
     if not orphans:
         return owner
-    frame = ev.frame
-    ids = frame["tool_call_id"].cat.codes.to_numpy()
-    threads = frame["thread_id"].cat.codes.to_numpy()
-    sources = frame["source"].cat.codes.to_numpy()
+    ids = ev.col("tool_call_id").codes
+    threads = ev.col("thread_id").codes
+    sources = ev.col("source").codes
     owner = owner.copy()
     latest: dict[tuple[int, int, int], int] = {}
     calls = iter(call_rows.tolist())
@@ -137,16 +137,27 @@ def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
 
 
 class ToolCalls:
-    """Per tool call: its START/END/RESULT times, arguments and result."""
+    """Per tool call: its START/END/RESULT times, arguments and result.
 
-    def __init__(
-        self, ev: EventFrame, chunks: Chunks, run_errors: dict[int, str], odd: OddValues | None = None
-    ) -> None:
-        """``odd`` collects the odd values of the results (the table's own, ``ev.odd``, by default)."""
-        odd = ev.odd if odd is None else odd
-        frame = ev.frame
-        in_tool = ev.mask(TOOL_CALL_TYPES)
-        owner = _results_join_their_calls(ev, np.where(in_tool, ev.owner("tool_call_id"), -1))
+    Built once per events frame (``of``) and read by both ``runs_df`` and ``tool_calls_df``: the odd values
+    met are kept apart, ``odd`` (the results' own: ``tool_calls_df`` reports them) and ``decode_odd``
+    (events that do not decode: both tables report them).
+    """
+
+    @classmethod
+    def of(cls, ev: EventFrame, chunks: Chunks) -> ToolCalls:
+        """The tool calls of ``ev``, built on first use and then shared by every table built from it."""
+        return ev.shared("tool_calls", lambda: cls(ev, chunks))
+
+    def __init__(self, ev: EventFrame, chunks: Chunks) -> None:
+        odd = self.odd = OddValues()
+        decode_odd = self.decode_odd = OddValues()
+        last, endings = run_endings(ev, OddValues())  # reported by each table's own run_endings
+        run_errors = errors_by_run(ev, last, endings)
+        in_tool = np.flatnonzero(ev.mask(TOOL_CALL_TYPES))
+        owner = np.full(ev.n, -1, dtype=np.int64)
+        owner[in_tool] = ev.owner("tool_call_id", in_tool)
+        owner = _results_join_their_calls(ev, owner)
         self.first_row, key = compact(owner)
         size = len(self.first_row)
         self.size = size
@@ -164,29 +175,29 @@ class ToolCalls:
         self.args_end = take(ev.time, end_rows, NAT)
         self.result_at = take(ev.time, result_rows, NAT)
         name_rows = first_in_group(
-            key, np.flatnonzero((frame["tool_call_name"].cat.codes.to_numpy() >= 0) & (key >= 0)), size
+            key, np.flatnonzero((ev.col("tool_call_name").codes >= 0) & (key >= 0)), size
         )
-        self.name = category_values(frame["tool_call_name"], name_rows)
-        self.parent = category_values(frame["parent_message_id"], start_rows)
+        self.name = category_values(ev.col("tool_call_name"), name_rows)
+        self.parent = category_values(ev.col("parent_message_id"), start_rows)
         self.run = ev.run[self.first_row] if size else np.empty(0, dtype=np.int64)
         # Arguments: the tool_args chunks in order.
         args_chunks = chunks.kind == 2
         arg_rows = chunks.rows[args_chunks]
         arg_key = key[arg_rows]
         self.args_chars = group_count(arg_key, size, weights=chunks.chars[args_chunks]).astype(np.int64)
-        args_text = join_by_key(arg_key, arg_rows, delta_texts(frame), size)
+        self.args_text = join_by_key(arg_key, arg_rows, delta_texts(ev), size)
         self.args_valid = np.zeros(size, dtype=bool)
-        self.args: list[Any] = [None] * size
-        for k, text in enumerate(args_text):
+        for k, text in enumerate(self.args_text):
             try:
-                self.args[k] = decode_json(text) if text.strip() else {}
+                if text.strip():
+                    decode_json(text)
                 self.args_valid[k] = True
             except JSONDecodeError:
                 pass
         # Results and errors, from the few result events and the encrypted-value markers beside them.
-        results = ev.decode(result_rows[result_rows >= 0])
-        markers, _ = outcome_markers(ev, odd)
-        sources = frame["source"].cat.codes.to_numpy()
+        results = ev.decode(result_rows[result_rows >= 0], decode_odd)
+        markers, _ = outcome_markers(ev, odd, decode_odd)
+        sources = ev.col("source").codes
         self.result: list[Any] = [None] * size
         self.result_chars = np.zeros(size, dtype=np.int64)
         self.error: list[Any] = [None] * size
@@ -219,9 +230,9 @@ class ToolCalls:
             if message is not None:
                 self.error[k] = message
                 status[k] = "error"
-        refused = _denied_by_resume(ev)
+        refused = _denied_by_resume(ev, decode_odd)
         if refused:
-            call_ids = category_values(frame["tool_call_id"], self.first_row)
+            call_ids = category_values(ev.col("tool_call_id"), self.first_row)
             for k, call_id in enumerate(call_ids):
                 if (int(self.run[k]), call_id) in refused:
                     status[k] = DENIED
@@ -230,8 +241,16 @@ class ToolCalls:
         self.executed = status != DENIED
         """Per call: it ran (a denied call never did: it has no execution latency)."""
 
+    def arguments(self) -> list[Any]:
+        """Per call: its arguments parsed (``{}`` for none, None when they are not JSON), new objects on every
+        call (the calls are shared by the tables of a frame; a table's values are its own)."""
+        return [
+            (decode_json(text) if text.strip() else {}) if valid else None
+            for text, valid in zip(self.args_text, self.args_valid.tolist(), strict=True)
+        ]
 
-def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
+
+def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, str]]:
     """(run, tool call id) of the calls a later run's resume entries refused.
 
     A run that stops for approval ends with interrupts naming their ``toolCallId``; the run that resumes it
@@ -240,11 +259,10 @@ def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
     ``ToolDenied``. Interrupts are matched by id within the same source and thread.
     """
     end_rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
-    frame = ev.frame
-    sources = frame["source"].cat.codes.to_numpy()
-    threads = frame["thread_id"].cat.codes.to_numpy()
+    sources = ev.col("source").codes
+    threads = ev.col("thread_id").codes
     interrupts: dict[tuple[int, int, str], tuple[int, str]] = {}
-    for row, event in zip(end_rows.tolist(), ev.decode(end_rows), strict=True):
+    for row, event in zip(end_rows.tolist(), ev.decode(end_rows, decode_odd), strict=True):
         outcome = event.get("outcome") if event is not None else None
         listed = outcome.get("interrupts") if isinstance(outcome, dict) else None
         for interrupt in listed if isinstance(listed, list) else ():
@@ -257,7 +275,7 @@ def _denied_by_resume(ev: EventFrame) -> set[tuple[int, str]]:
         return set()
     refused = set()
     start_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})))
-    for row, event in zip(start_rows.tolist(), ev.decode(start_rows), strict=True):
+    for row, event in zip(start_rows.tolist(), ev.decode(start_rows, decode_odd), strict=True):
         run_input = event.get("input") if event is not None else None
         entries = run_input.get("resume") if isinstance(run_input, dict) else None
         for entry in entries if isinstance(entries, list) else ():
@@ -279,24 +297,37 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
     >>> import agui_notebook.logs as logs  # doctest: +SKIP
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
-    ev = EventFrame(events_table(events))
-    return tool_calls_table(ev, Chunks(ev))
+    ev = event_frame(events)
+    return kept_tool_calls_table(ev, Chunks.of(ev))
+
+
+def kept_tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
+    """``tool_calls_table``, built once per unchanged frame (``EventFrame.kept_table``); the arguments are
+    parsed anew for each copy (their dicts are the copy's own)."""
+    table = ev.kept_table(("tool_calls_df",), lambda: tool_calls_table(ev, chunks), _warn_again)
+    table["args"] = pd.array(ToolCalls.of(ev, chunks).arguments(), dtype=object)
+    return table
+
+
+def _warn_again(table: pd.DataFrame) -> None:
+    warn_odd_values("tool_calls_df", table.attrs["odd_values"], stacklevel=4)
 
 
 def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
     """``tool_calls_df`` of an events frame whose chunks are already found."""
-    last, endings = run_endings(ev)
-    calls = ToolCalls(ev, chunks, errors_by_run(ev, last, endings))
+    run_endings(ev)
+    calls = ToolCalls.of(ev, chunks)
+    ev.odd.found.extend(calls.decode_odd.found)
+    ev.odd.found.extend(calls.odd.found)
     return ev.finished(_tool_frame(ev, calls), "tool_calls_df")
 
 
 def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
-    frame = ev.frame
     out = pd.DataFrame(
         {
-            "run_id": category_values(frame["run_id"], calls.first_row),
-            "run_key": category_values(frame["run_key"], calls.first_row),
-            "tool_call_id": category_values(frame["tool_call_id"], calls.first_row),
+            "run_id": category_values(ev.col("run_id"), calls.first_row),
+            "run_key": category_values(ev.col("run_key"), calls.first_row),
+            "tool_call_id": category_values(ev.col("tool_call_id"), calls.first_row),
             "tool_name": calls.name,
             "parent_message_id": calls.parent,
             "started_at": utc(calls.started),
@@ -307,7 +338,7 @@ def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
             "total_s": seconds_between(calls.result_at, calls.started),
             "args_chars": calls.args_chars,
             "args_json_valid": calls.args_valid,
-            "args": pd.array(calls.args, dtype=object),
+            "args": pd.array(calls.arguments(), dtype=object),
             "result_chars": calls.result_chars,
             "result": text_column(calls.result),
             "error": text_column(calls.error),

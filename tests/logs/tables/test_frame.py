@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agui_notebook.logs._columns import CHUNK_COLUMNS, MESSAGE_COLUMNS, RUN_COLUMNS, TOOL_CALL_COLUMNS, names
 from agui_notebook.logs._load import load_events
@@ -17,6 +20,7 @@ from agui_notebook.logs.tables._frame import (
     group_count,
     group_max,
     group_min,
+    group_quantiles,
     join_by_key,
     last_in_group,
     seconds_between,
@@ -105,3 +109,21 @@ def test_take_seconds_and_joined_text() -> None:
     assert seconds[0] == 1.0 and np.isnan(seconds[1])
     deltas = np.array(["a", "b", "c", "d"], dtype=object)
     assert join_by_key(np.array([1, 0, 1, -1]), np.array([0, 1, 2, 3]), deltas, 3) == ["b", "ac", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)), max_size=60
+    )
+)
+def test_group_quantiles_are_pandas_groupby_quantiles_bit_for_bit(pairs: list[tuple[int, float]]) -> None:
+    keys = np.array([k for k, _ in pairs], dtype=np.int32)
+    values = np.array([v for _, v in pairs], dtype=np.float64)
+    p50, p95 = group_quantiles(keys, values, 7, (0.5, 0.95))
+    want = pd.DataFrame({"k": keys, "v": values}).groupby("k")["v"].quantile([0.5, 0.95]).unstack()
+    for found, q in ((p50, 0.5), (p95, 0.95)):
+        expected = np.full(7, np.nan)
+        if len(want):
+            expected[want.index.to_numpy()] = want[q].to_numpy()
+        assert np.array_equal(found, expected, equal_nan=True)
