@@ -7,7 +7,6 @@ boundaries alone (``_run_assignment``).
 
 from __future__ import annotations
 
-import gc
 import os
 import warnings
 from typing import Any
@@ -16,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import EventLogWarning, OptionError
+from agui_notebook._gc import collections_paused
 from agui_notebook._types import ErrorMode, LogSource
 
 from ._event_table import EventTableBuilder
@@ -75,22 +75,19 @@ def load_events(
     items = sources(source, skipped)
     builder = EventTableBuilder()
     bar = _progress_bar(progress, sum(s.size for s in items))
-    collecting = gc.isenabled()
-    # Millions of short-lived dicts would trigger collections that find nothing to free.
-    gc.disable()
     try:
-        for item in items:
-            code = builder.sources.code(item.name)
-            for batch in normalized(item.batches(problems), item.name, problems):
-                builder.add(code, batch)
-                if bar is not None:
-                    bar.update(batch.nbytes)
-                del batch  # freed before the next one is read: its memory serves the next
-            item.data = None
-        frame = builder.finish()
+        # Millions of short-lived dicts would trigger collections that find nothing to free.
+        with collections_paused():
+            for item in items:
+                code = builder.sources.code(item.name)
+                for batch in normalized(item.batches(problems), item.name, problems):
+                    builder.add(code, batch)
+                    if bar is not None:
+                        bar.update(batch.nbytes)
+                    del batch  # freed before the next one is read: its memory serves the next
+                item.data = None
+            frame = builder.finish()
     finally:
-        if collecting:
-            gc.enable()
         if bar is not None:
             bar.close()
     frame.attrs["errors"] = problems.items
