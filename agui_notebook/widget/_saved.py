@@ -41,7 +41,8 @@ RunInputs = list[tuple[int, dict[str, JSON]]]
 
 @dataclass
 class SavedConversation:
-    """A conversation as saved: thread id, UIMessages, AG-UI state, recorded events and the branches, if any."""
+    """A conversation as saved: thread id, UIMessages, AG-UI state, recorded events, the branches (if any) and
+    the run inputs the chat sent."""
 
     thread_id: str | None
     messages: list[dict[str, JSON]]
@@ -132,7 +133,10 @@ def _unpacked(packed: Any, source: str) -> RunInputs:
             count, wire = entry["events"], dict(entry["input"])
             if type(count) is not int or count < 0:
                 raise ValueError(f"events={count!r}")
-            wire["messages"] = [messages[i] for i in wire.get("messages") or []]
+            indexes = wire.get("messages") or []
+            if not all(type(i) is int and 0 <= i < len(messages) for i in indexes):
+                raise ValueError(f"message indexes {indexes!r} (of {len(messages)} messages)")
+            wire["messages"] = [messages[i] for i in indexes]
             out.append((count, wire))
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise ValueError(f"{source}: runInputs are not as ChatWidget.save writes them ({exc!r})") from None

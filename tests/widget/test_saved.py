@@ -182,6 +182,7 @@ async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path:
 @pytest.mark.parametrize(
     "run_inputs",
     [{"messages": []}, {"messages": [], "inputs": [{"events": 0, "input": {"messages": [3]}}]},
+     {"messages": [{"id": "u"}], "inputs": [{"events": 0, "input": {"messages": [-1]}}]},
      {"messages": [], "inputs": [{"events": -1, "input": {}}]}, [1, 2]],
 )  # fmt: skip
 def test_run_inputs_not_as_written_are_refused(run_inputs: object) -> None:
