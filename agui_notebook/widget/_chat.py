@@ -818,8 +818,8 @@ class ChatWidget(anywidget.AnyWidget):
         self._static.update()
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Save the conversation (messages, thread id, state, events, branches) as JSON; ``ChatWidget.load`` reads
-        it."""
+        """Save the conversation (messages, thread id, state, events, branches, run inputs) as JSON;
+        ``ChatWidget.load`` reads it."""
         tree = self._branch_tree()
         branches = tree.to_saved() if tree.forked else None
         SavedConversation(
