@@ -132,6 +132,17 @@ class Widget:
     def message(self, index: int) -> Any:
         return self.root.locator(".agui-message").nth(index)
 
+    def overflowing(self, scrolls: str = "") -> list[str]:
+        """The classes of the elements that stick out past the widget's right edge (by more than 1 px), leaving
+        out those inside ``scrolls`` (a selector of the boxes that scroll sideways on purpose)."""
+        return self.root.evaluate(
+            """(root, scrolls) => [...root.querySelectorAll('*')]
+              .filter((e) => e.getBoundingClientRect().right > root.getBoundingClientRect().right + 1)
+              .filter((e) => !scrolls || !e.closest(scrolls))
+              .map((e) => e.className)""",
+            scrolls,
+        )
+
 
 class ChatPage:
     """A harness page: create fake models, mount views, deliver messages."""

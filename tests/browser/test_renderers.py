@@ -488,11 +488,7 @@ def test_rendered_parts_screenshots(open_chat, artifacts_dir, theme, width):
     messages, rendered = screenshot_messages()
     widget = chat.open(messages=messages, rendered=rendered, height="auto", width=f"{width}px")
     chat.frames(3)
-    overflowing = widget.root.evaluate(
-        "(root) => [...root.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right >"
-        " root.getBoundingClientRect().right + 1 && !e.closest('pre, .agui-records-scroll, .agui-rendered-output'))"
-        ".map((e) => e.className)"
-    )
+    overflowing = widget.overflowing("pre, .agui-records-scroll, .agui-rendered-output")
     assert overflowing == []
     kinds = widget.locator("[data-rendered]").evaluate_all("(els) => els.map((e) => e.dataset.rendered)")
     assert kinds == ["checklist", "python", "python", "records", "python"]

@@ -369,11 +369,7 @@ def _showcase(chat: Any, width: str) -> Any:
 def test_state_feedback_screenshot(open_chat: Any, artifacts_dir: Any, theme: str, width: int) -> None:
     chat = open_chat(theme, width=width + 60, height=1400)
     widget = _showcase(chat, f"{width}px")
-    overflowing = widget.root.evaluate(
-        "(root) => [...root.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right >"
-        " root.getBoundingClientRect().right + 1).map((e) => e.className)"
-    )
-    assert overflowing == []
+    assert widget.overflowing() == []
     path = artifacts_dir / f"state-feedback-{theme}-{width}.png"
     widget.root.screenshot(path=str(path), animations="disabled")
     assert path.stat().st_size > 10_000
