@@ -92,6 +92,8 @@ class EventTimeline:
         """Event index -> the conversation and state its run started from, put in place before that event."""
         self._anew: dict[int, list[dict[str, JSON]]] = {}
         """The starts whose conversation replaced the one so far, as UIMessages."""
+        self._stated = {index: begun.state for index, begun in self.starts.items() if begun.state is not None}
+        """The starts that put a state in place."""
         self.failures: dict[int, str] = {}
         """Event index -> why the assembler could not take it."""
         self.touched: list[tuple[tuple[int, int], ...]] = []
@@ -181,10 +183,9 @@ class EventTimeline:
             return StateAt({}, (), None)
         start = (n // self.every) * self.every
         state, paths, changed_at = self._states[n // self.every]
-        stated = {i: s for i, s in self.starts.items() if s.state is not None}
-        begun = self._start_within(stated, start, n)
+        begun = self._start_within(self._stated, start, n)
         if begun is not None:
-            start, state, paths, changed_at = begun, self.starts[begun].state, (), None
+            start, state, paths, changed_at = begun, self._stated[begun], (), None
         state = copy_json(state)
         for index in range(start, n + 1):
             stepped = _state_step(state, self.events[index])
