@@ -128,9 +128,14 @@ def _unpacked(packed: Any, source: str) -> RunInputs:
         return []
     try:
         messages = packed["messages"]
+        if type(messages) is not list or not all(type(m) is dict for m in messages):
+            raise ValueError("messages is not a list of objects")
         out = []
         for entry in packed["inputs"]:
-            count, wire = entry["events"], dict(entry["input"])
+            count, wire = entry["events"], entry["input"]
+            if type(wire) is not dict:
+                raise ValueError(f"input={wire!r}")
+            wire = dict(wire)
             if type(count) is not int or count < 0:
                 raise ValueError(f"events={count!r}")
             indexes = wire.get("messages") or []

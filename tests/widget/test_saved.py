@@ -6,6 +6,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._saved import SavedConversation
@@ -183,7 +185,9 @@ async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path:
     "run_inputs",
     [{"messages": []}, {"messages": [], "inputs": [{"events": 0, "input": {"messages": [3]}}]},
      {"messages": [{"id": "u"}], "inputs": [{"events": 0, "input": {"messages": [-1]}}]},
-     {"messages": [], "inputs": [{"events": -1, "input": {}}]}, [1, 2]],
+     {"messages": [], "inputs": [{"events": -1, "input": {}}]}, [1, 2],
+     {"messages": "ab", "inputs": [{"events": 0, "input": {"messages": [0]}}]},
+     {"messages": [], "inputs": [{"events": 0, "input": [["messages", []]]}]}],
 )  # fmt: skip
 def test_run_inputs_not_as_written_are_refused(run_inputs: object) -> None:
     data = orjson.dumps(
@@ -191,3 +195,29 @@ def test_run_inputs_not_as_written_are_refused(run_inputs: object) -> None:
     )
     with pytest.raises(ValueError, match=r"^chat\.json: runInputs are not as ChatWidget.save writes them"):
         SavedConversation.from_json(data, "chat.json")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["messages", "inputs", "events", "input", "id"]), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(run_inputs=json_values)
+def test_any_run_inputs_read_as_written_or_are_refused_by_name(run_inputs: object) -> None:
+    data = orjson.dumps(
+        {"format": "agui-notebook.chat", "version": 3, "messages": [], "runInputs": run_inputs}
+    )
+    try:
+        saved = SavedConversation.from_json(data, "chat.json")
+    except ValueError as exc:
+        assert str(exc).startswith("chat.json: runInputs are not as ChatWidget.save writes them")
+        return
+    for count, wire in saved.run_inputs:
+        assert type(count) is int and count >= 0 and type(wire) is dict
+        assert all(type(m) is dict for m in wire["messages"])
