@@ -123,7 +123,10 @@ def _packed(run_inputs: RunInputs) -> dict[str, JSON]:
 
 
 def _unpacked(packed: Any, source: str) -> RunInputs:
-    """The run inputs of a saved document; a ``ValueError`` naming ``source`` when they are not as written."""
+    """The run inputs of a saved document; a ``ValueError`` naming ``source`` when they are not as written
+    (each must be a valid ``RunAgentInput``)."""
+    from ag_ui.core import RunAgentInput  # pydantic's ValidationError is a ValueError
+
     if packed is None:
         return []
     try:
@@ -142,6 +145,7 @@ def _unpacked(packed: Any, source: str) -> RunInputs:
             if not all(type(i) is int and 0 <= i < len(messages) for i in indexes):
                 raise ValueError(f"message indexes {indexes!r} (of {len(messages)} messages)")
             wire["messages"] = [messages[i] for i in indexes]
+            RunAgentInput.model_validate(wire)  # what inspect and fork read: refused here, by the file's name
             out.append((count, wire))
     except (KeyError, IndexError, TypeError, ValueError) as exc:
         raise ValueError(f"{source}: runInputs are not as ChatWidget.save writes them ({exc!r})") from None

@@ -187,7 +187,9 @@ async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path:
      {"messages": [{"id": "u"}], "inputs": [{"events": 0, "input": {"messages": [-1]}}]},
      {"messages": [], "inputs": [{"events": -1, "input": {}}]}, [1, 2],
      {"messages": "ab", "inputs": [{"events": 0, "input": {"messages": [0]}}]},
-     {"messages": [], "inputs": [{"events": 0, "input": [["messages", []]]}]}],
+     {"messages": [], "inputs": [{"events": 0, "input": [["messages", []]]}]},
+     {"messages": [{"id": "x"}], "inputs": [{"events": 0, "input": {"threadId": "t", "runId": "r", "messages": [0],
+      "tools": [], "context": [], "state": None, "forwardedProps": None}}]}],
 )  # fmt: skip
 def test_run_inputs_not_as_written_are_refused(run_inputs: object) -> None:
     data = orjson.dumps(
