@@ -54,6 +54,7 @@ _EXPORTS: dict[str, str] = {
     "UIMessageStreamError": "agui_notebook._errors",
     "UIMessageStreamErrorChunk": "agui_notebook._errors",
     "UIMessageValidationError": "agui_notebook._errors",
+    "WorkerError": "agui_notebook._errors",
     "aapply_events": "agui_notebook.agui._apply",
     "apply_events": "agui_notebook.agui._apply",
     "aparse_events": "agui_notebook.agui._intake",
@@ -180,6 +181,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         UIMessageStreamError,
         UIMessageStreamErrorChunk,
         UIMessageValidationError,
+        WorkerError,
     )
     from agui_notebook.agui._apply import aapply_events, apply_events
     from agui_notebook.agui._intake import aparse_events, iter_wire_events, parse_events, to_wire_event

@@ -22,6 +22,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── PatchError                                a live patch the widget front end could not apply
     ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
     ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
+    ├── WorkerError                (RuntimeError) a logs worker process (workers=) that stopped: files unread
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
@@ -72,6 +73,7 @@ __all__ = [
     "UIMessageStreamError",
     "UIMessageStreamErrorChunk",
     "UIMessageValidationError",
+    "WorkerError",
 ]
 
 
@@ -273,6 +275,16 @@ class InterruptPayloadError(AguiNotebookError, ValueError):
         super().__init__(message)
         self.interrupt_id = interrupt_id
         self.path = path
+
+
+class WorkerError(AguiNotebookError, RuntimeError):
+    """A worker process of the logs' ``workers=`` pool stopped before it returned the tables of its files:
+    it could not start, or it was killed (out of memory, a signal). ``paths`` lists the files whose tables
+    did not come back (the one that was being read among them)."""
+
+    def __init__(self, message: str, *, paths: list[str]) -> None:
+        super().__init__(message)
+        self.paths = paths
 
 
 class OptionError(AguiNotebookError, ValueError):

@@ -8,23 +8,26 @@ over the whole load, exactly as ``load_events`` of all the files would (``run_ke
 columns take the categories of the whole load, so the tables equal those of the whole events table, row for
 row. One large plain JSONL log is read slice by slice, each slice a file here (``_file_slices``).
 
-The per-file work runs in this process, on ``workers`` processes (``concurrent.futures``, spawn-safe), or on
-a ``dask.distributed`` cluster (``client``); ``lazy=True`` with a client leaves the tables on the cluster as
-``dask.dataframe`` tables.
+The per-file work runs in this process, on ``workers`` processes (``concurrent.futures``; see
+``start_method``), or on a ``dask.distributed`` cluster (``client``); ``lazy=True`` with a client leaves the
+tables on the cluster as ``dask.dataframe`` tables.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import sys
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from agui_notebook._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning, WorkerError
 from agui_notebook._types import ErrorMode
 
 from ._file_slices import piece_size, split_large_files
@@ -34,7 +37,7 @@ from ._read import Problems
 from ._run_assignment import assign_runs, run_keys
 from ._sources import sources
 
-__all__ = ["FilePart", "by_file", "column_array", "file_part", "file_paths"]
+__all__ = ["FilePart", "by_file", "column_array", "file_part", "file_paths", "start_method"]
 
 _BOUNDARIES = ("RUN_STARTED", "RUN_FINISHED", "RUN_ERROR")
 
@@ -165,10 +168,14 @@ class _Runner:
         self.client = client
         self.pool = None
         if client is None and workers is not None and workers > 1:
-            import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            context = multiprocessing.get_context(start_method())
+            if context.get_start_method() == "forkserver":
+                context.set_forkserver_preload([__name__, "agui_notebook.logs._summary"])  # and the tables
+            self.pool = ProcessPoolExecutor(workers, mp_context=context)
+            # Forked workers start at the first task: start them now, before a progress bar's thread.
+            self.pool.submit(os.getpid)
 
     def map(
         self, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode, bar: Any
@@ -188,7 +195,7 @@ class _Runner:
                 _advance(bar, sizes[i])
             return futures, found
         if self.pool is not None:
-            parts = self.pool.map(file_part, groups, [builders] * len(groups), [errors] * len(groups))
+            parts = _pooled(self.pool, groups, builders, errors)
         else:
             parts = (file_part(group, builders, errors) for group in groups)
         out = []
@@ -200,6 +207,51 @@ class _Runner:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown()
+
+
+def _pooled(
+    pool: Any, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode
+) -> Iterator[FilePart]:
+    """The parts of ``groups`` from the process pool, in order; a worker that stopped is named by its files."""
+    from concurrent.futures import wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    futures = [pool.submit(file_part, group, builders, errors) for group in groups]
+    for future in futures:
+        try:
+            yield future.result()
+        except BrokenProcessPool as error:
+            wait(futures)  # a broken pool ends every task it had not finished
+            unread = [
+                path
+                for group, other in zip(groups, futures, strict=True)
+                if isinstance(other.exception(), BrokenProcessPool)
+                for path in group
+            ]
+            raise WorkerError(
+                "a worker process stopped before it returned its tables: it could not start (a script that "
+                "starts the pool outside `if __name__ == '__main__':`, see its traceback above) or it was "
+                "killed (out of memory?); try fewer workers= or none. Not read: " + ", ".join(unread),
+                paths=unread,
+            ) from error
+
+
+def start_method() -> str:
+    """How the process pool starts its workers: the fastest way that is safe here.
+
+    ``fork`` on Linux in a process with one thread (a script): workers start in milliseconds with the
+    package already imported, and a script needs no ``if __name__ == "__main__"`` guard. With other threads
+    running (a Jupyter kernel, a Dask client, a progress bar's monitor) forking could copy a lock another
+    thread holds, so ``forkserver``: one server process imports the package once, on the first pool, and
+    each later worker is forked from it. ``spawn`` where neither exists (Windows).
+
+    >>> start_method() in ("fork", "forkserver", "spawn")
+    True
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform.startswith("linux") and "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 def _advance(bar: Any, size: int) -> None:

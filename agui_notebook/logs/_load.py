@@ -36,9 +36,11 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
         if progress:
             raise ImportError("a progress bar needs tqdm: pip install 'agui-notebook[progress]'") from None
         return None
-    # Shown only when loading takes more than a moment (unless asked for explicitly).
+    # Shown only when loading takes more than a moment (unless asked for explicitly). Without tqdm's monitor
+    # thread, which would outlive the bar and make a later process pool start its workers the slow way.
+    bar = type("LoadingBar", (tqdm,), {"monitor_interval": 0})
     delay = 0 if progress else 0.5
-    return tqdm(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
+    return bar(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
 
 
 def load_events(

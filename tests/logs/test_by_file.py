@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import json
+import os
 import random
+import subprocess
+import sys
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -28,6 +33,7 @@ LINES = (CAPTURES / "pydantic_ai_runs.jsonl").read_bytes().splitlines(keepends=T
     known_events()
 ).splitlines(keepends=True)
 """The recorded pydantic-ai runs and the known log, as lines to split into files."""
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _split(folder: Path, lines: list[bytes], cuts: list[int]) -> Path:
@@ -131,6 +137,88 @@ def test_options_that_need_files_say_so() -> None:
 def test_a_process_pool_gives_the_same_tables(tmp_path: Path) -> None:
     folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
     assert_same_tables(folder, workers=2)
+
+
+def _run_script(tmp_path: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """``script`` run as a user's own script file, in a fresh Python (its own threads, its own ``__main__``)."""
+    path = tmp_path / "analysis.py"
+    path.write_text(textwrap.dedent(script).lstrip())
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [sys.executable, str(path)], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+
+
+POOL_SCRIPT = """
+import sys
+import threading
+
+import pandas as pd
+
+from agui_notebook.logs._by_file import start_method
+from agui_notebook.logs.tables._runs import runs_df
+from agui_notebook.logs.tables._tool_calls import tool_calls_df
+
+
+def main():
+    print(start_method())
+    folder = sys.argv[0].rsplit("/", 1)[0] + "/split"
+    pd.testing.assert_frame_equal(runs_df(folder, workers=2), runs_df(folder))
+    pd.testing.assert_frame_equal(tool_calls_df(folder, workers=2), tool_calls_df(folder))
+    print("same tables")
+
+
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is the start method on Linux only")
+def test_a_script_without_a_main_guard_forks_its_workers(tmp_path: Path) -> None:
+    _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
+    done = _run_script(tmp_path, POOL_SCRIPT + "main()\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["fork", "same", "tables"]
+
+
+def test_with_other_threads_running_the_workers_come_from_a_fork_server(tmp_path: Path) -> None:
+    _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
+    script = POOL_SCRIPT + (
+        "if __name__ == '__main__':\n"
+        "    threading.Thread(target=threading.Event().wait, daemon=True).start()  # as a kernel's threads\n"
+        "    main()\n"
+    )
+    done = _run_script(tmp_path, script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["forkserver", "same", "tables"]
+
+
+def test_a_worker_that_dies_is_reported_with_the_files_not_read(tmp_path: Path) -> None:
+    folder = _split(tmp_path / "split", LINES, [60, 120])
+    script = f"""
+        import json
+        import os
+        from agui_notebook import WorkerError
+        from agui_notebook.logs._by_file import by_file, file_paths
+        from agui_notebook.logs.tables._runs import runs_df
+
+        def runs_unless_second(frame):
+            if frame["source"].astype(str).str.endswith("001.jsonl").any():
+                os._exit(9)  # as the kernel's out-of-memory killer would end it
+            return runs_df(frame)
+
+        if __name__ == "__main__":
+            try:
+                by_file(file_paths({str(folder)!r}, []), {{"runs": runs_unless_second}}, workers=2, progress=False)
+            except WorkerError as error:
+                print(json.dumps([error.paths, isinstance(error, RuntimeError), str(error)]))
+    """
+    done = _run_script(tmp_path, script)
+    assert done.returncode == 0, done.stderr
+    paths, is_runtime_error, message = json.loads(done.stdout)
+    second = str(folder / "001.jsonl")
+    assert second in paths  # with the files that were in flight on the other worker
+    assert is_runtime_error
+    assert message.startswith("a worker process stopped before it returned its tables")
+    assert message.endswith("Not read: " + ", ".join(paths))
 
 
 @pytest.fixture(scope="module")
