@@ -21,7 +21,13 @@ from typing import Any
 
 import orjson
 
-__all__ = ["CLAIMED_OUTCOMES", "ERROR_OUTCOMES", "UNSUCCESSFUL_OUTCOMES", "claimed_outcome"]
+__all__ = [
+    "CLAIMED_OUTCOMES",
+    "DENIED_TOOL_MESSAGE_ERROR",
+    "ERROR_OUTCOMES",
+    "UNSUCCESSFUL_OUTCOMES",
+    "claimed_outcome",
+]
 
 CLAIMED_OUTCOMES = frozenset({"failed", "denied", "interrupted", "retried"})
 """Every outcome a claim can carry; ``success`` is the default and never written."""
@@ -34,6 +40,11 @@ ordinary output."""
 UNSUCCESSFUL_OUTCOMES = CLAIMED_OUTCOMES
 """Outcomes ``tool_calls_df`` does not report as ``ok``: ``denied`` is ``status == "denied"``, the others
 ``status == "error"`` (``error`` is ``"<outcome>: <content>"``)."""
+
+DENIED_TOOL_MESSAGE_ERROR = "denied"
+"""The ``error`` of an AG-UI ToolMessage that answers a call the user denied (its content is the reason the
+agent reads): what ``to_agui_messages`` writes for an ``output-denied`` part, what ``tool_calls_df`` reads as
+``status == "denied"``."""
 
 _NAMESPACE = "pydantic_ai"
 

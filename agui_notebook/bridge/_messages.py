@@ -18,6 +18,7 @@ from ag_ui.core import Message
 from agui_notebook.agui._compat import upgrade_inbound_message
 from agui_notebook.agui._thread import _MESSAGE_LIST as _AGUI_MESSAGES
 from agui_notebook.agui._thread import validated
+from agui_notebook.agui._tool_outcome import DENIED_TOOL_MESSAGE_ERROR
 from agui_notebook.bridge._located import conversion_errors
 from agui_notebook.wire._json import decode_json, encode_json
 
@@ -604,7 +605,7 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     approval = part.get("approval")
                     reason = approval.get("reason") if type(approval) is dict else None
                     tool_message["content"] = reason if type(reason) is str and reason else "Tool call denied"
-                    tool_message["error"] = "denied"
+                    tool_message["error"] = DENIED_TOOL_MESSAGE_ERROR
                 tool_message["toolCallId"] = part["toolCallId"]
                 tool_message.update(_agui_meta(result_meta, "encryptedValue", "subagentRunId"))
                 if metadata is not None:

@@ -140,7 +140,10 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column("parent_message_id", "`parentMessageId`: the assistant message holding the call"),
     Column("started_at", "TOOL_CALL_START (else the call's first event)"),
     Column("args_end_at", "TOOL_CALL_END: the model finished streaming the arguments"),
-    Column("result_at", "TOOL_CALL_RESULT"),
+    Column(
+        "result_at",
+        "TOOL_CALL_RESULT (a ChatWidget frontend tool's: RUN_STARTED of the run whose input carried it)",
+    ),
     Column("args_s", "started_at to args_end_at: streaming the arguments"),
     Column("latency_s", "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran)"),
     Column("total_s", "started_at to result_at"),

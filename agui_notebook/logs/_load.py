@@ -24,7 +24,7 @@ from ._read import Problems, normalized
 from ._run_assignment import run_keys
 from ._sources import sources
 
-__all__ = ["events_table", "load_events"]
+__all__ = ["TOOL_RESULTS_SENT", "events_table", "load_events"]
 
 
 def _progress_bar(progress: bool | None, total: int) -> Any:
@@ -95,10 +95,44 @@ def load_events(
     frame.attrs["errors"] = problems.items
     frame.attrs["skipped"] = skipped
     frame.attrs["odd_values"] = builder.odd_entries
+    sent = tool_results_sent(source)
+    if sent:
+        frame.attrs[TOOL_RESULTS_SENT] = sent
     problems.warn()
     _warn_skipped(skipped)
     warn_odd_values("load_events", builder.odd_entries)
     return frame
+
+
+TOOL_RESULTS_SENT = "tool_results_sent"
+"""The ``attrs`` key of a ChatWidget's events table that holds ``tool_results_sent``."""
+
+
+def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
+    """The results a ChatWidget sent for tool calls that have none among its events: by tool call id, the
+    ToolMessage of the first run input that carried it and that run's id (``{"runId", "message"}``).
+
+    A frontend tool (one the chat runs itself) gets its result to the agent in the follow-up run's input,
+    never in an event the agent streams; ``tool_calls_df`` reads its result and status from here. ``{}`` for
+    any other source.
+    """
+    run_inputs = getattr(source, "_run_inputs", None)
+    if not isinstance(run_inputs, list) or not run_inputs:
+        return {}
+    streamed = set()
+    for record in getattr(source, "events", ()):
+        event = record.get("event") if isinstance(record, dict) else None
+        if isinstance(event, dict) and event.get("type") == "TOOL_CALL_RESULT":
+            streamed.add(event.get("toolCallId"))
+    sent: dict[str, dict[str, Any]] = {}
+    for _, run_input in run_inputs:
+        for message in run_input.get("messages") or ():
+            if not isinstance(message, dict) or message.get("role") != "tool":
+                continue
+            call_id = message.get("toolCallId")
+            if isinstance(call_id, str) and call_id not in streamed and call_id not in sent:
+                sent[call_id] = {"runId": run_input.get("runId"), "message": message}
+    return sent
 
 
 def _warn_skipped(skipped: list[dict[str, str]]) -> None:

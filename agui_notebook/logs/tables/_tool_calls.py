@@ -7,11 +7,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agui_notebook.agui._tool_outcome import UNSUCCESSFUL_OUTCOMES, claimed_outcome
+from agui_notebook.agui._tool_outcome import (
+    DENIED_TOOL_MESSAGE_ERROR,
+    UNSUCCESSFUL_OUTCOMES,
+    claimed_outcome,
+)
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, names
 from .._kinds import RUN_END_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
+from .._load import TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem, warn_odd_values
 from ._chunks import Chunks
 from ._frame import (
@@ -225,7 +230,11 @@ class ToolCalls:
                 error = shown
             self.error[k] = error
             status[k] = "ok" if error is None else "error"
-        for k in np.flatnonzero(result_rows < 0).tolist():
+        unanswered = np.flatnonzero(result_rows < 0)
+        sent = getattr(ev.frame, "attrs", {}).get(TOOL_RESULTS_SENT) if unanswered.size else None
+        if sent:  # a ChatWidget's frontend tools: their results went to the agent in a run input
+            unanswered = self._sent_results(ev, sent, unanswered, status)
+        for k in unanswered.tolist():
             message = run_errors.get(int(self.run[k]))
             if message is not None:
                 self.error[k] = message
@@ -240,6 +249,40 @@ class ToolCalls:
         self.status = status
         self.executed = status != DENIED
         """Per call: it ran (a denied call never did: it has no execution latency)."""
+
+    def _sent_results(
+        self, ev: EventFrame, sent: dict[str, dict[str, Any]], calls: np.ndarray, status: np.ndarray
+    ) -> np.ndarray:
+        """Results of ``calls`` that a run input carried (``tool_results_sent``): the ToolMessage's content and
+        error, received when the run it started began. Returns the calls still without a result."""
+        call_ids = category_values(ev.col("tool_call_id"), self.first_row[calls])
+        started: dict[str, int] = {}  # run id -> when its RUN_STARTED arrived
+        start_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})))
+        for row, run_id in zip(
+            start_rows.tolist(), category_values(ev.col("run_id"), start_rows), strict=True
+        ):
+            if isinstance(run_id, str):
+                started.setdefault(run_id, int(ev.time[row]))
+        left = []
+        for k, call_id in zip(calls.tolist(), call_ids, strict=True):
+            found = sent.get(call_id) if isinstance(call_id, str) else None
+            if found is None:
+                left.append(k)
+                continue
+            message = found["message"]
+            text = _content_text(message.get("content"), int(self.first_row[k]), self.odd)
+            self.result[k] = text
+            self.result_chars[k] = len(text)
+            self.result_at[k] = started.get(found["runId"], self.result_at[k])
+            error = message.get("error")
+            if error == DENIED_TOOL_MESSAGE_ERROR:
+                status[k] = DENIED
+            elif error is not None:
+                self.error[k] = id_text(error) if not isinstance(error, str) else error
+                status[k] = "error"
+            else:
+                status[k] = "ok"
+        return np.array(left, dtype=np.int64)
 
     def arguments(self) -> list[Any]:
         """Per call: its arguments parsed (``{}`` for none, None when they are not JSON), new objects on every

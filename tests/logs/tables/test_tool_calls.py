@@ -198,3 +198,50 @@ def test_pydantic_ai_denials_are_denied_in_both_protocols() -> None:
     assert any(r["event"].get("type") == "tool-output-denied" for r in chat.events)
     calls = tool_calls_df(chat)
     assert values(calls["status"]) == ["denied"] and values(calls["error"]) == [None]
+
+
+def test_a_chats_frontend_tools_take_their_results_from_the_follow_up_run_input() -> None:
+    """A ChatWidget runs its frontend tools itself; their results reach the agent only in the next run's input."""
+    import asyncio
+
+    from agui_notebook import ChatWidget, frontend_tool
+    from agui_notebook.widget._frontend_tools import APPROVAL_PREFIX
+    from tests.widget.test_frontend_tools import get_time, scripted
+
+    def lookup(city: str) -> str:
+        raise LookupError(f"no station near {city}")
+
+    def delete_file(path: str) -> str:
+        raise AssertionError("a denied call never runs")
+
+    agent = scripted(
+        [
+            ("c1", "get_time", '{"tz": "UTC"}'),
+            ("c2", "lookup", '{"city": "Atlantis"}'),
+            ("c3", "delete_file", '{"path": "/a"}'),
+        ]
+    )
+    chat = ChatWidget(agent, tools=[get_time, lookup, frontend_tool(delete_file, approval=True)])
+
+    async def converse() -> None:
+        assert await chat.send("go") == "interrupt"
+        # Until the follow-up run carries the results, the agent has none of them: the calls are pending.
+        assert values(tool_calls_df(chat)["status"]) == ["pending"] * 3
+        assert await chat.answer_approval(APPROVAL_PREFIX + "c3", False) == "success"
+
+    asyncio.run(converse())
+    calls = tool_calls_df(chat)
+    assert values(calls["status"]) == ["ok", "error", "denied"]
+    assert values(calls["result"]) == [
+        '{"tz":"UTC","time":"12:00"}',
+        "LookupError: no station near Atlantis",
+        "Tool call denied",
+    ]
+    assert values(calls["error"]) == [None, "LookupError: no station near Atlantis", None]
+    # Received when the follow-up run that carried them started; a denied call never ran.
+    follow_up = load_events(chat).query("type == 'RUN_STARTED'")["time"].iloc[-1]
+    assert values(calls["result_at"]) == [follow_up] * 3
+    assert (calls["latency_s"].iloc[:2] > 0).all() and pd.isna(calls["latency_s"].iloc[2])
+    runs = runs_df(chat)
+    assert runs["tool_calls"].tolist() == [3, 0]
+    assert runs["tool_time_s"].iloc[0] > 0
