@@ -107,6 +107,10 @@ def load_events(
 TOOL_RESULTS_SENT = "tool_results_sent"
 """The ``attrs`` key of a ChatWidget's events table that holds ``tool_results_sent``."""
 
+_RESULT_TYPES = frozenset(
+    {"TOOL_CALL_RESULT", "tool-output-available", "tool-output-error", "tool-output-denied"}
+)
+
 
 def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
     """The results a ChatWidget sent for tool calls that have none among its events: by tool call id, the
@@ -119,10 +123,10 @@ def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
     run_inputs = getattr(source, "_run_inputs", None)
     if not isinstance(run_inputs, list) or not run_inputs:
         return {}
-    streamed = set()
+    streamed = set()  # the calls whose result is an event (AG-UI's, or an AI SDK stream's output chunk)
     for record in getattr(source, "events", ()):
         event = record.get("event") if isinstance(record, dict) else None
-        if isinstance(event, dict) and event.get("type") == "TOOL_CALL_RESULT":
+        if isinstance(event, dict) and event.get("type") in _RESULT_TYPES:
             streamed.add(event.get("toolCallId"))
     sent: dict[str, dict[str, Any]] = {}
     for _, run_input in run_inputs:
