@@ -383,18 +383,22 @@ def run_child(method: str, paths: list[Path]) -> dict:
 
 def measure(methods: list[str], paths: list[Path], repeats: int) -> dict[str, dict[str, float]]:
     """Medians of wall time, CPU time and peak memory per method, the methods interleaved per repetition."""
-    results: dict[str, list[dict]] = {m: [] for m in methods}
+    return measure_jobs({method: (method, paths) for method in methods}, repeats)
+
+
+def measure_jobs(jobs: dict[str, tuple[str, list[Path]]], repeats: int) -> dict[str, dict[str, float]]:
+    """``measure`` of named jobs (a method and the logs it reads), interleaved per repetition, so that the
+    machine's load drifting over minutes hits every job alike."""
+    results: dict[str, list[dict]] = {name: [] for name in jobs}
     for _ in range(repeats):
-        for method in methods:
-            results[method].append(run_child(method, paths))
-    size = sum(p.stat().st_size for p in paths)
+        for name, (method, paths) in jobs.items():
+            results[name].append(run_child(method, paths))
     out = {}
-    for method, runs in results.items():
-        out[method] = {
-            key: statistics.median(r[key] for r in runs) for key in ("seconds", "cpu", "peak_bytes")
-        }
-        out[method]["runs"] = [round(r["seconds"], 2) for r in runs]
-        out[method]["peak_per_file"] = out[method]["peak_bytes"] / size
+    for name, runs in results.items():
+        size = sum(p.stat().st_size for p in jobs[name][1])
+        out[name] = {key: statistics.median(r[key] for r in runs) for key in ("seconds", "cpu", "peak_bytes")}
+        out[name]["runs"] = [round(r["seconds"], 2) for r in runs]
+        out[name]["peak_per_file"] = out[name]["peak_bytes"] / size
     return out
 
 
@@ -523,11 +527,22 @@ def scale(folder: Path, events: int, repeats: int) -> None:
         with open(single, "wb") as out:
             for path in files:
                 out.write(path.read_bytes())
-    small = measure(["ours load", "ours by file"], [million], repeats)
+    # One interleaved measurement: the 1M and 10M runs of a method follow each other, so a slower minute of the
+    # machine does not pass for a cost that grows with the log.
+    groups = {
+        "1M": [("ours load", [million]), ("ours by file", [million])],
+        "10M": [("ours load", [single]), ("ours by file", [single]), ("ours by file, 2 workers", [single])],
+        "10 files": [("ours by file", files), ("ours by file, 2 workers", files)],
+    }
+    found = measure_jobs(
+        {f"{group} {method}": (method, paths) for group, jobs in groups.items() for method, paths in jobs},
+        repeats,
+    )
+    small, big, split = (
+        {method: found[f"{group} {method}"] for method, _ in groups[group]} for group in groups
+    )
     table("1M events, one file", [million], events, small)
-    big = measure(["ours load", "ours by file", "ours by file, 2 workers"], [single], repeats)
     table("10M events, one file", [single], total, big)
-    split = measure(["ours by file", "ours by file, 2 workers"], files, repeats)
     table("10M events, 10 files (run and tool tables)", files, total, split)
     for method in ("ours load", "ours by file"):
         per = (big[method]["seconds"] / total) / (small[method]["seconds"] / events)
