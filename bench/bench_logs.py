@@ -300,6 +300,7 @@ METHODS = {
     "duckdb end to end": duckdb_queries,
     "ours by file": ours_by_file,
     "ours by file, 2 workers": lambda paths: ours_by_file(paths, workers=2),
+    "ours by file, a file a read": None,  # see _child: no batching of small files (_by_file.BATCH_BYTES = 0)
     "ours 2 workers, fork server": None,  # see _child: as in a notebook (other threads running)
     "ours 2 workers, fork server (warm)": None,
     "ours on dask (warm)": None,  # see _child
@@ -322,6 +323,11 @@ def _child(method: str, paths: list[str]) -> None:
         import duckdb  # noqa: F401
     client = cluster = None
     function = METHODS[method]
+    if method == "ours by file, a file a read":
+        from agui_notebook.logs import _by_file
+
+        _by_file.BATCH_BYTES = 0
+        function = ours_by_file
     if "fork server" in method:
         import threading
 
@@ -429,6 +435,17 @@ def write_folder(folder: Path, events: int, files: int) -> list[Path]:
     return paths
 
 
+def write_small_folder(folder: Path, files: int) -> list[Path]:
+    """``files`` logs of one conversation each (a run or two, tens of KB), as a recorder per conversation writes."""
+    paths = sorted(folder.glob("*.jsonl"))
+    if len(paths) == files:
+        return paths
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(files):
+        generate(folder / f"conversation-{i:04d}.jsonl", 200, recorder=False, seed=7 + i, first_run=i * 10)
+    return sorted(folder.glob("*.jsonl"))
+
+
 def main() -> None:
     root = str(Path(__file__).resolve().parents[1])
     sys.path.insert(0, root)  # the package of this checkout, here and in Dask's workers
@@ -496,6 +513,21 @@ def one_million(folder: Path, events: int, repeats: int) -> None:
     dask = s["ours on dask (warm)"] / s["ours by file, 2 workers"]
     ratio("32 files: Dask warm pass / process pool", dask, "<= 1.2", dask <= 1.2)
     _check_identical(files)
+
+    small = write_small_folder(folder / "small1000", 1000)
+    found = measure(
+        ["ours by file, a file a read", "ours by file", "ours by file, 2 workers", "polars glob"],
+        small,
+        repeats,
+    )
+    events_in_small = sum(p.read_bytes().count(b"\n") for p in small)
+    table("1,000 small files, one conversation each (run and tool tables)", small, events_in_small, found)
+    s = {m: found[m]["seconds"] for m in found}
+    print(
+        f"  1,000 files: a file a read / batched: {s['ours by file, a file a read'] / s['ours by file']:.2f}"
+    )
+    print(f"  1,000 files: polars glob / ours: {s['polars glob'] / s['ours by file']:.2f} (serial), "
+          f"{s['polars glob'] / s['ours by file, 2 workers']:.2f} (2 workers)")  # fmt: skip
 
 
 def _check_identical(files: list[Path]) -> None:

@@ -59,7 +59,7 @@ def file_paths(source: Any, skipped: list[dict[str, str]]) -> list[str] | None:
 class FilePart:
     """What one file (or a few files read together) gives: its tables, its runs and its run boundaries."""
 
-    __slots__ = ("boundaries", "errors", "events", "odd", "run_ids", "tables")
+    __slots__ = ("boundaries", "errors", "events", "odd", "run_ids", "source_starts", "tables")
 
     def __init__(self, tables: dict[str, pd.DataFrame], frame: pd.DataFrame) -> None:
         self.tables = tables
@@ -68,7 +68,7 @@ class FilePart:
         self.odd = {name: table.attrs.get("odd_values", []) for name, table in tables.items()}
         self.odd["load_events"] = frame.attrs.get("odd_values", [])
         self.run_ids = _run_ids(frame)
-        self.boundaries = _boundaries(frame)
+        self.boundaries, self.source_starts = _boundaries(frame)
 
 
 def _run_ids(frame: pd.DataFrame) -> list[str]:
@@ -81,12 +81,16 @@ def _run_ids(frame: pd.DataFrame) -> list[str]:
     return [names[code] if code >= 0 else "" for code in per_run.tolist()]
 
 
-def _boundaries(frame: pd.DataFrame) -> list[tuple[int, str | None]]:
-    """The file's run boundaries in order: (0 started, 1 finished, 2 error; the event's own run id)."""
+def _boundaries(frame: pd.DataFrame) -> tuple[list[tuple[int, str | None]], list[int]]:
+    """The part's run boundaries in order (0 started, 1 finished, 2 error; the event's own run id), and where
+    in them each of its files with events begins."""
     types = frame["type"]
     kinds = np.array([_BOUNDARIES.index(t) if t in _BOUNDARIES else -1 for t in types.cat.categories] + [-1])
     kind = kinds[types.cat.codes.to_numpy()]
     rows = np.flatnonzero(kind >= 0)
+    sources = frame["source"].cat.codes.to_numpy()
+    first_rows = np.flatnonzero(np.r_[True, sources[1:] != sources[:-1]]) if len(sources) else sources
+    source_starts = np.searchsorted(rows, first_rows).tolist()
     events = frame["event"].array
     out = []
     for row in rows.tolist():
@@ -96,7 +100,7 @@ def _boundaries(frame: pd.DataFrame) -> list[tuple[int, str | None]]:
             event = None
         run_id = event.get("runId") if isinstance(event, dict) else None
         out.append((int(kind[row]), None if run_id is None else id_text(run_id)))
-    return out
+    return out, source_starts
 
 
 def file_part(
@@ -121,8 +125,8 @@ def _continued_from(parts: list[FilePart]) -> list[int]:
     run_ids: dict[int, int] = {}
     codes: dict[str, int] = {}
     for part in parts:
-        if part.events:  # a file without events starts no source (as in load_events)
-            starts.append(len(types))
+        # Each file with events starts a source (as in load_events; a file without events starts none).
+        starts.extend(len(types) + start for start in part.source_starts)
         for kind, run_id in part.boundaries:
             if run_id is not None:
                 run_ids[len(types)] = codes.setdefault(run_id, len(codes))
@@ -140,9 +144,29 @@ def _continued_from(parts: list[FilePart]) -> list[int]:
     return [int(e) if e < i else -1 for i, e in enumerate(earliest.tolist())]
 
 
+BATCH_BYTES = 4 << 20
+"""Small files are read together until a batch holds this many bytes: every read pays a fixed cost (about
+15 ms for the load and two tables), which a log of one conversation (tens of KB) would otherwise pay alone.
+Memory then holds a batch's events at most, as it holds a 4 MB file's."""
+
+
+def _batches(paths: list[Any]) -> list[list[Any]]:
+    """``paths`` in order, in batches read together: small files up to ``BATCH_BYTES``, larger ones alone."""
+    batches: list[list[Any]] = []
+    size = 0
+    for path in paths:
+        found = piece_size(path)
+        if not batches or size + found > BATCH_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(path)
+        size += found
+    return batches
+
+
 def _groups(paths: list[Any], continued_from: list[int]) -> list[list[int]]:
-    """The files in groups read together: a file that continues a run of an earlier one joins it and every
-    file between them."""
+    """The parts in groups read together: a part that continues a run of an earlier one joins it and every
+    part between them."""
     groups: list[list[int]] = []
     for i in range(len(paths)):
         earliest = continued_from[i]
@@ -305,12 +329,13 @@ def by_file(
     runner = _Runner(workers, client)
     bar = _progress_bar(progress, sum(piece_size(path) for path in paths))
     try:
-        parts, outlines = runner.map([[p] for p in paths], builders, errors, bar)
-        groups = _groups(paths, _continued_from(outlines))
+        batches = _batches(paths)
+        parts, outlines = runner.map(batches, builders, errors, bar)
+        groups = _groups(batches, _continued_from(outlines))
         joined = [group for group in groups if len(group) > 1]
-        if joined:  # runs cut across files: those files are read again, together
+        if joined:  # runs cut across batches: those batches are read again, together
             again, again_outlines = runner.map(
-                [[paths[i] for i in g] for g in joined], builders, errors, None
+                [[path for i in g for path in batches[i]] for g in joined], builders, errors, None
             )
             redone = {
                 group[0]: (part, outline)

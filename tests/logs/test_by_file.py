@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agui_notebook._errors import EventLogWarning, EventParseError, OptionError
+from agui_notebook.logs import _by_file
 from agui_notebook.logs._by_file import by_file, file_paths
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._chunks import chunks_df
@@ -34,6 +35,14 @@ LINES = (CAPTURES / "pydantic_ai_runs.jsonl").read_bytes().splitlines(keepends=T
 ).splitlines(keepends=True)
 """The recorded pydantic-ai runs and the known log, as lines to split into files."""
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(params=[0, 300, _by_file.BATCH_BYTES], ids=["file by file", "small batches", "batches"])
+def batch_bytes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Files read one by one, a few together, or (these small logs) all together: runs cut across the parts
+    are found either way."""
+    monkeypatch.setattr(_by_file, "BATCH_BYTES", request.param)
+    return request.param
 
 
 def _split(folder: Path, lines: list[bytes], cuts: list[int]) -> Path:
@@ -62,17 +71,19 @@ def assert_same_tables(folder: Path, **options) -> None:
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(1, len(LINES) - 1), max_size=8, unique=True))
-def test_a_log_split_anywhere_gives_the_tables_of_the_whole(tmp_path: Path, cuts: list[int]) -> None:
+def test_a_log_split_anywhere_gives_the_tables_of_the_whole(
+    batch_bytes: int, tmp_path: Path, cuts: list[int]
+) -> None:
     assert_same_tables(_split(tmp_path / "split", LINES, sorted(cuts)))
 
 
-def test_many_files_of_whole_runs(tmp_path: Path) -> None:
+def test_many_files_of_whole_runs(batch_bytes: int, tmp_path: Path) -> None:
     rnd = random.Random(3)
     cuts = sorted(rnd.sample(range(1, len(LINES)), 20))
     assert_same_tables(_split(tmp_path / "split", LINES, cuts))
 
 
-def test_a_run_cut_across_three_files_is_read_together(tmp_path: Path) -> None:
+def test_a_run_cut_across_three_files_is_read_together(batch_bytes: int, tmp_path: Path) -> None:
     outer = [at(0, "RUN_STARTED", threadId="t", runId="o"), at(1, "RUN_STARTED", threadId="t", runId="i")]
     (tmp_path / "a.jsonl").write_bytes(jsonl(outer))
     (tmp_path / "b.jsonl").write_bytes(jsonl([at(3, "RUN_FINISHED", threadId="t", runId="i")]))
@@ -83,7 +94,7 @@ def test_a_run_cut_across_three_files_is_read_together(tmp_path: Path) -> None:
     assert_same_tables(tmp_path)
 
 
-def test_reused_run_ids_are_numbered_over_the_whole_load(tmp_path: Path) -> None:
+def test_reused_run_ids_are_numbered_over_the_whole_load(batch_bytes: int, tmp_path: Path) -> None:
     for name in "abc":
         (tmp_path / f"{name}.jsonl").write_bytes(jsonl(RUN))
     assert values(runs_df(tmp_path)["run_key"]) == ["r#1", "r#2", "r#3"]
@@ -134,7 +145,7 @@ def test_options_that_need_files_say_so() -> None:
         runs_df(CAPTURES / "pydantic_ai_runs.jsonl", lazy=True)
 
 
-def test_a_process_pool_gives_the_same_tables(tmp_path: Path) -> None:
+def test_a_process_pool_gives_the_same_tables(batch_bytes: int, tmp_path: Path) -> None:
     folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
     assert_same_tables(folder, workers=2)
 
@@ -197,6 +208,7 @@ def test_a_worker_that_dies_is_reported_with_the_files_not_read(tmp_path: Path) 
         import json
         import os
         from agui_notebook import WorkerError
+        from agui_notebook.logs import _by_file
         from agui_notebook.logs._by_file import by_file, file_paths
         from agui_notebook.logs.tables._runs import runs_df
 
@@ -206,6 +218,7 @@ def test_a_worker_that_dies_is_reported_with_the_files_not_read(tmp_path: Path) 
             return runs_df(frame)
 
         if __name__ == "__main__":
+            _by_file.BATCH_BYTES = 0  # a file a task
             try:
                 by_file(file_paths({str(folder)!r}, []), {{"runs": runs_unless_second}}, workers=2, progress=False)
             except WorkerError as error:
@@ -233,12 +246,14 @@ def dask_client():
         yield client
 
 
-def test_a_dask_cluster_gives_the_same_tables(tmp_path: Path, dask_client) -> None:
+def test_a_dask_cluster_gives_the_same_tables(batch_bytes: int, tmp_path: Path, dask_client) -> None:
     folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
     assert_same_tables(folder, client=dask_client)
 
 
-def test_lazy_tables_on_dask_compute_to_the_same_tables(tmp_path: Path, dask_client) -> None:
+def test_lazy_tables_on_dask_compute_to_the_same_tables(
+    batch_bytes: int, tmp_path: Path, dask_client
+) -> None:
     import dask.dataframe as dd
 
     folder = _split(tmp_path / "split", LINES, [10, 60, 120])
@@ -248,7 +263,7 @@ def test_lazy_tables_on_dask_compute_to_the_same_tables(tmp_path: Path, dask_cli
     pd.testing.assert_frame_equal(computed, _quiet(runs_df, folder))
 
 
-def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
+def test_summarize_reads_files_file_by_file(batch_bytes: int, tmp_path: Path) -> None:
     from agui_notebook.logs._summary import summarize, totals_df
 
     folder = _split(tmp_path / "split", LINES, [10, 60, 61, 120, 200])
@@ -267,7 +282,7 @@ def test_summarize_reads_files_file_by_file(tmp_path: Path) -> None:
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(1, 12_000), st.booleans())
 def test_one_large_log_read_slice_by_slice_gives_the_tables_of_the_whole(
-    tmp_path: Path, slice_bytes: int, bom: bool
+    batch_bytes: int, tmp_path: Path, slice_bytes: int, bom: bool
 ) -> None:
     import agui_notebook.logs._file_slices as file_slices
 
@@ -282,7 +297,9 @@ def test_one_large_log_read_slice_by_slice_gives_the_tables_of_the_whole(
         file_slices.SLICE_BYTES = original
 
 
-def test_unreadable_lines_in_slices_keep_their_line_numbers(tmp_path: Path, monkeypatch) -> None:
+def test_unreadable_lines_in_slices_keep_their_line_numbers(
+    batch_bytes: int, tmp_path: Path, monkeypatch
+) -> None:
     import agui_notebook.logs._file_slices as file_slices
 
     lines = list(LINES)
@@ -306,7 +323,9 @@ def test_unreadable_lines_in_slices_keep_their_line_numbers(tmp_path: Path, monk
         _quiet(runs_df, path)
 
 
-def test_a_recorder_log_is_sliced_too_and_slices_go_to_a_pool(tmp_path: Path, monkeypatch) -> None:
+def test_a_recorder_log_is_sliced_too_and_slices_go_to_a_pool(
+    batch_bytes: int, tmp_path: Path, monkeypatch
+) -> None:
     import agui_notebook.logs._file_slices as file_slices
 
     recorded = b"".join(
