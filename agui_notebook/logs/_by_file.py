@@ -1,7 +1,8 @@
 """The tables of many log files, file by file: only the tables are kept, on a process pool or a Dask cluster.
 
 Given a path, glob, folder or list of paths, the tables (``runs_df``, ``tool_calls_df``, ...) are built one
-file at a time and put together, so memory holds one file's events at most. Every table keys its rows by
+file at a time (small files a few together: ``BATCH_BYTES``) and put together, so memory holds one file's
+events at most, or a batch's. Every table keys its rows by
 run, and runs stay inside their file except when a log was cut mid-run (``_run_assignment``): the files of
 such a run are read together (also when a run closes in a later file than the next). Run keys are then given
 over the whole load, exactly as ``load_events`` of all the files would (``run_keys``), and the categorical
@@ -115,9 +116,10 @@ def file_part(
 
 
 def _continued_from(parts: list[FilePart]) -> list[int]:
-    """Per file: the first earlier file whose run it continues (a boundary of a run started there), else -1.
+    """Per part: the first earlier part whose run it continues (a boundary of a run started there), else -1.
 
-    Found by assigning runs to the boundaries of all the files, as ``load_events`` of all of them would.
+    Found by assigning runs to the boundaries of all the parts, each of their files starting a source, as
+    ``load_events`` of all the files would.
     """
     type_index = {name: i for i, name in enumerate(_BOUNDARIES)}
     types: list[int] = []
