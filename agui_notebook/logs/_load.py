@@ -175,10 +175,11 @@ def events_table(source: Any) -> pd.DataFrame:
     frame = source
     if "run_key" not in frame.columns:
         frame = frame.assign(run_key=_run_key_column(frame))
+    dtypes = frame.dtypes  # once: frame[name] would build a Series per column
     odd = [
         name
         for name in _CATEGORICAL
-        if name in frame.columns and not isinstance(frame[name].dtype, pd.CategoricalDtype)
+        if name in dtypes.index and not isinstance(dtypes[name], pd.CategoricalDtype)
     ]
     if odd:
         frame = frame.assign(**{name: frame[name].astype("category") for name in odd})
