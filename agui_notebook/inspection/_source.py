@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from agui_notebook._errors import OptionError
-from agui_notebook.logs._load import events_table, load_events
+from agui_notebook.logs._load import events_table, load_events, recorded_run_inputs
 
 __all__ = ["InspectedRun", "chat_run_inputs", "events_frame", "inspected_run"]
 
@@ -63,8 +63,8 @@ def chat_run_inputs(source: Any, frame: pd.DataFrame) -> dict[int, dict[str, Any
 
     The user's turns and the state a chat sends are in its run inputs, not in the events the agent streams.
     """
-    recorded = getattr(source, "_run_inputs", None)
-    if not isinstance(recorded, list) or not recorded or "line" not in frame:
+    recorded = recorded_run_inputs(source)
+    if not recorded or "line" not in frame:
         return {}
     lines = frame["line"].tolist()  # 1-based places in chat.events, ascending
     return {bisect.bisect_right(lines, count): wire for count, wire in recorded}

@@ -24,7 +24,7 @@ from ._read import Problems, normalized
 from ._run_assignment import run_keys
 from ._sources import sources
 
-__all__ = ["TOOL_RESULTS_SENT", "events_table", "load_events"]
+__all__ = ["TOOL_RESULTS_SENT", "events_table", "load_events", "recorded_run_inputs"]
 
 
 def _progress_bar(progress: bool | None, total: int) -> Any:
@@ -112,6 +112,13 @@ _RESULT_TYPES = frozenset(
 )
 
 
+def recorded_run_inputs(source: Any) -> list[tuple[int, dict[str, Any]]]:
+    """A ChatWidget's run inputs as it recorded them: (how many events it had recorded before the run, the
+    AG-UI wire ``RunAgentInput``); ``[]`` for any other source."""
+    recorded = getattr(source, "_run_inputs", None)
+    return recorded if isinstance(recorded, list) else []
+
+
 def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
     """The results a ChatWidget sent for tool calls that have none among its events: by tool call id, the
     ToolMessage of the first run input that carried it and that run's id (``{"runId", "message"}``).
@@ -120,8 +127,8 @@ def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
     never in an event the agent streams; ``tool_calls_df`` reads its result and status from here. ``{}`` for
     any other source.
     """
-    run_inputs = getattr(source, "_run_inputs", None)
-    if not isinstance(run_inputs, list) or not run_inputs:
+    run_inputs = recorded_run_inputs(source)
+    if not run_inputs:
         return {}
     streamed = set()  # the calls whose result is an event (AG-UI's, or an AI SDK stream's output chunk)
     for record in getattr(source, "events", ()):

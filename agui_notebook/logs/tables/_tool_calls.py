@@ -231,7 +231,7 @@ class ToolCalls:
             self.error[k] = error
             status[k] = "ok" if error is None else "error"
         unanswered = np.flatnonzero(result_rows < 0)
-        sent = getattr(ev.frame, "attrs", {}).get(TOOL_RESULTS_SENT) if unanswered.size else None
+        sent = ev.frame.attrs.get(TOOL_RESULTS_SENT) if unanswered.size else None
         if sent:  # a ChatWidget's frontend tools: their results went to the agent in a run input
             unanswered = self._sent_results(ev, sent, unanswered, status)
         for k in unanswered.tolist():
