@@ -100,15 +100,21 @@ class EventFrame:
         return self._shared[name]
 
     def kept_table(
-        self, key: Hashable, build: Callable[[], pd.DataFrame], warn_again: Callable[[pd.DataFrame], None]
+        self,
+        key: tuple[Hashable, ...],
+        build: Callable[[], pd.DataFrame],
+        warn_more: Callable[[pd.DataFrame], None] | None = None,
     ) -> pd.DataFrame:
         """The table ``build`` makes of this frame, made once (kept with the frame while it is unchanged:
-        ``_shared``) and then given again, with the warnings it gave (``warn_again``); always a copy."""
+        ``_shared``) and then given again, with the warnings it gave: its odd values, reported as ``key[0]``
+        (the table function's name) reports them, and ``warn_more``'s; always a copy."""
         table = self._shared.get(key)
         if table is None:
             table = self._shared[key] = build()
         else:
-            warn_again(table)
+            warn_odd_values(str(key[0]), table.attrs["odd_values"], stacklevel=3)
+            if warn_more is not None:
+                warn_more(table)
         return table.copy()
 
     def mask(self, wanted: frozenset[str]) -> np.ndarray:

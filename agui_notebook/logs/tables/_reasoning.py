@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 
 from .._columns import REASONING_COLUMNS, names
-from .._odd_values import warn_odd_values
 from ._chunks import Chunks
 from ._frame import EventFrame, from_sources
 from ._messages import Messages, message_columns
@@ -36,11 +35,7 @@ def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) 
 
 def kept_reasoning_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
     """``reasoning_table`` without tokens, built once per unchanged frame (``EventFrame.kept_table``)."""
-    return ev.kept_table(("reasoning_df",), lambda: reasoning_table(ev, chunks), _warn_again)
-
-
-def _warn_again(table: pd.DataFrame) -> None:
-    warn_odd_values("reasoning_df", table.attrs["odd_values"], stacklevel=4)
+    return ev.kept_table(("reasoning_df",), lambda: reasoning_table(ev, chunks))
 
 
 def reasoning_table(

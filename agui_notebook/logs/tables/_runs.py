@@ -14,7 +14,7 @@ from agui_notebook._errors import AguiNotebookWarning, OptionError
 
 from .._columns import RUN_COLUMNS, names
 from .._kinds import MESSAGE_START_TYPES
-from .._odd_values import OddValues, odd_problem, warn_odd_values
+from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -248,12 +248,11 @@ def kept_runs_table(
         if prices is None
         else tuple(sorted((model, tuple(sorted(p.items()))) for model, p in prices.items()))
     )
-    return ev.kept_table(("runs_df", key), lambda: runs_table(ev, chunks, prices), _warn_again)
+    return ev.kept_table(("runs_df", key), lambda: runs_table(ev, chunks, prices), _warn_unpriced_again)
 
 
-def _warn_again(table: pd.DataFrame) -> None:
-    """The warnings ``runs_table`` gave for ``table``, given again (for a kept table; the same stack depth)."""
-    warn_odd_values("runs_df", table.attrs["odd_values"], stacklevel=4)
+def _warn_unpriced_again(table: pd.DataFrame) -> None:
+    """The unpriced-models warning ``runs_table`` gave for ``table``, given again (for a kept table)."""
     if table.attrs.get("unpriced_models"):
         _warn_unpriced(table.attrs["unpriced_models"], stacklevel=4)
 

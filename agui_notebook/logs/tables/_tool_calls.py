@@ -17,7 +17,7 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json
 from .._columns import TOOL_CALL_COLUMNS, names
 from .._kinds import RUN_END_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import TOOL_RESULTS_SENT
-from .._odd_values import OddValues, id_text, odd_problem, warn_odd_values
+from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -347,13 +347,9 @@ def tool_calls_df(events: Any) -> pd.DataFrame:
 def kept_tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
     """``tool_calls_table``, built once per unchanged frame (``EventFrame.kept_table``); the arguments are
     parsed anew for each copy (their dicts are the copy's own)."""
-    table = ev.kept_table(("tool_calls_df",), lambda: tool_calls_table(ev, chunks), _warn_again)
+    table = ev.kept_table(("tool_calls_df",), lambda: tool_calls_table(ev, chunks))
     table["args"] = pd.array(ToolCalls.of(ev, chunks).arguments(), dtype=object)
     return table
-
-
-def _warn_again(table: pd.DataFrame) -> None:
-    warn_odd_values("tool_calls_df", table.attrs["odd_values"], stacklevel=4)
 
 
 def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from agui_notebook._errors import AguiNotebookWarning, EventLogWarning
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs._summary import summarize, totals_df
 from agui_notebook.logs.tables import _shared
@@ -206,3 +207,28 @@ def test_a_table_handed_out_is_its_own(frame: pd.DataFrame) -> None:
     chunks["gap_s"].array[:] = 99.0
     chunks["chars"].array[:] = 0
     assert_fresh(frame)
+
+
+ODD_PAYLOADS = [
+    {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0},
+    {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f", "timestamp": 1},
+    {"type": "TOOL_CALL_RESULT", "messageId": "x", "toolCallId": "c", "content": {"rows": 3}, "timestamp": 2},
+    {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "usage": "lots", "timestamp": 3},
+]
+"""Odd values only the tables read: a usage that is not a list (runs_df), a result that is not text
+(tool_calls_df)."""
+
+
+@pytest.mark.parametrize(("build", "name"), [(runs_df, "runs_df"), (tool_calls_df, "tool_calls_df")])
+def test_a_kept_table_gives_its_warnings_again(build: Callable[..., pd.DataFrame], name: str) -> None:
+    frame = load_events(jsonl(ODD_PAYLOADS))
+    for _ in range(2):  # built, then kept
+        with pytest.warns(EventLogWarning, match=f"^{name}: 1 odd value"):
+            build(frame)
+
+
+def test_a_kept_runs_table_warns_of_unpriced_models_again() -> None:
+    frame = load_events(jsonl(known_events()))
+    for _ in range(2):
+        with pytest.warns(AguiNotebookWarning, match="^runs_df: no price for"):
+            runs_df(frame, prices={"nobody": {"input": 1, "output": 1}})
