@@ -95,7 +95,7 @@ def load_events(
     frame.attrs["errors"] = problems.items
     frame.attrs["skipped"] = skipped
     frame.attrs["odd_values"] = builder.odd_entries
-    sent = tool_results_sent(source)
+    sent = tool_results_sent(source, frame)
     if sent:
         frame.attrs[TOOL_RESULTS_SENT] = sent
     problems.warn()
@@ -107,10 +107,6 @@ def load_events(
 TOOL_RESULTS_SENT = "tool_results_sent"
 """The ``attrs`` key of a ChatWidget's events table that holds ``tool_results_sent``."""
 
-_RESULT_TYPES = frozenset(
-    {"TOOL_CALL_RESULT", "tool-output-available", "tool-output-error", "tool-output-denied"}
-)
-
 
 def recorded_run_inputs(source: Any) -> list[tuple[int, dict[str, Any]]]:
     """A ChatWidget's run inputs as it recorded them: (how many events it had recorded before the run, the
@@ -119,9 +115,10 @@ def recorded_run_inputs(source: Any) -> list[tuple[int, dict[str, Any]]]:
     return recorded if isinstance(recorded, list) else []
 
 
-def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
-    """The results a ChatWidget sent for tool calls that have none among its events: by tool call id, the
-    ToolMessage of the first run input that carried it and that run's id (``{"runId", "message"}``).
+def tool_results_sent(source: Any, frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """The results a ChatWidget sent for tool calls that have none among its events (``frame``, loaded from
+    them): by tool call id, the ToolMessage of the first run input that carried it and that run's id
+    (``{"runId", "message"}``).
 
     A frontend tool (one the chat runs itself) gets its result to the agent in the follow-up run's input,
     never in an event the agent streams; ``tool_calls_df`` reads its result and status from here. ``{}`` for
@@ -130,11 +127,8 @@ def tool_results_sent(source: Any) -> dict[str, dict[str, Any]]:
     run_inputs = recorded_run_inputs(source)
     if not run_inputs:
         return {}
-    streamed = set()  # the calls whose result is an event (AG-UI's, or an AI SDK stream's output chunk)
-    for record in getattr(source, "events", ()):
-        event = record.get("event") if isinstance(record, dict) else None
-        if isinstance(event, dict) and event.get("type") in _RESULT_TYPES:
-            streamed.add(event.get("toolCallId"))
+    # The calls whose result is an event (an AI SDK stream's output chunks are read as TOOL_CALL_RESULTs).
+    streamed = set(frame["tool_call_id"][frame["type"] == "TOOL_CALL_RESULT"].dropna().astype(str))
     sent: dict[str, dict[str, Any]] = {}
     for _, run_input in run_inputs:
         for message in run_input.get("messages") or ():
