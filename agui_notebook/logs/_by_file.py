@@ -152,18 +152,19 @@ BATCH_BYTES = 4 << 20
 Memory then holds a batch's events at most, as it holds a 4 MB file's."""
 
 
-def _batches(paths: list[Any]) -> list[list[Any]]:
-    """``paths`` in order, in batches read together: small files up to ``BATCH_BYTES``, larger ones alone."""
+def _batches(paths: list[Any]) -> tuple[list[list[Any]], list[int]]:
+    """``paths`` in order, in batches read together (small files up to ``BATCH_BYTES``, larger ones alone),
+    and the bytes each batch holds."""
     batches: list[list[Any]] = []
-    size = 0
+    sizes: list[int] = []
     for path in paths:
         found = piece_size(path)
-        if not batches or size + found > BATCH_BYTES:
+        if not batches or sizes[-1] + found > BATCH_BYTES:
             batches.append([])
-            size = 0
+            sizes.append(0)
         batches[-1].append(path)
-        size += found
-    return batches
+        sizes[-1] += found
+    return batches, sizes
 
 
 def _groups(paths: list[Any], continued_from: list[int]) -> list[list[int]]:
@@ -204,10 +205,16 @@ class _Runner:
             self.pool.submit(os.getpid)
 
     def map(
-        self, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode, bar: Any
+        self,
+        groups: list[list[str]],
+        builders: dict[str, Any],
+        errors: ErrorMode,
+        bar: Any = None,
+        sizes: list[int] | None = None,
     ) -> tuple[list[Any], list[FilePart]]:
-        """The parts of ``groups`` (futures on a cluster, else the parts) and their outlines, in order."""
-        sizes = [sum(piece_size(path) for path in group) for group in groups]
+        """The parts of ``groups`` (futures on a cluster, else the parts) and their outlines, in order; ``bar``
+        advances by each group's bytes (``sizes``) as it is read."""
+        sizes = sizes if sizes is not None else [0] * len(groups)
         if self.client is not None:
             from distributed import as_completed
 
@@ -329,15 +336,15 @@ def by_file(
     Problems(errors)  # checks the mode
     paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
     runner = _Runner(workers, client)
-    bar = _progress_bar(progress, sum(piece_size(path) for path in paths))
+    batches, sizes = _batches(paths)
+    bar = _progress_bar(progress, sum(sizes))
     try:
-        batches = _batches(paths)
-        parts, outlines = runner.map(batches, builders, errors, bar)
+        parts, outlines = runner.map(batches, builders, errors, bar, sizes)
         groups = _groups(batches, _continued_from(outlines))
         joined = [group for group in groups if len(group) > 1]
         if joined:  # runs cut across batches: those batches are read again, together
             again, again_outlines = runner.map(
-                [[path for i in g for path in batches[i]] for g in joined], builders, errors, None
+                [[path for i in g for path in batches[i]] for g in joined], builders, errors
             )
             redone = {
                 group[0]: (part, outline)
