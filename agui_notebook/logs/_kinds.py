@@ -26,6 +26,7 @@ __all__ = [
     "REQUIRED_IDS",
     "RUN_BOUNDARY_TYPES",
     "RUN_END_TYPES",
+    "RUN_START_TYPES",
     "TEXT_DELTA_TYPES",
     "TEXT_MESSAGE_TYPES",
     "TOOL_ARGS_TYPES",
@@ -45,9 +46,11 @@ HOT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOO
 CONTENT_TYPES = frozenset({"TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT", "TOOL_CALL_ARGS"})
 """Events that must carry a text ``delta`` (the *_CHUNK ones may leave it out)."""
 
+RUN_START_TYPES = frozenset({"RUN_STARTED"})
+"""The event that starts a run (a client-side log's carries the run's ``input``)."""
 RUN_END_TYPES = frozenset({"RUN_FINISHED", "RUN_ERROR"})
 """Events that end a run; the last one of a run gives its status, error and usage."""
-RUN_BOUNDARY_TYPES = frozenset({"RUN_STARTED"}) | RUN_END_TYPES
+RUN_BOUNDARY_TYPES = RUN_START_TYPES | RUN_END_TYPES
 
 TEXT_MESSAGE_TYPES = frozenset(
     {"TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "TEXT_MESSAGE_CHUNK"}

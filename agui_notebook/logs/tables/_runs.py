@@ -13,7 +13,7 @@ import pandas as pd
 from agui_notebook._errors import AguiNotebookWarning, OptionError
 
 from .._columns import RUN_COLUMNS, names
-from .._kinds import MESSAGE_START_TYPES
+from .._kinds import MESSAGE_START_TYPES, RUN_START_TYPES
 from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
 from ._frame import (
@@ -274,7 +274,7 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     calls = ToolCalls.of(ev, chunks)
     ev.odd.found.extend(calls.decode_odd.found)
 
-    started_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})) & (ev.run >= 0))
+    started_rows = np.flatnonzero(ev.mask(RUN_START_TYPES) & (ev.run >= 0))
     start_row = first_in_group(ev.run, started_rows, size)
     start_time = take(ev.time, start_row, NAT)
     started = np.where(start_time != NAT, start_time, group_min(ev.run, ev.time, size))

@@ -15,7 +15,7 @@ from agui_notebook.agui._tool_outcome import (
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, names
-from .._kinds import RUN_END_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
+from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
@@ -257,7 +257,7 @@ class ToolCalls:
         error, received when the run it started began. Returns the calls still without a result."""
         call_ids = category_values(ev.col("tool_call_id"), self.first_row[calls])
         started: dict[str, int] = {}  # run id -> when its RUN_STARTED arrived
-        start_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})))
+        start_rows = np.flatnonzero(ev.mask(RUN_START_TYPES))
         for row, run_id in zip(
             start_rows.tolist(), category_values(ev.col("run_id"), start_rows), strict=True
         ):
@@ -317,7 +317,7 @@ def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, s
     if not interrupts:
         return set()
     refused = set()
-    start_rows = np.flatnonzero(ev.mask(frozenset({"RUN_STARTED"})))
+    start_rows = np.flatnonzero(ev.mask(RUN_START_TYPES))
     for row, event in zip(start_rows.tolist(), ev.decode(start_rows, decode_odd), strict=True):
         run_input = event.get("input") if event is not None else None
         entries = run_input.get("resume") if isinstance(run_input, dict) else None
