@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from agui_notebook._errors import OptionError, internal_failure, no_unraisable_reports
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.wire._json import shown
+from agui_notebook.wire._records import is_chat_record
 
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -299,6 +300,8 @@ class EventChecker:
             return []
         event = record.event
         assert event is not None
+        if is_chat_record(event):
+            return []  # a chat's own record in its log: what the user did, not the agent's stream
         self._event_type = event.get("type")
         upgraded = self._upgrader.upgrade(event)
         if upgraded is not event:

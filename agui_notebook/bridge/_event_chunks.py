@@ -26,6 +26,7 @@ from agui_notebook.bridge._messages import (
     tool_result_fields,
 )
 from agui_notebook.wire._json import decode_json, encode_json, js_concat
+from agui_notebook.wire._records import is_chat_record
 
 JSON = Any
 
@@ -847,6 +848,8 @@ class EventChunkTranslator:
             self._run.message_id = None
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
+        if is_chat_record(event):
+            return  # what the user did, recorded in a chat's log: not part of any message
         owner = self._assistant(out, step=False)
         customs = self._customs.setdefault(owner, [])
         customs.append({"name": event.get("name"), "value": event.get("value")})

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from agui_notebook._errors import EventLogWarning, check_error_mode
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
+from agui_notebook.ui._chunk_types import classify_type
 from agui_notebook.wire._json import JSONDecodeError, decode_json, json_error_text
 from agui_notebook.wire._reader import BOM, Frame, WireReader, frame_of_value, text_frames
 from agui_notebook.wire._records import is_recorded
@@ -796,18 +797,14 @@ def normalized(batches: Iterator[Batch], name: str, problems: Problems) -> Itera
     """
     converter: UIChunkConverter | None = None
     upgrader: LegacyEventUpgrader | None = None
-    first = True
     for batch in batches:
-        if first:
-            first = False
-            if is_ui_chunk_type(batch.type_values[0]):
+        if converter is None:
+            types = set(batch.type_values.tolist())
+            # A chat's log may open with its own CUSTOM records, and go on with a chunk stream.
+            if any(is_ui_chunk_type(t) for t in types if isinstance(t, str)):
                 converter = UIChunkConverter()
-        if (
-            converter is None
-            and upgrader is None
-            and not LEGACY_EVENT_TYPES.isdisjoint(batch.type_values.tolist())
-        ):
-            upgrader = LegacyEventUpgrader()
+            elif upgrader is None and not LEGACY_EVENT_TYPES.isdisjoint(types):
+                upgrader = LegacyEventUpgrader()
         if converter is not None:
             out = _converted(batch, converter, name, problems)
         elif upgrader is not None:
@@ -853,7 +850,12 @@ def _converted(batch: Batch, converter: UIChunkConverter, name: str, problems: P
     events: list[dict[str, Any]] = []
     origin: list[int] = []
     for i, chunk in enumerate(batch.events):
-        produced = converter.feed(chunk)
+        kind = chunk.get("type") if isinstance(chunk, dict) else None
+        # AG-UI events among the chunks (a chat whose agent changed) stay as they are.
+        if isinstance(kind, str) and kind != "CUSTOM" and classify_type(kind) == "event":
+            produced = [chunk]
+        else:
+            produced = converter.feed(chunk)
         events.extend(produced)
         origin.extend(repeat(i, len(produced)))
     return _rebuilt(batch, events, origin, name, problems)

@@ -1,14 +1,29 @@
-"""The recorder's line shape, ``{"received_ns": ..., "event": {...}}``, told apart from a bare event once.
+"""The recorder's line shape, ``{"received_ns": ..., "event": {...}}``, told apart from a bare event once; and
+the names of a chat's own records among the events of its log (``chat/_records.py`` writes them).
 
 >>> is_recorded({"received_ns": 5, "event": {"type": "RUN_STARTED"}}), is_recorded({"type": "CUSTOM"})
 (True, False)
+>>> is_chat_record({"type": "CUSTOM", "name": "agui-notebook/send", "value": {}})
+True
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["is_recorded", "recorded_event", "recorded_time"]
+__all__ = ["CHAT_RECORD_PREFIX", "is_chat_record", "is_recorded", "recorded_event", "recorded_time"]
+
+CHAT_RECORD_PREFIX = "agui-notebook/"
+"""The ``name`` prefix of the CUSTOM events a chat writes in its log for what the user did (not the agent's
+stream: the conversation assemblers and the protocol checker pass them by)."""
+
+
+def is_chat_record(event: Any) -> bool:
+    """Whether ``event`` is one of a chat's own records (a CUSTOM event named ``agui-notebook/...``)."""
+    if type(event) is not dict or event.get("type") != "CUSTOM":
+        return False
+    name = event.get("name")
+    return type(name) is str and name.startswith(CHAT_RECORD_PREFIX)
 
 
 def is_recorded(value: Any) -> bool:

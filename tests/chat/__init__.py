@@ -1,0 +1,1 @@
+"""Tests of agui_notebook.widget."""
