@@ -4,8 +4,9 @@ Three parts, one public surface (every other module is private):
 
 - **Core**: AG-UI events and AI SDK UI-message streams in, AI SDK ``UIMessage``s out, exactly as the reference
   clients build them; conversions between AG-UI, UIMessage and OpenAI messages; validation and protocol checks.
-- **ChatWidget**: a live chat in the notebook for any Python agent (event generators, pydantic-ai agents,
-  ``run(input)`` objects such as LangGraph's AG-UI agent, remote AG-UI servers through ``HttpAgent``).
+- **Chat** and **ChatWidget**: a conversation with any Python agent (event generators, pydantic-ai agents,
+  ``run(input)`` objects such as LangGraph's AG-UI agent, remote AG-UI servers through ``HttpAgent``), kept in a
+  log beside the notebook, and its live view in the notebook.
 - **Logs**: recorded event logs as pandas tables (runs, messages, chunks, tool calls, reasoning), serving-style
   latency summaries and plots.
 - **Inspect**: assertions over a recorded run (``expect``), two runs compared (``diff_runs``) and the run input
@@ -35,6 +36,8 @@ _EXPORTS: dict[str, str] = {
     "AgentRunError": "agui_notebook._errors",
     "AguiNotebookError": "agui_notebook._errors",
     "AguiNotebookWarning": "agui_notebook._errors",
+    "ChatLogError": "agui_notebook._errors",
+    "ChatStateError": "agui_notebook._errors",
     "ChunkDecodeError": "agui_notebook._errors",
     "ChunkExpansionError": "agui_notebook._errors",
     "EventLogWarning": "agui_notebook._errors",
@@ -43,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "InterruptPayloadError": "agui_notebook._errors",
     "JsonPatchError": "agui_notebook._errors",
     "JsonValueError": "agui_notebook._errors",
+    "MessageNotFoundError": "agui_notebook._errors",
     "MessageValidationError": "agui_notebook._errors",
     "OptionError": "agui_notebook._errors",
     "RendererOutputError": "agui_notebook._errors",
@@ -79,8 +83,8 @@ _EXPORTS: dict[str, str] = {
     "diff_runs": "agui_notebook.inspection._diff",
     "expect": "agui_notebook.inspection._expect",
     "fork": "agui_notebook.inspection._fork",
-    "Inspector": "agui_notebook.inspection._inspector",
-    "inspect": "agui_notebook.inspection._inspector",
+    "Inspector": "agui_notebook.widget._inspector",
+    "inspect": "agui_notebook.widget._inspector",
     "load_events": "agui_notebook.logs._load",
     "to_parquet": "agui_notebook.logs._parquet",
     "export_otel": "agui_notebook.logs._otel",
@@ -89,9 +93,9 @@ _EXPORTS: dict[str, str] = {
     "plot_run_timeline": "agui_notebook.logs._plots",
     "plot_token_stream": "agui_notebook.logs._plots",
     "plot_tool_latency": "agui_notebook.logs._plots",
-    "EventRecorder": "agui_notebook.logs._record",
-    "RecordedEvent": "agui_notebook.logs._record",
-    "record": "agui_notebook.logs._record",
+    "EventRecorder": "agui_notebook.chat._recorder",
+    "RecordedEvent": "agui_notebook.chat._recorder",
+    "record": "agui_notebook.chat._recorder",
     "summarize": "agui_notebook.logs._summary",
     "totals_df": "agui_notebook.logs._summary",
     "chunks_df": "agui_notebook.logs.tables._chunks",
@@ -133,11 +137,12 @@ _EXPORTS: dict[str, str] = {
     "safe_validate_ui_messages": "agui_notebook.ui._validate",
     "validate_ui_messages": "agui_notebook.ui._validate",
     "ui_tools": "agui_notebook.ui._typed",
-    "Branch": "agui_notebook.widget._branches",
+    "Branch": "agui_notebook.chat._branches",
+    "Chat": "agui_notebook.chat._chat",
     "ChatWidget": "agui_notebook.widget._chat",
-    "FrontendTool": "agui_notebook.widget._frontend_tools",
-    "frontend_tool": "agui_notebook.widget._frontend_tools",
-    "HttpAgent": "agui_notebook.widget._http",
+    "FrontendTool": "agui_notebook.chat._frontend_tools",
+    "frontend_tool": "agui_notebook.chat._frontend_tools",
+    "HttpAgent": "agui_notebook.chat._http",
 }
 
 __all__ = [*sorted(_EXPORTS), "__version__"]
@@ -162,6 +167,8 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         AgentRunError,
         AguiNotebookError,
         AguiNotebookWarning,
+        ChatLogError,
+        ChatStateError,
         ChunkDecodeError,
         ChunkExpansionError,
         EventLogWarning,
@@ -170,6 +177,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         InterruptPayloadError,
         JsonPatchError,
         JsonValueError,
+        MessageNotFoundError,
         MessageValidationError,
         OptionError,
         PatchError,
@@ -196,11 +204,15 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         ui_messages_from_events,
     )
     from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
+    from agui_notebook.chat._branches import Branch
+    from agui_notebook.chat._chat import Chat
+    from agui_notebook.chat._frontend_tools import FrontendTool, frontend_tool
+    from agui_notebook.chat._http import HttpAgent
+    from agui_notebook.chat._recorder import EventRecorder, RecordedEvent, record
     from agui_notebook.demo import DemoAgent
     from agui_notebook.inspection._diff import diff_runs
     from agui_notebook.inspection._expect import expect
     from agui_notebook.inspection._fork import fork
-    from agui_notebook.inspection._inspector import Inspector, inspect
     from agui_notebook.logs._load import load_events
     from agui_notebook.logs._otel import export_otel, to_otel_spans
     from agui_notebook.logs._parquet import to_parquet
@@ -210,7 +222,6 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         plot_token_stream,
         plot_tool_latency,
     )
-    from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
     from agui_notebook.logs._summary import summarize, totals_df
     from agui_notebook.logs.tables._chunks import chunks_df
     from agui_notebook.logs.tables._messages import messages_df
@@ -252,7 +263,5 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         safe_validate_ui_messages,
         validate_ui_messages,
     )
-    from agui_notebook.widget._branches import Branch
     from agui_notebook.widget._chat import ChatWidget
-    from agui_notebook.widget._frontend_tools import FrontendTool, frontend_tool
-    from agui_notebook.widget._http import HttpAgent
+    from agui_notebook.widget._inspector import Inspector, inspect

@@ -16,6 +16,9 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── JsonValueError             (TypeError)    a value with no JSON form: where it is and its JSON path
     ├── RunStreamError             (ValueError)   a stream item a conversation cannot take: its index
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
+    ├── ChatStateError             (RuntimeError) a chat action that cannot be taken now (busy, no event loop, ...)
+    ├── MessageNotFoundError       (KeyError)     an id that names no message, approval or interrupt of the chat
+    ├── ChatLogError               (ValueError)   a chat log or saved conversation that cannot be read: file, line
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
     ├── ToolLoopError              (RuntimeError) an agent still calling frontend tools after the follow-up limit
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
@@ -54,6 +57,8 @@ __all__ = [
     "AgentRunError",
     "AguiNotebookError",
     "AguiNotebookWarning",
+    "ChatLogError",
+    "ChatStateError",
     "ChunkDecodeError",
     "ChunkExpansionError",
     "EventLogWarning",
@@ -62,6 +67,7 @@ __all__ = [
     "InterruptPayloadError",
     "JsonPatchError",
     "JsonValueError",
+    "MessageNotFoundError",
     "MessageValidationError",
     "OptionError",
     "PatchError",
@@ -285,6 +291,21 @@ class WorkerError(AguiNotebookError, RuntimeError):
     def __init__(self, message: str, *, paths: list[str]) -> None:
         super().__init__(message)
         self.paths = paths
+
+
+class ChatStateError(AguiNotebookError, RuntimeError):
+    """A chat action that cannot be taken now: the agent is answering, no event loop runs, nothing to regenerate."""
+
+
+class MessageNotFoundError(AguiNotebookError, KeyError):
+    """An id that names no message of the conversation (or its branches), or no approval or interrupt waiting."""
+
+    def __str__(self) -> str:  # KeyError would show the message quoted
+        return str(self.args[0]) if self.args else ""
+
+
+class ChatLogError(AguiNotebookError, ValueError):
+    """A chat log or saved conversation that cannot be read; the message names the file (and the line)."""
 
 
 class OptionError(AguiNotebookError, ValueError):

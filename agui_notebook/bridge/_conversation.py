@@ -129,7 +129,7 @@ class ConversationReducer:
     """The UIMessages (AI SDK JSON dicts) and AG-UI state of one conversation, advanced run by run.
 
     ``begin_run``, then ``push`` every item the agent streams, then ``end_run``. ``recorder`` (an
-    :class:`~agui_notebook.logs._record.EventRecorder`, optional) gets every item as it arrived, with its
+    :class:`~agui_notebook.chat._recorder.EventRecorder`, optional) gets every item as it arrived, with its
     receive time; plain text deltas are recorded in their AI SDK chunk form.
     """
 

@@ -6,7 +6,7 @@ An agent may be
   returns one) of AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-message chunks (dicts with a
   lowercase ``type`` such as ``"text-delta"``) or plain ``str`` text deltas;
 - any object with a ``run(run_input)`` method that does the same (``ag_ui_langgraph.LangGraphAgent``,
-  :class:`~agui_notebook.widget._http.HttpAgent`);
+  :class:`~agui_notebook.chat._http.HttpAgent`);
 - a pydantic-ai ``Agent``, run through pydantic-ai's own AG-UI adapter.
 
 :func:`aiter_agent_items` drives the stream: async agents run on the caller's event loop; any other agent is
@@ -146,7 +146,7 @@ async def aiter_agent_items(
     if runs_on_the_loop(agent):
         stream = await _resolve(call_agent(agent, run_input), agent)
     else:
-        worker = _Worker(asyncio.get_running_loop(), stop, agent)
+        worker = Worker(asyncio.get_running_loop(), stop, agent)
         handed_back = None
         try:
             worker.start(lambda: call_agent(agent, run_input))
@@ -171,7 +171,7 @@ async def aiter_agent_items(
             if close is not None:
                 await close()
         return
-    worker = _Worker(asyncio.get_running_loop(), stop, agent)  # a sync stream an async call returned
+    worker = Worker(asyncio.get_running_loop(), stop, agent)  # a sync stream an async call returned
     try:
         worker.start(lambda: stream)
         async for pair in worker.items():
@@ -195,7 +195,7 @@ class AgentStopped(BaseException):
     """
 
 
-class _Worker:
+class Worker:
     """A daemon thread running one sync agent: its call, then its stream, into a bounded queue on the loop."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, stop: threading.Event, agent: Any) -> None:

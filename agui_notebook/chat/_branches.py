@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agui_notebook._errors import MessageNotFoundError
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import copy_json
 
@@ -200,11 +201,84 @@ class MessageTree:
         return self.messages
 
     def position(self, message_id: str) -> int:
-        """The place on the path of the message with this id (the latest, when agents reused an id)."""
+        """The place on the path of the message with this id (the latest, when agents reused an id);
+        :class:`MessageNotFoundError` when the path has none (``find`` looks through the branches too)."""
+        at = self._path_position(message_id)
+        if at is None:
+            self.find(message_id)  # says whether it is in a branch at least
+            raise MessageNotFoundError(f"message {message_id!r} is on a branch that is not shown")
+        return at
+
+    def _path_position(self, message_id: str) -> int | None:
         for at in range(len(self._path) - 1, -1, -1):
             if _message_id(self._path[at].message) == message_id:
                 return at
-        raise KeyError(f"no message {message_id!r} in the conversation")
+        return None
+
+    def find(self, message_id: str) -> _Node:
+        """The node of the message with this id: on the path the latest one, else the newest one off it (the
+        branches made last are searched first). :class:`MessageNotFoundError` when there is none."""
+        at = self._path_position(message_id)
+        if at is not None:
+            return self._path[at]
+        stack = list(self._root.children)  # popped from the end: the branch made last is searched first
+        while stack:
+            node = stack.pop()
+            if _message_id(node.message) == message_id:
+                return node
+            stack.extend(node.children)
+        raise MessageNotFoundError(f"no message {message_id!r} in the conversation or its branches")
+
+    def on_path(self, node: _Node) -> bool:
+        """Whether ``node`` is on the path."""
+        return any(n is node for n in self._path)
+
+    def place(self, node: _Node) -> int:
+        """The place of ``node`` on the path (-1 when it is off it)."""
+        return next((at for at, n in enumerate(self._path) if n is node), -1)
+
+    def lineage(self, node: _Node) -> list[tuple[_Node, int]]:
+        """The nodes from the root down to ``node``, each with its number among its siblings."""
+        chain = []
+        current: _Node | None = node
+        while current is not None and current is not self._root:
+            parent = current.parent if current.parent is not None else self._root
+            chain.append((current, parent.children.index(current)))
+            current = current.parent
+        return chain[::-1]
+
+    def reveal(self, node: _Node) -> list[dict[str, JSON]]:
+        """Make the path lead through ``node`` (each fork above it selects the branch it is on, and below it the
+        choices last made there); returns the new path's messages."""
+        chain = []
+        current: _Node | None = node
+        while current is not None and current is not self._root:
+            chain.append(current)
+            current = current.parent
+        for child in chain:
+            child.parent.selected = child  # type: ignore[union-attr]
+        for old in self._path:
+            old.message = copy_json(old.message)  # off the path: no run may change it in place any more
+        self._path = self._follow(self._root.selected)
+        self._pending = None
+        return self.messages
+
+    def branches_of(self, node: _Node) -> list[Branch]:
+        """The alternatives at the fork where ``node`` sits (on the path or not), oldest first."""
+        siblings = node.parent.children if node.parent is not None else [node]
+        result = []
+        for index, sibling in enumerate(siblings):
+            messages = [copy_json(n.message) for n in self._follow(sibling)]
+            result.append(
+                Branch(
+                    index=index,
+                    selected=self.on_path(sibling),
+                    message_ids=tuple(_message_id(m) for m in messages),
+                    preview=_preview(sibling.message),
+                    messages=messages,
+                )
+            )
+        return result
 
     # ------------------------------------------------------------------------------------------ the forks
     def alternatives(self, at: int) -> list[_Node]:

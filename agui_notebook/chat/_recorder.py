@@ -27,12 +27,11 @@ import orjson
 from pydantic import BaseModel
 
 from agui_notebook._errors import EventLogWarning
-from agui_notebook.logs._kinds import FEEDBACK_EVENT_NAME
 from agui_notebook.wire._reader import Frame, WireReader
 
 T = TypeVar("T")
 
-__all__ = ["EventRecorder", "RecordedEvent", "feedback_event", "record"]
+__all__ = ["EventRecorder", "RecordedEvent", "record"]
 
 
 class RecordedEvent(TypedDict):
@@ -42,32 +41,6 @@ class RecordedEvent(TypedDict):
     """Receive time in nanoseconds since the Unix epoch (``time.time_ns()``)."""
     event: dict[str, Any]
     """The event in its wire form (camelCase keys, ``type`` a string), unaltered."""
-
-
-def feedback_event(
-    message_id: str,
-    rating: str | None,
-    *,
-    comment: str | None = None,
-    at: str,
-    message_ids: list[str] | None = None,
-) -> dict[str, Any]:
-    """The CUSTOM event that records the user's rating of an answer (``FEEDBACK_EVENT_NAME``, ``_kinds.py``).
-
-    ``rating`` is ``"up"``, ``"down"`` or ``None`` (the rating taken back); ``message_ids`` are the AG-UI text
-    and reasoning messages of the rated UIMessage, which ``messages_df`` joins the rating to.
-
-    >>> feedback_event("run-1", "down", comment="too long", at="2026-12-01T12:00:00.000Z")["value"]["rating"]
-    'down'
-    """
-    value = {
-        "messageId": message_id,
-        "messageIds": list(message_ids or []),
-        "rating": rating,
-        "comment": comment,
-        "at": at,
-    }
-    return {"type": "CUSTOM", "name": FEEDBACK_EVENT_NAME, "value": value}
 
 
 def _model_wire(item: BaseModel) -> dict[str, Any]:

@@ -1,14 +1,12 @@
-"""The file ``ChatWidget.save`` writes and ``ChatWidget.load`` reads: one JSON document per conversation.
+"""The file ``chat.save`` writes and ``Chat.load`` reads: one JSON document per conversation, to share or keep.
 
-``{"format": "agui-notebook.chat", "version": 3, "threadId", "messages", "state", "events", "branches"?,
-"runInputs"?}``: the UIMessages shown (the selected path), the AG-UI shared state, the recorded events
-(``{"received_ns", "event"}`` records), when the conversation has branches (edits, regenerations) its message tree
-(``MessageTree.to_saved``, ``_branches.py``), and the run inputs the chat sent (the user's turns and state are
-there, not in the events; ``inspect`` and ``fork`` read them). A run input repeats the conversation before it, so
-``runInputs`` keeps every distinct AG-UI message once (``messages``) and each input as ``{"events": the number of
-events recorded before its run, "input": the input with ``messages`` as indexes into that list}``: twenty turns
-with an image attached store the image once. Version 1 (no branches) and 2 (no run inputs) documents read as
-before.
+``{"format": "agui-notebook.chat", "version": 4, "threadId", "messages", "state", "events", "branches"?}``: the
+UIMessages shown (the selected path), the AG-UI shared state, the thread's records (``{"received_ns", "event"}``,
+the agent's events and the chat's own records: ``_records.py``; they alone rebuild the conversation, run inputs,
+branches and all) and, when the conversation has branches, its message tree (``MessageTree.to_saved``) for
+readers of the file. Older versions read as before: 1 (no branches), 2 (no run inputs) and 3, whose events hold
+only the agent's and whose ``runInputs`` keep every distinct AG-UI message once (``{"messages", "inputs": [{"events":
+the number of events before its run, "input": the input with its messages as indexes}]}``).
 
 >>> saved = SavedConversation(thread_id="t1", messages=[], state={"step": 1}, events=[])
 >>> SavedConversation.from_json(saved.to_json(), "chat.json") == saved
@@ -24,16 +22,18 @@ from typing import Any
 
 import orjson
 
+from agui_notebook._errors import ChatLogError
 from agui_notebook._types import JSON
-from agui_notebook.widget._branches import MessageTree
+from agui_notebook.chat._branches import MessageTree
 from agui_notebook.wire._json import decode_json, encode_json
 
 __all__ = ["SAVE_FORMAT", "SAVE_VERSION", "SavedConversation"]
 
 SAVE_FORMAT = "agui-notebook.chat"
 """The ``format`` of a saved conversation."""
-SAVE_VERSION = 3
-"""The version written; 2 added ``branches``, 3 ``runInputs``. Every version up to it is read."""
+SAVE_VERSION = 4
+"""The version written; 2 added ``branches``, 3 ``runInputs``, 4 the chat's own records among the events (and no
+``runInputs``: they are in the records). Every version up to it is read."""
 
 RunInputs = list[tuple[int, dict[str, JSON]]]
 """A chat's run inputs: (events recorded before the run, the ``RunAgentInput`` as AG-UI wire JSON)."""
@@ -63,8 +63,6 @@ class SavedConversation:
         }
         if self.branches is not None:
             document["branches"] = self.branches
-        if self.run_inputs:
-            document["runInputs"] = _packed(self.run_inputs)
         return encode_json(document).encode()
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -73,53 +71,59 @@ class SavedConversation:
 
     @classmethod
     def from_json(cls, data: bytes, source: str) -> SavedConversation:
-        """Read a saved document; anything else (or branches that do not fit the messages) is a ``ValueError``
-        naming ``source``."""
+        """Read a saved document; anything else (or branches that do not fit the messages) is a
+        :class:`ChatLogError` naming ``source`` and the field."""
         try:
             document = decode_json(data)
-        except orjson.JSONDecodeError:
+        except (orjson.JSONDecodeError, UnicodeDecodeError):
             document = None
         if not isinstance(document, dict) or document.get("format") != SAVE_FORMAT:
-            raise ValueError(f"{source}: not a saved ChatWidget conversation (no format {SAVE_FORMAT!r})")
+            raise ChatLogError(f"{source}: not a saved ChatWidget conversation (no format {SAVE_FORMAT!r})")
         version = document.get("version", 1)
-        if type(version) is not int or not 1 <= version <= SAVE_VERSION:
-            raise ValueError(
-                f"{source}: version {version!r} of the saved conversation format is not one this agui-notebook "
-                f"reads (1 to {SAVE_VERSION}); a newer agui-notebook wrote it"
+        if type(version) is not int or version < 1:
+            raise ChatLogError(
+                f"{source}: version: {version!r} is not a version of the saved conversation format"
             )
-        saved = cls(
-            thread_id=document.get("threadId"),
-            messages=document.get("messages") or [],
-            state=document.get("state"),
-            events=document.get("events") or [],
-            branches=document.get("branches") if version >= 2 else None,
-            run_inputs=_unpacked(document.get("runInputs"), source) if version >= 3 else [],
-        )
-        if saved.branches is not None:
-            MessageTree.from_saved(saved.messages, saved.branches, source)  # raises when they do not fit
+        if version > SAVE_VERSION:
+            raise ChatLogError(
+                f"{source}: version {version} of the saved conversation format is newer than this agui-notebook "
+                f"reads (1 to {SAVE_VERSION}): a newer agui-notebook wrote it"
+            )
+        for key, kind in (("messages", list), ("events", list), ("threadId", str)):
+            value = document.get(key)
+            if value is not None and type(value) is not kind:
+                raise ChatLogError(f"{source}: {key}: a {type(value).__name__}, not a {kind.__name__}")
+        messages = document.get("messages") or []
+        bad = next((i for i, m in enumerate(messages) if type(m) is not dict), None)
+        if bad is not None:
+            raise ChatLogError(
+                f"{source}: messages[{bad}]: a {type(messages[bad]).__name__}, not a message object"
+            )
+        try:
+            saved = cls(
+                thread_id=document.get("threadId"),
+                messages=messages,
+                state=document.get("state"),
+                events=[e for e in document.get("events") or [] if type(e) is dict],
+                branches=document.get("branches") if version >= 2 else None,
+                run_inputs=_unpacked(document.get("runInputs"), source) if version == 3 else [],
+            )
+            if saved.branches is not None:
+                MessageTree.from_saved(saved.messages, saved.branches, source)  # raises when they do not fit
+        except ValueError as exc:
+            raise ChatLogError(str(exc)) from None
         return saved
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> SavedConversation:
-        """Read the conversation saved at ``path``."""
-        return cls.from_json(Path(path).read_bytes(), os.fspath(path))
-
-
-def _packed(run_inputs: RunInputs) -> dict[str, JSON]:
-    """The run inputs with each distinct message stored once (see the module docstring)."""
-    messages: list[JSON] = []
-    places: dict[str, int] = {}
-    inputs = []
-    for count, wire in run_inputs:
-        indexes = []
-        for message in wire.get("messages") or []:
-            key = encode_json(message)
-            if key not in places:
-                places[key] = len(messages)
-                messages.append(message)
-            indexes.append(places[key])
-        inputs.append({"events": count, "input": {**wire, "messages": indexes}})
-    return {"messages": messages, "inputs": inputs}
+        """Read the conversation saved at ``path`` (:class:`ChatLogError` naming it when it cannot be read)."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise ChatLogError(
+                f"{os.fspath(path)}: cannot read the saved conversation ({exc.strerror or exc})"
+            ) from None
+        return cls.from_json(data, os.fspath(path))
 
 
 def _unpacked(packed: Any, source: str) -> RunInputs:

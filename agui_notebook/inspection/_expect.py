@@ -43,6 +43,7 @@ from agui_notebook.logs.tables._tool_calls import tool_calls_df
 from agui_notebook.ui._chunk_types import is_ui_chunk_type
 from agui_notebook.ui._read_stream import ui_message_from_chunks
 from agui_notebook.wire._json import encode_json
+from agui_notebook.wire._records import is_chat_record
 
 from ._source import InspectedRun, inspected_run
 
@@ -241,16 +242,19 @@ class RunExpectation:
     def _chunk_stream_errors(self) -> list[str] | None:
         """The AI SDK reducer's error on each run's chunks, for a run read from chunks (else None)."""
         events = self.run.events
-        raws = [event.get("rawEvent") for event in events]
+        ours = [is_chat_record(event) for event in events]  # a chat's own records: not the agent's stream
+        raws = [event.get("rawEvent") for event, own in zip(events, ours, strict=True) if not own]
         if not raws or not all(isinstance(r, dict) and is_ui_chunk_type(str(r.get("type"))) for r in raws):
             return None
         frame = self.run.frame
         streams: dict[str, list[dict[str, Any]]] = {}
         seen: set[tuple[str, int]] = set()
-        for raw, key, source, line in zip(
-            raws, frame["run_key"].astype(str), frame["source"].astype(str), frame["line"], strict=True
-        ):
-            if (source, int(line)) in seen:
+        rows = zip(
+            [e.get("rawEvent") for e in events], ours, frame["run_key"].astype(str), frame["source"].astype(str),
+            frame["line"], strict=True,
+        )  # fmt: skip
+        for raw, own, key, source, line in rows:
+            if own or (source, int(line)) in seen:
                 continue  # one chunk read as two events (a text-delta opening its message)
             seen.add((source, int(line)))
             streams.setdefault(key, []).append(raw)

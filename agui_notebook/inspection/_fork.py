@@ -3,7 +3,8 @@
 The conversation after the first ``n`` events is exactly what ``apply_events(events[:n])`` gives (messages and
 state); ``fork`` makes it a ``RunAgentInput`` with a fresh run id on the same thread, after replacing the
 content of messages (by id) or tool results (by tool call id). Replaying it through an agent answers "what if
-the tool had returned X" in one line; ``chat.fork(...)`` does that live in a ChatWidget, on a new branch.
+the tool had returned X" in one line; ``chat.fork(...)`` does that live in a ChatWidget, on a new branch
+(``Chat.branch_from``).
 
 >>> events = [
 ...     {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1",
@@ -20,7 +21,6 @@ the tool had returned X" in one line; ``chat.fork(...)`` does that live in a Cha
 
 from __future__ import annotations
 
-import sys
 import uuid
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -34,11 +34,9 @@ from agui_notebook.wire._json import copy_json, encode_json
 from ._source import chat_run_inputs, events_frame
 
 if TYPE_CHECKING:
-    import asyncio
-
     from ag_ui.core import RunAgentInput
 
-__all__ = ["fork", "fork_chat"]
+__all__ = ["fork"]
 
 
 class _AsItStood:
@@ -60,11 +58,11 @@ def fork(
 ) -> RunAgentInput:
     """The ``RunAgentInput`` continuing ``source`` as it stood after its first ``at`` events.
 
-    ``source`` is a log path, an events frame, a list of events or a ChatWidget; its events are the rows of
-    ``load_events(source)`` (AG-UI events as they are, AI SDK chunks as the events they are read as), and ``at``
-    counts them (``None``: all of them). The messages and state are ``apply_events(events[:at])``'s (a recorder on
-    the client side puts each run's input on its RUN_STARTED, which brings the user's messages; a ChatWidget
-    supplies the input of each run it started). Activity messages stay out, as ``@ag-ui/client`` leaves them out
+    ``source`` is a log path, an events frame, a list of events, a chat or a ChatWidget; its events are the rows
+    of ``load_events(source)`` (AG-UI events as they are, AI SDK chunks as the events they are read as), and
+    ``at`` counts them (``None``: all of them). The messages and state are ``apply_events(events[:at])``'s (a
+    recorder on the client side puts each run's input on its RUN_STARTED, which brings the user's messages; a
+    chat, and its log, hold the input of each run it started). Activity messages stay out, as ``@ag-ui/client`` leaves them out
     of a run input.
 
     ``messages`` maps message ids to new content, ``tool_results`` tool call ids to a new result content (a value
@@ -106,12 +104,6 @@ def fork(
     return RunAgentInput.model_validate(wire)
 
 
-def _chat_type() -> type | None:
-    """ChatWidget, if it was imported (a source cannot be one otherwise: no need to load the widget)."""
-    module = sys.modules.get("agui_notebook.widget._chat")
-    return getattr(module, "ChatWidget", None)
-
-
 def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None, list[Any]]:
     """The thread after ``events[:at]``, its thread id and the tools of the last run input recorded."""
     frame = events_frame(source)
@@ -120,9 +112,9 @@ def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None,
         at = len(events)
     if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(events):
         raise OptionError(f"fork: at={at!r} is not a number of events from 0 to {len(events)}")
-    chat = _chat_type()
-    if chat is not None and isinstance(source, chat):
-        return _chat_conversation(source, frame, events, at)
+    inputs = chat_run_inputs(source, frame)
+    if inputs:
+        return _chat_conversation(inputs, events, at)
     thread = apply_events(events[:at])
     thread_id = thread.thread_id or _first_thread(events)
     tools: list[Any] = []
@@ -138,53 +130,17 @@ def _first_thread(events: list[dict[str, Any]]) -> str | None:
 
 
 def _chat_conversation(
-    chat: Any, frame: Any, events: list[dict[str, Any]], at: int
+    inputs: dict[int, dict[str, Any]], events: list[dict[str, Any]], at: int
 ) -> tuple[ThreadState, str | None, list[Any]]:
-    """A ChatWidget's conversation after ``events[:at]``: the input of the last run it started at or before
-    that event (the user's turns are in run inputs, not in events), then that run's events up to ``at``."""
-    inputs = chat_run_inputs(chat, frame)
+    """A chat's conversation after ``events[:at]`` (a chat, or its log): the input of the last run it started at
+    or before that event (the user's turns are in run inputs, not in events), then that run's events up to ``at``."""
     begun = [row for row in inputs if row <= at]
+    last = inputs[max(inputs)]
     if not begun:
         thread = apply_events(events[:at])
     else:
         start = max(begun)
         run_input = inputs[start]
         thread = apply_events(events[start:at], messages=run_input["messages"], state=run_input.get("state"))
-    return thread, chat.thread_id, list(chat.tools)
-
-
-def fork_chat(
-    chat: Any,
-    at: int | None = None,
-    *,
-    messages: Mapping[str, Any] | None = None,
-    tool_results: Mapping[str, Any] | None = None,
-    state: JSON = _KEEP,
-) -> asyncio.Task[Any]:
-    """``chat.fork``: run the chat's agent on ``fork(chat, at, ...)``, the conversation shown on a new branch.
-
-    The messages the fork shares with the conversation stay; from the first that differs on, the old ones become
-    a branch (``chat.branches``) and the fork's take their place, then the agent answers. The chat's state becomes
-    the fork's.
-    """
-    from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
-
-    chat._refuse_when_busy("fork the conversation")
-    chat._refuse_without_agent()
-    loop = chat._loop()
-    run_input = fork(chat, at, messages=messages, tool_results=tool_results, state=state)
-    wire = run_input.model_dump(mode="json", by_alias=True, exclude_none=True)
-    forked = to_ui_messages(wire["messages"])
-    path = chat._conversation.messages
-    shared = 0
-    while shared < min(len(path), len(forked)) and to_agui_messages_wire(
-        [path[shared]]
-    ) == to_agui_messages_wire([forked[shared]]):
-        shared += 1
-    if shared < len(path):
-        chat._fork(shared)
-    changes = []
-    for message in forked[shared:]:
-        changes += chat._conversation.append(message)
-    chat._conversation.state = copy_json(wire.get("state"))
-    return chat._start_run(loop, changes, run_input=run_input)
+    tools = last.get("tools") if isinstance(last.get("tools"), list) else []
+    return thread, last.get("threadId"), list(tools)

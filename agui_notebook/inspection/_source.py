@@ -58,12 +58,12 @@ class InspectedRun:
 
 
 def chat_run_inputs(source: Any, frame: pd.DataFrame) -> dict[int, dict[str, Any]]:
-    """A ChatWidget's run inputs by the row of ``frame`` (its events frame) where each run's events begin (the
-    number of rows read before it; ``len(frame)`` for a run that has none yet); ``{}`` for any other source.
+    """A chat's run inputs by the row of ``frame`` (its events frame, or its log's) where each run's events begin
+    (the number of rows read before it; ``len(frame)`` for a run that has none yet); ``{}`` for any other source.
 
     The user's turns and the state a chat sends are in its run inputs, not in the events the agent streams.
     """
-    recorded = recorded_run_inputs(source)
+    recorded = recorded_run_inputs(source, frame)
     if not recorded or "line" not in frame:
         return {}
     lines = frame["line"].tolist()  # 1-based places in chat.events, ascending

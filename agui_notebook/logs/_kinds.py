@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 from agui_notebook.agui._intake import EVENT_TYPES
+from agui_notebook.chat._records import FEEDBACK_EVENT_NAME
 
 __all__ = [
     "CHUNK_ID_KEYS",
@@ -103,9 +104,3 @@ FIELD_TYPES: dict[str, frozenset[str]] = {
     "stepName": frozenset({"STEP_STARTED", "STEP_FINISHED"}),
 }
 """The AG-UI types that carry each sparsely read field; events of unknown types are read for every field."""
-
-FEEDBACK_EVENT_NAME = "agui-notebook/feedback"
-"""The ``name`` of the CUSTOM event a ChatWidget records when the user rates an answer (``_record.feedback_event``
-builds it; ``messages_df`` reads it into its ``feedback`` columns). Its ``value``: ``messageId`` (the UIMessage),
-``messageIds`` (the AG-UI text and reasoning messages it holds), ``rating`` (``"up"``, ``"down"`` or ``None`` when
-the rating was taken back), ``comment`` (text or ``None``) and ``at`` (ISO 8601, UTC)."""

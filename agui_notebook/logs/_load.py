@@ -17,6 +17,7 @@ import pandas as pd
 from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._gc import collections_paused
 from agui_notebook._types import ErrorMode, LogSource
+from agui_notebook.chat._records import RUN_START, decode_run_inputs
 
 from ._event_table import EventTableBuilder
 from ._odd_values import warn_odd_values
@@ -108,11 +109,33 @@ TOOL_RESULTS_SENT = "tool_results_sent"
 """The ``attrs`` key of a ChatWidget's events table that holds ``tool_results_sent``."""
 
 
-def recorded_run_inputs(source: Any) -> list[tuple[int, dict[str, Any]]]:
-    """A ChatWidget's run inputs as it recorded them: (how many events it had recorded before the run, the
-    AG-UI wire ``RunAgentInput``); ``[]`` for any other source."""
-    recorded = getattr(source, "_run_inputs", None)
-    return recorded if isinstance(recorded, list) else []
+def recorded_run_inputs(source: Any, frame: pd.DataFrame | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """The run inputs a chat sent: (how many records came before each run's events, the AG-UI wire
+    ``RunAgentInput``). A chat (``Chat``, ``ChatWidget``) keeps them; a chat's log (``frame``, loaded from it)
+    holds them in its ``run-start`` records; ``[]`` for any other source."""
+    recorded = getattr(source, "run_inputs", None)
+    if isinstance(recorded, list):
+        return recorded
+    if frame is None or not len(frame) or "line" not in frame:
+        return []
+    custom = (frame["type"] == "CUSTOM").to_numpy()
+    if not custom.any():
+        return []
+    events, lines = frame["event"].array[custom], frame["line"].to_numpy()[custom]
+    starts = []
+    for i, line in enumerate(lines):
+        try:
+            event = events[i]
+        except ValueError:  # an event the JSON reader cannot decode again (nested too deep): not one of ours
+            continue
+        if (
+            isinstance(event, dict)
+            and event.get("name") == RUN_START
+            and isinstance(event.get("value"), dict)
+        ):
+            starts.append((line, event["value"]))
+    decoded = decode_run_inputs(value for _, value in starts)
+    return [(int(line), wire) for (line, _), wire in zip(starts, decoded, strict=True) if wire is not None]
 
 
 def tool_results_sent(source: Any, frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -122,9 +145,9 @@ def tool_results_sent(source: Any, frame: pd.DataFrame) -> dict[str, dict[str, A
 
     A frontend tool (one the chat runs itself) gets its result to the agent in the follow-up run's input,
     never in an event the agent streams; ``tool_calls_df`` reads its result and status from here. ``{}`` for
-    any other source.
+    a source that is no chat or chat log.
     """
-    run_inputs = recorded_run_inputs(source)
+    run_inputs = recorded_run_inputs(source, frame)
     if not run_inputs:
         return {}
     # The calls whose result is an event (an AI SDK stream's output chunks are read as TOOL_CALL_RESULTs).

@@ -33,7 +33,7 @@ from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline, RunStart, run_starts
-from agui_notebook.widget._chat import BUNDLE, _bundle_missing
+from agui_notebook.widget._chat import BUNDLE, bundle_missing
 from agui_notebook.widget._renderers import PartRenderers
 from agui_notebook.widget._static_copy import StaticCopy
 from agui_notebook.widget._static_html import static_bundle
@@ -110,7 +110,7 @@ class Inspector(anywidget.AnyWidget):
     ) -> None:
         if Inspector._esm is None:
             if not BUNDLE.is_file():
-                raise _bundle_missing()
+                raise bundle_missing()
             from anywidget._util import try_file_contents
 
             Inspector._esm = try_file_contents(BUNDLE)

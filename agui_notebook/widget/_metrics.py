@@ -30,18 +30,29 @@ AI SDK chunk streams are read as the logs read them (``logs/_aisdk.py``: ``start
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from agui_notebook._types import JSON
+from agui_notebook.chat._recorder import RecordedEvent
 from agui_notebook.logs._aisdk import UIChunkConverter
 from agui_notebook.logs._kinds import CHUNK_ID_KEYS, REASONING_DELTA_TYPES, RUN_END_TYPES, TEXT_DELTA_TYPES
 from agui_notebook.logs._odd_values import OddValues
-from agui_notebook.logs._record import RecordedEvent
 from agui_notebook.logs.tables._runs import _usage
 from agui_notebook.ui._chunk_types import is_ui_chunk_type
+from agui_notebook.wire._records import is_chat_record
 
-__all__ = ["CHARS_PER_TOKEN", "MAX_BARS", "METRICS_SYNC_SECONDS", "GapBars", "MessageMetrics", "RunMetrics"]
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "MAX_BARS",
+    "METRICS_SYNC_SECONDS",
+    "GapBars",
+    "LiveMetrics",
+    "MessageMetrics",
+    "RunMetrics",
+]
 
 MAX_BARS = 60
 """The most bars a message's sparkline has; longer streams are downsampled by max (a long stall stays visible)."""
@@ -121,6 +132,8 @@ class RunMetrics:
     def add_record(self, record: RecordedEvent) -> None:
         """One record of ``chat.events``: an AG-UI event, or an AI SDK chunk read as the logs read it."""
         event = record["event"]
+        if is_chat_record(event):
+            return  # what the user did (the chat's own records) is no part of the agent's stream
         received_ns = record["received_ns"]
         kind = event.get("type") if type(event) is dict else None
         if kind in _CHUNK_TYPES or not is_ui_chunk_type(kind):
@@ -262,3 +275,44 @@ class MessageMetrics:
         if self._run is not None and self._message_id is not None:
             value[self._message_id] = self._run.summary()
         return value
+
+
+class LiveMetrics:
+    """A view's ``message_metrics``: the metrics of a chat's records, synced at most every
+    ``METRICS_SYNC_SECONDS`` during a run (and when it ends) while the view shows them."""
+
+    def __init__(
+        self, records: list[RecordedEvent], publish: Callable[[dict[str, dict[str, JSON]]], None]
+    ) -> None:
+        self.metrics = MessageMetrics(records)
+        self._publish = publish
+        self._from = 0  # the first message the run in progress may stream into
+        self._synced_at = 0.0
+
+    def run_begun(self, messages: list[dict[str, JSON]], sent_ns: int | None, resumes: bool) -> None:
+        resumed = resumes and bool(messages) and messages[-1].get("role") == "assistant"
+        self._from = len(messages) - 1 if resumed else len(messages)
+        self.metrics.begin_run(sent_ns)
+
+    def _message_id(self, messages: list[dict[str, JSON]]) -> str | None:
+        """The assistant message the run in progress streams into (None before it has one)."""
+        if len(messages) > self._from and messages[-1].get("role") == "assistant":
+            message_id = messages[-1].get("id")
+            return message_id if type(message_id) is str else None
+        return None
+
+    def run_ended(self, messages: list[dict[str, JSON]]) -> None:
+        self.metrics.assign(self._message_id(messages))
+        self.metrics.end_run()
+
+    def sync(self, messages: list[dict[str, JSON]], *, force: bool = False) -> None:
+        """Publish the metrics when they changed (during a run, at most every ``METRICS_SYNC_SECONDS``)."""
+        if not force and time.monotonic() - self._synced_at < METRICS_SYNC_SECONDS:
+            return
+        metrics = self.metrics
+        metrics.read()
+        metrics.assign(self._message_id(messages))
+        if not metrics.changed and not force:
+            return
+        self._synced_at = time.monotonic()
+        self._publish(metrics.as_trait())

@@ -16,13 +16,16 @@ difference between the state before and after, found by walking both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import json_equal
+from agui_notebook.wire._json import copy_json
 
-__all__ = ["MAX_CHANGES", "STATE_SYNC_RATE", "StateChanges", "pointer"]
+__all__ = ["MAX_CHANGES", "STATE_SYNC_RATE", "StateChanges", "StateSync", "pointer"]
 
 MAX_CHANGES = 500
 """Changes kept per update; past them the update says ``truncated`` (the panel then marks the whole state)."""
@@ -170,3 +173,64 @@ def _diff(before: JSON, after: JSON, path: list[str | int], out: list[dict[str, 
         return
     if not json_equal(before, after):
         out.append({"op": "replace" if path or before is not None else "add", "path": pointer(path)})
+
+
+class StateSync:
+    """A view's ``state`` trait brought up to the chat's state: at once for a change from Python, at most
+    ``STATE_SYNC_RATE`` times a second while the agent changes it (``flush`` at the run's end)."""
+
+    def __init__(self, read: Callable[[], JSON], publish: Callable[[JSON, dict[str, JSON]], None]) -> None:
+        self._read = read
+        self._publish = publish
+        self.changes = StateChanges()
+        self.shown: JSON = copy_json(read())
+        self._pending: list[dict[str, JSON]] = []
+        self._handle: asyncio.TimerHandle | None = None
+        self._synced_at = 0.0
+
+    def changed(self, source: str, updates: list[dict[str, JSON]]) -> None:
+        """The state changed: by the ``agent`` (``updates``: its STATE events), from ``"python"``, or it is another
+        thread's (``"thread"``: shown with no changes marked)."""
+        if source == "thread":
+            self._pending.clear()
+            self.shown = copy_json(self._read())
+            self._publish(self.shown, {})
+            return
+        if source != "agent":
+            self._pending.clear()
+            self._show(source, [])
+            return
+        self._pending.extend(updates)
+        if self._handle is not None:
+            return
+        wait = self._synced_at + 1.0 / STATE_SYNC_RATE - time.monotonic()
+        if wait <= 0:
+            self.flush()
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._handle = loop.call_later(wait, self.flush)
+
+    def flush(self) -> None:
+        """Show the agent's updates since the last sync (nothing when there are none)."""
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if self._pending:
+            updates, self._pending = self._pending, []
+            self._show("agent", updates)
+
+    def _show(self, source: str, updates: list[dict[str, JSON]]) -> None:
+        after = copy_json(self._read())
+        changes = self.changes.take(self.shown, after, updates, source)
+        self.shown = after
+        self._synced_at = time.monotonic()
+        self._publish(after, changes)
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None

@@ -9,10 +9,12 @@ the copy shows has changed; nothing is published until the widget was displayed.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-__all__ = ["StaticCopy"]
+__all__ = ["StaticCopy", "chat_note"]
 
 Bundle = dict[str, str]
 
@@ -54,3 +56,29 @@ class StaticCopy:
         with contextlib.suppress(Exception):  # no kernel to publish to: nothing shows the copy either
             update_display(bundle, raw=True, display_id=self.display_id)
             self._shown = bundle
+
+
+def chat_note(store: Path | None, read_only: bool = False) -> str:
+    """The line under a chat's saved copy, true to where its conversation lives.
+
+    >>> chat_note(None)
+    "A saved copy of this chat. It lived in the kernel's memory: running the cell again starts a new conversation."
+    """
+    if store is None:
+        return (
+            "A saved copy of this chat. It lived in the kernel's memory: running the cell again starts a new "
+            "conversation."
+        )
+    where = _shown_path(store)
+    if read_only:
+        return f"A saved copy of this chat, read from its log {where} (open in another kernel)."
+    return (
+        f"A saved copy of this chat. Its log is {where}: run the cell again to go on with the conversation."
+    )
+
+
+def _shown_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)

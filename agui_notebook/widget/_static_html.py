@@ -33,7 +33,7 @@ import orjson
 
 from agui_notebook.agui._interrupts import is_interrupt_expired
 from agui_notebook.bridge._conversation import tool_call_ended
-from agui_notebook.widget._interrupts import INTERRUPT_PART
+from agui_notebook.chat._interrupts import INTERRUPT_PART
 from agui_notebook.wire._json import encode_json, js_number
 
 __all__ = [

@@ -1,4 +1,4 @@
-// The inspector (`inspect(source)`, agui_notebook/inspection/_inspector.py): a recorded run event by event. A
+// The inspector (`inspect(source)`, agui_notebook/widget/_inspector.py): a recorded run event by event. A
 // timeline scrubber with play/pause, steps and jumps; the conversation after the selected event, drawn by the
 // chat's own message views with the part that event changed highlighted; the event list (virtualised, filtered
 // by type, searched); the selected event's JSON, receive time and gap; verify_events' problems at their events;

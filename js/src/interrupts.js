@@ -1,4 +1,4 @@
-// `data-interrupt` parts: an AG-UI interrupt no tool card answers (agui_notebook/widget/_interrupts.py). The
+// `data-interrupt` parts: an AG-UI interrupt no tool card answers (agui_notebook/chat/_interrupts.py). The
 // card shows the interrupt's message, a form generated from its `responseSchema` (form.js), the `expiresAt`
 // countdown, and Submit / Dismiss; without a schema, Continue / Dismiss and an optional reply. Submitting sends
 // {kind: "interrupt", interruptId, status: "resolved", payload}; dismissing {..., status: "cancelled"}. Once

@@ -363,7 +363,7 @@ def test_recorder_logs_are_read_as_their_events(tmp_path) -> None:
     """What ``record``/``EventRecorder`` write (receive time + the event) reads back as the events."""
     import asyncio
 
-    from agui_notebook.logs._record import record
+    from agui_notebook.chat._recorder import record
 
     events = [
         {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},

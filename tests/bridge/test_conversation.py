@@ -19,7 +19,7 @@ from agui_notebook.bridge._conversation import (
     StateUpdateWarning,
     classify_item,
 )
-from agui_notebook.logs._record import EventRecorder
+from agui_notebook.chat._recorder import EventRecorder
 from agui_notebook.ui._changes import MessageChange
 from tests.ui.test_changes import apply_changes
 
@@ -761,7 +761,7 @@ async def test_a_snapshot_that_removes_messages_reaches_the_front_end() -> None:
 
     chat = ChatWidget(agent, thread_id="t1")
     view = FrontEnd(chat)
-    assert await chat.send("hi") == "success", chat.error
+    assert await chat.send_message("hi") == "success", chat.error
     assert [m["role"] for m in to_agui_messages_wire(chat.messages)] == [
         "reasoning",
         "assistant",

@@ -477,7 +477,7 @@ async def test_tool_outputs_of_every_shape_survive_every_later_turn(adapter: str
     if adapter == "vercel-ai":
         chat.agent = _vercel(agent, chat)
     for kind in TURN_OUTPUTS:
-        assert await chat.send(kind) == "success", chat.error
+        assert await chat.send_message(kind) == "success", chat.error
         assert chat.error == ""
     tools = [p for m in chat.messages for p in m["parts"] if p["type"] == "tool-shape"]
     assert [t["state"] for t in tools] == ["output-available"] * len(TURN_OUTPUTS)

@@ -77,7 +77,7 @@ def stages(ask: str) -> dict[str, list[dict[str, Any]]]:
 
         async def waiting() -> ChatWidget:
             chat = ChatWidget(scripted_agent(ask))
-            assert await chat.send("Send the weather report") == "interrupt"
+            assert await chat.send_message("Send the weather report") == "interrupt"
             out["waiting"] = chat.messages
             return chat
 
@@ -97,7 +97,7 @@ def stages(ask: str) -> dict[str, list[dict[str, Any]]]:
             assert task is not None and await task == "success"
             out["dismissed"] = chat.messages
         chat = await waiting()
-        assert await chat.send("Never mind, what about Bergen?") == "success"
+        assert await chat.send_message("Never mind, what about Bergen?") == "success"
         out["cancelled"] = chat.messages
         return out
 

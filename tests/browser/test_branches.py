@@ -220,9 +220,9 @@ def test_the_picker_drives_a_real_widget_loaded_with_branches(chat, tmp_path):
     to the page; a click on ‹ switches the kernel's conversation and the view shows what the kernel synced."""
     import orjson
 
-    from agui_notebook.widget._branches import MessageTree
+    from agui_notebook.chat._branches import MessageTree
+    from agui_notebook.chat._saved import SavedConversation
     from agui_notebook.widget._chat import ChatWidget
-    from agui_notebook.widget._saved import SavedConversation
 
     tree = MessageTree(two_turns())
     tree.cut(2)

@@ -30,7 +30,7 @@ def run_chat(agent: Callable[[RunAgentInput], Any], *texts: str) -> list[dict[st
         FrontEnd(chat)
         states = []
         for text in texts:
-            await chat.send(text)
+            await chat.send_message(text)
             states.append({name: getattr(chat, name) for name in TRAITS})
         return states
 

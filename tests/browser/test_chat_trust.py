@@ -26,12 +26,12 @@ def demo_conversation(
 
     async def drive() -> list[dict[str, Any]]:
         chat = ChatWidget(DemoAgent(speed=0))
-        assert await chat.send("Weather in Oslo?") == "interrupt"
+        assert await chat.send_message("Weather in Oslo?") == "interrupt"
         if answer is not None:
             asked = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
             assert await chat.answer_approval(asked["approval"]["id"], answer, reason=reason) == "success"
         if then is not None:
-            await chat.send(then)
+            await chat.send_message(then)
         return chat.messages
 
     # Playwright's sync API keeps an event loop on this thread: the widget runs on its own in another one.
@@ -177,7 +177,7 @@ def stopped_conversation() -> list[dict[str, Any]]:
 
     async def drive() -> list[dict[str, Any]]:
         chat = ChatWidget(agent)
-        task = chat.send("go")
+        task = chat.send_message("go")
         while len(chat.events) < 5:
             await asyncio.sleep(0.005)
         chat.stop()
@@ -226,7 +226,7 @@ def failed_then_retried() -> tuple[dict[str, Any], dict[str, Any]]:
     async def drive() -> tuple[dict[str, Any], dict[str, Any]]:
         chat = ChatWidget(flaky)
         view = FrontEnd(chat)
-        assert await chat.send("go") == "error"
+        assert await chat.send_message("go") == "error"
         failed = {name: getattr(chat, name) for name in traits}
         view.request({"kind": "regenerate"})  # what Retry sends
         assert await chat.task == "success"

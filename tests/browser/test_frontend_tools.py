@@ -80,7 +80,7 @@ class Kernel:
 
     def send(self, text: str) -> str:
         async def go() -> str:
-            return await self.chat.send(text)
+            return await self.chat.send_message(text)
 
         return self.run(go())
 

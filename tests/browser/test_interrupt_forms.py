@@ -91,7 +91,7 @@ def conversation(interrupts: list[dict[str, Any]], *, tool_call: str | None = No
 
     async def drive() -> list[dict[str, Any]]:
         chat = ChatWidget(agent)
-        assert await chat.send("Book me a hotel in Oslo") == "interrupt"
+        assert await chat.send_message("Book me a hotel in Oslo") == "interrupt"
         return chat.messages
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, UserMessage
 
-from agui_notebook.widget._agents import (
+from agui_notebook.chat._agents import (
     AgentError,
     aiter_agent_items,
     call_agent,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agui_notebook.widget._attachments import file_part
+from agui_notebook.chat._attachments import file_part
 
 
 def test_a_path_is_read_and_its_media_type_guessed(tmp_path: Path) -> None:

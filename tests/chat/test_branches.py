@@ -1,4 +1,4 @@
-"""Edit, regenerate and branches: the message tree (widget/_branches.py) and ChatWidget's use of it.
+"""Edit, regenerate and branches: the message tree (chat/_branches.py) and ChatWidget's use of it.
 
 The widget tests drive real agents (a scripted one recording its run inputs, and a pydantic-ai agent whose
 FunctionModel records what the model was given) and check, through the Python replica of the front end, that
@@ -20,7 +20,7 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from agui_notebook import Branch
-from agui_notebook.widget._branches import MessageTree, edited_parts
+from agui_notebook.chat._branches import MessageTree, edited_parts
 from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
 from tests.widget.front_end import FrontEnd, assert_in_sync
 
@@ -299,7 +299,7 @@ async def conversation(agent: Any, *questions: str) -> tuple[ChatWidget, FrontEn
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
     for question in questions:
-        assert await chat.send(question) == "success"
+        assert await chat.send_message(question) == "success"
     return chat, view
 
 
@@ -333,7 +333,7 @@ async def test_select_branch_shows_the_other_path_and_the_next_send_continues_it
     snapshots = [d for d in view.sent[sent_before:] if d["method"] == "custom"]
     assert [d["content"]["kind"] for d in snapshots] == ["snapshot"]  # the views replace their messages
     assert_in_sync(view, chat)
-    assert await chat.send("third") == "success"
+    assert await chat.send_message("third") == "success"
     assert agent.sent() == [
         ("user", "first"), ("assistant", "answer 1: first"), ("user", "second"),
         ("assistant", "answer 2: second"), ("user", "third"),
@@ -392,7 +392,7 @@ async def test_only_assistant_messages_regenerate_and_only_user_messages_edit() 
 async def test_edit_keeps_the_attachments_unless_files_are_given() -> None:
     agent = Scripted()
     chat = ChatWidget(agent)
-    await chat.send("describe", files=[(b"\x89PNG", "image/png")])
+    await chat.send_message("describe", files=[(b"\x89PNG", "image/png")])
     question = chat.messages[0]
     await chat.edit(question["id"], "describe it again")
     assert [p["type"] for p in chat.messages[0]["parts"]] == ["file", "text"]
@@ -437,7 +437,7 @@ async def test_a_run_in_progress_refuses_edits_and_switches() -> None:
     await chat.regenerate()
     chat.agent = agent
     question, answer = ids(chat.messages)
-    task = chat.send("slow")
+    task = chat.send_message("slow")
     while chat.status != "streaming":
         await asyncio.sleep(0.005)
     for call in (
@@ -497,7 +497,7 @@ async def test_the_views_requests_name_the_message_and_its_place() -> None:
         ({"kind": "regenerate", "messageId": ["m"]}, "regenerate: messageId is list, not a string"),
         (
             {"kind": "select_branch", "messageId": "nope", "index": 0},
-            "KeyError: \"no message 'nope' in the conversation\"",
+            "MessageNotFoundError: no message 'nope' in the conversation or its branches",
         ),
     ],
 )
@@ -560,7 +560,7 @@ async def test_a_pydantic_ai_agent_sees_only_the_selected_path() -> None:
     assert prompts[-1] == ["alpha"]
     chat.select_branch(chat.messages[1]["id"], 0)  # the first answer, with its edited follow-up selected
     assert texts(chat.messages) == ["alpha", "heard 1: alpha", "gamma", "heard 2: alpha / gamma"]
-    await chat.send("delta")
+    await chat.send_message("delta")
     assert prompts[-1] == ["alpha", "gamma", "delta"]
     chat.select_branch(chat.messages[2]["id"], 0)  # the unedited "beta"
     await chat.regenerate()
@@ -584,7 +584,7 @@ async def test_the_static_copy_and_the_widget_state_follow_the_selected_path() -
     chat = ChatWidget(Scripted(), title="Chat")
     with capture_output():
         InteractiveShell.instance().display_formatter.format(chat)
-    await chat.send("first")
+    await chat.send_message("first")
     with capture_output() as edited:
         await chat.edit(chat.messages[0]["id"], "second")
     assert [o.data["text/plain"] for o in edited.outputs][
@@ -601,9 +601,9 @@ async def test_the_static_copy_and_the_widget_state_follow_the_selected_path() -
     folded = html.split('<details class="agui-static-versions">', 1)[1].split("</details>", 1)[0]
     assert "Version 2</div>" in folded and "second" in folded and "answer 2: second" in folded
     assert html.count('<details class="agui-static-versions">') == 1
-    state = chat.get_state()  # what "Save Widget State" writes into the notebook
+    state = chat.get_state()  # what "Save Widget State" writes into the notebook: no copy of the conversation
     assert state["branch_points"] == [{"at": 0, "index": 0, "count": 2}]
-    assert texts(state["messages"]) == ["first", "answer 1: first"]
+    assert "messages" not in state and texts(chat.messages) == ["first", "answer 1: first"]
 
 
 async def test_an_approval_waiting_in_a_branch_left_behind_can_be_answered_once_selected_again() -> None:
@@ -611,7 +611,7 @@ async def test_an_approval_waiting_in_a_branch_left_behind_can_be_answered_once_
 
     chat = ChatWidget(make_approval_agent())
     view = FrontEnd(chat)
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     answer_id = chat.messages[1]["id"]
     assert await chat.regenerate() == "interrupt"  # the new answer asks again; the old one still waits, aside
     old = chat.branches(chat.messages[1]["id"])[0]

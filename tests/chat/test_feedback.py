@@ -13,9 +13,9 @@ import pytest
 from ag_ui.core import RunAgentInput
 
 from agui_notebook import load_events, messages_df
+from agui_notebook.chat._feedback import message_feedback
 from agui_notebook.logs._kinds import FEEDBACK_EVENT_NAME
 from agui_notebook.widget._chat import BAD_REQUEST, ChatWidget
-from agui_notebook.widget._feedback import message_feedback
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent
 from tests.widget.front_end import FrontEnd, assert_in_sync
 from tests.widget.sample_agents import agui_agent, chunk_agent
@@ -34,7 +34,7 @@ def _feedback_records(chat: ChatWidget) -> list[dict[str, Any]]:
 async def test_a_rating_is_kept_in_the_metadata_the_events_and_messages_df() -> None:
     chat = ChatWidget(agui_agent)
     view = FrontEnd(chat)
-    assert await chat.send("sum") == "success"
+    assert await chat.send_message("sum") == "success"
     answer = chat.messages[1]
     chat.feedback(answer["id"], "down", "It should show the steps")
     entry = chat.messages[1]["metadata"]["agui-notebook"]["feedback"]
@@ -75,7 +75,7 @@ async def test_a_rating_is_kept_in_the_metadata_the_events_and_messages_df() -> 
 async def test_the_view_sends_a_feedback_request() -> None:
     chat = ChatWidget(agui_agent)
     view = FrontEnd(chat)
-    assert await chat.send("sum") == "success"
+    assert await chat.send_message("sum") == "success"
     view.request({"kind": "feedback", "messageId": "run-a", "rating": "up"})
     assert message_feedback(chat.messages[1])["rating"] == "up"
     view.request({"kind": "feedback", "messageId": "run-a", "rating": "down", "comment": "wrong"})
@@ -85,18 +85,18 @@ async def test_the_view_sends_a_feedback_request() -> None:
     view.request({"kind": "feedback", "messageId": "run-a", "rating": "meh"})
     assert chat.error.startswith(BAD_REQUEST)
     view.request({"kind": "feedback", "messageId": "nope", "rating": "up"})
-    assert "no message with id 'nope'" in chat.error
+    assert "no message 'nope' in the conversation or its branches" in chat.error
     assert message_feedback(chat.messages[1])["rating"] == "down"  # refused requests change nothing
 
 
 async def test_only_answers_are_rated_with_a_known_rating() -> None:
     chat = ChatWidget(agui_agent)
     FrontEnd(chat)
-    assert await chat.send("sum") == "success"
+    assert await chat.send_message("sum") == "success"
     user_id = chat.messages[0]["id"]
     with pytest.raises(ValueError, match="is a user message, not an answer"):
         chat.feedback(user_id, "up")
-    with pytest.raises(KeyError, match="no message with id 'x'"):
+    with pytest.raises(KeyError, match="no message 'x' in the conversation or its branches"):
         chat.feedback("x", "up")
     with pytest.raises(ValueError, match="rating must be 'up', 'down' or None"):
         chat.feedback("run-a", "👍")
@@ -114,21 +114,19 @@ async def test_feedback_survives_save_and_load_and_stays_out_of_the_run_input(tm
 
     chat = ChatWidget(agent)
     FrontEnd(chat)
-    assert await chat.send("sum") == "success"
+    assert await chat.send_message("sum") == "success"
     chat.feedback("run-a", "up")
     chat.save(tmp_path / "chat.json")
     loaded = ChatWidget.load(tmp_path / "chat.json", agent=agent)
     assert message_feedback(loaded.messages[1])["rating"] == "up"
-    assert (
-        loaded.get_state("messages")["messages"][1]["metadata"]["agui-notebook"]["feedback"]["rating"] == "up"
-    )
     assert messages_df(loaded)["feedback"].tolist() == ["up", "up"]
     # The recorded log, written to a file, reads back the same.
     path = tmp_path / "events.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in loaded.events))
     assert messages_df(str(path))["feedback"].tolist() == ["up", "up"]
-    assert (load_events(str(path))["type"] == "CUSTOM").sum() == 1
-    assert await loaded.send("again") == "success"
+    names = [e.get("name") for e in load_events(str(path))["event"] if e["type"] == "CUSTOM"]
+    assert names.count("agui-notebook/feedback") == 1
+    assert await loaded.send_message("again") == "success"
     sent = inputs[-1].model_dump_json()
     assert "feedback" not in sent and "agui-notebook" not in sent
 
@@ -136,7 +134,7 @@ async def test_feedback_survives_save_and_load_and_stays_out_of_the_run_input(tm
 async def test_an_ai_sdk_answer_is_rated_through_its_run() -> None:
     chat = ChatWidget(chunk_agent)
     FrontEnd(chat)
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     answer = chat.messages[1]
     chat.feedback(answer["id"], "down")
     table = messages_df(chat)
@@ -147,8 +145,8 @@ async def test_an_ai_sdk_answer_is_rated_through_its_run() -> None:
 async def test_a_pydantic_ai_answer_is_rated() -> None:
     chat = ChatWidget(make_agent(SCENARIOS["reasoning_tool_text"]))
     FrontEnd(chat)
-    assert await chat.send("weather?") == "success"
-    assert await chat.send("and tomorrow?") == "success"
+    assert await chat.send_message("weather?") == "success"
+    assert await chat.send_message("and tomorrow?") == "success"
     first, second = chat.messages[1], chat.messages[3]
     chat.feedback(first["id"], "up")
     chat.feedback(second["id"], "down", "no forecast")
@@ -192,7 +190,7 @@ async def test_agents_send_suggestions_as_a_data_suggestions_part() -> None:
     ]:
         chat = ChatWidget(agent)
         view = FrontEnd(chat)
-        assert await chat.send("weather?") == "success"
+        assert await chat.send_message("weather?") == "success"
         parts = [p for p in chat.messages[-1]["parts"] if p["type"] == "data-suggestions"]
         assert [p["data"] for p in parts] == [data]
         assert_in_sync(view, chat)
@@ -213,17 +211,17 @@ async def test_an_earlier_answer_can_be_rated_while_the_agent_writes_the_next() 
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("one") == "success"
-    task = chat.send("two")
+    assert await chat.send_message("one") == "success"
+    task = chat.send_message("two")
     for _ in range(500):  # bounded: the answer being written shows within a few ms
-        if len(chat._conversation.messages) == 4:
+        if len(chat.chat.live_messages) == 4:
             break
         await asyncio.sleep(0.01)
-    assert chat._conversation.messages[3]["role"] == "assistant" and chat.busy
+    assert chat.chat.live_messages[3]["role"] == "assistant" and chat.busy
     chat.feedback(chat.messages[1]["id"], "up")
-    assert message_feedback(chat._conversation.messages[1])["rating"] == "up"
+    assert message_feedback(chat.chat.live_messages[1])["rating"] == "up"
     with pytest.raises(RuntimeError, match="still writing"):
-        chat.feedback(chat._conversation.messages[3]["id"], "down")
+        chat.feedback(chat.chat.live_messages[3]["id"], "down")
     release.set()
     assert await task == "success"
     assert message_feedback(chat.messages[1])["rating"] == "up"

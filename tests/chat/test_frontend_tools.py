@@ -23,8 +23,8 @@ from agui_notebook import (
     frontend_tool,
     ui_tools,
 )
+from agui_notebook.chat._frontend_tools import APPROVAL_PREFIX, MAX_FOLLOW_UPS
 from agui_notebook.widget._chat import ChatWidget
-from agui_notebook.widget._frontend_tools import APPROVAL_PREFIX, MAX_FOLLOW_UPS
 from tests.widget.front_end import FrontEnd, assert_in_sync
 
 # ---------------------------------------------------------------------------------------------- agents
@@ -110,7 +110,7 @@ def scripted(calls: list[tuple[str, str, str]], *, pending: bool = True, then: s
 
 
 def tool_part(chat: ChatWidget, call_id: str) -> dict[str, Any]:
-    return next(p for m in chat.messages for p in m["parts"] if p.get("toolCallId") == call_id)
+    return next((p for m in chat.messages for p in m["parts"] if p.get("toolCallId") == call_id), {})
 
 
 def tool_messages(run_input: RunAgentInput) -> list[dict[str, Any]]:
@@ -128,7 +128,7 @@ async def test_a_pydantic_ai_agent_calls_a_python_function_and_answers_with_its_
     model = TimeModel()
     chat = ChatWidget(time_agent(model), tools=[get_time])
     view = FrontEnd(chat)
-    assert await chat.send("What time is it in Paris?") == "success"
+    assert await chat.send_message("What time is it in Paris?") == "success"
     # The agent was offered the function with the schema its signature and docstring give.
     assert model.declared[0] == [
         {
@@ -178,7 +178,7 @@ async def test_a_scripted_agent_ending_with_pending_tool_call_ids_gets_the_tool_
         [("c1", "lookup", '{"city": "Oslo"}'), ("c2", "lookup", '{"city": "Rome", "units": "imperial"}')]
     )
     chat = ChatWidget(agent, tools=[lookup])
-    assert await chat.send("Weather?") == "success"
+    assert await chat.send_message("Weather?") == "success"
     assert sorted(seen) == [("Oslo", "metric"), ("Rome", "imperial")]
     first, follow_up = agent.inputs  # type: ignore[attr-defined]
     assert [t.name for t in first.tools] == ["lookup"]
@@ -215,7 +215,7 @@ async def test_an_agent_streaming_ai_sdk_chunks_gets_its_static_and_dynamic_call
         yield {"type": "finish"}
 
     chat = ChatWidget(agent, tools=[get_time])
-    assert await chat.send("time?") == "success"
+    assert await chat.send_message("time?") == "success"
     assert [(p["type"], p["state"], p["output"]["tz"]) for p in chat.messages[1]["parts"]] == [
         ("tool-get_time", "output-available", "UTC"),
         ("dynamic-tool", "output-available", "Asia/Tokyo"),
@@ -227,7 +227,7 @@ async def test_an_agent_streaming_ai_sdk_chunks_gets_its_static_and_dynamic_call
 async def test_calls_left_without_a_result_are_answered_too() -> None:
     agent = scripted([("c1", "get_time", '{"tz": "UTC"}')], pending=False)
     chat = ChatWidget(agent, tools=[get_time])
-    assert await chat.send("time?") == "success"
+    assert await chat.send_message("time?") == "success"
     assert tool_part(chat, "c1")["output"] == {"tz": "UTC", "time": "12:00"}
     assert len(agent.inputs) == 2  # type: ignore[attr-defined]
 
@@ -237,7 +237,7 @@ async def test_declarations_and_functions_mix_and_calls_to_unknown_tools_stay_as
     agent = scripted([("c1", "pick_color", "{}")])
     chat = ChatWidget(agent, tools=[declared, get_time])
     assert [t["name"] for t in chat.tools] == ["pick_color", "get_time"]
-    assert await chat.send("color?") == "success"
+    assert await chat.send_message("color?") == "success"
     assert len(agent.inputs) == 1  # type: ignore[attr-defined] - nothing to answer: no follow-up
     assert [t.name for t in agent.inputs[0].tools] == ["pick_color", "get_time"]  # type: ignore[attr-defined]
     assert tool_part(chat, "c1")["state"] == "input-available"
@@ -256,12 +256,12 @@ async def test_send_returns_the_outcome_of_the_last_run_and_raise_errors_raises_
         yield {"type": "RUN_FINISHED", **ids}
 
     chat = ChatWidget(agent, tools=[get_time])
-    assert await chat.send("time?") == "error"
+    assert await chat.send_message("time?") == "error"
     assert chat.error == "the model is overloaded"
     assert tool_part(chat, "c1")["state"] == "output-available"
     strict = ChatWidget(agent, tools=[get_time], raise_errors=True)
     with pytest.raises(AgentRunError, match="overloaded"):
-        await strict.send("time?")
+        await strict.send_message("time?")
 
 
 async def test_regenerate_and_edit_run_the_tools_again_and_keep_the_old_turn_as_a_branch() -> None:
@@ -272,7 +272,7 @@ async def test_regenerate_and_edit_run_the_tools_again_and_keep_the_old_turn_as_
 
     agent = scripted([("c1", "clock", '{"tz": "UTC"}')])
     chat = ChatWidget(agent, tools=[clock])
-    assert await chat.send("time?") == "success"
+    assert await chat.send_message("time?") == "success"
     first_answer = chat.messages[1]["id"]
     assert await chat.regenerate() == "success"
     assert tool_part(chat, "c1")["output"] == "12:01"
@@ -312,7 +312,7 @@ async def test_a_sync_tool_runs_off_the_event_loop_which_stays_responsive() -> N
 
     chat = ChatWidget(scripted([("c1", "slow", '{"seconds": 0.5}')]), tools=[slow])
     beat = asyncio.create_task(ticker())
-    assert await chat.send("go") == "success"
+    assert await chat.send_message("go") == "success"
     beat.cancel()
     assert threads and threads[0] != threading.get_ident()
     ((begun, ended),) = spans
@@ -330,7 +330,7 @@ async def test_an_async_tool_runs_on_the_loop() -> None:
         return 7
 
     chat = ChatWidget(scripted([("c1", "where", "")]), tools=[where])
-    assert await chat.send("go") == "success"
+    assert await chat.send_message("go") == "success"
     assert threads == [threading.get_ident()]
     assert tool_part(chat, "c1")["output"] == 7
 
@@ -341,7 +341,7 @@ async def test_a_tool_that_raises_ends_output_error_and_the_agent_is_told() -> N
 
     model = TimeModel(args='{"city": "Atlantis"}', tool="get_weather")
     chat = ChatWidget(time_agent(model), tools=[get_weather])
-    assert await chat.send("Weather in Atlantis?") == "success"
+    assert await chat.send_message("Weather in Atlantis?") == "success"
     call = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-get_weather")
     assert (call["state"], call["errorText"]) == ("output-error", "LookupError: no station near Atlantis")
     assert "output" not in call
@@ -359,7 +359,7 @@ async def test_bad_arguments_are_not_passed_and_the_error_names_the_argument() -
 
     agent = scripted([("c1", "add", '{"a": "three"}'), ("c2", "add", '{"b": 2}'), ("c3", "add", '"7"')])
     chat = ChatWidget(agent, tools=[add])
-    assert await chat.send("sum?") == "success"
+    assert await chat.send_message("sum?") == "success"
     assert called == []
     assert [tool_part(chat, c)["errorText"] for c in ("c1", "c2", "c3")] == [
         "invalid arguments for add: a: Input should be a valid integer, unable to parse string as an integer",
@@ -382,7 +382,7 @@ async def test_results_become_json_by_the_one_rule_and_one_without_a_json_form_i
 
     agent = scripted([("c1", "stats", "{}"), ("c2", "broken", "{}")])
     chat = ChatWidget(agent, tools=[stats, broken])
-    assert await chat.send("go") == "success"
+    assert await chat.send_message("go") == "success"
     assert tool_part(chat, "c1")["output"] == {"mean": 0.5, "when": "2026-12-01"}
     assert tool_part(chat, "c2")["state"] == "output-error"
     assert tool_part(chat, "c2")["errorText"].startswith("the result of broken")
@@ -408,7 +408,7 @@ async def test_an_agent_that_keeps_calling_is_stopped_after_max_follow_ups() -> 
     chat = ChatWidget(agent, tools=[get_time])
     chat.max_follow_ups = 3
     view = FrontEnd(chat)
-    assert await chat.send("time?") == "error"
+    assert await chat.send_message("time?") == "error"
     assert len(runs) == 4  # the user's run and three follow-ups
     assert [tool_part(chat, f"c{i}")["state"] for i in range(1, 5)] == ["output-available"] * 3 + [
         "output-error"
@@ -423,12 +423,12 @@ async def test_an_agent_that_keeps_calling_is_stopped_after_max_follow_ups() -> 
     assert_in_sync(view, chat)
     # A new message is a new turn: the count starts again.
     runs.clear()
-    assert await chat.send("again") == "error"
+    assert await chat.send_message("again") == "error"
     assert len(runs) == 4
     strict = ChatWidget(agent, tools=[get_time], raise_errors=True)
     strict.max_follow_ups = 0
     with pytest.raises(ToolLoopError, match="after 0 automatic follow-up runs"):
-        await strict.send("time?")
+        await strict.send_message("time?")
 
 
 # ---------------------------------------------------------------------------------------------- stopping
@@ -448,7 +448,7 @@ async def test_stop_while_a_sync_tool_runs_ends_it_all() -> None:
     agent = scripted([("c1", "wait_forever", "{}")])
     chat = ChatWidget(agent, tools=[wait_forever])
     view = FrontEnd(chat)
-    task = chat.send("go")
+    task = chat.send_message("go")
     while not entered.is_set():
         await asyncio.sleep(0.005)
     assert chat.busy and chat.status == "streaming"
@@ -474,8 +474,8 @@ async def test_stop_while_an_async_tool_awaits_and_during_the_follow_up() -> Non
         return "rested"
 
     chat = ChatWidget(scripted([("c1", "nap", "{}")]), tools=[nap])
-    task = chat.send("go")
-    while chat.status != "streaming" or tool_part(chat, "c1")["state"] != "input-available":
+    task = chat.send_message("go")
+    while chat.status != "streaming" or tool_part(chat, "c1").get("state") != "input-available":
         await asyncio.sleep(0.005)
     await asyncio.sleep(0.02)
     chat.stop()
@@ -497,7 +497,7 @@ async def test_stop_while_an_async_tool_awaits_and_during_the_follow_up() -> Non
         yield {"type": "RUN_FINISHED", **ids}
 
     chat = ChatWidget(slow_answer, tools=[get_time])
-    task = chat.send("go")
+    task = chat.send_message("go")
     await follow_up_started.wait()
     chat.stop()
     assert await task == "cancelled"
@@ -530,7 +530,7 @@ async def test_an_approved_call_runs_once_the_user_approves_from_the_card() -> N
     agent = scripted([("c1", "delete_file", '{"path": "/tmp/x"}')], then="Deleted.")
     chat = ChatWidget(agent, tools=[frontend_tool(delete_file, approval=True)])
     view = FrontEnd(chat)
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     part = tool_part(chat, "c1")
     assert part["state"] == "approval-requested"
     assert part["approval"] == {
@@ -558,7 +558,7 @@ async def test_an_approved_call_runs_once_the_user_approves_from_the_card() -> N
 async def test_a_denied_call_is_output_denied_and_the_agent_reads_the_reason() -> None:
     model = TimeModel(args='{"path": "/tmp/x"}', tool="delete_file")
     chat = ChatWidget(time_agent(model), tools=[frontend_tool(delete_file, approval=True)])
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     assert await chat.answer_approval(APPROVAL_PREFIX + "call_t", False, reason="keep it") == "success"  # type: ignore[misc]
     assert deleted == []
     part = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
@@ -578,7 +578,7 @@ async def test_only_the_calls_that_need_approval_wait_and_several_are_answered_t
         ]
     )
     chat = ChatWidget(agent, tools=[get_time, frontend_tool(delete_file, approval=True)])
-    assert await chat.send("go") == "interrupt"
+    assert await chat.send_message("go") == "interrupt"
     assert [tool_part(chat, c)["state"] for c in ("c1", "c2", "c3")] == [
         "output-available",
         "approval-requested",
@@ -597,8 +597,8 @@ async def test_only_the_calls_that_need_approval_wait_and_several_are_answered_t
 async def test_a_new_message_cancels_a_waiting_frontend_approval_without_a_resume_entry() -> None:
     agent = scripted([("c1", "delete_file", '{"path": "/tmp/x"}')])
     chat = ChatWidget(agent, tools=[frontend_tool(delete_file, approval=True)])
-    assert await chat.send("Delete /tmp/x") == "interrupt"
-    assert await chat.send("Never mind") == "success"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Never mind") == "success"
     part = tool_part(chat, "c1")
     assert part["state"] == "output-denied"
     assert part["callProviderMetadata"]["ag-ui"]["ended"] == "cancelled"
@@ -652,7 +652,7 @@ def test_a_function_whose_signature_cannot_be_described_is_refused_at_constructi
 async def test_a_typed_widget_returns_typed_messages_and_names_what_does_not_validate() -> None:
     ChatMessage = UIMessage[Any, Any, ui_tools(get_time)]
     chat = ChatWidget(time_agent(TimeModel()), tools=[get_time], message_type=ChatMessage)
-    assert await chat.send("What time is it in Paris?") == "success"
+    assert await chat.send_message("What time is it in Paris?") == "success"
     messages = chat.ui_messages
     assert all(isinstance(m, ChatMessage) for m in messages)
     call = next(p for p in messages[1].parts if getattr(p, "tool_name", None) == "get_time")

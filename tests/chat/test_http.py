@@ -27,11 +27,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from agui_notebook.chat._http import HttpAgent, HttpAgentError
 from agui_notebook.widget._chat import ChatWidget
-from agui_notebook.widget._http import HttpAgent, HttpAgentError
 from tests.support.loopback import free_port, serve_on_loopback
 from tests.support.node import run_node_reference
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
+from tests.widget.sample_agents import streamed
 from tests.wire.streams import cuts, wire_texts
 
 TOKEN = "Bearer test-token"
@@ -135,7 +136,7 @@ async def test_http_agent_reports_an_error_status_with_the_body(server_url: str)
 
 async def test_chat_widget_runs_an_http_agent(server_url: str) -> None:
     chat = ChatWidget(HttpAgent(f"{server_url}/agents/weather", headers={"Authorization": TOKEN}))
-    outcome = await chat.send("What's the weather?")
+    outcome = await chat.send_message("What's the weather?")
     assert outcome == "success"
     assert chat.status == "ready"
     user, answer = chat.messages
@@ -150,13 +151,13 @@ async def test_chat_widget_runs_an_http_agent(server_url: str) -> None:
     assert answer["parts"][2]["state"] == "output-available"
     assert answer["parts"][2]["output"] == {"city": "Paris", "sky": "sunny", "temp_c": 21}
     assert answer["parts"][-1]["text"] == "The weather in Paris is **sunny**, 21 °C."
-    assert [r["event"]["type"] for r in chat.events][:1] == ["RUN_STARTED"]
-    assert chat.events[-1]["event"]["type"] == "RUN_FINISHED"
+    assert [e["type"] for e in streamed(chat)][:1] == ["RUN_STARTED"]
+    assert streamed(chat)[-1]["type"] == "RUN_FINISHED"
 
 
 async def test_chat_widget_approval_round_trip_over_http(server_url: str) -> None:
     chat = ChatWidget(HttpAgent(f"{server_url}/agents/approval", headers={"Authorization": TOKEN}))
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     tool = chat.messages[-1]["parts"][-1]
     assert (tool["type"], tool["state"]) == ("tool-delete_file", "approval-requested")
     assert await chat.answer_approval(tool["approval"]["id"], True) == "success"
@@ -582,7 +583,7 @@ WIDGET_CASES = {
 async def test_chat_widget_shows_the_http_agents_error(bad_server: str, case: str) -> None:
     path, expected = WIDGET_CASES[case]
     chat = ChatWidget(HttpAgent(f"{bad_server}{path}"))
-    outcome = await chat.send("hi")
+    outcome = await chat.send_message("hi")
     assert (outcome, chat.status) == ("error", "error")
     assert isinstance(chat.exception, HttpAgentError)
     assert chat.error == f"HttpAgentError: {chat.exception}"
@@ -592,14 +593,14 @@ async def test_chat_widget_shows_the_http_agents_error(bad_server: str, case: st
 
 async def test_chat_widget_keeps_the_partial_answer_of_a_stream_cut_short(bad_server: str) -> None:
     chat = ChatWidget(HttpAgent(f"{bad_server}/stream/cut-short"))
-    assert await chat.send("hi") == "error"
+    assert await chat.send_message("hi") == "error"
     assert chat.messages[-1]["role"] == "assistant"
     assert chat.messages[-1]["parts"][-1]["text"] == REPLY
 
 
 async def test_chat_widget_names_both_runs_when_events_are_for_another(bad_server: str) -> None:
     chat = ChatWidget(HttpAgent(f"{bad_server}/stream/other-run"))
-    assert await chat.send("hi") == "error"
+    assert await chat.send_message("hi") == "error"
     sent = received_inputs["other-run"]
     assert chat.error == (
         f"HttpAgentError: POST {bad_server}/stream/other-run: HTTP 200 text/event-stream, event 0 (RUN_STARTED) "
@@ -614,6 +615,6 @@ async def test_chat_widget_names_both_runs_when_events_are_for_another(bad_serve
 )
 async def test_chat_widget_runs_through_done_a_bom_and_redirects(bad_server: str, path: str) -> None:
     chat = ChatWidget(HttpAgent(f"{bad_server}{path}"))
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     assert chat.status == "ready"
     assert chat.messages[-1]["parts"][-1]["text"] == REPLY

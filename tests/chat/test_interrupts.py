@@ -20,7 +20,7 @@ from pydantic_ai.models.function import FunctionModel
 
 from agui_notebook import ChatWidget, InterruptPayloadError
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
-from agui_notebook.widget._interrupts import INTERRUPT_PART
+from agui_notebook.chat._interrupts import INTERRUPT_PART
 from tests.support.node import run_node_reference
 from tests.support.pydantic_ai_runs import _needs_approval, make_approval_agent
 from tests.widget.front_end import FrontEnd, assert_in_sync
@@ -109,7 +109,7 @@ async def test_an_interrupt_without_a_tool_call_is_a_card_at_the_end_of_the_answ
     }
     chat = ChatWidget(ScriptedAgent([interrupt]))
     view = FrontEnd(chat)
-    assert await chat.send("Book me a hotel") == "interrupt"
+    assert await chat.send_message("Book me a hotel") == "interrupt"
     answer = chat.messages[1]
     assert answer["parts"][-1] == {
         "type": "data-interrupt",
@@ -119,7 +119,7 @@ async def test_an_interrupt_without_a_tool_call_is_a_card_at_the_end_of_the_answ
     assert [p["type"] for p in answer["parts"]] == ["step-start", "text", "data-interrupt"]
     assert_in_sync(view, chat)
     # The card is the client's: the next run input does not carry it as a message.
-    assert "activity" not in [m["role"] for m in chat._run_input("r", []).model_dump()["messages"]]
+    assert "activity" not in [m["role"] for m in chat.chat.next_run_input().model_dump()["messages"]]
 
 
 async def test_a_tool_call_interrupt_that_asks_for_something_else_is_a_form_too() -> None:
@@ -127,7 +127,7 @@ async def test_a_tool_call_interrupt_that_asks_for_something_else_is_a_form_too(
     asking = {"id": "q", "reason": "input", "toolCallId": "c1", "responseSchema": TRIP_SCHEMA}
     approving = {"id": "a", "reason": "tool_call", "toolCallId": "c1", "message": "Book it?"}
     chat = ChatWidget(ScriptedAgent([asking, approving], tool_call="c1"))
-    assert await chat.send("Book") == "interrupt"
+    assert await chat.send_message("Book") == "interrupt"
     parts = chat.messages[1]["parts"]
     tool = next(p for p in parts if p["type"] == "tool-book")
     assert (tool["state"], tool["approval"]) == (
@@ -154,7 +154,7 @@ async def test_an_interrupt_naming_a_tool_call_the_answer_does_not_show_is_a_car
     interrupt = {"id": "q", "reason": "tool_call", "toolCallId": "elsewhere", "message": "Approve it?"}
     agent = ScriptedAgent([interrupt])
     chat = ChatWidget(agent)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     assert interrupt_parts(chat.messages[1])[0]["data"]["interrupt"] == interrupt
     assert await chat.answer_interrupt("q", {"approved": True}) == "success"  # type: ignore[misc]
     assert resume_of(agent.inputs[1]) == [
@@ -169,7 +169,7 @@ async def test_answer_interrupt_resumes_with_the_payload_and_continues_the_answe
     agent = ScriptedAgent([{"id": "trip", "reason": "input_required", "responseSchema": TRIP_SCHEMA}])
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("Book me a hotel") == "interrupt"
+    assert await chat.send_message("Book me a hotel") == "interrupt"
     payload = {"city": "Oslo", "nights": 2, "extras": ["parking"], "room": {"beds": 2, "smoking": False}}
     task = chat.answer_interrupt("trip", payload)
     assert task is not None and await task == "success"
@@ -212,7 +212,7 @@ async def test_answer_interrupt_resumes_with_the_payload_and_continues_the_answe
 async def test_a_payload_the_schema_refuses_names_the_field(payload: Any, message: str) -> None:
     agent = ScriptedAgent([{"id": "trip", "reason": "input_required", "responseSchema": TRIP_SCHEMA}])
     chat = ChatWidget(agent)
-    assert await chat.send("Book") == "interrupt"
+    assert await chat.send_message("Book") == "interrupt"
     before = copy.deepcopy(chat.messages)
     with pytest.raises(InterruptPayloadError) as raised:
         chat.answer_interrupt("trip", payload)
@@ -232,7 +232,7 @@ async def test_several_interrupts_resume_once_in_one_array_in_their_order() -> N
     agent = ScriptedAgent(interrupts)
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     assert chat.answer_interrupt("size", "M") is None
     assert view.state["messages"][1]["parts"][-1]["data"]["status"] == "resolved"  # shown at once
     assert chat.messages[1]["parts"][-1]["data"]["status"] == "resolved"  # and saved
@@ -258,7 +258,7 @@ async def test_dismissing_sends_cancelled_and_the_view_can_do_both() -> None:
     agent = ScriptedAgent(interrupts)
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     view.request({"kind": "interrupt", "interruptId": "b", "status": "cancelled"})
     assert chat.error == "" and not chat.busy
     assert chat.messages[1]["parts"][-1]["data"] == {
@@ -299,7 +299,7 @@ async def test_an_expired_interrupt_can_only_be_cancelled() -> None:
         [{"id": "late", "reason": "input", "expiresAt": past, "responseSchema": {"type": "string"}}]
     )
     chat = ChatWidget(agent)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     with pytest.raises(
         InterruptPayloadError,
         match=r"^interrupt 'late' expired at .* and can no longer be answered; cancel it to continue$",
@@ -313,7 +313,7 @@ async def test_an_expired_interrupt_can_only_be_cancelled() -> None:
 async def test_one_not_yet_expired_is_answered() -> None:
     agent = ScriptedAgent([{"id": "soon", "reason": "input", "expiresAt": later(5)}])
     chat = ChatWidget(agent)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     assert await chat.answer_interrupt("soon", "a reply") == "success"  # type: ignore[misc]
     assert resume_of(agent.inputs[1]) == [{"interruptId": "soon", "status": "resolved", "payload": "a reply"}]
 
@@ -322,9 +322,9 @@ async def test_a_new_message_cancels_open_interrupts() -> None:
     agent = ScriptedAgent([{"id": "x", "reason": "input"}, {"id": "y", "reason": "input"}])
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     assert chat.answer_interrupt("x", "half") is None
-    task = chat.send("Forget it")
+    task = chat.send_message("Forget it")
     assert view.state["messages"][1]["parts"][-1]["data"]["status"] == "cancelled"  # at once
     await task
     # Only the open one is cancelled; a new message is a new answer, not the continuation of the old one.
@@ -339,7 +339,7 @@ async def test_a_new_message_cancels_open_interrupts() -> None:
 
 async def test_an_unknown_interrupt_is_a_key_error() -> None:
     chat = ChatWidget(ScriptedAgent([{"id": "x", "reason": "input"}]))
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     with pytest.raises(KeyError, match="no interrupt is waiting with id 'nope'"):
         chat.answer_interrupt("nope", 1)
 
@@ -354,7 +354,7 @@ async def test_an_approval_and_a_form_resume_together() -> None:
     ]
     agent = ScriptedAgent(interrupts, tool_call="c1")
     chat = ChatWidget(agent)
-    assert await chat.send("Book") == "interrupt"
+    assert await chat.send_message("Book") == "interrupt"
     assert chat.answer_approval("appr", True) is None  # the form is still open
     with pytest.raises(InterruptPayloadError, match=r"payload: must be a date \(YYYY-MM-DD\)"):
         chat.answer_interrupt("when", "2026-02-30")
@@ -377,7 +377,7 @@ async def test_answer_interrupt_answers_a_pydantic_ai_approval() -> None:
         return AGUIAdapter(agent=approval_agent, run_input=run_input).run_stream()
 
     chat = ChatWidget(recording)
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     # pydantic-ai's interrupt names the tool call and has a schema with `approved`: the tool card, no form.
     assert interrupt_parts(chat.messages[1]) == []
     with pytest.raises(
@@ -407,7 +407,7 @@ async def test_the_approval_card_gets_descriptor_is_automatic_and_signature_from
         tool_call="c1",
     )
     chat = ChatWidget(agent)
-    assert await chat.send("Book") == "interrupt"
+    assert await chat.send_message("Book") == "interrupt"
     tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-book")
     assert tool["approval"] == {
         "id": "appr",
@@ -426,7 +426,7 @@ async def test_an_open_interrupt_survives_save_and_load_and_resumes_the_same_ans
         [{"id": "trip", "reason": "input", "message": "Where?", "responseSchema": TRIP_SCHEMA}]
     )
     chat = ChatWidget(agent)
-    assert await chat.send("Book") == "interrupt"
+    assert await chat.send_message("Book") == "interrupt"
     chat.save(tmp_path / "chat.json")
 
     again = ChatWidget.load(tmp_path / "chat.json", agent=agent)
@@ -454,7 +454,7 @@ async def test_the_resume_input_is_what_ag_ui_client_accepts() -> None:
     ]
     agent = ScriptedAgent(interrupts)
     chat = ChatWidget(agent)
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     chat.answer_interrupt("a", "x")
     chat.answer_interrupt("b", cancel=True)
     await chat.answer_interrupt("c")  # type: ignore[misc]
@@ -490,7 +490,7 @@ async def test_pydantic_ai_approval_metadata_reaches_the_approval_card() -> None
         return f"deleted {path}"
 
     chat = ChatWidget(lambda run_input: AGUIAdapter(agent=agent, run_input=run_input).run_stream())
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     tool = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file")
     assert tool["approval"] == {
         "id": "int-call_d",
@@ -506,7 +506,7 @@ async def test_pydantic_ai_approval_metadata_reaches_the_approval_card() -> None
 
 async def test_the_interrupt_part_is_a_valid_ui_message_part() -> None:
     chat = ChatWidget(ScriptedAgent([{"id": "x", "reason": "input", "responseSchema": TRIP_SCHEMA}]))
-    assert await chat.send("Go") == "interrupt"
+    assert await chat.send_message("Go") == "interrupt"
     part = chat.ui_messages[1].parts[-1]
     assert (part.type, part.id) == ("data-interrupt", "x")
     assert [m.role for m in chat.agui_messages] == ["user", "assistant", "activity"]

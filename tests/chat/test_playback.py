@@ -11,10 +11,11 @@ import orjson
 import pytest
 
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.chat._playback import _item_time, playback_items
 from agui_notebook.widget._chat import ChatWidget
-from agui_notebook.widget._playback import _item_time, playback_items
+from agui_notebook.wire._records import is_chat_record
 from tests.widget.front_end import FrontEnd, assert_in_sync
-from tests.widget.sample_agents import CHUNK_ANSWER, chunk_agent
+from tests.widget.sample_agents import CHUNK_ANSWER, chunk_agent, streamed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -25,7 +26,7 @@ async def test_play_renders_a_recorded_ag_ui_log() -> None:
     view = FrontEnd(chat)
     assert await chat.play(path) == "success"
     assert chat.messages == ui_message_dicts_from_events(path)
-    assert len(chat.events) == len(path.read_text().splitlines())
+    assert len(streamed(chat)) == len(path.read_text().splitlines())
     assert_in_sync(view, chat)
 
 
@@ -59,7 +60,8 @@ async def test_play_at_recorded_speed_keeps_the_pacing(tmp_path: Path) -> None:
     await chat.play(log, speed=3.0)
     assert time.monotonic() - started < 0.3
     assert chat.messages[0]["parts"] == [{"type": "text", "text": "0123", "state": "done"}]
-    assert [r["received_ns"] for r in chat.events[: len(records)]] == [r["received_ns"] for r in records]
+    played = [r for r in chat.events if not is_chat_record(r["event"])]
+    assert [r["received_ns"] for r in played[: len(records)]] == [r["received_ns"] for r in records]
 
 
 # ---------------------------------------------------------------------------------------------- the source of a play

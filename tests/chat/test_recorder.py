@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from pydantic_ai.ui.ag_ui import AGUIAdapter
 
 from agui_notebook._errors import EventLogWarning
+from agui_notebook.chat._recorder import EventRecorder, record
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._record import EventRecorder, record
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
 from tests.logs.samples import capture_module

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import orjson
@@ -9,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agui_notebook import ChatLogError
+from agui_notebook.chat._saved import SavedConversation
 from agui_notebook.widget._chat import ChatWidget
-from agui_notebook.widget._saved import SavedConversation
 from tests.widget.sample_agents import agui_agent
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -19,7 +21,7 @@ USER = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "hi"}]}
 
 async def test_save_and_load_round_trip(tmp_path: Path) -> None:
     chat = ChatWidget(agui_agent, thread_id="thread-1", state={"total": 0})
-    await chat.send("What is 1 + 2?")
+    await chat.send_message("What is 1 + 2?")
     path = tmp_path / "chat.json"
     chat.save(path)
     loaded = ChatWidget.load(path, agent=agui_agent, title="Restored")
@@ -37,7 +39,7 @@ def test_the_saved_document() -> None:
     saved = SavedConversation(thread_id="t1", messages=[USER], state={"step": 2}, events=events)
     assert orjson.loads(saved.to_json()) == {
         "format": "agui-notebook.chat",
-        "version": 3,
+        "version": 4,
         "threadId": "t1",
         "messages": [USER],
         "state": {"step": 2},
@@ -78,19 +80,19 @@ def test_events_javascript_would_write_are_saved() -> None:
 
 
 async def test_branches_survive_save_and_load(tmp_path: Path) -> None:
-    from tests.widget.test_branches import Scripted, texts
+    from tests.chat.test_branches import Scripted, texts
 
     agent = Scripted()
     chat = ChatWidget(agent, thread_id="thread-1")
-    await chat.send("first")
-    await chat.send("second")
+    await chat.send_message("first")
+    await chat.send_message("second")
     await chat.edit(chat.messages[2]["id"], "second, edited")
     await chat.regenerate(chat.messages[1]["id"])
     chat.select_branch(chat.messages[1]["id"], 0)  # back to the first answer and its edited follow-up
     path = tmp_path / "chat.json"
     chat.save(path)
     document = orjson.loads(path.read_bytes())
-    assert document["version"] == 3 and document["messages"] == chat.messages
+    assert document["version"] == 4 and document["messages"] == chat.messages
     assert sum("message" in node for node in document["branches"]["nodes"]) == 3  # the off-path ones only
 
     loaded = ChatWidget.load(path, agent=agent)
@@ -108,14 +110,14 @@ async def test_branches_survive_save_and_load(tmp_path: Path) -> None:
     ]
     loaded.select_branch(loaded.messages[2]["id"], 0)
     assert texts(loaded.messages) == ["first", "answer 1: first", "second", "answer 2: second"]
-    await loaded.send("third")  # the loaded tree grows like the live one
+    await loaded.send_message("third")  # the loaded tree grows like the live one
     assert [m.content for m in agent.inputs[-1].messages][-1] == "third"
     assert len(agent.inputs[-1].messages) == 5
 
 
 async def test_a_conversation_without_branches_saves_none(tmp_path: Path) -> None:
     chat = ChatWidget(agui_agent)
-    await chat.send("hi")
+    await chat.send_message("hi")
     chat.save(tmp_path / "chat.json")
     assert "branches" not in orjson.loads((tmp_path / "chat.json").read_bytes())
 
@@ -137,13 +139,42 @@ def test_a_version_1_document_still_loads(tmp_path: Path) -> None:
     assert loaded.branch_points == [] and len(loaded.branches("a1")) == 1
 
 
-@pytest.mark.parametrize("version", [4, "2", 0])
-def test_a_version_this_package_does_not_know_is_refused(version: object) -> None:
+@pytest.mark.parametrize(
+    ("version", "problem"),
+    [
+        (
+            5,
+            "version 5 of the saved conversation format is newer than this agui-notebook reads (1 to 4): a newer agui-notebook wrote it",
+        ),
+        ("2", "version: '2' is not a version of the saved conversation format"),
+        (0, "version: 0 is not a version of the saved conversation format"),
+    ],
+)
+def test_a_version_this_package_does_not_know_is_refused(version: object, problem: str) -> None:
     data = orjson.dumps({"format": "agui-notebook.chat", "version": version, "messages": []})
-    with pytest.raises(
-        ValueError, match=rf"^chat\.json: version {version!r} of the saved conversation format"
-    ):
+    with pytest.raises(ChatLogError) as raised:
         SavedConversation.from_json(data, "chat.json")
+    assert str(raised.value) == f"chat.json: {problem}" and isinstance(raised.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("document", "problem"),
+    [
+        ({"messages": "hi"}, "messages: a str, not a list"),
+        ({"messages": ["hi"]}, "messages[0]: a str, not a message object"),
+        ({"events": {"a": 1}}, "events: a dict, not a list"),
+        ({"threadId": 7}, "threadId: a int, not a str"),
+    ],
+)
+def test_a_document_whose_fields_are_of_the_wrong_kind_names_the_field(document: dict, problem: str) -> None:
+    data = orjson.dumps({"format": "agui-notebook.chat", "version": 1, **document})
+    with pytest.raises(ChatLogError, match=rf"^chat\.json: {re.escape(problem)}$"):
+        SavedConversation.from_json(data, "chat.json")
+
+
+def test_a_file_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ChatLogError, match=r"missing\.json: cannot read the saved conversation"):
+        ChatWidget.load(tmp_path / "missing.json")
 
 
 def test_branches_that_do_not_fit_the_messages_are_refused() -> None:
@@ -158,22 +189,23 @@ def test_branches_that_do_not_fit_the_messages_are_refused() -> None:
 
 
 async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path: Path) -> None:
-    """The user's turns are in the run inputs: a loaded chat inspects and forks as the chat did."""
+    """The user's turns are in the run inputs, which the records keep as changes of the previous one: a loaded
+    chat inspects and forks as the chat did, and a picture sent once is not written again at every turn."""
     from agui_notebook import fork, inspect, load_events
 
     chat = ChatWidget(agui_agent, thread_id="thread-1")
     picture = bytes(30_000)  # 40,000 characters of base64 in each run input that repeats it
-    await chat.send("What is 1 + 2?", files=[(picture, "image/png")])
-    await chat.send("And 2 + 3?")
-    await chat.send("And 3 + 4?")
+    await chat.send_message("What is 1 + 2?", files=[(picture, "image/png")])
+    await chat.send_message("And 2 + 3?")
+    await chat.send_message("And 3 + 4?")
     path = tmp_path / "chat.json"
     chat.save(path)
     document = orjson.loads(path.read_bytes())
-    inputs = document["runInputs"]["inputs"]
-    assert [entry["events"] for entry in inputs] == [count for count, _ in chat._run_inputs]
-    assert path.read_bytes().count(b"A" * 40_000) == 2  # the picture: in the messages, and once in runInputs
+    assert "runInputs" not in document  # the run-start records hold them
+    # The picture: in the messages, in the record of the turn that sent it, and in the first run's input.
+    assert path.read_bytes().count(b"A" * 40_000) == 3
     loaded = ChatWidget.load(path, agent=agui_agent)
-    assert loaded._run_inputs == chat._run_inputs
+    assert loaded.run_inputs == chat.run_inputs
     assert inspect(loaded).messages == inspect(chat).messages
     assert [m["role"] for m in inspect(loaded).messages].count("user") == 3
     at = len(load_events(chat)) - 1

@@ -158,8 +158,8 @@ def test_two_chats_compare_their_conversations() -> None:
 
     async def run() -> tuple[ChatWidget, ChatWidget]:
         first, second = ChatWidget(agent_saying("Yes.")), ChatWidget(agent_saying("No."))
-        await first.send("Well?")
-        await second.send("Well?")
+        await first.send_message("Well?")
+        await second.send_message("Well?")
         return first, second
 
     first, second = asyncio.run(run())
@@ -181,10 +181,10 @@ def test_one_run_of_each_chat_starts_from_the_question_the_chat_sent() -> None:
 
     async def run() -> tuple[ChatWidget, ChatWidget]:
         first, second = ChatWidget(make_agent(_text_only)), ChatWidget(make_agent(_text_only))
-        await first.send("Hello")
-        await first.send("Weather in Oslo?")
-        await second.send("Hello")
-        await second.send("Weather in Bergen?")
+        await first.send_message("Hello")
+        await first.send_message("Weather in Oslo?")
+        await second.send_message("Hello")
+        await second.send_message("Weather in Bergen?")
         return first, second
 
     first, second = asyncio.run(run())

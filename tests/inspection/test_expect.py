@@ -167,7 +167,7 @@ def test_a_chat_is_checked_through_its_events() -> None:
 
     async def run() -> ChatWidget:
         chat = ChatWidget(agent)
-        await chat.send("Find k")
+        await chat.send_message("Find k")
         return chat
 
     chat = asyncio.run(run())
@@ -186,7 +186,7 @@ def test_a_run_read_from_ai_sdk_chunks_is_verified_as_the_ai_sdk_reads_it() -> N
 
     async def run() -> ChatWidget:
         chat = ChatWidget(lambda run_input: iter(["Plain ", "text."]))  # recorded as AI SDK chunks
-        await chat.send("Hi")
+        await chat.send_message("Hi")
         return chat
 
     expect(asyncio.run(run())).text_contains("Plain text.").verify()

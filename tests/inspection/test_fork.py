@@ -128,17 +128,19 @@ def test_chat_fork_sends_the_forked_input_to_the_agent_and_keeps_the_old_turns_a
 
     async def run() -> ChatWidget:
         chat = _scripted_chat(received)
-        await chat.send("Weather?")
-        await chat.send("And tomorrow?")
-        assert len(chat.events) == 14
-        # After the first run's tool result (event 5): the user's question, the call and an edited result.
-        expected = fork(chat, at=5, tool_results={"c1": "storm"})
+        await chat.send_message("Weather?")
+        await chat.send_message("And tomorrow?")
+        types = load_events(chat)["type"].tolist()
+        assert types.count("RUN_STARTED") == 2 and len(types) == len(chat.events)
+        at = types.index("TOOL_CALL_RESULT") + 1  # after the first run's tool result
+        # The user's question, the call and an edited result.
+        expected = fork(chat, at=at, tool_results={"c1": "storm"})
         assert [(m.role, getattr(m, "content", None)) for m in expected.messages] == [
             ("user", "Weather?"),
             ("assistant", None),
             ("tool", "storm"),
         ]
-        await chat.fork(at=5, tool_results={"c1": "storm"})
+        await chat.fork(at=at, tool_results={"c1": "storm"})
         assert comparable(received[-1]) == comparable(expected)
         assert received[-1].thread_id == chat.thread_id
         return chat
@@ -159,9 +161,11 @@ def test_chat_fork_at_a_run_start_asks_the_agent_again_from_that_runs_input() ->
 
     async def run() -> ChatWidget:
         chat = _scripted_chat(received)
-        await chat.send("Weather?")
-        await chat.send("And tomorrow?")
-        await chat.fork(at=7, messages={received[1].messages[-1].id: "And in Oslo?"})
+        await chat.send_message("Weather?")
+        await chat.send_message("And tomorrow?")
+        types = load_events(chat)["type"].tolist()
+        second_run = [i for i, t in enumerate(types) if t == "RUN_STARTED"][1]
+        await chat.fork(at=second_run, messages={received[1].messages[-1].id: "And in Oslo?"})
         return chat
 
     chat = asyncio.run(run())
@@ -189,7 +193,7 @@ def test_a_pydantic_ai_agent_answers_the_forked_input() -> None:
 
     async def run() -> ChatWidget:
         chat = ChatWidget(make_agent(stream))
-        await chat.send(PROMPT)
+        await chat.send_message(PROMPT)
         frame = load_events(chat)
         n = int((frame["type"] == "TOOL_CALL_RESULT").to_numpy().nonzero()[0][0]) + 1
         expected = fork(chat, at=n, tool_results={"call_r1": "stormy"})

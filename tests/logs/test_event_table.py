@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from agui_notebook.chat._recorder import EventRecorder
 from agui_notebook.logs._columns import EVENT_COLUMNS, names
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._record import EventRecorder
 from tests.logs.samples import CAPTURES, RUN, T0, at, jsonl, known_events, values
 
 

@@ -14,11 +14,11 @@ from ag_ui.core import RunFinishedEvent, RunStartedEvent, TextMessageContentEven
 
 from agui_notebook._errors import EventLogWarning
 from agui_notebook.agui._intake import EventParseError
+from agui_notebook.chat._recorder import EventRecorder
 from agui_notebook.logs import _sources
 from agui_notebook.logs._columns import EVENT_COLUMNS, names
 from agui_notebook.logs._file_buffer import FileBuffer
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._record import EventRecorder
 from agui_notebook.logs.tables._runs import runs_df
 from tests.logs.samples import RUN, T0, at, jsonl, known_events, values
 

@@ -1,8 +1,8 @@
 """A Python replica of the ChatWidget front end: applies what the kernel sends exactly as js/src/sync.js does.
 
 ``FrontEnd`` captures everything the widget sends through its comm (trait updates and custom patch/snapshot
-messages, serialized at send time as the kernel would) and applies it in order, so a test can check that the
-live patches rebuild the same conversation as the saved ``messages`` trait.
+messages, serialized at send time as the kernel would) and applies it in order. Like a view that mounts, it asks
+for a snapshot first; a test then checks that the live patches rebuild the chat's conversation.
 """
 
 from __future__ import annotations
@@ -22,15 +22,16 @@ class FrontEnd:
     def __init__(self, chat: ChatWidget) -> None:
         self.chat = chat
         self.sent: list[dict[str, Any]] = []
-        self.state = {"messages": copy.deepcopy(chat.messages), "status": chat.status, "error": chat.error}
+        self.state: dict[str, Any] = {"messages": [], "status": chat.status, "error": chat.error}
         self.seq: int | None = None
         chat.comm.send = self._receive  # type: ignore[method-assign]
+        self.request({"kind": "resync"})  # what a view does when it mounts
 
     def _receive(self, data: Any = None, metadata: Any = None, buffers: Any = None) -> None:
         data = orjson.loads(orjson.dumps(data))  # the wire copy, taken when the kernel sends it
         self.sent.append(data)
         if data["method"] == "update":
-            for key in ("messages", "status", "error"):
+            for key in ("status", "error"):
                 if key in data["state"]:
                     self.state[key] = copy.deepcopy(data["state"][key])
             return
@@ -103,7 +104,6 @@ def apply_ops(state: dict[str, Any], ops: list[list[Any]]) -> None:
 
 
 def assert_in_sync(view: FrontEnd, chat: ChatWidget) -> None:
-    """The patched view, the saved trait and the conversation all hold the same messages and status."""
-    assert view.state["messages"] == chat.messages
-    assert chat.messages == json.loads(json.dumps(chat._conversation.messages))
+    """The patched view and the conversation hold the same messages, and the view the widget's status."""
+    assert view.state["messages"] == json.loads(json.dumps(chat.messages))
     assert (view.state["status"], view.state["error"]) == (chat.status, chat.error)

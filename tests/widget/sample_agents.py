@@ -92,3 +92,10 @@ CHUNK_ANSWER = {
         {"type": "text", "text": "One.", "state": "done"},
     ],
 }
+
+
+def streamed(chat: Any) -> list[dict[str, Any]]:
+    """The events and chunks the agents streamed into ``chat``, without the chat's own records."""
+    from agui_notebook.chat._records import record_kind
+
+    return [r["event"] for r in chat.events if record_kind(r["event"]) is None]

@@ -1,7 +1,7 @@
 """ChatWidget without a browser: real agents drive it; a Python replica of the front end applies what it sends.
 
 ``FrontEnd`` (front_end.py) applies everything the widget sends exactly as js/src/sync.js does, so every test can
-check that the live patches rebuild the same conversation as the saved ``messages`` trait.
+check that the live patches rebuild the chat's conversation.
 """
 
 from __future__ import annotations
@@ -25,14 +25,16 @@ import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
-from agui_notebook import AgentRunError, JsonValueError, OptionError, StateUpdateWarning
+from agui_notebook import AgentRunError, ChatStateError, JsonValueError, OptionError, StateUpdateWarning
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.bridge._messages import to_agui_messages_wire
+from agui_notebook.chat._run import MAX_WARNINGS
 from agui_notebook.widget import _chat
-from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
+from agui_notebook.widget._chat import ChatWidget
+from agui_notebook.widget._requests import BUSY_NOTICE
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
 from tests.widget.front_end import FrontEnd, assert_in_sync
-from tests.widget.sample_agents import AGUI_ANSWER, CHUNK_ANSWER, agui_agent, chunk_agent
+from tests.widget.sample_agents import AGUI_ANSWER, CHUNK_ANSWER, agui_agent, chunk_agent, streamed
 
 # ---------------------------------------------------------------------------------------------- helpers
 
@@ -60,24 +62,24 @@ def without_provider_metadata(message: dict[str, Any]) -> list[dict[str, Any]]:
 async def test_a_generator_of_agui_events_builds_the_answer() -> None:
     chat = ChatWidget(agui_agent, thread_id="thread-1")
     view = FrontEnd(chat)
-    assert await chat.send("What is 1 + 2?") == "success"
+    assert await chat.send_message("What is 1 + 2?") == "success"
     question = chat.messages[0]
     assert chat.messages == [user("What is 1 + 2?", question["id"]), AGUI_ANSWER]
     assert chat.state == {"total": 3, "count": 1}
     assert (chat.status, chat.error) == ("ready", "")
     assert_in_sync(view, chat)
     assert view.trait_updates("status") == ["submitted", "streaming", "ready"]
-    # The saved trait is set twice: with the user's turn when the run starts, with the answer when it ends.
-    assert view.trait_updates("messages") == [chat.messages[:1], chat.messages]
+    # The conversation reaches the views only as the snapshot they asked for and patches: never a whole trait.
+    assert view.trait_updates("messages") == []
 
 
 async def test_a_generator_of_ai_sdk_chunks_builds_the_answer() -> None:
     chat = ChatWidget(chunk_agent)
     view = FrontEnd(chat)
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     assert chat.messages[1] == CHUNK_ANSWER
     assert_in_sync(view, chat)
-    assert [r["event"] for r in chat.events] == list(chunk_agent(None))  # type: ignore[arg-type]
+    assert streamed(chat) == list(chunk_agent(None))  # type: ignore[arg-type]
 
 
 async def test_plain_strings_are_text_deltas() -> None:
@@ -88,14 +90,14 @@ async def test_plain_strings_are_text_deltas() -> None:
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     answer = chat.messages[1]
     assert answer == {
         "id": answer["id"],
         "role": "assistant",
         "parts": [{"type": "step-start"}, {"type": "text", "text": "Hello, world", "state": "done"}],
     }
-    assert [r["event"]["type"] for r in chat.events] == [
+    assert [e["type"] for e in streamed(chat)] == [
         "start", "start-step", "text-start", "text-delta", "text-delta", "text-delta", "text-end", "finish-step", "finish",
     ]  # fmt: skip
     assert_in_sync(view, chat)
@@ -109,7 +111,7 @@ async def test_ag_ui_event_models_from_an_object_with_run() -> None:
             yield TextMessageEndEvent(message_id="m1")
 
     chat = ChatWidget(Agent())
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     answer = chat.messages[1]
     # No RUN_STARTED/RUN_FINISHED in the stream: the widget opens and closes the run itself.
     assert answer["parts"] == [
@@ -122,7 +124,7 @@ async def test_ag_ui_event_models_from_an_object_with_run() -> None:
         },
     ]
     assert answer["id"] == answer["metadata"]["ag-ui"]["runId"]
-    assert [r["event"]["type"] for r in chat.events] == [
+    assert [e["type"] for e in streamed(chat)] == [
         "TEXT_MESSAGE_START",
         "TEXT_MESSAGE_CONTENT",
         "TEXT_MESSAGE_END",
@@ -132,7 +134,7 @@ async def test_ag_ui_event_models_from_an_object_with_run() -> None:
 async def test_a_pydantic_ai_agent_with_a_function_model() -> None:
     chat = ChatWidget(make_agent(SCENARIOS["reasoning_tool_text"]))
     view = FrontEnd(chat)
-    assert await chat.send("What's the weather?") == "success"
+    assert await chat.send_message("What's the weather?") == "success"
     assert without_provider_metadata(chat.messages[1]) == [
         {"type": "step-start"},
         {"type": "reasoning", "text": "The user wants the weather.", "state": "done"},
@@ -147,7 +149,7 @@ async def test_a_pydantic_ai_agent_with_a_function_model() -> None:
         {"type": "text", "text": "The weather in Paris is **sunny**, 21 °C.", "state": "done"},
     ]
     # What the widget shows is what the bridge makes of the events it recorded.
-    replay = ui_message_dicts_from_events([r["event"] for r in chat.events])
+    replay = ui_message_dicts_from_events(streamed(chat))
     assert replay[0]["parts"] == chat.messages[1]["parts"]
     assert_in_sync(view, chat)
 
@@ -167,8 +169,10 @@ async def test_the_run_input_carries_the_conversation_tools_state_and_files(tmp_
         "parameters": {"type": "object", "properties": {}},
     }
     chat = ChatWidget(agent, thread_id="thread-9", tools=[tool], state={"step": 1})
-    await chat.send("Look", files=[image, (b"hello", "text/plain"), ("notes.md", b"# hi", "text/markdown")])
-    await chat.send("Again")
+    await chat.send_message(
+        "Look", files=[image, (b"hello", "text/plain"), ("notes.md", b"# hi", "text/markdown")]
+    )
+    await chat.send_message("Again")
     first, second = inputs
     assert chat.messages[0]["parts"] == [
         {
@@ -221,8 +225,8 @@ async def test_activity_stays_on_the_client() -> None:
         }
 
     chat = ChatWidget(agent)
-    await chat.send("one")
-    await chat.send("two")
+    await chat.send_message("one")
+    await chat.send_message("two")
     assert [p["type"] for p in chat.messages[1]["parts"]] == ["data-plan", "step-start", "text"]
     assert [m.role for m in inputs[1].messages] == ["user", "assistant", "user"]
 
@@ -234,7 +238,7 @@ async def test_activity_stays_on_the_client() -> None:
 async def test_approval_from_the_front_end_resumes_the_run(approved: bool) -> None:
     chat = ChatWidget(make_approval_agent())
     view = FrontEnd(chat)
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     assert chat.status == "ready"
     tool = chat.messages[1]["parts"][-1]
     assert (tool["type"], tool["state"], tool["input"]) == (
@@ -296,13 +300,13 @@ async def test_ai_sdk_chunks_with_an_approval_match_the_ai_sdk(node_reference: A
 
     chat = ChatWidget(vercel)
     view = FrontEnd(chat)
-    assert await chat.send("Delete /tmp/x") == "interrupt"
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
     asked = copy.deepcopy(chat.messages[1])
-    first_chunks = [r["event"] for r in chat.events]
+    first_chunks = streamed(chat)
     tool = asked["parts"][-1]
     assert (tool["state"], tool["approval"]) == ("approval-requested", {"id": "call_d"})
     assert await chat.answer_approval("call_d", True) == "success"
-    resumed_chunks = [r["event"] for r in chat.events[len(first_chunks) :]]
+    resumed_chunks = streamed(chat)[len(first_chunks) :]
     answered = copy.deepcopy(asked)
     answered["parts"][-1].update(state="approval-responded", approval={"id": "call_d", "approved": True})
     first, final = node_reference(
@@ -341,7 +345,7 @@ async def test_two_approvals_resume_once_both_are_answered() -> None:
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("Delete /a and /b") == "interrupt"
+    assert await chat.send_message("Delete /a and /b") == "interrupt"
     asked = [p for p in chat.messages[1]["parts"] if p["type"] == "tool-delete_file"]
     assert [(p["toolCallId"], p["state"]) for p in asked] == [
         ("call_a", "approval-requested"),
@@ -366,7 +370,7 @@ async def test_denying_the_demo_report_ends_the_call_denied_with_its_reason() ->
 
     chat = ChatWidget(DemoAgent(speed=0))
     view = FrontEnd(chat)
-    assert await chat.send("Weather in Oslo?") == "interrupt"
+    assert await chat.send_message("Weather in Oslo?") == "interrupt"
     asked = next(p for p in chat.messages[1]["parts"] if p["type"] == "tool-send_report")
     assert asked["state"] == "approval-requested"
     assert (
@@ -393,8 +397,8 @@ async def test_a_new_message_cancels_the_pending_approval_and_its_old_button_doe
 
     chat = ChatWidget(recording)
     view = FrontEnd(chat)
-    assert await chat.send("Delete /tmp/x") == "interrupt"
-    task = chat.send("Never mind: what time is it?")
+    assert await chat.send_message("Delete /tmp/x") == "interrupt"
+    task = chat.send_message("Never mind: what time is it?")
     # At once, before the agent answers: the card is no longer asking.
     shown = next(p for p in view.state["messages"][1]["parts"] if p["type"] == "tool-delete_file")
     assert shown["state"] == "approval-responded"
@@ -414,7 +418,10 @@ async def test_a_new_message_cancels_the_pending_approval_and_its_old_button_doe
     # The old Approve, clicked late: refused visibly, nothing changes and no run starts.
     before = copy.deepcopy(chat.messages)
     view.request({"kind": "approval", "approvalId": "int-call_d", "approved": True})
-    assert chat.error == "KeyError: \"approval 'int-call_d' was cancelled: a new message was sent before it\""
+    assert (
+        chat.error
+        == "MessageNotFoundError: approval 'int-call_d' was cancelled: a new message was sent before it"
+    )
     assert not chat.busy and len(inputs) == 2
     assert chat.messages == before
     assert_in_sync(view, chat)
@@ -427,8 +434,10 @@ async def test_a_new_message_to_the_demo_starts_a_new_answer_though_its_run_inpu
 
     chat = ChatWidget(DemoAgent(speed=0))
     view = FrontEnd(chat)
-    assert await chat.send("Weather in Oslo?") == "interrupt"
-    assert await chat.send("And the weather in Bergen?") == "interrupt"  # a new answer, with its own approval
+    assert await chat.send_message("Weather in Oslo?") == "interrupt"
+    assert (
+        await chat.send_message("And the weather in Bergen?") == "interrupt"
+    )  # a new answer, with its own approval
     assert any("Bergen" in part.get("text", "") for part in chat.messages[3]["parts"])
     started = [r["event"] for r in chat.events if r["event"]["type"] == "RUN_STARTED"][-1]
     assert [e["status"] for e in started["input"]["resume"]] == ["cancelled"]  # recorded as the agent sent it
@@ -464,8 +473,8 @@ async def test_stop_ends_a_slow_sync_agent_within_200_ms() -> None:
 
     chat = ChatWidget(slow)
     view = FrontEnd(chat)
-    task = chat.send("count")
-    while "0 " not in json.dumps(chat._conversation.messages):
+    task = chat.send_message("count")
+    while "0 " not in json.dumps(chat.chat.live_messages):
         await asyncio.sleep(0.01)
     stopped_at = time.monotonic()
     view.request({"kind": "stop"})
@@ -476,12 +485,13 @@ async def test_stop_ends_a_slow_sync_agent_within_200_ms() -> None:
     answer = chat.messages[1]
     assert answer["parts"][-1]["text"] == "0 "
     assert answer["metadata"]["ag-ui"]["outcome"] == {"type": "cancelled"}
-    assert chat.events[-1]["event"] == {
+    assert streamed(chat)[-1] == {
         "type": "RUN_FINISHED",
         "threadId": chat.thread_id,
         "runId": answer["id"],
         "outcome": {"type": "cancelled"},
     }
+    assert chat.events[-1]["event"]["name"] == "agui-notebook/run-end"
     assert_in_sync(view, chat)
     assert await asyncio.to_thread(finished.wait, 3.0)  # the worker closed the generator at its next item
 
@@ -493,7 +503,7 @@ async def test_stop_cancels_an_async_agent() -> None:
         yield "never"
 
     chat = ChatWidget(agent)
-    task = chat.send("go")
+    task = chat.send_message("go")
     while chat.status != "streaming":
         await asyncio.sleep(0.005)
     started = time.monotonic()
@@ -538,7 +548,7 @@ async def test_stop_finishes_every_streaming_part(kind: str) -> None:
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    task = chat.send("go")
+    task = chat.send_message("go")
     while len(chat.events) < len(items):
         await asyncio.sleep(0.005)
     chat.stop()
@@ -577,7 +587,7 @@ async def test_the_kernel_loop_stays_free_while_a_sync_agent_blocks() -> None:
 
     ticking = asyncio.create_task(ticker())
     chat = ChatWidget(blocking)
-    await chat.send("go")
+    await chat.send_message("go")
     ticking.cancel()
     assert ticks >= 10
 
@@ -598,7 +608,7 @@ async def test_an_agent_that_raises_shows_the_error_and_leaves_the_widget_usable
 
     chat = ChatWidget(flaky)
     view = FrontEnd(chat)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert (chat.status, chat.error) == ("error", "ConnectionError: model endpoint unreachable")
     assert isinstance(chat.exception, ConnectionError)
     answer = chat.messages[1]
@@ -609,7 +619,7 @@ async def test_an_agent_that_raises_shows_the_error_and_leaves_the_widget_usable
         }
     }
     assert_in_sync(view, chat)
-    assert await chat.send("again") == "success"
+    assert await chat.send_message("again") == "success"
     assert (chat.status, chat.error) == ("ready", "")
     assert chat.messages[-1]["parts"][-1]["text"] == "Working on it... done"
     assert_in_sync(view, chat)
@@ -621,7 +631,7 @@ async def test_an_agent_that_fails_before_streaming_gets_an_error_message() -> N
         yield ""  # pragma: no cover
 
     chat = ChatWidget(broken)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     answer = chat.messages[1]
     assert answer["role"] == "assistant"
     assert answer["metadata"]["ag-ui"]["error"] == {
@@ -637,7 +647,7 @@ async def test_a_run_error_event_sets_the_error_status() -> None:
         yield {"type": "RUN_ERROR", "message": "rate limited", "code": "429"}
 
     chat = ChatWidget(agent)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert (chat.status, chat.error) == ("error", "rate limited")
     assert chat.messages[1]["metadata"]["ag-ui"]["error"] == {"message": "rate limited", "code": "429"}
     assert isinstance(chat.exception, AgentRunError)
@@ -645,7 +655,7 @@ async def test_a_run_error_event_sets_the_error_status() -> None:
 
     strict = ChatWidget(agent, raise_errors=True)
     with pytest.raises(AgentRunError, match="rate limited") as raised:
-        await strict.send("go")
+        await strict.send_message("go")
     assert raised.value.code == "429"
     assert (strict.status, strict.error, strict.busy) == ("error", "rate limited", False)
 
@@ -658,14 +668,14 @@ async def test_raise_errors_re_raises_the_agents_exception_once_the_widget_is_ti
     chat = ChatWidget(failing, raise_errors=True)
     view = FrontEnd(chat)
     with pytest.raises(ConnectionError, match="model endpoint unreachable") as raised:
-        await chat.send("go")
+        await chat.send_message("go")
     assert raised.value is chat.exception
     assert (chat.status, chat.error) == ("error", "ConnectionError: model endpoint unreachable")
     assert "ConnectionError: model endpoint unreachable" in chat.error_details
     assert chat.messages[1]["parts"][-1] == {"type": "text", "text": "Working on it", "state": "done"}
     assert_in_sync(view, chat)
     chat.agent = lambda run_input: iter(["fine"])
-    assert await chat.send("again") == "success"  # and the widget goes on
+    assert await chat.send_message("again") == "success"  # and the widget goes on
 
 
 async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered() -> None:
@@ -678,7 +688,7 @@ async def test_a_malformed_chunk_stream_shows_where_and_keeps_what_was_rendered(
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert (
         chat.error
         == "malformed stream: item 3 (text-delta): no text part with id 't9' (send text-start first)"
@@ -695,7 +705,7 @@ async def test_a_malformed_event_stream_names_the_item() -> None:
         yield 42
 
     chat = ChatWidget(agent)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert (
         chat.error
         == "malformed stream: item 2: expected an AG-UI event, an AI SDK chunk (dict) or str text, got int"
@@ -709,7 +719,7 @@ async def test_an_item_whose_type_is_not_a_string_names_the_item() -> None:
         yield {"type": ["text-delta"], "delta": "x"}
 
     chat = ChatWidget(agent)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert chat.error == "malformed stream: item 1: a stream item needs a string 'type', got ['text-delta']"
     assert chat.messages[1]["parts"][-1]["text"] == "Kept"
 
@@ -725,7 +735,7 @@ async def test_events_out_of_order_are_caught_by_the_reference_rules() -> None:
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert chat.error == (
         "malformed stream: event 4 (TEXT_MESSAGE_CONTENT): no active text message 'other'; "
         "send TEXT_MESSAGE_START first"
@@ -749,12 +759,12 @@ async def test_sending_while_busy_is_refused() -> None:
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    task = chat.send("first")
+    task = chat.send_message("first")
     with pytest.raises(RuntimeError, match="cannot send a message while the agent is answering"):
-        chat.send("second")
+        chat.send_message("second")
     view.request({"kind": "send", "text": "from the view", "files": []})
     assert chat.error == BUSY_NOTICE
-    assert "from the view" not in json.dumps(chat._conversation.messages)
+    assert "from the view" not in json.dumps(chat.chat.live_messages)
     assert chat.status in ("submitted", "streaming")
     release.set()
     assert await task == "success"
@@ -764,10 +774,12 @@ async def test_sending_while_busy_is_refused() -> None:
 async def test_a_widget_without_an_agent_plays_but_does_not_send() -> None:
     chat = ChatWidget()
     view = FrontEnd(chat)
-    with pytest.raises(TypeError, match=r"this ChatWidget has no agent: pass ChatWidget\(agent=...\)"):
-        chat.send("hi")
+    with pytest.raises(
+        TypeError, match=r"this chat has no agent: pass it as the first argument or set chat.agent"
+    ):
+        chat.send_message("hi")
     view.request({"kind": "send", "text": "hi", "files": []})
-    assert chat.error.startswith("AgentError: this ChatWidget has no agent")
+    assert chat.error.startswith("AgentError: this chat has no agent")
     assert chat.messages == [] and chat.status == "ready"
     assert await chat.play(list(chunk_agent(None))) == "success"  # type: ignore[arg-type]
     assert chat.messages == [CHUNK_ANSWER] and chat.error == ""
@@ -807,21 +819,17 @@ async def test_send_from_the_view_with_files_and_regenerate() -> None:
 async def test_resync_answers_with_a_snapshot() -> None:
     chat = ChatWidget(chunk_agent)
     view = FrontEnd(chat)
-    await chat.send("hi")
+    await chat.send_message("hi")
     view.state["messages"] = []  # a view that lost track
     view.request({"kind": "resync"})
     snapshot = view.sent[-1]["content"]
     assert snapshot["kind"] == "snapshot" and snapshot["seq"] == view.patches()[-1]["seq"] + 1
     assert_in_sync(view, chat)
-    await chat.send("again")  # patches continue after the snapshot's seq
+    await chat.send_message("again")  # patches continue after the snapshot's seq
     assert_in_sync(view, chat)
 
 
-async def test_a_long_run_is_batched_and_the_trait_is_refreshed_every_few_seconds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(_chat, "TRAIT_SYNC_SECONDS", 0.25)
-
+async def test_a_long_run_is_batched_and_never_resends_the_conversation() -> None:
     async def agent(run_input: RunAgentInput) -> AsyncIterator[str]:
         for i in range(2000):
             yield f"{i} "
@@ -831,11 +839,12 @@ async def test_a_long_run_is_batched_and_the_trait_is_refreshed_every_few_second
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
     started = time.monotonic()
-    await chat.send("count")
+    await chat.send_message("count")
     elapsed = time.monotonic() - started
     patches = view.patches()
     assert len(patches) <= elapsed * 30 + 4  # at most ~30 patch messages a second, whatever the event rate
-    assert 2 <= len(view.trait_updates("messages")) <= elapsed / 0.25 + 2
+    assert view.trait_updates("messages") == []  # and no periodic re-send of the whole conversation
+    assert [d["content"]["kind"] for d in view.sent if d["method"] == "custom"].count("snapshot") == 1
     assert chat.messages[1]["parts"][-1]["text"] == "".join(f"{i} " for i in range(2000))
     assert_in_sync(view, chat)
 
@@ -847,23 +856,28 @@ async def test_the_events_load_into_the_log_tables() -> None:
     from agui_notebook.logs._load import load_events
 
     chat = ChatWidget(agui_agent, thread_id="thread-1")
-    await chat.send("What is 1 + 2?")
+    await chat.send_message("What is 1 + 2?")
     frame = load_events(chat)
-    assert frame["type"].tolist() == [e["type"] for e in agui_agent(_input("thread-1"))]
-    assert set(frame["run_id"]) == {"run-a"}
-    assert frame["t"].is_monotonic_increasing
+    streamed_types = [e["type"] for e in agui_agent(_input("thread-1"))]
+    # The chat's own records (the thread, the user's message, the run's start and end) are CUSTOM rows.
+    assert frame["type"].tolist() == ["CUSTOM", "CUSTOM", "CUSTOM", *streamed_types, "CUSTOM"]
+    assert set(frame["run_id"].dropna()) == {"run-a"}
+    assert frame["t"].dropna().is_monotonic_increasing
 
 
 async def test_clear_starts_a_new_conversation() -> None:
     chat = ChatWidget(agui_agent, state={"total": 0})
     view = FrontEnd(chat)
     thread = chat.thread_id
-    await chat.send("hi")
+    await chat.send_message("hi")
     chat.clear()
-    assert chat.messages == [] and chat.events == [] and chat.state == {"total": 0}
-    assert chat.thread_id != thread
+    assert chat.messages == [] and streamed(chat) == [] and chat.state == {"total": 0}
+    assert chat.thread_id != thread and [t["id"] for t in chat.threads] == [chat.thread_id]
     assert_in_sync(view, chat)
-    assert ["len", 0] in view.ops()
+    snapshot = [
+        d["content"] for d in view.sent if d["method"] == "custom" and d["content"]["kind"] == "snapshot"
+    ][-1]
+    assert (snapshot["kind"], snapshot["messages"], snapshot["threadId"]) == ("snapshot", [], chat.thread_id)
 
 
 async def test_clear_while_streaming_drops_the_rest_of_the_run() -> None:
@@ -873,27 +887,27 @@ async def test_clear_while_streaming_drops_the_rest_of_the_run() -> None:
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    task = chat.send("go")
+    task = chat.send_message("go")
     while chat.status != "streaming":
         await asyncio.sleep(0.005)
     chat.clear()
     assert await task == "cancelled"
-    assert (chat.messages, chat.status, chat.events) == ([], "ready", [])
+    assert (chat.messages, chat.status, streamed(chat)) == ([], "ready", [])
     assert_in_sync(view, chat)
 
 
 async def test_assigning_messages_replaces_the_conversation() -> None:
     chat = ChatWidget(chunk_agent)
     view = FrontEnd(chat)
-    await chat.send("hi")
+    await chat.send_message("hi")
     chat.messages = [user("start over", "u9")]
     assert view.sent[-1]["content"]["kind"] == "snapshot"
     assert_in_sync(view, chat)
     await chat.regenerate()
     assert [m["id"] for m in chat.messages] == ["u9", "msg-1"]
     assert_in_sync(view, chat)
-    task = chat.send("busy now")
-    with pytest.raises(traitlets.TraitError, match="while the agent is answering"):
+    task = chat.send_message("busy now")
+    with pytest.raises(ChatStateError, match="while the agent is answering"):
         chat.messages = []
     await task
 
@@ -902,7 +916,7 @@ async def test_an_empty_send_from_the_view_is_explained() -> None:
     chat = ChatWidget(chunk_agent)
     view = FrontEnd(chat)
     view.request({"kind": "send", "text": "", "files": []})
-    assert (chat.status, chat.error) == ("ready", "ValueError: nothing to send: give some text or files")
+    assert (chat.status, chat.error) == ("ready", "OptionError: nothing to send: give some text or files")
     assert chat.messages == [] and chat.task is None
     assert_in_sync(view, chat)
 
@@ -991,14 +1005,14 @@ async def test_values_that_are_not_plain_json_are_converted_by_the_one_rule(
 ) -> None:
     chat = ChatWidget(tool_output_agent(value))
     view = FrontEnd(chat)
-    assert await chat.send("look it up") == "success"
+    assert await chat.send_message("look it up") == "success"
     tool, data = chat.messages[1]["parts"][-2:]
     assert tool["output"] == {"value": expected, "rows": [expected]}
     assert data == {"type": "data-stats", "data": {"value": expected}}
-    assert chat._conversation.messages[1]["parts"][-2]["output"] == tool["output"]  # what the next run sends
+    assert chat.chat.live_messages[1]["parts"][-2]["output"] == tool["output"]  # what the next run sends
     assert (chat.status, chat.error) == ("ready", "")
     assert_in_sync(view, chat)
-    assert await chat.send("again") == "success"
+    assert await chat.send_message("again") == "success"
     assert_in_sync(view, chat)
 
 
@@ -1016,9 +1030,9 @@ async def test_state_events_and_event_models_carry_converted_values() -> None:
     chat = ChatWidget(agent, state={"start": decimal.Decimal("2")})
     view = FrontEnd(chat)
     assert chat.state == {"start": 2}
-    assert await chat.send("go") == "success"
+    assert await chat.send_message("go") == "success"
     assert chat.state == {"total": 3, "at": "2026-01-02", "mean": 1.5}
-    assert [r["event"] for r in chat.events if r["event"]["type"] == "CUSTOM"] == [
+    assert [e for e in streamed(chat) if e["type"] == "CUSTOM"] == [
         {"type": "CUSTOM", "name": "progress", "value": {"done": 7}}
     ]
     assert chat.save is not None and json.loads(json.dumps(chat.events))  # the log is JSON too
@@ -1054,13 +1068,13 @@ async def test_a_value_with_no_json_form_ends_the_run_naming_its_path_and_the_ne
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("look it up") == "error"
+    assert await chat.send_message("look it up") == "error"
     assert chat.status == "error"
     assert chat.error == "chunk 5 (tool-output-available) .output.value: a <class 'object'> is not JSON"
     assert isinstance(chat.exception, JsonValueError)
     assert chat.messages[1]["parts"][0]["text"] == "Looked it up."  # the partial answer is kept
     assert_in_sync(view, chat)
-    assert await chat.send("again") == "success"
+    assert await chat.send_message("again") == "success"
     assert chat.messages[-1]["parts"][-2]["output"] == {"value": "fine", "rows": ["fine"]}
     assert (chat.status, chat.error, chat.exception) == ("ready", "", None)
     assert_in_sync(view, chat)
@@ -1086,7 +1100,7 @@ def sync_breaks_on_partial(chat: ChatWidget) -> None:
 
 @pytest.mark.parametrize(
     "where",
-    ["call", "before the first item", "mid-stream", "async mid-stream", "tool output", "sync"],
+    ["call", "before the first item", "mid-stream", "async mid-stream", "tool output"],
 )
 async def test_any_failure_ends_the_run_with_one_error_and_the_next_send_works(where: str) -> None:
     runs = 0
@@ -1127,28 +1141,42 @@ async def test_any_failure_ends_the_run_with_one_error_and_the_next_send_works(w
 
     chat = ChatWidget(async_agent if where == "async mid-stream" else sync_agent)
     view = FrontEnd(chat)
-    if where == "sync":
-        sync_breaks_on_partial(chat)
-    assert await chat.send("go") == "error"
+    assert await chat.send_message("go") == "error"
     assert chat.status == "error" and chat.error
     assert chat.exception is not None
     assert "Traceback" in chat.error_details
     assert type(chat.exception).__name__ in chat.error_details
-    if where in ("mid-stream", "async mid-stream", "tool output", "sync"):
+    if where in ("mid-stream", "async mid-stream", "tool output"):
         assert "partial" in json.dumps(chat.messages[1]["parts"])
     if where == "tool output":
         assert chat.error.startswith("event 4 (TOOL_CALL_RESULT) .content: a <class 'object'> is not JSON")
     # The view shows what the kernel holds, whatever failed.
     assert view.state["messages"] == chat.messages
     assert (view.state["status"], view.state["error"]) == ("error", chat.error)
-    assert await chat.send("again") == "success"
+    assert await chat.send_message("again") == "success"
     assert (chat.status, chat.error, chat.error_details, chat.exception) == ("ready", "", "", None)
     assert "partial" in json.dumps(chat.messages[-1]["parts"])
     assert_in_sync(view, chat)
 
 
+async def test_a_message_the_comm_refuses_is_sent_again_and_the_run_goes_on() -> None:
+    """A view that cannot be sent a patch gets it again (what cannot be carried replaced); the run is not its."""
+
+    def agent(run_input: RunAgentInput) -> Iterator[Any]:
+        yield "partial"
+        yield " answer"
+
+    chat = ChatWidget(agent)
+    view = FrontEnd(chat)
+    sync_breaks_on_partial(chat)
+    assert await chat.send_message("go") == "success"
+    assert chat.messages[1]["parts"][-1]["text"] == "partial answer"
+    assert_in_sync(view, chat)
+
+
 async def test_a_string_the_comm_cannot_encode_does_not_wedge_the_widget() -> None:
-    """A lone surrogate (half an emoji from a JS producer) cannot be sent; the run fails and the rest recovers."""
+    """A lone surrogate (half an emoji from a JS producer) cannot be sent: the views get U+FFFD in its place,
+    the conversation (and its log) keep what arrived, and the run goes on."""
     runs = 0
 
     def agent(run_input: RunAgentInput) -> Iterator[str]:
@@ -1160,17 +1188,17 @@ async def test_a_string_the_comm_cannot_encode_does_not_wedge_the_widget() -> No
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("go") == "error"
-    assert chat.status == "error" and "cannot be sent" in chat.error
-    assert chat.messages[1]["parts"][-1]["text"] == "smile \ufffd"
-    assert await chat.send("again") == "success"
-    assert_in_sync(view, chat)
+    assert await chat.send_message("go") == "success"
+    assert chat.messages[1]["parts"][-1]["text"] == "smile \ud83d"
+    assert view.state["messages"][1]["parts"][-1]["text"] == "smile \ufffd"
+    assert await chat.send_message("again") == "success"
+    assert view.state["messages"][3] == chat.messages[3]
 
 
 async def test_garbage_from_the_front_end_is_refused_visibly_and_changes_nothing() -> None:
     chat = ChatWidget(chunk_agent)
     view = FrontEnd(chat)
-    await chat.send("hi")
+    await chat.send_message("hi")
     before = copy.deepcopy(chat.messages)
     for content in [
         {"kind": "send", "text": ["not", "text"], "files": []},
@@ -1187,7 +1215,7 @@ async def test_garbage_from_the_front_end_is_refused_visibly_and_changes_nothing
         if isinstance(content, dict) and content["kind"] in ("send", "approval"):
             assert chat.error.startswith("the widget sent a request the kernel cannot read:"), content
     assert chat.messages == before and chat.status == "ready"
-    assert await chat.send("still works") == "success"
+    assert await chat.send_message("still works") == "success"
     assert_in_sync(view, chat)
 
 
@@ -1201,7 +1229,7 @@ async def test_garbage_from_the_front_end_during_a_run_leaves_the_run_alone() ->
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    task = chat.send("go")
+    task = chat.send_message("go")
     await asyncio.sleep(0.05)
     view.request({"kind": "approval", "approvalId": 3, "approved": []})
     view.request({"kind": "resync", "extra": object()})
@@ -1240,12 +1268,12 @@ def computing(run_input: RunAgentInput) -> list[str]:
     "agent", [blocking_call, flooding, never_awaiting, computing], ids=lambda a: a.__name__
 )
 async def test_stop_ends_an_agent_that_blocks_floods_or_never_awaits(agent: Any) -> None:
-    from tests.widget.test_agents import Ticker
+    from tests.chat.test_agents import Ticker
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
     ticker = Ticker()
-    task = chat.send("go")
+    task = chat.send_message("go")
     loop = asyncio.get_running_loop()
     asked_at: list[float] = []
     loop.call_later(0.3, lambda: (asked_at.append(time.monotonic()), view.request({"kind": "stop"})))
@@ -1261,7 +1289,7 @@ async def test_stop_ends_an_agent_that_blocks_floods_or_never_awaits(agent: Any)
     assert_in_sync(view, chat)
     assert "too late" not in json.dumps(chat.messages)
     chat.agent = chunk_agent
-    assert await chat.send("next") == "success"  # the abandoned worker does not disturb the next run
+    assert await chat.send_message("next") == "success"  # the abandoned worker does not disturb the next run
     assert chat.messages[-1] == CHUNK_ANSWER
 
 
@@ -1284,12 +1312,12 @@ async def test_an_unknown_event_type_is_a_visible_warning_not_a_silent_blank_rep
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("hi") == "success"  # @ag-ui/client drops the event and finishes the run
+    assert await chat.send_message("hi") == "success"  # @ag-ui/client drops the event and finishes the run
     assert chat.warnings == [
         "event 1 (TEXT_MESSAGE_STRAT): unknown event type 'TEXT_MESSAGE_STRAT'; the event is ignored"
     ]
     assert view.trait_updates("warnings")[-1] == chat.warnings
-    assert await chat.send("again") == "success"
+    assert await chat.send_message("again") == "success"
     assert chat.warnings == []  # warnings belong to the run that had them
     assert view.trait_updates("warnings")[-1] == []
 
@@ -1304,7 +1332,7 @@ async def test_unknown_chunk_types_and_tolerated_protocol_problems_are_warnings(
         yield {"type": "finish"}
 
     chat = ChatWidget(chunks)
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     assert chat.warnings == ["chunk 2 (text-dleta): unknown chunk type (ignored, as the AI SDK ignores it)"]
 
     def events(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
@@ -1316,7 +1344,7 @@ async def test_unknown_chunk_types_and_tolerated_protocol_problems_are_warnings(
 
     chat = ChatWidget(events, state={})
     with pytest.warns(StateUpdateWarning):
-        assert await chat.send("hi") == "success"
+        assert await chat.send_message("hi") == "success"
     assert chat.warnings == [
         "event 1 (STATE_DELTA): state patch does not apply: operation 0 (replace '/missing'): path does not exist",
         "event 2 (TOOL_CALL_RESULT): result for tool call 'nobody', which the thread never made",
@@ -1327,13 +1355,13 @@ async def test_unknown_chunk_types_and_tolerated_protocol_problems_are_warnings(
 async def test_warnings_are_capped_with_a_count_of_the_rest() -> None:
     def agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
         yield {"type": "start", "messageId": "a1"}
-        for i in range(_chat.MAX_WARNINGS + 5):
+        for i in range(MAX_WARNINGS + 5):
             yield {"type": f"typo-{i}"}
         yield {"type": "finish"}
 
     chat = ChatWidget(agent)
-    assert await chat.send("hi") == "success"
-    assert len(chat.warnings) == _chat.MAX_WARNINGS + 1
+    assert await chat.send_message("hi") == "success"
+    assert len(chat.warnings) == MAX_WARNINGS + 1
     assert chat.warnings[-1] == "… and 5 more warnings"
 
 
@@ -1353,7 +1381,7 @@ async def agent(run_input):
 chat = ChatWidget(agent)
 chat.comm.send = lambda *args, **kwargs: None
 async def main():
-    await chat.send("go")
+    await chat.send_message("go")
 
 try:
     asyncio.run(main())
@@ -1383,9 +1411,9 @@ async def test_the_clear_request_of_a_view_starts_a_new_conversation() -> None:
     chat = ChatWidget(agui_agent)
     view = FrontEnd(chat)
     thread = chat.thread_id
-    await chat.send("hi")
+    await chat.send_message("hi")
     view.request({"kind": "clear"})
-    assert chat.messages == [] and chat.events == [] and chat.error == ""
+    assert chat.messages == [] and streamed(chat) == [] and chat.error == ""
     assert chat.thread_id != thread
     assert_in_sync(view, chat)
 
@@ -1412,9 +1440,9 @@ def test_a_widget_without_an_agent_is_replay_only() -> None:
 async def test_stop_right_after_send_before_the_run_has_started() -> None:
     chat = ChatWidget(agui_agent)
     view = FrontEnd(chat)
-    task = chat.send("What is 1 + 2?")
+    task = chat.send_message("What is 1 + 2?")
     chat.stop()  # the run's task has not run a step yet
     assert await task == "cancelled"
     assert (chat.status, chat.error) == ("ready", "")
     assert_in_sync(view, chat)
-    assert await chat.send("What is 1 + 2?") == "success"
+    assert await chat.send_message("What is 1 + 2?") == "success"

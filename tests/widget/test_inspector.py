@@ -13,7 +13,7 @@ from IPython.utils.capture import capture_output
 
 from agui_notebook import ChatWidget, Inspector, inspect, load_events, ui_messages_from_events
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
-from agui_notebook.inspection._inspector import STATIC_REST_SECONDS
+from agui_notebook.widget._inspector import STATIC_REST_SECONDS
 from tests.logs.samples import CAPTURES, jsonl, known_events
 from tests.support.pydantic_ai_runs import _text_only, make_agent
 
@@ -31,7 +31,7 @@ def test_every_source_kind_inspects_the_same_events() -> None:
 def test_a_chat_is_inspected_through_its_events() -> None:
     async def run() -> ChatWidget:
         chat = ChatWidget(lambda run_input: iter(["Hello ", "there."]))
-        await chat.send("Hi")
+        await chat.send_message("Hi")
         return chat
 
     chat = asyncio.run(run())
@@ -44,13 +44,13 @@ async def test_a_chats_runs_start_from_their_inputs_so_the_users_turns_show() ->
     """pydantic-ai's AG-UI adapter does not echo the run input: the user's turns are only in the chat's run
     inputs, and the inspector starts each run from its own."""
     chat = ChatWidget(make_agent(_text_only))
-    await chat.send("Hello there")
-    await chat.send("And again")
+    await chat.send_message("Hello there")
+    await chat.send_message("And again")
     insp = inspect(chat)
     roles = [(m["role"], [p.get("text") for p in m["parts"] if p["type"] == "text"]) for m in insp.messages]
     assert [r for r, _ in roles] == ["user", "assistant", "user", "assistant"]
     assert [texts for r, texts in roles if r == "user"] == [["Hello there"], ["And again"]]
-    second = next(i for i, e in enumerate(insp.events) if e["type"] == "RUN_STARTED" and i > 0)
+    second = [i for i, e in enumerate(insp.events) if e["type"] == "RUN_STARTED"][1]
     insp.seek(second)  # the second run's first event: the conversation it was sent, and its answer begun
     assert [m["role"] for m in insp.messages] == ["user", "assistant", "user", "assistant"]
     assert insp.messages[-1]["parts"] == []
@@ -161,7 +161,7 @@ def test_parts_are_drawn_by_the_renderers_given_and_by_a_chats_own() -> None:
     async def chat_of_it() -> ChatWidget:
         chat = ChatWidget(lambda run_input: iter(ACTIVITY_RUN), renderers={"data-forecast": _days})
         chat.renderers["data-plan"] = "export function render({ part, el }) { el.textContent = 'plan'; }"
-        await chat.send("go")
+        await chat.send_message("go")
         return chat
 
     chat = asyncio.run(chat_of_it())
@@ -173,7 +173,7 @@ def test_parts_are_drawn_by_the_renderers_given_and_by_a_chats_own() -> None:
 
 def test_a_seek_makes_no_collection(monkeypatch: pytest.MonkeyPatch) -> None:
     """The inspector's seek runs with the collector off (a collection mid-seek over a big heap is a pause)."""
-    from agui_notebook.inspection import _inspector
+    from agui_notebook.widget import _inspector
 
     seen: list[bool] = []
     put = _inspector.Inspector._put
@@ -245,10 +245,10 @@ def test_an_inspector_never_displayed_publishes_nothing() -> None:
 
 async def test_a_frontend_tools_result_shows_as_the_chat_showed_it() -> None:
     """The kernel's result of a frontend tool is in the follow-up run's input, not in any event."""
-    from tests.widget.test_frontend_tools import TimeModel, get_time, time_agent
+    from tests.chat.test_frontend_tools import TimeModel, get_time, time_agent
 
     chat = ChatWidget(time_agent(TimeModel()), tools=[get_time])
-    await chat.send("What time is it in Paris?")
+    await chat.send_message("What time is it in Paris?")
     insp = inspect(chat)
 
     def shape(messages: list[dict[str, Any]]) -> list[Any]:

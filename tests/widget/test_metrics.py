@@ -172,7 +172,7 @@ def test_a_run_without_run_started_is_timed_from_the_send() -> None:
 
     async def run() -> ChatWidget:
         chat = ChatWidget(agent, show_metrics=True)
-        await chat.send("Hello")
+        await chat.send_message("Hello")
         return chat
 
     chat = asyncio.run(run())
@@ -195,7 +195,7 @@ def test_the_metrics_update_while_the_answer_streams() -> None:
     async def run() -> ChatWidget:
         chat = ChatWidget(agent, show_metrics=True)
         chat.observe(lambda change: seen.append(change["new"]), "message_metrics")
-        await chat.send("Count")
+        await chat.send_message("Count")
         return chat
 
     chat = asyncio.run(run())
@@ -212,7 +212,7 @@ def test_the_metrics_update_while_the_answer_streams() -> None:
 def test_a_run_that_continues_an_answer_shows_its_own_numbers_on_it() -> None:
     async def run() -> tuple[ChatWidget, dict[str, Any], dict[str, Any]]:
         chat = ChatWidget(make_approval_agent(), show_metrics=True)
-        assert await chat.send("Delete /tmp/x") == "interrupt"
+        assert await chat.send_message("Delete /tmp/x") == "interrupt"
         asked = dict(chat.message_metrics)
         approval_id = chat.messages[1]["parts"][-1]["approval"]["id"]
         assert await chat.answer_approval(approval_id, True) == "success"
@@ -293,8 +293,8 @@ def _captured(scenario: str) -> Any:
 def test_a_live_pydantic_ai_run_agrees_with_the_tables() -> None:
     async def run() -> ChatWidget:
         chat = ChatWidget(make_agent(SCENARIOS["reasoning_tool_text"]), show_metrics=True)
-        await chat.send("What's the weather?")
-        await chat.send("And tomorrow?")
+        await chat.send_message("What's the weather?")
+        await chat.send_message("And tomorrow?")
         return chat
 
     _agrees_with_the_tables(asyncio.run(run()))

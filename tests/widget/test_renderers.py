@@ -207,7 +207,7 @@ async def test_a_renderer_output_travels_in_the_rendered_trait_not_in_messages()
         seen.append(part)
         return pd.DataFrame([part["data"]])
 
-    assert await chat.send("Weather?") == "success"
+    assert await chat.send_message("Weather?") == "success"
     key = the_key(chat)
     assert chat.rendered[key]["type"] == "data-weather"
     assert chat.rendered[key]["data"][TABLE_MIME]["rows"] == [["Paris", 0]]
@@ -220,7 +220,7 @@ async def test_a_renderer_output_travels_in_the_rendered_trait_not_in_messages()
 async def test_a_renderer_that_returns_none_keeps_the_default_view() -> None:
     answers: list[Any] = ["shown", None]
     chat = ChatWidget(activity_run(), renderers={"data-weather": lambda part: answers[0]})
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     assert chat.rendered[the_key(chat)]["data"] == {"text/plain": "shown"}
     answers[0] = None
     chat.renderer("data-weather")(lambda part: None)  # registering again renders again
@@ -235,7 +235,7 @@ async def test_a_failing_renderer_shows_in_its_part_once_in_warnings_and_the_run
         return 1 / 0
 
     chat = ChatWidget(activity_run(deltas=12, pause=0.04), renderers={"data-weather": broken})
-    assert await chat.send("Weather?") == "success"
+    assert await chat.send_message("Weather?") == "success"
     entry = chat.rendered[the_key(chat)]
     assert entry["error"] == "ZeroDivisionError: division by zero"
     assert "Traceback" in entry["traceback"] and "1 / 0" in entry["traceback"]
@@ -256,7 +256,7 @@ async def test_renders_are_throttled_while_a_part_streams_and_the_last_state_is_
 
     chat = ChatWidget(activity_run(deltas=40, pause=0.025), renderers={"data-weather": weather})
     started = time.monotonic()
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     elapsed = time.monotonic() - started
     # 40 changes over about a second: one render at once, then at most one every 250 ms, then the final one.
     print("throttled renders", temps, f"{elapsed:.2f} s")
@@ -283,7 +283,7 @@ async def test_a_streaming_tool_call_is_rendered_with_its_arguments_parsed() -> 
         return str(part.get("output", part.get("input")))
 
     chat = ChatWidget(agent, renderers={"tool-get_weather": card})
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     assert seen[0][0] == "input-streaming"
     partial = [i for state, i in seen if state == "input-streaming" and i is not None]
     assert partial and partial[-1]["city"] in ("Pa", "Paris")  # the partial arguments, parsed as they stream
@@ -293,10 +293,10 @@ async def test_a_streaming_tool_call_is_rendered_with_its_arguments_parsed() -> 
 
 async def test_an_unchanged_part_is_not_rendered_again() -> None:
     chat = ChatWidget(activity_run(), renderers={"data-weather": lambda part: "x"})
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     calls = chat._renderers.calls
     assert calls == 1
-    await chat.send("Again")  # a new answer: its own part renders; the first one does not again
+    await chat.send_message("Again")  # a new answer: its own part renders; the first one does not again
     assert chat._renderers.calls == calls + 1
     assert len(chat.rendered) == 2
 
@@ -319,7 +319,7 @@ async def test_a_slow_renderer_does_not_wedge_the_kernel() -> None:
 
     tick = asyncio.create_task(ticker())
     started = time.monotonic()
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     elapsed = time.monotonic() - started
     tick.cancel()
     calls = chat._renderers.calls
@@ -335,7 +335,7 @@ async def test_unregister_with_del_or_none() -> None:
         activity_run(),
         renderers={"data-weather": lambda part: "x", "data-plan": "export function render() {}"},
     )
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     assert len(chat.rendered) == 1 and set(chat.renderers) == {"data-weather", "data-plan"}
     del chat.renderers["data-weather"]
     assert chat.rendered == {} and "data-weather" not in chat.renderers
@@ -400,7 +400,7 @@ def test_existing_and_replaced_messages_are_rendered() -> None:
 
 async def test_regenerate_drops_the_old_answers_outputs() -> None:
     chat = ChatWidget(activity_run(), renderers={"data-weather": lambda p: "x"})
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     first = the_key(chat)
     await chat.regenerate()
     assert first not in chat.rendered and list(chat.rendered) == [the_key(chat)]
@@ -409,7 +409,7 @@ async def test_regenerate_drops_the_old_answers_outputs() -> None:
 async def test_switching_branches_shows_the_selected_answers_outputs() -> None:
     runs = iter(range(100))
     chat = ChatWidget(activity_run(), renderers={"data-weather": lambda p: f"run {next(runs)}"})
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     first = the_key(chat)
     assert chat.rendered == {first: {"type": "data-weather", "data": {"text/plain": "run 0"}}}
     await chat.regenerate()
@@ -428,7 +428,7 @@ async def test_a_widget_output_is_shown_by_reference_to_its_model() -> None:
         return made[-1]
 
     chat = ChatWidget(activity_run(), renderers={"data-weather": label})
-    await chat.send("Weather?")
+    await chat.send_message("Weather?")
     data = chat.rendered[the_key(chat)]["data"]
     assert data[WIDGET_MIME]["model_id"] == made[-1].model_id and made[-1].value == "Paris"
     assert data["text/plain"].startswith("Label(")

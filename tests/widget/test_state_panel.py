@@ -55,7 +55,7 @@ async def test_state_is_a_synced_trait_that_observers_see_on_agent_updates() -> 
     view = FrontEnd(chat)
     seen: list[Any] = []
     chat.observe(lambda change: seen.append(change["new"]), "state")
-    assert await chat.send("plan it") == "success"
+    assert await chat.send_message("plan it") == "success"
     assert seen == [
         {"steps": [], "done": False},
         {"steps": ["plan"], "done": False},
@@ -88,7 +88,7 @@ async def test_a_flood_of_deltas_is_synced_at_most_ten_times_a_second() -> None:
     fired: list[int] = []
     chat.observe(lambda change: fired.append(change["new"]["n"]), "state")
     started = time.monotonic()
-    assert await chat.send("count") == "success"
+    assert await chat.send_message("count") == "success"
     elapsed = time.monotonic() - started
     assert fired[-1] == 400 and chat.state["n"] == 400 and len(chat.state["keys"]) == 10_000
     assert 2 <= len(fired) <= elapsed * 10 + 2, (len(fired), elapsed)
@@ -117,10 +117,10 @@ async def test_setting_the_state_from_python_is_json_observed_and_goes_with_the_
     assert view.trait_updates("state")[-1] == {"user": "ada", "limit": 3, "ratio": None}
     assert chat.state_changes["source"] == "python"
     assert chat.state_changes["changes"] == [{"op": "add", "path": "/limit"}, {"op": "add", "path": "/ratio"}]
-    assert await chat.send("go") == "success"
+    assert await chat.send_message("go") == "success"
     assert inputs == [{"user": "ada", "limit": 3, "ratio": None}]
     assert chat.state == {"user": "ada", "limit": 3, "ratio": None, "seen": True}
-    assert await chat.send("again") == "success"
+    assert await chat.send_message("again") == "success"
     assert inputs[1] == {"user": "ada", "limit": 3, "ratio": None, "seen": True}
     with pytest.raises(JsonValueError, match=r"state\.bad"):
         chat.state = {"bad": object()}
@@ -138,7 +138,7 @@ async def test_the_state_cannot_change_from_python_while_the_agent_answers() -> 
 
     chat = ChatWidget(agent, state={"a": 1})
     FrontEnd(chat)
-    task = chat.send("hi")
+    task = chat.send_message("hi")
     await asyncio.sleep(0.05)
     with pytest.raises(Exception, match="cannot change the state while the agent is answering"):
         chat.state = {"a": 2}
@@ -172,7 +172,7 @@ async def test_a_pydantic_ai_tool_that_returns_state_events_updates_the_panel() 
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)
-    assert await chat.send("add milk") == "success"
+    assert await chat.send_message("add milk") == "success"
     assert chat.state == {"items": ["milk"]}
     assert view.trait_updates("state")[-1] == {"items": ["milk"]}
     # The snapshot is synced at once (the first update after a quiet spell), the delta with the run's end.
@@ -186,7 +186,7 @@ async def test_a_pydantic_ai_tool_that_returns_state_events_updates_the_panel() 
 async def test_save_load_and_clear_keep_the_state_rules(tmp_path: Path) -> None:
     chat = ChatWidget(agui_agent, state={"start": True})
     FrontEnd(chat)
-    assert await chat.send("sum") == "success"
+    assert await chat.send_message("sum") == "success"
     assert chat.state == {"total": 3, "count": 1}
     chat.save(tmp_path / "chat.json")
     loaded = ChatWidget.load(tmp_path / "chat.json", agent=agui_agent)
@@ -256,7 +256,7 @@ async def test_a_state_the_comm_cannot_carry_is_sent_with_replacements() -> None
 
     chat = ChatWidget(agent)
     view = FrontEnd(chat)  # serializes what it is sent as the comm does: a lone surrogate cannot be encoded
-    assert await chat.send("hi") == "success"
+    assert await chat.send_message("hi") == "success"
     assert chat.status == "ready" and not chat.busy
     assert view.trait_updates("state")[-1] == {"half_emoji": "\ufffd", "ok": 1}
-    assert await chat.send("again") == "success"  # the widget stays usable
+    assert await chat.send_message("again") == "success"  # the widget stays usable

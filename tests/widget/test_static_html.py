@@ -537,7 +537,7 @@ async def test_a_real_run_s_interrupt_and_its_answer_in_the_saved_copy() -> None
         yield {"type": "RUN_FINISHED", "threadId": run_input.thread_id, "runId": f"r{runs}"}
 
     chat = ChatWidget(agent)
-    assert await chat.send("Book Oslo") == "interrupt"
+    assert await chat.send_message("Book Oslo") == "interrupt"
     waiting = _assert_allowed(static_html(chat.messages))
     assert _texts_of(waiting, "div", "agui-static-interrupt-title") == [
         "Input required · Waiting for an answer"
@@ -586,7 +586,7 @@ async def test_display_shows_the_widget_then_a_static_copy_that_each_run_updates
     assert copy == static_bundle([], title="Sums")
 
     with capture_output() as updated:
-        await chat.send("What is 1 + 2?")
+        await chat.send_message("What is 1 + 2?")
     ((data, transient_now, update_now),) = _outputs(updated)  # one update, when the run ended
     assert update_now and transient_now == transient
     assert data == static_bundle(chat.messages, title="Sums")
@@ -605,7 +605,7 @@ async def test_display_shows_the_widget_then_a_static_copy_that_each_run_updates
 async def test_a_widget_never_displayed_publishes_nothing(shell: InteractiveShell) -> None:
     chat = ChatWidget(agui_agent)
     with capture_output() as published:
-        await chat.send("What is 1 + 2?")
+        await chat.send_message("What is 1 + 2?")
     assert published.outputs == []
 
 
@@ -640,7 +640,7 @@ async def test_nbconvert_html_shows_the_conversation_and_runs_nothing(
     chat = ChatWidget(agui_agent, title="Saved chat")
     with capture_output() as shown:
         shell.display_formatter.format(chat)
-    await chat.send("<script>alert('xss')</script> What is 1 + 2?")
+    await chat.send_message("<script>alert('xss')</script> What is 1 + 2?")
     # The notebook as JupyterLab saves it: the widget's output, then the copy as its last update left it.
     outputs = [
         {"output_type": "display_data", "data": o.data, "metadata": o.metadata or {}} for o in shown.outputs

@@ -1,7 +1,7 @@
 """The ``feedback`` columns of ``messages_df``: the user's ratings, from a ChatWidget's feedback records.
 
 A ChatWidget records each rating as a CUSTOM event named ``FEEDBACK_EVENT_NAME`` (``_kinds.py``; built by
-``_record.feedback_event``). A record rates one UIMessage: the rows it reaches are the messages whose
+``chat/_records.feedback_event``). A record rates one UIMessage: the rows it reaches are the messages whose
 ``message_id`` is one of its ``messageIds`` (the AG-UI text and reasoning messages of the answer) or its
 ``messageId``; when none of them is in the log (an AI SDK stream, whose text ids the UIMessage does not keep),
 the assistant and reasoning messages of the run whose ``run_id`` is its ``messageId`` (an AI SDK stream's run is

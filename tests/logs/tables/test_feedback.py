@@ -8,8 +8,9 @@ from typing import Any
 
 import pandas as pd
 
+from agui_notebook.chat._recorder import EventRecorder
+from agui_notebook.chat._records import feedback_event
 from agui_notebook.logs._load import load_events
-from agui_notebook.logs._record import EventRecorder, feedback_event
 from agui_notebook.logs.tables._messages import messages_df
 
 AT = "2026-12-01T12:00:00.000Z"

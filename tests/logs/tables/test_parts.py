@@ -75,7 +75,7 @@ def test_models_one_message_and_a_chat() -> None:
 
 async def test_a_chat_gives_its_messages() -> None:
     chat = ChatWidget(agui_agent)
-    await chat.send("What is 1 + 2?")
+    await chat.send_message("What is 1 + 2?")
     table = parts_df(chat)
     assert table["role"].iloc[0] == "user" and table["summary"].iloc[0] == "What is 1 + 2?"
     assert len(table) == sum(len(m["parts"]) for m in chat.messages)

@@ -191,7 +191,7 @@ def test_pydantic_ai_denials_are_denied_in_both_protocols() -> None:
     chat = ChatWidget(vercel)
 
     async def converse() -> None:
-        assert await chat.send("Delete /tmp/x") == "interrupt"
+        assert await chat.send_message("Delete /tmp/x") == "interrupt"
         await chat.answer_approval("call_d", False)
 
     asyncio.run(converse())
@@ -205,8 +205,8 @@ def test_a_chats_frontend_tools_take_their_results_from_the_follow_up_run_input(
     import asyncio
 
     from agui_notebook import ChatWidget, frontend_tool
-    from agui_notebook.widget._frontend_tools import APPROVAL_PREFIX
-    from tests.widget.test_frontend_tools import get_time, scripted
+    from agui_notebook.chat._frontend_tools import APPROVAL_PREFIX
+    from tests.chat.test_frontend_tools import get_time, scripted
 
     def lookup(city: str) -> str:
         raise LookupError(f"no station near {city}")
@@ -224,7 +224,7 @@ def test_a_chats_frontend_tools_take_their_results_from_the_follow_up_run_input(
     chat = ChatWidget(agent, tools=[get_time, lookup, frontend_tool(delete_file, approval=True)])
 
     async def converse() -> None:
-        assert await chat.send("go") == "interrupt"
+        assert await chat.send_message("go") == "interrupt"
         # Until the follow-up run carries the results, the agent has none of them: the calls are pending.
         assert values(tool_calls_df(chat)["status"]) == ["pending"] * 3
         assert await chat.answer_approval(APPROVAL_PREFIX + "c3", False) == "success"
