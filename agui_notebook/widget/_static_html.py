@@ -909,17 +909,15 @@ def _cell(value: Any) -> tuple[str, bool]:
     return _cut(encode_json(value), 300), False
 
 
+def _numbers_only(rows: Sequence[Mapping[str, Any]], column: str) -> bool:
+    """Whether a column holds numbers and nothing but gaps besides (its heading aligns right, as the live one)."""
+    values = [row.get(column) for row in rows if row.get(column) is not None]
+    return bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+
+
 def _records_html(part_type: str, columns: list[str], rows: list[Mapping[str, Any]], width: int) -> str:
     shown = rows[:MAX_TABLE_ROWS]
-    numeric = [
-        all(
-            isinstance(row.get(c), int | float) and not isinstance(row.get(c), bool)
-            for row in shown
-            if row.get(c) is not None
-        )
-        and any(row.get(c) is not None for row in shown)
-        for c in columns
-    ]
+    numeric = [_numbers_only(shown, column) for column in columns]
     head = "".join(
         f'<th align="right">{escape(_cut(c, 120))}</th>' if number else f"<th>{escape(_cut(c, 120))}</th>"
         for c, number in zip(columns, numeric, strict=True)

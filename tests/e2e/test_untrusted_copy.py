@@ -83,6 +83,7 @@ def test_an_untrusted_notebook_shows_a_readable_copy_in_jupyterlab(
         # Untrusted: JupyterLab's sanitizer dropped the copy's <style> (and so every rule of ours).
         assert page.locator(".jp-NotebookPanel .jp-OutputArea-output style").count() == 0
         assert copy.locator("h1, h2, h3, h4, h5, h6").count() > 0
+        assert copy.locator(".agui-static-text h3").inner_text() == "Weather in Paris"  # the answer's "## …"
         assert copy.locator("table thead th").count() == 2 and copy.locator("table tbody tr").count() == 3
         assert copy.locator("pre code").count() == 1
         assert copy.locator("details summary").count() >= 3
