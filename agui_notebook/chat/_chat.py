@@ -795,16 +795,11 @@ class Chat:
         ``new_thread`` to keep it). A run in progress is stopped first."""
         self.stop()
         old = self._thread.id
-        self._runner = None
-        self._task = None
-        self.new_thread()
-        self._status.warnings, self._status.exception = [], None
-        self._status.details = ""
+        self._runner, self._task = None, None
+        thread = self._new_thread(_fresh_id(), [], self._initial_state)
         self._log.delete_thread(old)
         self._threads.pop(old, None)
-        self._views.warnings_changed()
-        self._views.status_changed()
-        self._views.threads_changed()
+        self._show(thread)
 
     def _known(self, thread_id: str) -> None:
         if thread_id not in self._threads and all(t.id != thread_id for t in self._log.threads):

@@ -42,7 +42,7 @@ from agui_notebook.widget._metrics import LiveMetrics
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
 from agui_notebook.widget._requests import BAD_REQUEST, BUSY_KINDS, BUSY_NOTICE, HANDLERS, BadRequest
 from agui_notebook.widget._state_changes import StateSync
-from agui_notebook.widget._static_copy import StaticCopy, chat_note
+from agui_notebook.widget._static_copy import StaticCopy, StaticRows, chat_note
 from agui_notebook.widget._static_html import static_bundle
 from agui_notebook.wire._json import copy_json
 
@@ -188,6 +188,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._state = StateSync(lambda: self.chat.state, self._publish_state)
         self._metrics = LiveMetrics(self.chat.events, self._publish_metrics)
         self._static = StaticCopy(self.model_id, self._static_copy)
+        self._rows = StaticRows()
         self._renderers = PartRenderers(lambda: self.chat.live_messages, self._publish_rendered, self._warn)
         for part_type, renderer in (renderers or {}).items():
             self._renderers.register(part_type, renderer)
@@ -311,6 +312,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
             self.rendered = rendered
             if frontend != self.frontend_renderers:
                 self.frontend_renderers = frontend
+        self._rows.reset()  # the parts renderers drew read otherwise in the copy too
         if not self.chat.busy:
             self._static.update()
 
@@ -324,12 +326,14 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     # ------------------------------------------------------------------------------------------ the chat's changes
     def messages_changed(self, changes: list[MessageChange]) -> None:
         self._live.changed(changes, now=not self.chat.busy)
+        self._rows.changed(changes)
         self._renderers.changed(changes)
         if self.show_metrics:
             self._metrics.sync(self.chat.live_messages)
 
     def messages_reset(self) -> None:
         self._live.reset()
+        self._rows.reset()
         self._renderers.refresh()
         if self._metrics.metrics._records is not self.chat.events:
             self._metrics = LiveMetrics(self.chat.events, self._publish_metrics)
@@ -451,14 +455,22 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._static.display(self, **kwargs)
 
     def _static_copy(self) -> dict[str, str]:
+        """The copy: the conversation shown, kept rendered per message; when it is a new, empty one, the last
+        conversation before it (a saved notebook never trades a conversation for "No messages yet.")."""
         chat = self.chat
-        return static_bundle(
-            chat.live_messages,
-            title=self.title,
-            render_part=self._renderers.static_part_html,
-            versions=chat.branch_versions(),
-            note=chat_note(chat.store, chat.read_only),
-        )
+        threads = chat.threads
+        note = chat_note(chat.store, chat.read_only)
+        if not chat.live_messages:
+            earlier = next((t for t in threads if not t["current"] and t["turns"]), None)
+            if earlier is not None:
+                return static_bundle(
+                    chat.thread_messages(earlier["id"]), title=self.title or earlier["title"], threads=threads,
+                    note=f"{note} A new conversation was started after this one, “{earlier['title']}”.",
+                )  # fmt: skip
+        return self._rows.bundle(
+            chat.live_messages, render_part=self._renderers.static_part_html, versions=chat.branch_versions(),
+            title=self.title, note=note, threads=threads,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------------------------------ the views
     def _send_custom(self, content: dict[str, Any]) -> None:

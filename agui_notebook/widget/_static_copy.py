@@ -14,7 +14,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StaticCopy", "chat_note"]
+from agui_notebook.ui._changes import MessageChange
+from agui_notebook.widget._static_html import (
+    PartHtml,
+    Versions,
+    document_html,
+    document_text,
+    message_html,
+    message_text,
+)
+
+__all__ = ["StaticCopy", "StaticRows", "chat_note"]
 
 Bundle = dict[str, str]
 
@@ -82,3 +92,46 @@ def _shown_path(path: Path) -> str:
         return os.path.relpath(path)
     except ValueError:  # another drive (Windows)
         return str(path)
+
+
+class StaticRows:
+    """A chat's saved copy kept rendered per message: a change renders again only the messages it touched
+    (``changed``), a new path renders them all (``reset``); ``bundle`` puts the rows together."""
+
+    def __init__(self) -> None:
+        self._html: list[str | None] = []
+        self._text: list[str | None] = []
+
+    def changed(self, changes: list[MessageChange]) -> None:
+        for change in changes:
+            at = change.message_index
+            if change.kind == "length":
+                del self._html[at:], self._text[at:]
+            elif at < len(self._html):
+                self._html[at] = self._text[at] = None
+
+    def reset(self) -> None:
+        self._html, self._text = [], []
+
+    def bundle(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        render_part: PartHtml | None,
+        versions: Versions,
+        **document: Any,
+    ) -> Bundle:
+        """The copy of ``messages``: the rows kept, those changed (and every fork's) rendered again."""
+        html, text = self._html, self._text
+        del html[len(messages) :], text[len(messages) :]
+        html.extend([None] * (len(messages) - len(html)))
+        text.extend([None] * (len(messages) - len(text)))
+        for at, message in enumerate(messages):
+            if html[at] is None or at in versions:
+                html[at] = message_html(message, render_part=render_part, versions=versions.get(at))
+                text[at] = message_text(message)
+        title = document.pop("title", "")
+        return {
+            "text/html": document_html(html, title=title, **document),  # type: ignore[arg-type]
+            "text/plain": document_text(text, title=title),  # type: ignore[arg-type]
+        }

@@ -597,9 +597,9 @@ async def test_the_static_copy_and_the_widget_state_follow_the_selected_path() -
     ]
     # The HTML copy keeps the other version, folded under the message where the conversation forked.
     html = switched.outputs[-1].data["text/html"]
-    assert "Version 1 of 2: the other version</summary>" in html
+    assert "This is version 1 of 2 · version 2 below</summary>" in html
     folded = html.split('<details class="agui-static-versions">', 1)[1].split("</details>", 1)[0]
-    assert "Version 2</div>" in folded and "second" in folded and "answer 2: second" in folded
+    assert "<strong>Version 2</strong>" in folded and "second" in folded and "answer 2: second" in folded
     assert html.count('<details class="agui-static-versions">') == 1
     state = chat.get_state()  # what "Save Widget State" writes into the notebook: no copy of the conversation
     assert state["branch_points"] == [{"at": 0, "index": 0, "count": 2}]

@@ -16,7 +16,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 DEMO_CELLS = [
     'from agui_notebook import ChatWidget, DemoAgent\n\nchat = ChatWidget(DemoAgent(speed=0), title="Demo agent")\n'
     "chat",
-    'await chat.send("What\'s the weather in Paris?")',
+    'await chat.send_message("What\'s the weather in Paris?")',
 ]
 """The quickstart's first screen: the demo agent's plan, reasoning, weather tool, markdown answer (a heading, a
 table, code), source, image, and a second tool call waiting for approval."""

@@ -20,6 +20,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 from agui_notebook.widget._chat import ChatWidget
+from agui_notebook.widget._static_copy import chat_note
 from agui_notebook.widget._static_html import (
     CHAT_NOTE,
     MAX_INLINE_IMAGE_BYTES,
@@ -908,7 +909,7 @@ async def test_a_regenerated_answer_s_copy_numbers_its_versions_as_the_picker_do
         yield next(answers)
 
     chat = ChatWidget(agent)
-    await chat.send("q")
+    await chat.send_message("q")
     await chat.regenerate()
     await chat.regenerate()
     answer_id = chat.messages[1]["id"]
@@ -959,13 +960,14 @@ async def test_display_shows_the_widget_then_a_static_copy_that_each_run_updates
     assert set(widget) == {WIDGET_VIEW}  # no "<ChatWidget 0 messages…>" line where the widget cannot show
     assert widget[WIDGET_VIEW]["model_id"] == chat.model_id
     assert not update and transient["display_id"] == f"agui-notebook-static-{chat.model_id}"
-    assert copy == static_bundle([], title="Sums")
+    # The line under it says truly where the conversation lives (here: memory only, no notebook).
+    assert copy == static_bundle([], title="Sums", note=chat_note(None), threads=chat.threads)
 
     with capture_output() as updated:
         await chat.send_message("What is 1 + 2?")
     ((data, transient_now, update_now),) = _outputs(updated)  # one update, when the run ended
     assert update_now and transient_now == transient
-    assert data == static_bundle(chat.messages, title="Sums")
+    assert data == static_bundle(chat.messages, title="Sums", note=chat_note(None), threads=chat.threads)
     assert (
         "[tool add: Done] The sum is **3**." in data["text/plain"] and "What is 1 + 2?" in data["text/html"]
     )
