@@ -23,16 +23,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.browser.chat_samples import MARKDOWN  # noqa: E402
-from tests.browser.conftest import BUNDLE, ORIGIN, _route_handler, build_bundle, bundle_is_stale  # noqa: E402
-from tests.browser.conftest import PageEvents  # noqa: E402
-from tests.support.chromium import chromium_browser  # noqa: E402
+from tests.browser.chat_samples import MARKDOWN
+from tests.browser.conftest import BUNDLE, ORIGIN, PageEvents, _route_handler, build_bundle, bundle_is_stale
+from tests.support.chromium import chromium_browser
 
 RATE = 30.0  # patches a second
 
