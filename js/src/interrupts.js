@@ -278,5 +278,6 @@ export class InterruptPartView {
     // Until the kernel answers with the new state, the answer cannot be given twice.
     this.el.dataset.sent = how;
     this.render();
+    this.context.answered?.(this.el); // the focus moves on: the next card waiting, or the input
   }
 }

@@ -134,6 +134,7 @@ export class ToolPartView {
     this.approveButton.disabled = true;
     this.denyButton.disabled = true;
     this.el.dataset.approvalSent = approved ? "approved" : "denied";
+    this.context.answered?.(this.el); // the focus moves on: the next card waiting, or the input
   }
 
   update(part) {
