@@ -14,6 +14,7 @@ import { button, element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { keyLeavesWidget } from "./keys.js";
 import { MessageView } from "./message_view.js";
+import { renderedMessageIds } from "./parts/rendered.js";
 import { StatePanel } from "./state_panel.js";
 import { injectStyles } from "./styles.js";
 import { BUSY_STATUSES, PatchSync } from "./sync.js";
@@ -197,9 +198,19 @@ export class ChatView {
       },
     };
     for (const trait of TRAITS) this.handlers[`change:${trait}`] = () => this.applyTrait(trait);
-    // Renderers' outputs and modules (parts/rendered.js): every message view looks at its parts again.
+    // Renderers' outputs (parts/rendered.js): the messages whose outputs changed look at their parts again (a
+    // Python renderer's output changes while its part streams); a change of the renderers themselves: all do.
     this.renderVersion = 0;
-    for (const trait of ["rendered", "frontend_renderers", "builtin_renderers"]) {
+    this.handlers["change:rendered"] = () => {
+      const ids = renderedMessageIds(this.model);
+      if (ids.size === 0) return;
+      this.renderVersion += 1;
+      this.state.messages.forEach((message, index) => {
+        if (ids.has(typeof message?.id === "string" ? message.id : "")) this.dirty.add(index);
+      });
+      this.frame.request();
+    };
+    for (const trait of ["frontend_renderers", "builtin_renderers"]) {
       this.handlers[`change:${trait}`] = () => {
         this.renderVersion += 1;
         this.dirtyAll = true;
@@ -540,8 +551,8 @@ export class ChatView {
   /** Every group but the newest LIVE_GROUPS may be skipped by the browser while off screen. */
   sealGroups() {
     this.groups.forEach((group, index) => {
-      const sealed = index < this.groups.length - LIVE_GROUPS;
-      if ((group.dataset.sealed === "true") !== sealed) group.dataset.sealed = sealed ? "true" : "false";
+      const sealed = index < this.groups.length - LIVE_GROUPS ? "true" : "false";
+      if (group.dataset.sealed !== sealed) group.dataset.sealed = sealed;
     });
   }
 

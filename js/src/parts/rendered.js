@@ -70,6 +70,17 @@ function pythonEntries(model) {
   return cache;
 }
 
+/** The ids of the messages whose Python renderer outputs (the `rendered` trait) changed since it was last read. */
+export function renderedMessageIds(model) {
+  const before = caches.get(model)?.entries ?? new Map();
+  const { entries } = pythonEntries(model);
+  const ids = new Set();
+  const idOf = (key) => key.slice(0, key.lastIndexOf("/"));
+  for (const [key, value] of entries) if (before.get(key) !== value) ids.add(idOf(key));
+  for (const key of before.keys()) if (!entries.has(key)) ids.add(idOf(key));
+  return ids;
+}
+
 /**
  * How part `index` of `message` is rendered: a rendering object (the same object while nothing changed), or null
  * for the part's default view.
