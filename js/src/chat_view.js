@@ -146,7 +146,7 @@ export class ChatView {
     this.detailsText = element("pre", "agui-error-trace");
     this.details.append(element("summary", "", "Details"), this.detailsText);
     // A failed run can be tried again (the failed answer is dropped, as Regenerate does).
-    this.retryButton = button("retry", "Run the agent again on the same conversation", {
+    this.retryButton = button("retry", "Retry: run the agent again on the same conversation", {
       text: "Retry",
       className: "agui-button agui-secondary agui-retry",
     });

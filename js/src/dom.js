@@ -20,6 +20,15 @@ export function fromTemplate(key, build) {
   return node.cloneNode(true);
 }
 
+/** Make a box that scrolls reachable by keyboard (axe's scrollable-region-focusable): a tab stop, named for
+ * screen readers ("Code (python)", "Table"); styles.css gives it a focus ring. Returns `node`. */
+export function scrollRegion(node, name) {
+  node.tabIndex = 0;
+  node.setAttribute("role", "region");
+  node.setAttribute("aria-label", name);
+  return node;
+}
+
 /** A <button type="button"> with a data-agui hook, an accessible label and optional icon and text. */
 export function button(hook, label, { icon, text, className } = {}) {
   const node = element("button", className ?? "agui-button");

@@ -252,7 +252,6 @@ export class ThreadMenu {
       row.turns.title = size ? `${turnsText(thread.turns)}, ${size} in the log` : "";
       if (current) row.open.setAttribute("aria-current", "true");
       else row.open.removeAttribute("aria-current");
-      row.open.setAttribute("aria-label", `${title}${current ? " (current)" : ""}, ${row.time.textContent}, ${turnsText(thread.turns)}`);
       row.rename.setAttribute("aria-label", `Rename “${title}”`);
       row.rename.title = `Rename “${title}”`;
       row.remove.setAttribute("aria-label", `Delete “${title}”`);
@@ -316,7 +315,9 @@ export class ThreadMenu {
     const meta = element("span", "agui-thread-meta");
     const time = element("time", "agui-thread-time");
     const turns = element("span", "agui-thread-turns");
-    meta.append(time, element("span", "agui-thread-dot", "·"), turns);
+    const dot = element("span", "agui-thread-dot", "·");
+    dot.setAttribute("aria-hidden", "true");
+    meta.append(time, dot, turns); // the button's name: its title, time and size as shown (aria-current: which)
     const check = icon("check");
     check.classList.add("agui-thread-check");
     open.append(check, title, meta);
