@@ -128,10 +128,11 @@ window.agui = {
     models.push(new FakeModel({ ...DEFAULTS, ...state }, options));
     return models.length - 1;
   },
-  mount(modelIndex, { width, detached } = {}) {
+  mount(modelIndex, { width, detached, disconnected } = {}) {
     // anywidget renders into an element that is attached to the page later: `detached` does the same.
+    // `disconnected`: the mark ipywidgets puts on a view whose comm is not live (saved widget state, no kernel).
     const host = document.createElement("div");
-    host.className = "host";
+    host.className = disconnected ? "host jupyter-widgets-disconnected" : "host";
     if (width) host.style.width = width;
     if (!detached) document.getElementById("root").append(host);
     const cleanup = widget.render({ model: models[modelIndex], el: host });
