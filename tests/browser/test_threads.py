@@ -306,3 +306,14 @@ def test_thread_menu_screenshots(open_chat, artifacts_dir, theme, width):
     assert box is not None and root is not None
     assert root["x"] <= box["x"] and box["x"] + box["width"] <= root["x"] + root["width"]
     assert box["y"] + box["height"] <= root["y"] + root["height"]
+
+
+@pytest.mark.parametrize(("theme", "width"), [("light", 760), ("dark", 360)])
+def test_stop_question_screenshots(open_chat, artifacts_dir, theme, width):
+    chat = open_chat(theme, width=width + 40)
+    widget = open_threads(chat, status="streaming")
+    widget.locator("[data-agui=new-chat]").click()
+    widget.locator(".agui-composer").screenshot(
+        path=str(artifacts_dir / f"threads-stop-question-{theme}-{width}.png"), animations="disabled"
+    )
+    assert widget.overflowing() == []
