@@ -85,8 +85,9 @@ export class MessageBranches {
       const { index, count } = point;
       this.count.textContent = `${index + 1}/${count}`;
       this.picker.setAttribute("aria-label", `Version ${index + 1} of ${count}`);
-      this.previous.disabled = busy || index === 0;
-      this.next.disabled = busy || index === count - 1;
+      // aria-disabled, not disabled: the button keyboard users just pressed keeps the focus at an end.
+      this.previous.setAttribute("aria-disabled", busy || index === 0 ? "true" : "false");
+      this.next.setAttribute("aria-disabled", busy || index === count - 1 ? "true" : "false");
     }
     this.pencil.disabled = busy;
     this.editor?.setBusy(busy);
@@ -101,14 +102,20 @@ export class MessageBranches {
   }
 
   select(step) {
-    if (this.point === null || this.busy) return;
+    if (this.point === null || BUSY_STATUSES.has(this.view.chat.state.status)) return;
     const index = this.point.index + step;
     if (index < 0 || index >= this.point.count) return;
-    this.view.chat.send({ kind: "select_branch", ...this.target(), index });
+    const chat = this.view.chat;
+    if (!chat.send({ kind: "select_branch", ...this.target(), index })) return;
+    // The snapshot that follows re-renders the message: the focus stays on this button (chat_view.js).
+    chat.branchFocus = { at: this.place(), which: step < 0 ? "previous" : "next" };
   }
 
   openEditor() {
+    const chat = this.view.chat;
+    this.busy = BUSY_STATUSES.has(chat.state.status);
     if (this.busy || this.editor !== null) return;
+    (chat.editing ??= new Set()).add(this.view); // its busy state follows the chat's (showBranchPoints)
     const message = this.view.message;
     this.editing = message;
     this.editor = new InlineEditor({
@@ -136,16 +143,25 @@ export class MessageBranches {
     this.editor.el.remove();
     this.editor = null;
     this.editing = null;
+    this.view.chat.editing?.delete(this.view);
     delete this.view.el.dataset.editing;
     if (refocus && !this.pencil.hidden) this.pencil.focus({ preventScroll: true });
   }
 }
 
-/** Show the `branch_points` of `chat` on its message views, when they, the views or the busy state changed. */
+/**
+ * Show the `branch_points` of `chat` on its message views, when they, the views or the busy state changed: only
+ * the views at a fork (before or now) and views new since the last call are visited, not every message.
+ */
 export function showBranchPoints(chat, points = NO_POINTS) {
   const busy = BUSY_STATUSES.has(chat.state.status);
-  const shown = chat.branchesShown;
-  if (shown?.points === points && shown.busy === busy && shown.views === chat.views.length) return;
-  chat.branchesShown = { points, busy, views: chat.views.length };
-  chat.views.forEach((view, at) => view.branches.show(points.get(at) ?? null, busy));
+  const shown = chat.branchesShown ?? { points: NO_POINTS, busy: false, views: 0 };
+  const views = chat.views.length;
+  if (shown.points !== points || shown.busy !== busy) {
+    const visit = new Set([...shown.points.keys(), ...points.keys()]);
+    if (shown.busy !== busy) for (const view of chat.editing ?? []) visit.add(chat.views.indexOf(view));
+    for (const at of visit) if (at >= 0 && at < views) chat.views[at].branches.show(points.get(at) ?? null, busy);
+  }
+  for (let at = Math.min(shown.views, views); at < views; at += 1) chat.views[at].branches.show(points.get(at) ?? null, busy);
+  chat.branchesShown = { points, busy, views };
 }

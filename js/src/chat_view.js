@@ -1,18 +1,32 @@
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
-// and renders on animation frames only what the applied ops touched.
+// and renders on animation frames only what the applied ops touched. The conversation comes only from the kernel's
+// custom messages: a view asks for a snapshot (`resync`) when it mounts and shows nothing of it until it comes.
+//
+// Cost per delta is independent of the conversation's length: a patch marks the messages it touched and only
+// those re-render; messages sit in groups of GROUP_SIZE, and every group but the newest LIVE_GROUPS is skipped by
+// the browser while off screen (`content-visibility: auto`), so a frame's style and layout work is about the
+// newest messages, not all of them.
 import { AttentionCue } from "./attention.js";
 import { branchPointsFrom, showBranchPoints } from "./branches.js";
 import { Composer, EmptyState } from "./composer.js";
 import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
+import { keyLeavesWidget } from "./keys.js";
 import { MessageView } from "./message_view.js";
+import { renderedMessageIds } from "./parts/rendered.js";
 import { StatePanel } from "./state_panel.js";
 import { injectStyles } from "./styles.js";
 import { BUSY_STATUSES, PatchSync } from "./sync.js";
+import { confirmBox, threadTitle, ThreadMenu } from "./threads.js";
 
 const THEMES = new Set(["auto", "light", "dark"]);
 const KEY_EVENTS = ["keydown", "keyup", "keypress"];
+const GROUP_SIZE = 50;
+const LIVE_GROUPS = 2;
+// What a card's "first control" is: the fields and buttons a user answers it with.
+const CARD_CONTROLS =
+  ":is(.agui-approval-controls, .agui-interrupt-body, .agui-interrupt-controls) :is(input, textarea, select, button):not([disabled]):not([type=hidden])";
 // How close to the bottom (px) the list must be for new content to keep it scrolled to the bottom.
 const STICK_PX = 48;
 // Cards that wait for the user: a tool call to approve, an interrupt form (still open, or expired: to dismiss).
@@ -29,6 +43,9 @@ const TRAITS = [
   "suggestions",
   "replay_only",
   "branch_points",
+  "threads",
+  "thread_id",
+  "store",
 ];
 
 function sameJson(a, b) {
@@ -66,14 +83,17 @@ export class ChatView {
   constructor(model, host) {
     this.model = model;
     this.state = {
-      messages: Array.isArray(model.get("messages")) ? model.get("messages").map(asMessage) : [],
+      messages: [],
       status: typeof model.get("status") === "string" ? model.get("status") : "ready",
       error: typeof model.get("error") === "string" ? model.get("error") : "",
+      threadId: null,
     };
+    this.loaded = false; // whether a snapshot came: until then nothing of the conversation shows
     this.sync = new PatchSync((message) => this.send(message));
     this.views = [];
+    this.groups = [];
     this.dirty = new Set();
-    this.dirtyAll = true;
+    this.dirtyAll = false;
     this.statusDirty = true;
     this.lastIndex = -1;
     this.stick = true;
@@ -82,6 +102,8 @@ export class ChatView {
     this.frame = new FrameScheduler(() => this.render());
     this.connection = new Connection(model, host, () => {
       this.statusDirty = true;
+      // A view that mounted while the kernel could not be reached asks once it can.
+      if (!this.loaded && this.resyncUnsent && this.connection.live) this.askForConversation(true);
       this.frame.request();
     });
     this.build();
@@ -91,18 +113,22 @@ export class ChatView {
     hideStaticCopyBeside(host);
     host.append(this.root);
     this.render();
-    // A view that mounts mid-run cannot know which patches its trait state already contains.
-    if (BUSY_STATUSES.has(this.state.status)) this.sync.requestResync("mounted while busy");
+    this.askForConversation(false);
+  }
+
+  /** Ask the kernel for the conversation (every mount does: the `messages` trait is not synced). */
+  askForConversation(force) {
+    this.resyncUnsent = !this.sync.requestResync("mounted", { force }) && !this.connection.live;
   }
 
   build() {
     this.root = element("div", "agui-chat");
-    // Lumino (JupyterLab, Notebook 7) skips its keyboard shortcuts for events from inside this element.
-    this.root.setAttribute("data-lm-suppress-shortcuts", "true");
+    this.root.dataset.loaded = "false";
     this.header = element("div", "agui-header");
     this.titleEl = element("div", "agui-title");
     this.titleEl.dataset.agui = "title";
-    this.header.append(this.titleEl);
+    this.threadMenu = new ThreadMenu(this);
+    this.header.append(this.titleEl, this.threadMenu.button);
     this.list = element("div", "agui-messages");
     this.list.setAttribute("role", "log");
     this.list.setAttribute("aria-live", "polite");
@@ -120,7 +146,7 @@ export class ChatView {
     this.detailsText = element("pre", "agui-error-trace");
     this.details.append(element("summary", "", "Details"), this.detailsText);
     // A failed run can be tried again (the failed answer is dropped, as Regenerate does).
-    this.retryButton = button("retry", "Run the agent again on the same conversation", {
+    this.retryButton = button("retry", "Retry: run the agent again on the same conversation", {
       text: "Retry",
       className: "agui-button agui-secondary agui-retry",
     });
@@ -135,8 +161,13 @@ export class ChatView {
     this.emptyState = new EmptyState(this.composer);
     this.empty = this.emptyState.el;
     this.statePanel = new StatePanel(this.model);
-    this.root.append(this.header, this.statePanel.el, this.list, this.banner, this.composer.el);
-    this.list.append(this.empty, this.warningsEl);
+    // Until the kernel's snapshot comes: a quiet line (shown only if it takes a moment), no empty state.
+    this.loading = element("div", "agui-loading", "Loading the conversation…");
+    this.loading.dataset.agui = "loading";
+    this.loading.setAttribute("role", "status");
+    this.empty.hidden = true;
+    this.root.append(this.header, this.statePanel.el, this.list, this.banner, this.composer.el, this.threadMenu.panel);
+    this.list.append(this.loading, this.empty, this.warningsEl);
   }
 
   showWarnings(value) {
@@ -155,7 +186,6 @@ export class ChatView {
   listen() {
     this.handlers = {
       "msg:custom": (message) => this.receive(message),
-      "change:messages": () => this.replaceMessages(this.model.get("messages")),
       "change:status": () => {
         this.state.status = String(this.model.get("status") ?? "ready");
         this.statusDirty = true;
@@ -168,9 +198,19 @@ export class ChatView {
       },
     };
     for (const trait of TRAITS) this.handlers[`change:${trait}`] = () => this.applyTrait(trait);
-    // Renderers' outputs and modules (parts/rendered.js): every message view looks at its parts again.
+    // Renderers' outputs (parts/rendered.js): the messages whose outputs changed look at their parts again (a
+    // Python renderer's output changes while its part streams); a change of the renderers themselves: all do.
     this.renderVersion = 0;
-    for (const trait of ["rendered", "frontend_renderers", "builtin_renderers"]) {
+    this.handlers["change:rendered"] = () => {
+      const ids = renderedMessageIds(this.model);
+      if (ids.size === 0) return;
+      this.renderVersion += 1;
+      this.state.messages.forEach((message, index) => {
+        if (ids.has(typeof message?.id === "string" ? message.id : "")) this.dirty.add(index);
+      });
+      this.frame.request();
+    };
+    for (const trait of ["frontend_renderers", "builtin_renderers"]) {
       this.handlers[`change:${trait}`] = () => {
         this.renderVersion += 1;
         this.dirtyAll = true;
@@ -178,9 +218,12 @@ export class ChatView {
       };
     }
     for (const [event, handler] of Object.entries(this.handlers)) this.model.on(event, handler);
-    // Keys typed in the widget are the widget's: notebook command-mode shortcuts must not see them.
-    this.stopKey = (event) => event.stopPropagation();
-    for (const type of KEY_EVENTS) this.root.addEventListener(type, this.stopKey);
+    // Keys typed in the widget are the widget's (notebook command-mode shortcuts must not see them); shortcuts
+    // with Ctrl/Cmd/Alt go on to JupyterLab (Ctrl+S saves), except text editing and keys the widget used (keys.js).
+    this.onKey = (event) => {
+      if (!keyLeavesWidget(event, this.root)) event.stopPropagation();
+    };
+    for (const type of KEY_EVENTS) this.root.addEventListener(type, this.onKey);
     // Fires when the widget is attached (anywidget renders into a detached element) and whenever its size
     // changes: the moment to look at the page's theme variables and to keep the newest message in view.
     this.resizeObserver = new ResizeObserver(() => this.onResize());
@@ -206,6 +249,7 @@ export class ChatView {
 
   destroy() {
     this.frame.cancel();
+    this.threadMenu.destroy();
     this.attention.destroy();
     this.connection.destroy();
     this.statePanel.destroy();
@@ -233,8 +277,106 @@ export class ChatView {
       this.composer.showNotice("The agent is still answering. Wait for it to finish or press Stop.", "busy");
       return;
     }
-    this.send({ kind: "regenerate", ...target });
+    if (this.send({ kind: "regenerate", ...target }) && target === undefined) this.focusComposer(); // Retry
     this.followBottom();
+  }
+
+  get busy() {
+    return BUSY_STATUSES.has(this.state.status);
+  }
+
+  get replayOnly() {
+    return this.root.dataset.replayOnly === "true";
+  }
+
+  /** Put the focus in the input (none in a replay-only view: then on the thread menu's button, if any). */
+  focusComposer() {
+    if (!this.replayOnly) this.composer.input.focus({ preventScroll: true });
+    else if (!this.threadMenu.button.hidden) this.threadMenu.button.focus({ preventScroll: true });
+  }
+
+  /** `{do: "focus"}` / `{do: "blur"}`: what ipywidgets' DOMWidget.focus() and .blur() send to every view. */
+  command(what) {
+    if (what === "focus") {
+      if (this.root.isConnected && !this.replayOnly) this.composer.input.focus({ preventScroll: true });
+    } else if (what === "blur") {
+      const active = this.root.getRootNode().activeElement;
+      if (active && active !== this.root && this.root.contains(active)) active.blur();
+    }
+  }
+
+  /** After a card was answered (Approve/Deny, Submit/Dismiss): the focus goes to the next card waiting, to its
+   * first control, else to the input. */
+  afterAnswer(card) {
+    const next = this.pendingCards().find((el) => el !== card && !el.dataset.approvalSent && !el.dataset.sent);
+    const control = next?.querySelector(CARD_CONTROLS);
+    if (control) {
+      if (next.tagName === "DETAILS") next.open = true;
+      control.focus({ preventScroll: true });
+    } else {
+      this.focusComposer();
+    }
+  }
+
+  /** Start a new thread (the current one is kept); while the agent answers, ask first. `from`: "composer" or
+   * "menu", where the question is asked. */
+  newThread({ from = "composer" } = {}) {
+    const go = (stop) => {
+      if (!this.send(stop ? { kind: "new_thread", stop: true } : { kind: "new_thread" })) return;
+      this.threadMenu.close(false);
+      this.composer.dropQuestion();
+      this.followBottom();
+      this.focusComposer();
+    };
+    if (!this.busy) return go(false);
+    const box = confirmBox({
+      hook: "stop-question",
+      text: "Stop the answer and start a new chat?",
+      confirm: "Stop and start",
+      focus: "confirm",
+      onConfirm: () => go(true),
+      onCancel: () => {
+        if (from === "menu") {
+          this.threadMenu.dropQuestion();
+          this.threadMenu.newButton.focus({ preventScroll: true });
+        } else {
+          this.composer.dropQuestion();
+          this.composer.newChatButton.focus({ preventScroll: true });
+        }
+      },
+    });
+    if (from === "menu") this.threadMenu.ask(null, box);
+    else this.composer.ask(box);
+  }
+
+  /** Open another thread; while the agent answers, ask first (in the thread's row). */
+  switchThread(thread, { row = null } = {}) {
+    if (thread.id === this.threadMenu.threadId) {
+      this.threadMenu.close(false);
+      this.focusComposer();
+      return;
+    }
+    const go = (stop) => {
+      const message = { kind: "switch_thread", threadId: thread.id };
+      if (stop) message.stop = true;
+      if (!this.send(message)) return;
+      this.threadMenu.close(false);
+      this.followBottom();
+      this.focusComposer();
+    };
+    if (!this.busy) return go(false);
+    const box = confirmBox({
+      hook: "stop-question",
+      text: `Stop the answer and open “${threadTitle(thread)}”?`,
+      confirm: "Stop and open",
+      focus: "confirm",
+      onConfirm: () => go(true),
+      onCancel: () => {
+        this.threadMenu.dropQuestion();
+        row?.open.focus({ preventScroll: true });
+      },
+    });
+    this.threadMenu.ask(row, box);
   }
 
   followBottom() {
@@ -249,6 +391,7 @@ export class ChatView {
         role,
         send: (message) => this.send(message),
         askedForApproval: (el) => this.revealApproval(el),
+        answered: (el) => this.afterAnswer(el),
         followBottom: () => this.followBottom(),
       };
       this.contexts.set(role, context);
@@ -298,7 +441,8 @@ export class ChatView {
     const value = this.model.get(trait);
     if (trait === "title") {
       this.titleEl.textContent = label(value ?? "", 200);
-      this.header.hidden = !value;
+      this.titleEl.hidden = this.titleEl.textContent === "";
+      this.showHeader();
     } else if (trait === "placeholder") {
       this.composer.setPlaceholder(typeof value === "string" ? value : "");
     } else if (trait === "height") {
@@ -324,36 +468,92 @@ export class ChatView {
       const replayOnly = this.model.get("replay_only") === true;
       this.root.dataset.replayOnly = replayOnly ? "true" : "false";
       this.emptyState.update(this.model.get("suggestions"), replayOnly);
+      if (trait === "replay_only") this.applyTrait("threads");
+    } else if (trait === "threads" || trait === "thread_id" || trait === "store") {
+      this.threadMenu.update({
+        threads: this.model.get("threads"),
+        threadId: this.model.get("thread_id"),
+        store: this.model.get("store"),
+        readOnlyView: this.model.get("replay_only") === true,
+      });
+      this.showHeader();
     }
   }
 
+  showHeader() {
+    const hidden = this.titleEl.textContent === "" && this.threadMenu.button.hidden;
+    if (this.header.hidden !== hidden) this.header.hidden = hidden;
+  }
+
   receive(message) {
+    if (message !== null && typeof message === "object" && typeof message.do === "string") {
+      this.command(message.do);
+      return;
+    }
     const touched = this.sync.receive(message, this.state);
     if (touched.replacement !== null) this.replaceMessages(touched.replacement);
-    if (touched.all || touched.length) this.dirtyAll = true;
+    // A patch that failed part way (a resync is on its way): look at everything again.
+    if (touched.all) this.dirtyAll = true;
     for (const index of touched.messages) this.dirty.add(index);
     if (touched.status) this.statusDirty = true;
     if (touched.any) this.frame.request();
   }
 
+  /** A snapshot: merged into the state, so that only the messages whose content changed re-render. */
   replaceMessages(next) {
     const list = Array.isArray(next) ? next : [];
     const old = this.state.messages;
-    this.state.messages = list.map((message, index) => mergeMessage(old[index], asMessage(message)));
-    this.dirtyAll = true;
+    const messages = new Array(list.length);
+    for (let index = 0; index < list.length; index += 1) {
+      messages[index] = mergeMessage(old[index], asMessage(list[index]));
+      if (messages[index] !== old[index]) this.dirty.add(index);
+    }
+    this.state.messages = messages;
+    // A branch switch's snapshot: the picker button pressed keeps the focus once it is drawn again.
+    if (this.branchFocus) [this.restoreFocus, this.branchFocus] = [this.branchFocus, null];
+    if (this.state.threadId !== this.shownThreadId) {
+      // Another conversation (a thread switch, a new chat): it opens at its end.
+      this.shownThreadId = this.state.threadId;
+      this.stick = true;
+    }
+    if (!this.loaded) {
+      this.loaded = true;
+      this.root.dataset.loaded = "true";
+    }
     this.statusDirty = true; // whether an approval is waiting may have changed
     this.frame.request();
   }
 
   view(index) {
     while (this.views.length <= index) {
+      const at = this.views.length;
       const view = new MessageView(this);
-      const message = this.state.messages[this.views.length];
+      const message = this.state.messages[at];
       this.views.push(view);
-      this.list.insertBefore(view.el, this.warningsEl);
+      this.group(at).append(view.el);
       if (message !== undefined) view.update(message);
     }
     return this.views[index];
+  }
+
+  /** The group element message `at` goes in (made when needed). */
+  group(at) {
+    const index = Math.floor(at / GROUP_SIZE);
+    while (this.groups.length <= index) {
+      const group = element("div", "agui-message-group");
+      this.list.insertBefore(group, this.warningsEl);
+      this.groups.push(group);
+      this.sealGroups();
+    }
+    return this.groups[index];
+  }
+
+  /** Every group but the newest LIVE_GROUPS may be skipped by the browser while off screen. */
+  sealGroups() {
+    this.groups.forEach((group, index) => {
+      const sealed = index < this.groups.length - LIVE_GROUPS ? "true" : "false";
+      if (group.dataset.sealed !== sealed) group.dataset.sealed = sealed;
+    });
   }
 
   checkPage() {
@@ -378,10 +578,14 @@ export class ChatView {
     } else {
       for (const index of this.dirty) if (index < messages.length) this.view(index).update(messages[index]);
     }
-    while (this.views.length > messages.length) {
-      const view = this.views.pop();
-      view.destroy();
-      view.el.remove();
+    if (this.views.length > messages.length) {
+      while (this.views.length > messages.length) {
+        const view = this.views.pop();
+        view.destroy();
+        view.el.remove();
+      }
+      while (this.groups.length > Math.ceil(this.views.length / GROUP_SIZE)) this.groups.pop().remove();
+      this.sealGroups();
     }
     this.dirty.clear();
     this.dirtyAll = false;
@@ -392,7 +596,10 @@ export class ChatView {
       this.lastIndex = last;
     }
     // Attribute writes are mutations even when the value is the same; skip them on the per-delta path.
-    if (this.empty.hidden !== messages.length > 0) this.empty.hidden = messages.length > 0;
+    const loading = !this.loaded && this.connection.live;
+    if (this.loading.hidden !== !loading) this.loading.hidden = !loading;
+    const empty = this.loaded && messages.length === 0;
+    if (this.empty.hidden !== !empty) this.empty.hidden = !empty;
     this.composer.setHasMessages(messages.length > 0);
     if (this.statusDirty) {
       this.statusDirty = false;
@@ -407,11 +614,27 @@ export class ChatView {
         this.state.status !== "error" || !this.state.messages.some((message) => message?.role === "user");
       // One visible error: while the banner shows the run's error, the failed message's own copy is hidden.
       this.root.dataset.errorShown = this.banner.hidden ? "false" : "true";
+      // "Stop the answer and ...?" no longer applies once the answer is over.
+      if (!this.busy) {
+        this.composer.dropQuestion();
+        if (this.threadMenu.question?.box.dataset.agui === "stop-question") this.threadMenu.dropQuestion();
+      }
     }
-    const waiting = this.connection.live && this.root.dataset.replayOnly !== "true" && this.awaitingApproval();
+    const waiting = this.connection.live && !this.replayOnly && this.awaitingApproval();
     this.attention.update(waiting, waiting ? this.pendingCards() : []);
     showBranchPoints(this, this.branchPoints);
+    if (this.restoreFocus) this.focusPicker();
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     if (this.approvalToReveal) this.scrollToApproval();
+  }
+
+  focusPicker() {
+    const { at, which } = this.restoreFocus;
+    this.restoreFocus = null;
+    const branches = this.views[at]?.branches;
+    const target = branches && !branches.picker.hidden ? branches[which] : null;
+    const active = this.root.getRootNode().activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
+    if (target && target !== active && (lost || this.root.contains(active))) target.focus({ preventScroll: true });
   }
 }

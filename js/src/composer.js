@@ -1,5 +1,6 @@
 // The input area: a growing textarea (Enter sends, Shift+Enter breaks the line), file attachments read as data
-// URLs, Stop while the agent answers, New chat, the status line and a notice line for refusals; and the empty
+// URLs, Stop while the agent answers, New chat (a new thread; the conversation is kept), the status line and a
+// notice line for refusals, and a question asked before New chat stops an answer; and the empty
 // state above it, whose example prompts (the `suggestions` trait) send themselves when clicked.
 import { NOT_CONNECTED } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
@@ -74,13 +75,14 @@ export class Composer {
     this.notice.dataset.agui = "notice";
     this.notice.setAttribute("role", "alert");
     this.notice.hidden = true;
-    this.clearButton = button("clear", "Start a new chat (clears this conversation)", {
+    this.newChatButton = button("new-chat", "Start a new chat (this one is kept)", {
       icon: icon("compose"),
       text: "New chat",
-      className: "agui-button agui-ghost agui-clear",
+      className: "agui-button agui-ghost agui-new-chat",
     });
-    this.clearButton.hidden = true;
-    this.clearButton.addEventListener("click", () => this.chat.send({ kind: "clear" }));
+    this.newChatButton.hidden = true;
+    this.newChatButton.addEventListener("click", () => this.chat.newThread({ from: "composer" }));
+    this.question = null;
     const spacer = element("span", "agui-spacer");
     this.stopButton = button("stop", "Stop the answer", {
       icon: icon("stop"),
@@ -89,7 +91,7 @@ export class Composer {
     this.stopButton.addEventListener("click", () => this.stop());
     this.sendButton = button("send", "Send (Enter)", { icon: icon("send"), className: "agui-round-button agui-send" });
     this.sendButton.addEventListener("click", () => this.submit());
-    bar.append(this.attachButton, this.clearButton, this.fileInput, this.statusEl, this.notice, spacer);
+    bar.append(this.attachButton, this.newChatButton, this.fileInput, this.statusEl, this.notice, spacer);
     bar.append(this.stopButton, this.sendButton);
 
     const box = element("div", "agui-composer-box");
@@ -99,9 +101,26 @@ export class Composer {
     this.refreshSendable();
   }
 
-  /** Show New chat only when there is a conversation to clear. */
+  /** Show New chat only when there is a conversation to leave. */
   setHasMessages(hasMessages) {
-    if (this.clearButton.hidden === hasMessages) this.clearButton.hidden = !hasMessages;
+    if (this.newChatButton.hidden === hasMessages) this.newChatButton.hidden = !hasMessages;
+  }
+
+  /** Show a question (threads.js confirmBox) above the input, and put the focus in it. */
+  ask(box) {
+    this.dropQuestion();
+    this.question = box;
+    this.el.prepend(box);
+    box.focusFirst();
+  }
+
+  /** Take the question away (the focus, if it was in it, goes to the New chat button). */
+  dropQuestion() {
+    if (this.question === null) return;
+    const hadFocus = this.question.contains(document.activeElement);
+    this.question.remove();
+    this.question = null;
+    if (hadFocus) (this.newChatButton.hidden ? this.input : this.newChatButton).focus({ preventScroll: true });
   }
 
   /** Send `text` as the user typed it (a suggestion chip), with whatever files are attached. */
@@ -247,6 +266,8 @@ export class Composer {
     if (!this.busy) return;
     this.stopButton.disabled = true;
     this.chat.send({ kind: "stop" });
+    // The button goes once the answer is over: the focus is where the next message is typed.
+    if (!this.chat.replayOnly) this.input.focus({ preventScroll: true });
   }
 }
 

@@ -10,8 +10,10 @@ export const NOT_CONNECTED = "Not connected — run the cell again";
 export const NOT_SENT = "Not sent: your text is kept.";
 
 const STATIC_RULE_ID = "agui-notebook-static-copy";
-// The static copy is the output right after the widget's own (ChatWidget._ipython_display_).
-const STATIC_RULE = ".jp-OutputArea-child:has(.agui-chat) + .jp-OutputArea-child:has(.agui-static){display:none}";
+// The static copy is the output right after the widget's own (ChatWidget._ipython_display_). A view that cannot
+// reach its kernel has no conversation to show (it comes only from the kernel): the copy shows beside it then.
+const STATIC_RULE =
+  '.jp-OutputArea-child:has(.agui-chat:not([data-connection="lost"])) + .jp-OutputArea-child:has(.agui-static){display:none}';
 
 /** Hide the static copy next to a live view (once per document). */
 export function hideStaticCopyBeside(el) {

@@ -20,6 +20,15 @@ export function fromTemplate(key, build) {
   return node.cloneNode(true);
 }
 
+/** Make a box that scrolls reachable by keyboard (axe's scrollable-region-focusable): a tab stop, named for
+ * screen readers ("Code (python)", "Table"); styles.css gives it a focus ring. Returns `node`. */
+export function scrollRegion(node, name) {
+  node.tabIndex = 0;
+  node.setAttribute("role", "region");
+  node.setAttribute("aria-label", name);
+  return node;
+}
+
 /** A <button type="button"> with a data-agui hook, an accessible label and optional icon and text. */
 export function button(hook, label, { icon, text, className } = {}) {
   const node = element("button", className ?? "agui-button");
@@ -54,11 +63,12 @@ export function prettyJson(value) {
   }
 }
 
-const SVG = "http://www.w3.org/2000/svg";
-// Our own 16x16 stroke icons (never agent content).
-const ICON_PATHS = {
+// Our own 16x16 stroke icons (never agent content), drawn as CSS masks (iconStyles): one empty element per icon,
+// no inline <svg>. A page keeps every <svg> root as an animation time container that each frame visits, and a
+// long conversation has several icons per message.
+export const ICON_PATHS = {
   send: ["M8 13V3", "M3.5 7.5 8 3l4.5 4.5"],
-  stop: [],
+  stop: [], // a filled square (ICON_SHAPES)
   attach: ["M13 7.5 8 12.5a3 3 0 0 1-4.5-4.5l5.5-5.5a2 2 0 0 1 3 3L6.5 11a1 1 0 0 1-1.5-1.5L10 4.5"],
   copy: ["M5.5 5.5h7v8h-7z", "M3.5 10.5v-8h7"],
   check: ["M3 8.5 6.5 12 13 4.5"],
@@ -81,32 +91,44 @@ const ICON_PATHS = {
     "M3 4.5v7c0 1.1 2.2 2 5 2s5-.9 5-2v-7",
     "M3 8c0 1.1 2.2 2 5 2s5-.9 5-2",
   ],
+  chats: ["M2.5 3.5h8v6h-4l-3 2.5v-2.5h-1z", "M10.5 6h3v5.5h-1V14l-3-2.5h-3"],
+  trash: ["M3 4.5h10", "M6.5 4.5v-2h3v2", "M4.5 4.5l.7 9h5.6l.7-9", "M7 7v4", "M9 7v4"],
+  "thumb-up": [
+    "M5.5 7.5v6h-3v-6z",
+    "M5.5 7.5 8 2.8c.9 0 1.6.7 1.6 1.6V6.5h3a1.2 1.2 0 0 1 1.2 1.4l-.9 4.6a1.2 1.2 0 0 1-1.2 1H5.5",
+  ],
   spark: ["M8 2v3", "M8 11v3", "M2 8h3", "M11 8h3", "M4 4l2 2", "M10 10l2 2", "M12 4l-2 2", "M6 10l-2 2"],
 };
 
-/** One of our inline SVG icons, decorative (aria-hidden). */
+// Icons drawn filled rather than stroked, and stroke widths other than 1.5.
+const ICON_SHAPES = { stop: '<rect x="4" y="4" width="8" height="8" rx="1.5" fill="#000"/>' };
+const ICON_STROKES = { send: 2, check: 2 };
+
+function iconSvg(name, { filled = false } = {}) {
+  const shape = ICON_SHAPES[name] ?? (ICON_PATHS[name] ?? []).map((d) => `<path d="${d}"/>`).join("");
+  const stroke = ICON_STROKES[name] ?? 1.5;
+  const paint = filled ? 'fill="#000"' : 'fill="none"';
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" ${paint} stroke="#000" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">${shape}</svg>`;
+}
+
+function cssUrl(svg) {
+  return `url("data:image/svg+xml,${encodeURIComponent(svg).replace(/'/g, "%27")}")`;
+}
+
+/** The stylesheet rules that draw every icon (added to styles.css by styles.js). */
+export function iconStyles() {
+  const rules = Object.keys(ICON_PATHS).map((name) => `.agui-chat .agui-icon-${name}{--agui-icon:${cssUrl(iconSvg(name))}}`);
+  // A pressed thumb is a filled one.
+  rules.push(`.agui-chat [aria-pressed="true"] > .agui-icon-thumb-up{--agui-icon:${cssUrl(iconSvg("thumb-up", { filled: true }))}}`);
+  return rules.join("\n");
+}
+
+/** One of our icons (a CSS mask over currentColor), decorative (aria-hidden). */
 export function icon(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 16 16");
-  svg.setAttribute("width", "16");
-  svg.setAttribute("height", "16");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("class", `agui-icon agui-icon-${name}`);
-  if (name === "stop") {
-    const rect = document.createElementNS(SVG, "rect");
-    for (const [key, value] of Object.entries({ x: "4", y: "4", width: "8", height: "8", rx: "1.5" })) {
-      rect.setAttribute(key, value);
-    }
-    rect.setAttribute("fill", "currentColor");
-    svg.append(rect);
-    return svg;
-  }
-  for (const d of ICON_PATHS[name] ?? []) {
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", d);
-    svg.append(path);
-  }
-  return svg;
+  const node = document.createElement("span");
+  node.className = `agui-icon agui-icon-${name}`;
+  node.setAttribute("aria-hidden", "true");
+  return node;
 }
 
 /** Copy text to the clipboard; falls back to a hidden textarea where the async clipboard is unavailable. */

@@ -1,34 +1,9 @@
 // 👍/👎 on an answer, in its footer: toggling buttons (aria-pressed) that send {"kind": "feedback"} to the kernel,
 // which keeps the rating in the message's metadata (metadata["agui-notebook"].feedback) and sends it back; and after
 // a thumbs-down, a small inline form for an optional comment. The form is built only when asked for.
-import { button, element, label } from "./dom.js";
+import { button, element, icon, label } from "./dom.js";
 
 export const MAX_COMMENT_CHARS = 2000;
-
-const SVG = "http://www.w3.org/2000/svg";
-const THUMB = [
-  "M5.5 7.5v6h-3v-6z",
-  "M5.5 7.5 8 2.8c.9 0 1.6.7 1.6 1.6V6.5h3a1.2 1.2 0 0 1 1.2 1.4l-.9 4.6a1.2 1.2 0 0 1-1.2 1H5.5",
-];
-
-/** Our thumb icon, up or down (the same strokes flipped), decorative. */
-function thumbIcon(direction) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 16 16");
-  svg.setAttribute("width", "16");
-  svg.setAttribute("height", "16");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("class", `agui-icon agui-icon-thumb-${direction}`);
-  const group = document.createElementNS(SVG, "g");
-  if (direction === "down") group.setAttribute("transform", "matrix(1 0 0 -1 0 16)");
-  for (const d of THUMB) {
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", d);
-    group.append(path);
-  }
-  svg.append(group);
-  return svg;
-}
 
 /** The feedback entry of a message (its metadata["agui-notebook"].feedback), or null. */
 export function messageFeedback(message) {
@@ -46,7 +21,9 @@ export function buildFeedbackButtons() {
     ["up", "Good answer"],
     ["down", "Bad answer"],
   ]) {
-    const node = button(`feedback-${rating}`, text, { icon: thumbIcon(rating), className: "agui-icon-button" });
+    const thumb = icon("thumb-up");
+    if (rating === "down") thumb.classList.add("agui-icon-flipped");
+    const node = button(`feedback-${rating}`, text, { icon: thumb, className: "agui-icon-button" });
     node.setAttribute("aria-pressed", "false");
     el.append(node);
   }

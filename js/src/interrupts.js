@@ -65,7 +65,7 @@ export function detailsList(rows, { hook = "details", code = [] } = {}) {
     const shown = element("span", "agui-details-value", flat.length > LONG_VALUE ? `${flat.slice(0, LONG_VALUE - 1)}…` : flat);
     dd.append(shown);
     if (flat.length > LONG_VALUE) {
-      const more = button("details-more", `Show all of ${term}`, { text: "more", className: "agui-button agui-details-more" });
+      const more = button("details-more", `Show more of ${term}`, { text: "more", className: "agui-button agui-details-more" });
       more.setAttribute("aria-expanded", "false");
       more.addEventListener("click", () => {
         const open = more.getAttribute("aria-expanded") !== "true";
@@ -113,7 +113,7 @@ export class InterruptPartView {
       text: "Dismiss",
       className: "agui-button agui-secondary",
     });
-    this.submitButton = button("interrupt-submit", "Send this answer", { text: "Submit", className: "agui-button agui-primary" });
+    this.submitButton = button("interrupt-submit", "Submit: send this answer", { text: "Submit", className: "agui-button agui-primary" });
     this.dismissButton.addEventListener("click", () => this.dismiss());
     this.submitButton.addEventListener("click", () => this.submit());
     this.controls.append(this.note, this.dismissButton, this.submitButton);
@@ -278,5 +278,6 @@ export class InterruptPartView {
     // Until the kernel answers with the new state, the answer cannot be given twice.
     this.el.dataset.sent = how;
     this.render();
+    this.context.answered?.(this.el); // the focus moves on: the next card waiting, or the input
   }
 }

@@ -16,7 +16,7 @@
 // each delta no more than appending text. A live block that costs more than THROTTLE_FROM_MS to draw is redrawn
 // after a pause of twice its cost, so a large block cannot keep the page busy every frame.
 import { Lexer, Parser, Tokenizer, getDefaults } from "marked";
-import { button, copyText, element, flashCopied, icon } from "./dom.js";
+import { button, copyText, element, flashCopied, icon, scrollRegion } from "./dom.js";
 import { highlightCode } from "./highlight.js";
 import { sanitizeHtml } from "./sanitize.js";
 
@@ -129,10 +129,11 @@ function enhanceCode(root) {
     header.append(copy);
     pre.replaceWith(frame);
     frame.append(header, pre);
+    scrollRegion(pre, `Code (${language || "text"})`);
     if (code) highlightCode(code, language);
   }
   for (const table of root.querySelectorAll("table")) {
-    const scroller = element("div", "agui-table");
+    const scroller = scrollRegion(element("div", "agui-table"), "Table");
     table.replaceWith(scroller);
     scroller.append(table);
   }

@@ -105,7 +105,8 @@ export class StatePanel {
     this.open = open;
     this.toggle.setAttribute("aria-expanded", open ? "true" : "false");
     this.toggle.title = open ? "Hide the shared state" : "Show the shared state";
-    this.toggle.setAttribute("aria-label", this.toggle.title);
+    // Named by what it shows ("State · 3 keys"), as a screen reader user hears it; aria-expanded says the rest.
+    this.toggle.removeAttribute("aria-label");
     this.el.dataset.open = open ? "true" : "false";
     this.body.hidden = !open;
     if (open) this.render(false);
@@ -274,7 +275,7 @@ export class StatePanel {
   }
 
   stringToggle(path, text) {
-    const toggle = button("state-string", text === "less" ? "Show less of the text" : "Show the whole text", {
+    const toggle = button("state-string", text === "less" ? "Show less of the text" : "Show more of the text", {
       text,
       className: "agui-state-string-toggle",
     });

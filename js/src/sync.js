@@ -23,7 +23,7 @@ export class Touched {
   }
 
   get any() {
-    return this.all || this.length || this.status || this.messages.size > 0;
+    return this.all || this.length || this.status || this.messages.size > 0 || this.replacement !== null;
   }
 }
 
@@ -142,30 +142,31 @@ export function applyOps(state, ops, touched) {
 /**
  * Sequencing: which custom messages to apply, and when to ask for a snapshot.
  *
- * `seq` is the seq of the last applied patch or snapshot; `null` until the first one (a view mounted while the
- * widget was idle renders the `messages` trait, which the kernel keeps equal to the patched state whenever the
- * status is not busy, so the first patch it sees continues from there).
+ * A view starts with no conversation and waiting for a snapshot (the `messages` trait is not synced: every view
+ * asks with `resync` when it mounts). `seq` is the seq of the last applied patch or snapshot (`null` for a
+ * snapshot without one: then the first patch after it is the base).
  */
 export class PatchSync {
   constructor(send, now = () => Date.now()) {
     this.send = send;
     this.now = now;
     this.seq = null;
-    this.awaitingSnapshot = false;
-    this.resyncSentAt = 0;
+    this.awaitingSnapshot = true;
+    this.resyncSentAt = -Infinity;
     this.resyncs = 0;
     this.lastError = null;
   }
 
-  /** Ask the kernel for a snapshot and drop patches until it comes. */
-  requestResync(reason) {
+  /** Ask the kernel for a snapshot and drop patches until it comes; `force` asks even if it asked just now.
+   * Returns whether the request went out (false: the kernel cannot be reached, or it was asked just now). */
+  requestResync(reason, { force = false } = {}) {
     const now = this.now();
-    if (this.awaitingSnapshot && now - this.resyncSentAt < RESYNC_RETRY_MS) return;
+    if (!force && this.awaitingSnapshot && now - this.resyncSentAt < RESYNC_RETRY_MS) return false;
     this.awaitingSnapshot = true;
     this.resyncSentAt = now;
     this.resyncs += 1;
     this.lastError = reason ?? null;
-    this.send({ kind: "resync" });
+    return this.send({ kind: "resync" }) !== false;
   }
 
   /** Handle one custom message against `state`; returns what it touched. Unknown kinds are ignored. */
@@ -177,18 +178,14 @@ export class PatchSync {
         this.requestResync("snapshot without a messages list");
         return touched;
       }
-      try {
-        for (const [index, item] of message.messages.entries()) checkMessage(item, `snapshot message ${index}`);
-      } catch (error) {
-        this.requestResync(String(error.message ?? error));
-        return touched;
-      }
+      // The kernel's whole conversation: taken as it is (a malformed message or part renders as data; asking
+      // again would only bring the same snapshot back).
       touched.replacement = message.messages;
       if (typeof message.status === "string") state.status = message.status;
       state.error = typeof message.error === "string" ? message.error : "";
+      if (typeof message.threadId === "string") state.threadId = message.threadId;
       this.seq = Number.isInteger(message.seq) ? message.seq : null;
       this.awaitingSnapshot = false;
-      touched.all = true;
       touched.status = true;
       return touched;
     }

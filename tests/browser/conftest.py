@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "js"
 BUNDLE = ROOT / "agui_notebook" / "static" / "widget.js"
 HARNESS = JS / "test-harness" / "harness.js"
+SYNC = JS / "src" / "sync.js"  # the harness's fake kernel applies patches with the front end's own applier
+AXE = JS / "node_modules" / "axe-core" / "axe.min.js"
 ORIGIN = "http://127.0.0.1:8711"
 THEMES = Path(sys.prefix) / "share" / "jupyter" / "lab" / "themes" / "@jupyterlab"
 
@@ -119,9 +121,28 @@ class Widget:
         self.chat.page.evaluate("([m, n, v]) => window.agui.set(m, n, v)", [self.model, name, value])
         self.chat.frames()
 
-    def sent(self) -> list[dict[str, Any]]:
-        """Custom messages the view sent to the kernel (JS -> Python), oldest first."""
-        return self.chat.page.evaluate("(m) => window.agui.sent(m)", self.model)
+    def sent(self, *, resyncs: bool = False) -> list[dict[str, Any]]:
+        """Custom messages the views of this model sent to the kernel (JS -> Python), oldest first; without the
+        ``resync`` requests (every view sends one when it mounts, and the harness answers it) unless asked."""
+        sent = self.chat.page.evaluate("(m) => window.agui.sent(m)", self.model)
+        return sent if resyncs else [message for message in sent if message.get("kind") != "resync"]
+
+    def resyncs(self) -> int:
+        """How many ``resync`` requests the views of this model sent."""
+        return len([m for m in self.sent(resyncs=True) if m.get("kind") == "resync"])
+
+    def kernel_messages(self) -> list[dict[str, Any]]:
+        """The harness kernel's conversation (what patches and snapshots delivered so far made of it)."""
+        return self.chat.page.evaluate("(m) => window.agui.kernelMessages(m)", self.model)
+
+    def focused(self) -> str:
+        """What has the focus: the ``data-agui`` hook of the focused element (``tag.class`` without one), or
+        ``body``."""
+        return self.chat.page.evaluate(
+            """() => { const e = document.activeElement;
+              if (!e || e === document.body) return 'body';
+              return e.dataset?.agui ?? `${e.tagName.toLowerCase()}.${e.className}`; }"""
+        )
 
     def clear_sent(self) -> None:
         self.chat.page.evaluate("(m) => window.agui.clearSent(m)", self.model)
@@ -154,12 +175,20 @@ class ChatPage:
     def frames(self, count: int = 2) -> None:
         self.page.evaluate("(n) => window.agui.frames(n)", count)
 
-    def new_model(self, **state: Any) -> int:
-        return self.page.evaluate("(s) => window.agui.create(s)", state)
+    def settle(self, count: int = 2) -> None:
+        """Let the harness kernel answer what the views asked (a resync), then wait ``count`` frames."""
+        self.page.evaluate("(n) => window.agui.settle(n)", count)
+
+    def new_model(self, *, answer_resync: bool = True, **state: Any) -> int:
+        """A fake model with these traits; ``messages`` is the kernel's conversation, which a view gets in the
+        snapshot answering its resync (``answer_resync=False``: the test answers, with ``deliver``)."""
+        return self.page.evaluate(
+            "([s, o]) => window.agui.create(s, o)", [state, {"answerResync": answer_resync}]
+        )
 
     def mount(self, model: int, *, width: str | None = None) -> Widget:
         view = self.page.evaluate("([m, w]) => window.agui.mount(m, {width: w})", [model, width])
-        self.frames()
+        self.settle()
         return Widget(self, model, view)
 
     def open(self, *, width: str | None = None, **state: Any) -> Widget:
@@ -176,7 +205,10 @@ def _route_handler(bundle: bytes, theme: str) -> Any:
         "/": ("text/html", page_html.encode()),
         "/widget.js": ("text/javascript", bundle),
         "/harness.js": ("text/javascript", HARNESS.read_bytes()),
+        "/sync.js": ("text/javascript", SYNC.read_bytes()),
     }
+    if AXE.exists():
+        files["/axe.min.js"] = ("text/javascript", AXE.read_bytes())
 
     def handle(route: Any, events: PageEvents) -> None:
         url = route.request.url

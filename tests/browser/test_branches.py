@@ -129,6 +129,11 @@ def test_regenerate_an_older_answer(chat):
     assert widget.sent()[-1] == {"kind": "regenerate", "messageId": "a2", "at": 3}
 
 
+def disabled(picker_button) -> bool:
+    """A picker button at an end (or while busy) is aria-disabled: it keeps the focus, and a press does nothing."""
+    return picker_button.get_attribute("aria-disabled") == "true"
+
+
 def test_the_picker_switches_to_the_other_branch(chat):
     edited = two_turns("And on Sunday?")
     widget = chat.open(messages=edited, branch_points=[{"at": 2, "index": 1, "count": 2}])
@@ -143,7 +148,7 @@ def test_the_picker_switches_to_the_other_branch(chat):
         picker.locator("[data-agui=branch-next]"),
     )
     assert previous.get_attribute("aria-label") == "Previous version"
-    assert following.is_disabled() and not previous.is_disabled()
+    assert disabled(following) and not disabled(previous)
     previous.click()
     assert widget.sent() == [{"kind": "select_branch", "messageId": "u2", "at": 2, "index": 0}]
     # The kernel switches: new messages, new branch points.
@@ -151,10 +156,17 @@ def test_the_picker_switches_to_the_other_branch(chat):
     widget.set("branch_points", [{"at": 2, "index": 0, "count": 2}])
     assert widget.message(2).inner_text().startswith("And tomorrow?")
     assert picker.get_attribute("aria-label") == "Version 1 of 2"
-    assert previous.is_disabled() and not following.is_disabled()
+    assert disabled(previous) and not disabled(following)
     following.focus()
     chat.page.keyboard.press("Enter")
     assert widget.sent()[-1] == {"kind": "select_branch", "messageId": "u2", "at": 2, "index": 1}
+    # The switch re-renders the message: the focus stays on the button pressed, now at its end.
+    widget.set("messages", edited)
+    widget.set("branch_points", [{"at": 2, "index": 1, "count": 2}])
+    assert widget.focused() == "branch-next"
+    assert disabled(following)
+    chat.page.keyboard.press("Enter")  # at the end: nothing is sent
+    assert widget.sent()[-1]["index"] == 1 and len(widget.sent()) == 2
 
 
 def test_a_regenerated_answer_shows_its_picker_as_it_streams_and_switches_only_at_rest(chat):
@@ -172,7 +184,7 @@ def test_a_regenerated_answer_shows_its_picker_as_it_streams_and_switches_only_a
     widget.deliver({"kind": "patch", "seq": 2, "ops": [["m", 3, answer]]})
     picker = widget.message(3).locator("[data-agui=branch-picker]")
     assert picker.locator("[data-agui=branch-count]").inner_text() == "2/2"
-    assert picker.locator("[data-agui=branch-previous]").is_disabled()  # busy
+    assert disabled(picker.locator("[data-agui=branch-previous]"))  # busy
     widget.deliver({"kind": "patch", "seq": 3, "ops": [["status", "ready", ""]]})
     picker.locator("[data-agui=branch-previous]").click()
     assert widget.sent()[-1] == {"kind": "select_branch", "messageId": "a3", "at": 3, "index": 0}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import Widget
+
 pytestmark = pytest.mark.browser
 
 NOT_CONNECTED = "Not connected — run the cell again"
@@ -59,3 +61,26 @@ def test_the_static_copy_beside_a_live_view_is_hidden(chat):
     chat.frames()
     assert not chat.page.locator("#copy-output").is_visible()
     assert chat.page.locator("#other-copy").is_visible()  # not the copy beside this view
+    # A view that cannot reach its kernel has no conversation to show (it comes only from the kernel): the copy
+    # shows beside it again.
+    chat.evaluate("(v) => window.agui.host(v).classList.add('jupyter-widgets-disconnected')", view)
+    chat.evaluate("() => window.agui.deliver(0, {do: 'nothing'})")  # any message: the view looks again
+    chat.evaluate("() => window.agui.model(0).emit('comm_live_update')")
+    chat.frames()
+    assert chat.page.locator("#copy-output").is_visible()
+
+
+def test_a_view_mounted_without_its_kernel_asks_for_the_conversation_once_connected(chat):
+    model = chat.new_model(messages=[{"id": "u", "role": "user", "parts": [{"type": "text", "text": "Hi"}]}])
+    view = chat.evaluate("(m) => window.agui.mount(m, {disconnected: true})", model)
+    chat.settle()
+    widget = Widget(chat, model, view)
+    assert widget.resyncs() == 0  # nothing could be sent
+    assert widget.locator(".agui-message").count() == 0
+    assert not widget.locator("[data-agui=loading]").is_visible()  # the status line says why instead
+    assert widget.locator("[data-agui=status]").inner_text() == NOT_CONNECTED
+    chat.evaluate("(v) => window.agui.host(v).classList.remove('jupyter-widgets-disconnected')", view)
+    chat.evaluate("(m) => window.agui.model(m).emit('comm_live_update')", model)
+    chat.settle()
+    assert widget.resyncs() == 1
+    assert widget.locator(".agui-message").inner_text() == "Hi"

@@ -194,22 +194,11 @@ def test_empty_state_offers_the_suggestions_and_a_click_sends_one(chat):
     assert empty.is_visible()
     chips = widget.locator("[data-agui=suggestion]")
     assert chips.all_inner_texts() == ["Weather in Paris?", "Plan a day in Rome"]
-    assert widget.locator("[data-agui=clear]").is_hidden()
+    assert widget.locator("[data-agui=new-chat]").is_hidden()
     chips.nth(0).click()
     assert widget.sent() == [{"kind": "send", "text": "Weather in Paris?", "files": []}]
     widget.set("messages", conversation()[:1])
     assert empty.is_hidden()
-
-
-def test_new_chat_asks_the_kernel_to_clear(chat):
-    widget = chat.open(messages=conversation(), replay_only=False)
-    clear = widget.locator("[data-agui=clear]")
-    assert clear.is_visible() and clear.inner_text() == "New chat"
-    clear.click()
-    assert widget.sent() == [{"kind": "clear"}]
-    widget.set("messages", [])
-    assert clear.is_hidden()
-    assert widget.locator("[data-agui=empty-state]").is_visible()
 
 
 def test_a_replay_only_widget_hides_the_input_and_the_approval_controls(chat):
@@ -218,7 +207,7 @@ def test_a_replay_only_widget_hides_the_input_and_the_approval_controls(chat):
         widget.locator("[data-part-type=dynamic-tool] [data-agui=tool-state]").inner_text()
         == "Needs approval"
     )
-    for hook in ("input", "send", "attach", "clear", "approve", "deny", "approval-reason", "regenerate"):
+    for hook in ("input", "send", "attach", "new-chat", "approve", "deny", "approval-reason", "regenerate"):
         assert widget.locator(f"[data-agui={hook}]:visible").count() == 0, hook
     widget.set("messages", [])
     assert widget.locator("[data-agui=suggestion]:visible").count() == 0

@@ -130,93 +130,124 @@ def test_tool_call_through_approval_and_the_messages_buttons_send(chat):
     assert denied.locator("[data-agui=tool-state]").inner_text() == "Denied"
 
 
+def snapshot(seq: int | None, *messages: dict, status: str = "ready", thread: str = "t1") -> dict:
+    return {
+        "kind": "snapshot",
+        "seq": seq,
+        "messages": list(messages),
+        "status": status,
+        "error": "",
+        "threadId": thread,
+    }
+
+
+def test_a_view_shows_nothing_of_the_conversation_until_the_snapshot_answering_its_resync(chat):
+    model = chat.new_model(answer_resync=False, suggestions=["What is the weather?"])
+    widget = chat.mount(model)
+    assert widget.sent(resyncs=True) == [{"kind": "resync"}]  # every mount asks
+    assert chat.evaluate("(m) => window.agui.model(m).get('messages')", model) is None  # no such trait
+    assert widget.root.get_attribute("data-loaded") == "false"
+    assert widget.locator("[data-agui=loading]").text_content() == "Loading the conversation…"
+    assert widget.locator("[data-agui=loading]").is_visible()
+    # No flash of the empty state and its suggestions while the conversation loads.
+    assert not widget.locator("[data-agui=empty-state]").is_visible()
+    assert widget.locator("[data-agui=suggestion]:visible").count() == 0
+    widget.deliver(patch(4, ["m", 0, user("u0", "dropped")]))  # patches wait for the snapshot
+    assert widget.locator(".agui-message").count() == 0
+    widget.deliver(snapshot(7, user("u1", "Hi"), answer("a1", {"type": "text", "text": "Hello!"})))
+    assert texts(widget) == ["Hi", "Hello!"]
+    assert widget.root.get_attribute("data-loaded") == "true"
+    assert not widget.locator("[data-agui=loading]").is_visible()
+    assert not widget.locator("[data-agui=empty-state]").is_visible()
+    widget.deliver(patch(8, ["t", 1, 0, " How can I help?"]))
+    assert texts(widget) == ["Hi", "Hello! How can I help?"]
+
+    empty = chat.mount(chat.new_model(answer_resync=False, suggestions=["What is the weather?"]))
+    empty.deliver(snapshot(1))
+    assert empty.locator("[data-agui=empty-state]").is_visible()
+    assert empty.locator("[data-agui=suggestion]").inner_text() == "What is the weather?"
+
+
+def test_the_harness_kernel_answers_every_mount_with_its_conversation(chat):
+    widget = chat.open(messages=[user("u1", "Hi")])
+    assert widget.resyncs() == 1
+    assert texts(widget) == ["Hi"]
+    widget.deliver(patch(1, ["m", 1, answer("a1", {"type": "text", "text": "Hello"})]))
+    assert widget.kernel_messages()[1]["parts"][0]["text"] == "Hello"
+
+
 def test_gap_asks_for_resync_and_ignores_patches_until_the_snapshot(chat):
-    widget = chat.open(messages=[answer("a", {"type": "text", "text": "one", "state": "done"})])
+    widget = chat.mount(chat.new_model(answer_resync=False))
+    widget.deliver(snapshot(0, answer("a", {"type": "text", "text": "one", "state": "done"})))
     widget.deliver(patch(1, ["t", 0, 0, " two"]))
     widget.deliver(patch(3, ["t", 0, 0, " LOST"]))
-    assert widget.sent() == [{"kind": "resync"}]
+    assert widget.resyncs() == 2  # the mount's, and the gap's
     widget.deliver(patch(4, ["t", 0, 0, " IGNORED"]))
     assert texts(widget) == ["one two"]
-    assert widget.sent() == [{"kind": "resync"}]  # not asked again right away
-    snapshot = {
-        "kind": "snapshot",
-        "seq": 9,
-        "messages": [answer("a", {"type": "text", "text": "one two three", "state": "done"})],
-        "status": "streaming",
-        "error": "",
-    }
-    widget.deliver(snapshot)
+    assert widget.resyncs() == 2  # not asked again right away
+    widget.deliver(
+        snapshot(
+            9, answer("a", {"type": "text", "text": "one two three", "state": "done"}), status="streaming"
+        )
+    )
     assert texts(widget) == ["one two three"]
     widget.deliver(patch(10, ["t", 0, 0, " four"]))
     assert texts(widget) == ["one two three four"]
-    assert widget.sent() == [{"kind": "resync"}]
-
-
-def test_bad_op_asks_for_resync(chat):
-    widget = chat.open(messages=[answer("a", {"type": "text", "text": "x", "state": "done"})])
-    widget.deliver(patch(1, ["t", 5, 0, "nope"]))
-    assert widget.sent() == [{"kind": "resync"}]
-    widget.deliver(patch(2, ["t", 0, 0, "y"]))
-    assert texts(widget) == ["x"]
-
-
-def test_first_patch_after_an_idle_mount_sets_the_base_seq(chat):
-    widget = chat.open(messages=[answer("a", {"type": "text", "text": "x", "state": "done"})])
-    widget.deliver(patch(57, ["t", 0, 0, "y"]), patch(58, ["t", 0, 0, "z"]))
-    assert texts(widget) == ["xyz"]
+    assert widget.resyncs() == 2
     assert widget.sent() == []
 
 
-def test_view_mounted_mid_run_resyncs_and_a_second_view_catches_up(chat):
+def test_bad_op_asks_for_resync_and_the_kernels_snapshot_puts_it_right(chat):
+    widget = chat.open(messages=[answer("a", {"type": "text", "text": "x", "state": "done"})])
+    widget.deliver(patch(1, ["t", 5, 0, "nope"]))
+    assert widget.resyncs() == 2
+    widget.deliver(patch(2, ["t", 0, 0, "y"]))
+    assert texts(widget) == ["xy"]
+
+
+def test_a_snapshot_without_a_seq_takes_the_next_patch_as_the_base(chat):
+    widget = chat.open(messages=[answer("a", {"type": "text", "text": "x", "state": "done"})])
+    widget.deliver(patch(57, ["t", 0, 0, "y"]), patch(58, ["t", 0, 0, "z"]))
+    assert texts(widget) == ["xyz"]
+    assert widget.resyncs() == 1
+
+
+def test_a_view_mounted_mid_run_gets_the_conversation_as_it_stands_and_the_first_view_keeps_its_dom(chat):
     model = chat.new_model(messages=[user("u", "q")])
     first = chat.mount(model)
     first.deliver(
         patch(1, ["status", "streaming", ""], ["m", 1, answer("a", {"type": "text", "text": "par"})])
     )
     first.deliver(patch(2, ["t", 1, 0, "tial"]))
-    # The kernel keeps the status trait current; the messages trait lags until the run ends.
-    first.set("status", "streaming")
     mark(first.message(0), "kept")
     second = chat.mount(model)
-    assert second.sent() == [{"kind": "resync"}]
-    assert texts(second) == ["q"]
-    second.deliver(patch(3, ["t", 1, 0, " ignored by the new view"]))
-    assert texts(second) == ["q"]
-    assert texts(first) == ["q", "partial ignored by the new view"]
-    second.deliver(
-        {
-            "kind": "snapshot",
-            "seq": 3,
-            "messages": [
-                user("u", "q"),
-                answer("a", {"type": "text", "text": "partial ignored by the new view"}),
-            ],
-            "status": "streaming",
-            "error": "",
-        }
-    )
-    assert texts(second) == texts(first) == ["q", "partial ignored by the new view"]
+    assert second.resyncs() == 2
+    assert texts(second) == texts(first) == ["q", "partial"]
     assert marked(first.message(0)) == "kept"  # the snapshot left unchanged messages' DOM alone
-    first.deliver(patch(4, ["t", 1, 0, "!"]))
-    assert texts(second) == texts(first) == ["q", "partial ignored by the new view!"]
-    assert second.sent() == [{"kind": "resync"}]
+    first.deliver(patch(3, ["t", 1, 0, "!"]))
+    assert texts(second) == texts(first) == ["q", "partial!"]
+    assert second.locator("[data-agui=stop]").is_visible()
 
 
-def test_messages_trait_replaces_state_and_keeps_unchanged_dom(chat):
+def test_a_snapshot_replaces_the_conversation_and_keeps_unchanged_dom(chat):
     messages = [user("u1", "a"), answer("a1", {"type": "text", "text": "b", "state": "done"})]
     widget = chat.open(messages=messages)
     mark(widget.message(0), "u1")
     mark(widget.message(1).locator("[data-part-type=text]"), "b")
-    widget.set(
-        "messages",
-        [
-            *messages,
-            user("u2", "c"),
-        ],
+    chat.evaluate(
+        """() => { window.__mutated = new Set();
+        new MutationObserver((records) => { for (const r of records) {
+          const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          window.__mutated.add(node.closest('[data-message-id]')?.dataset.messageId ?? 'list'); } })
+          .observe(document.querySelector('.agui-messages'),
+                   {subtree: true, childList: true, characterData: true, attributes: true}); }"""
     )
+    widget.set("messages", [*messages, user("u2", "c")])  # the kernel's chat.messages = ...: a snapshot
     assert texts(widget) == ["a", "b", "c"]
     assert marked(widget.message(0)) == "u1"
     assert marked(widget.message(1).locator("[data-part-type=text]")) == "b"
+    # Only the new message was drawn (and the old last one lost its "last" mark).
+    assert chat.evaluate("() => [...window.__mutated].sort()") == ["a1", "list", "u2"]
     widget.set("messages", [messages[0]])
     assert texts(widget) == ["a"]
 

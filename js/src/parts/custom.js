@@ -1,6 +1,6 @@
 // `custom` parts (provider-specific content), `steering-message` parts, and any part type this front end does not
 // know: shown as a labelled, collapsible JSON view so nothing an agent sends is silently lost.
-import { element, icon, label, prettyJson } from "../dom.js";
+import { element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";
 
 export class CustomPartView {
@@ -10,7 +10,7 @@ export class CustomPartView {
     const summary = element("summary", "agui-data-summary");
     this.name = element("span", "agui-data-name");
     summary.append(icon("chevron"), icon("spark"), this.name);
-    this.pre = element("pre", "agui-json");
+    this.pre = scrollRegion(element("pre", "agui-json"), `${label(type, 120)} (JSON)`);
     this.el.append(summary, this.pre);
   }
 

@@ -1,5 +1,5 @@
 // `data-{name}` parts: a collapsible JSON view (as text).
-import { element, icon, label, prettyJson } from "../dom.js";
+import { element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";
 
 export class DataPartView {
@@ -10,7 +10,7 @@ export class DataPartView {
     this.name = element("span", "agui-data-name", label(type.slice("data-".length), 120));
     this.id = element("span", "agui-data-id");
     summary.append(icon("chevron"), icon("data"), this.name, this.id);
-    this.pre = element("pre", "agui-json");
+    this.pre = scrollRegion(element("pre", "agui-json"), `${label(type, 120)} (JSON)`);
     this.el.append(summary, this.pre);
     this.text = null;
   }

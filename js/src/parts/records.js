@@ -2,7 +2,7 @@
 // the view of a bounded table spec, which a Python renderer's DataFrame also arrives as
 // (`application/vnd.agui-notebook.table+json`: {columns, rows, rowCount, columnCount, indexColumns}).
 // Every cell is text (textContent); nothing an agent sends becomes markup.
-import { element, label } from "../dom.js";
+import { element, label, scrollRegion } from "../dom.js";
 
 export const MAX_ROWS = 50;
 export const MAX_COLUMNS = 20;
@@ -59,7 +59,7 @@ export function tableElement(spec) {
   const indexColumns = Number.isInteger(spec?.indexColumns) ? spec.indexColumns : 0;
   const box = element("div", "agui-records");
   box.dataset.agui = "records";
-  const scroller = element("div", "agui-records-scroll");
+  const scroller = scrollRegion(element("div", "agui-records-scroll"), "Table");
   const table = element("table", "agui-records-table");
   const head = element("thead");
   const headRow = element("tr");

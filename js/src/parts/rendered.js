@@ -10,7 +10,7 @@
 // Python outputs are mime bundles; their best type is shown: a live ipywidget view (where the page has a widget
 // manager), a table, HTML and markdown through the one sanitizer (sanitize.js), images (SVG too) as <img> of a
 // data URL, JSON, plain text.
-import { button, element, icon, label, prettyJson } from "../dom.js";
+import { button, element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";
 import { renderMarkdown } from "../markdown.js";
 import { sanitizeHtml } from "../sanitize.js";
@@ -68,6 +68,17 @@ function pythonEntries(model) {
     cache.entries = entries;
   }
   return cache;
+}
+
+/** The ids of the messages whose Python renderer outputs (the `rendered` trait) changed since it was last read. */
+export function renderedMessageIds(model) {
+  const before = caches.get(model)?.entries ?? new Map();
+  const { entries } = pythonEntries(model);
+  const ids = new Set();
+  const idOf = (key) => key.slice(0, key.lastIndexOf("/"));
+  for (const [key, value] of entries) if (before.get(key) !== value) ids.add(idOf(key));
+  for (const key of before.keys()) if (!entries.has(key)) ids.add(idOf(key));
+  return ids;
 }
 
 /**
@@ -230,7 +241,7 @@ export class RenderedPartView {
     this.error.append(line);
     if (details) {
       const more = element("details", "agui-rendered-traceback");
-      more.append(element("summary", "", "Traceback"), element("pre", "agui-json", details));
+      more.append(element("summary", "", "Traceback"), scrollRegion(element("pre", "agui-json", details), "Traceback"));
       this.error.append(more);
     }
   }
@@ -320,7 +331,7 @@ export class RenderedPartView {
       return img;
     }
     if (mime === "application/json") {
-      const pre = element("pre", "agui-json");
+      const pre = scrollRegion(element("pre", "agui-json"), "Output (JSON)");
       showJson(pre, prettyJson(value), value);
       return pre;
     }

@@ -1,6 +1,6 @@
 // `tool-{name}` and `dynamic-tool` parts: name, a state badge, the arguments (pretty JSON, live while they
 // stream), the output or error, and Approve/Deny for `approval-requested`.
-import { button, element, icon, label, prettyJson } from "../dom.js";
+import { button, element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";
 import { detailsList } from "../interrupts.js";
 
@@ -59,7 +59,7 @@ function compactJson(value) {
 function section(title, className) {
   const node = element("div", `agui-tool-section ${className}`);
   const heading = element("div", "agui-tool-section-title", title);
-  const pre = element("pre", "agui-json");
+  const pre = scrollRegion(element("pre", "agui-json"), `${title} (JSON)`);
   node.append(heading, pre);
   return { node, heading, pre };
 }
@@ -134,6 +134,7 @@ export class ToolPartView {
     this.approveButton.disabled = true;
     this.denyButton.disabled = true;
     this.el.dataset.approvalSent = approved ? "approved" : "denied";
+    this.context.answered?.(this.el); // the focus moves on: the next card waiting, or the input
   }
 
   update(part) {
@@ -143,6 +144,7 @@ export class ToolPartView {
     this.el.dataset.toolState = state;
     this.el.dataset.preliminary = part.preliminary ? "true" : "false";
     this.name.textContent = label(toolName(part), 120);
+    this.name.title = this.name.textContent;
     this.title.textContent = part.title ? label(part.title, 200) : "";
     this.title.hidden = !part.title;
     this.provider.hidden = !part.providerExecuted;
