@@ -182,6 +182,11 @@ class Chat:
     def unsubscribe(self, view: ChatListener) -> None:
         self._views.remove(view)
 
+    @property
+    def views(self) -> tuple[ChatListener, ...]:
+        """The views subscribed, in order."""
+        return tuple(self._views)
+
     # ------------------------------------------------------------------------------------------ what it holds
     @property
     def tools(self) -> list[dict[str, JSON]]:
@@ -320,9 +325,11 @@ class Chat:
         return versions
 
     def warn(self, text: str) -> None:
-        """Add ``text`` to the warnings of the run shown (a renderer that failed, say)."""
-        self._status.warnings.append(text)
-        self._views.warnings_changed()
+        """Add ``text`` to the warnings of the run shown (a renderer that failed, say), once: a warning shown
+        already is not added again, however often its cause comes back."""
+        if text not in self._status.warnings:
+            self._status.warnings.append(text)
+            self._views.warnings_changed()
 
     def configure(self, *, agent: Any = None, tools: Iterable[Any] = (), **options: Any) -> None:
         """Take another agent, tools and run options (``raise_errors``, ``max_follow_ups``): what a notebook cell

@@ -1,10 +1,6 @@
 """ChatWidget: a live view of a chat (``chat/_chat.py``) in the notebook, over a chat of its own or one given.
 
->>> def agent(run_input):
-...     yield "Hello from "
-...     yield "the agent."
->>> chat = ChatWidget(agent, title="Demo")  # doctest: +SKIP
->>> chat  # doctest: +SKIP
+>>> chat = ChatWidget(lambda run_input: iter(["Hello from ", "the agent."]), title="Demo")  # doctest: +SKIP
 >>> await chat.send_message("Hi!")  # doctest: +SKIP
 'success'
 
@@ -16,75 +12,47 @@ step: a second ``ChatWidget(chat)`` is another view of the same conversation.
 
 from __future__ import annotations
 
-import difflib
-import functools
 import inspect
 import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
-from typing import Any, Concatenate, ParamSpec, TypeVar
-from urllib.parse import urlsplit
+from typing import Any
 
 import anywidget
 import traitlets
 
-from agui_notebook._errors import OptionError
 from agui_notebook._types import JSON
 from agui_notebook.chat._chat import DEFAULT_STORE, Chat
 from agui_notebook.chat._frontend_tools import MAX_FOLLOW_UPS
-from agui_notebook.chat._identity import default_log_path
 from agui_notebook.chat._listeners import ChatListener
 from agui_notebook.chat._run import BUSY
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.widget._live import LiveSync, sendable
 from agui_notebook.widget._metrics import LiveMetrics
+from agui_notebook.widget._opening import (
+    BUNDLE,
+    bundle_missing,
+    chat_attribute,
+    chat_method,
+    chat_property,
+    checked_origins,
+    load_bundle,
+    open_chat,
+    refuse_options,
+    store_trait,
+)
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
-from agui_notebook.widget._requests import BAD_REQUEST, BUSY_KINDS, BUSY_NOTICE, HANDLERS, BadRequest
+from agui_notebook.widget._requests import handle_request
 from agui_notebook.widget._state_changes import StateSync
-from agui_notebook.widget._static_copy import StaticCopy, StaticRows, chat_note
-from agui_notebook.widget._static_html import static_bundle
+from agui_notebook.widget._static_copy import StaticCopy, StaticRows, chat_copy
 from agui_notebook.wire._json import copy_json
 
 __all__ = ["BUNDLE", "ChatWidget", "bundle_missing"]
 
-BUNDLE = Path(__file__).resolve().parent.parent / "static" / "widget.js"
-"""The built front end (``cd js && npm run build``)."""
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def bundle_missing() -> FileNotFoundError:
-    return FileNotFoundError(
-        f"the ChatWidget front end is not built ({BUNDLE} is missing): run `cd js && npm install && npm run build` "
-        "in the agui-notebook source tree, or reinstall the package (pip install agui-notebook)"
-    )
-
-
-def _of_chat(method: Callable[Concatenate[Chat, P], R]) -> Callable[Concatenate[ChatWidget, P], R]:
-    """A method of the widget that is the chat's method (its signature and docstring)."""
-
-    @functools.wraps(method)
-    def call(self: ChatWidget, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        return method(self.chat, *args, **kwargs)
-
-    return call
-
-
-def _chat_property(name: str) -> Any:
-    """A read-only property of the widget that is the chat's property of that name."""
-    getter = getattr(Chat, name).fget
-    return property(lambda self: getter(self.chat), doc=getter.__doc__)
-
-
-def _display_path(path: Path | None) -> str | None:
-    if path is None:
-        return None
-    try:
-        return os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return str(path)
+SEND_IS_IPYWIDGETS = (
+    "ChatWidget.send sends a custom message to the widget's front end (ipywidgets); to send a user message use "
+    "chat.send_message(text)"
+)
 
 
 class ChatWidget(anywidget.AnyWidget, ChatListener):
@@ -164,13 +132,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         **unknown: Any,
     ) -> None:
         if unknown:
-            _refuse_options(unknown)
-        if ChatWidget._esm is None:
-            if not BUNDLE.is_file():
-                raise bundle_missing()
-            ChatWidget._esm = BUNDLE.read_text()  # built after this module was imported
-            if type(self) is not ChatWidget and "_esm" not in type(self).__dict__:
-                type(self)._esm = ChatWidget._esm
+            refuse_options("ChatWidget", unknown, list(inspect.signature(ChatWidget).parameters)[:-1])
+        load_bundle(ChatWidget, type(self))
         self._syncing = True
         super().__init__(
             title=title or "", placeholder=placeholder, height=height, show_reasoning=show_reasoning,
@@ -179,17 +142,19 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         )  # fmt: skip
         self._syncing = False
         options = {"tools": tools, "raise_errors": raise_errors, "max_follow_ups": max_follow_ups}
-        self.chat = agent if isinstance(agent, Chat) else _open_chat(
+        self.chat, self.cell = open_chat(
             agent, options, messages=messages, thread_id=thread_id, state=state, store=store,
             message_type=message_type,
         )  # fmt: skip
-        """The :class:`Chat` this widget shows."""
+        """The :class:`Chat` this widget shows (and the log of the notebook cell that made it, if one did)."""
         self._live = LiveSync(lambda: self.chat.live_messages, self._send_custom, lambda: self.chat.thread_id)
         self._state = StateSync(lambda: self.chat.state, self._publish_state)
         self._metrics = LiveMetrics(self.chat.events, self._publish_metrics)
         self._static = StaticCopy(self.model_id, self._static_copy)
         self._rows = StaticRows()
-        self._renderers = PartRenderers(lambda: self.chat.live_messages, self._publish_rendered, self._warn)
+        self._renderers = PartRenderers(
+            lambda: self.chat.live_messages, self._publish_rendered, self.chat.warn
+        )
         for part_type, renderer in (renderers or {}).items():
             self._renderers.register(part_type, renderer)
         self._sync_traits(status=True, warnings=True, branches=True, threads=True)
@@ -198,30 +163,30 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self.on_msg(self._on_front_end_message)
 
     # ------------------------------------------------------------------------------------------ the chat's API
-    send_message = _of_chat(Chat.send_message)
-    regenerate = _of_chat(Chat.regenerate)
-    edit = _of_chat(Chat.edit)
-    branches = _of_chat(Chat.branches)
-    select_branch = _of_chat(Chat.select_branch)
-    answer_approval = _of_chat(Chat.answer_approval)
-    answer_interrupt = _of_chat(Chat.answer_interrupt)
-    feedback = _of_chat(Chat.feedback)
-    play = _of_chat(Chat.play)
-    stop = _of_chat(Chat.stop)
-    clear = _of_chat(Chat.clear)
-    new_thread = _of_chat(Chat.new_thread)
-    switch_thread = _of_chat(Chat.switch_thread)
-    rename_thread = _of_chat(Chat.rename_thread)
-    delete_thread = _of_chat(Chat.delete_thread)
-    save = _of_chat(Chat.save)
-    ui_messages = _chat_property("ui_messages")
-    agui_messages = _chat_property("agui_messages")
-    events = _chat_property("events")
-    run_inputs = _chat_property("run_inputs")
-    exception = _chat_property("exception")
-    task = _chat_property("task")
-    busy = _chat_property("busy")
-    tools = _chat_property("tools")
+    send_message = chat_method(Chat.send_message)
+    regenerate = chat_method(Chat.regenerate)
+    edit = chat_method(Chat.edit)
+    branches = chat_method(Chat.branches)
+    select_branch = chat_method(Chat.select_branch)
+    answer_approval = chat_method(Chat.answer_approval)
+    answer_interrupt = chat_method(Chat.answer_interrupt)
+    feedback = chat_method(Chat.feedback)
+    play = chat_method(Chat.play)
+    stop = chat_method(Chat.stop)
+    clear = chat_method(Chat.clear)
+    new_thread = chat_method(Chat.new_thread)
+    switch_thread = chat_method(Chat.switch_thread)
+    rename_thread = chat_method(Chat.rename_thread)
+    delete_thread = chat_method(Chat.delete_thread)
+    save = chat_method(Chat.save)
+    ui_messages = chat_property("ui_messages")
+    agui_messages = chat_property("agui_messages")
+    events = chat_property("events")
+    run_inputs = chat_property("run_inputs")
+    exception = chat_property("exception")
+    task = chat_property("task")
+    busy = chat_property("busy")
+    tools = chat_property("tools")
 
     @property
     def messages(self) -> list[dict[str, JSON]]:
@@ -232,23 +197,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     def messages(self, value: Iterable[Any]) -> None:
         self.chat.messages = value
 
-    @property
-    def raise_errors(self) -> bool:
-        """Whether a failed run raises its exception from ``await chat.send_message(...)`` (``Chat.raise_errors``)."""
-        return self.chat.raise_errors
-
-    @raise_errors.setter
-    def raise_errors(self, value: bool) -> None:
-        self.chat.raise_errors = value
-
-    @property
-    def max_follow_ups(self) -> int:
-        """Follow-up runs started by the chat itself per user turn (``Chat.max_follow_ups``)."""
-        return self.chat.max_follow_ups
-
-    @max_follow_ups.setter
-    def max_follow_ups(self, value: int) -> None:
-        self.chat.max_follow_ups = value
+    raise_errors = chat_attribute("raise_errors", "whether a failed run raises its exception")
+    max_follow_ups = chat_attribute("max_follow_ups", "follow-up runs the chat starts by itself per turn")
 
     @property
     def agent(self) -> Any:
@@ -271,20 +221,13 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     @classmethod
     def load(cls, path: str | os.PathLike[str], agent: Any = None, **options: Any) -> ChatWidget:
         """A widget showing the conversation ``save`` wrote (see :meth:`Chat.load`)."""
-        chat_options = {
-            k: options.pop(k) for k in ("tools", "raise_errors", "message_type", "store") if k in options
-        }
-        return cls(Chat.load(path, agent, **chat_options), **options)
+        chat = {k: options.pop(k) for k in ("tools", "raise_errors", "message_type", "store") if k in options}
+        return cls(Chat.load(path, agent, **chat), **options)
 
     def send(self, content: Any, buffers: Any = None) -> None:
         """ipywidgets' ``Widget.send``: a custom message to the front end (``send_message`` sends the user's text)."""
-        if isinstance(content, str):
-            warnings.warn(
-                "ChatWidget.send sends a custom message to the widget's front end (ipywidgets); to send a user "
-                "message use chat.send_message(text)",
-                UserWarning,
-                stacklevel=2,
-            )
+        if isinstance(content, str):  # most likely meant as the user's text (``send`` was that before 0.2)
+            warnings.warn(SEND_IS_IPYWIDGETS, UserWarning, stacklevel=2)
         super().send(content, buffers)
 
     # ------------------------------------------------------------------------------------------ renderers
@@ -316,10 +259,6 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         if not self.chat.busy:
             self._static.update()
 
-    def _warn(self, text: str) -> None:
-        if text not in self.chat.warnings:  # once, however often the part is rendered again
-            self.chat.warn(text)
-
     def __repr__(self) -> str:
         return f"<ChatWidget {len(self.chat.live_messages)} messages, status={self.status!r}, agent={self.agent!r}>"
 
@@ -345,7 +284,10 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._live.flush()  # the views see the last patch before the traits say the run is over
         if self.chat.status not in BUSY:
             self._state.flush()
-            self._flush_renderers()
+            try:  # the parts' last renders (a renderer's own failure is caught where it runs)
+                self._renderers.flush()
+            except Exception as exc:  # the outputs could not be sent: say so, the run's outcome stands
+                self.chat.warn(f"rendered outputs could not be sent: {type(exc).__name__}: {exc}")
         self._sync_traits(status=True)
         if self.chat.status not in BUSY:
             self._static.update()
@@ -370,18 +312,10 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         if self.show_metrics:
             self._metrics.sync(self.chat.live_messages, force=True)
 
-    def _flush_renderers(self) -> None:
-        """The parts' last renders once a run is over (renderers' own failures are caught where they run)."""
-        try:
-            self._renderers.flush()
-        except Exception as exc:  # the outputs could not be sent: say so, the run's outcome stands
-            self.chat.warn(f"rendered outputs could not be sent: {type(exc).__name__}: {exc}")
-
     # ------------------------------------------------------------------------------------------ traits
-    def _sync_traits(
-        self, *, status: bool = False, warnings: bool = False, branches: bool = False, threads: bool = False
-    ) -> None:
-        """Bring the synced traits named up to the chat (and ``replay_only`` always)."""
+    def _sync_traits(self, *, status: bool = False, warnings: bool = False, **groups: bool) -> None:
+        """Bring the synced traits named (and ``branches``, ``threads``) up to the chat, ``replay_only`` always."""
+        branches, threads = groups.get("branches", False), groups.get("threads", False)
         chat = self.chat
         self._syncing = True
         try:
@@ -395,11 +329,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
                 if threads:
                     self.threads = chat.threads
                     self.thread_id = chat.thread_id
-                    self.store = {
-                        "kind": "memory" if chat.store is None else "file",
-                        "path": _display_path(chat.store),
-                        "readOnly": chat.read_only,
-                    }
+                    self.store = store_trait(chat)
                 self.replay_only = chat.agent is None or chat.read_only
         finally:
             self._syncing = False
@@ -440,13 +370,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
 
     @traitlets.validate("trusted_origins")
     def _validate_trusted_origins(self, proposal: Any) -> list[str]:
-        for entry in proposal["value"]:
-            url = urlsplit(entry)
-            if url.scheme.lower() not in ("http", "https") or not url.hostname:
-                raise OptionError(
-                    f"trusted_origins: {entry!r} is not an http(s) origin such as 'https://images.example'"
-                )
-        return proposal["value"]
+        return checked_origins(proposal["value"])
 
     # ------------------------------------------------------------------------------------------ the saved copy
     def _ipython_display_(self, **kwargs: Any) -> None:
@@ -455,22 +379,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._static.display(self, **kwargs)
 
     def _static_copy(self) -> dict[str, str]:
-        """The copy: the conversation shown, kept rendered per message; when it is a new, empty one, the last
-        conversation before it (a saved notebook never trades a conversation for "No messages yet.")."""
-        chat = self.chat
-        threads = chat.threads
-        note = chat_note(chat.store, chat.read_only)
-        if not chat.live_messages:
-            earlier = next((t for t in threads if not t["current"] and t["turns"]), None)
-            if earlier is not None:
-                return static_bundle(
-                    chat.thread_messages(earlier["id"]), title=self.title or earlier["title"], threads=threads,
-                    note=f"{note} A new conversation was started after this one, “{earlier['title']}”.",
-                )  # fmt: skip
-        return self._rows.bundle(
-            chat.live_messages, render_part=self._renderers.static_part_html, versions=chat.branch_versions(),
-            title=self.title, note=note, threads=threads,
-        )  # fmt: skip
+        return chat_copy(self.chat, self._rows, self._renderers.static_part_html, self.title)
 
     # ------------------------------------------------------------------------------------------ the views
     def _send_custom(self, content: dict[str, Any]) -> None:
@@ -480,21 +389,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._live.resync()
 
     def _on_front_end_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """A request from a view; one that cannot be read or honoured is explained in the widget, never raised."""
-        if not isinstance(content, dict):
-            return
-        handler = HANDLERS.get(content.get("kind"))  # type: ignore[arg-type]
-        if handler is None:
-            return
-        try:
-            if self.chat.busy and content.get("kind") in BUSY_KINDS:
-                self.chat.set_error(BUSY_NOTICE)
-                return
-            handler(self.chat, content, self)
-        except BadRequest as exc:
-            self.chat.set_error(f"{BAD_REQUEST}: {exc}")
-        except Exception as exc:  # a request the kernel cannot honour: say why in the widget
-            self.chat.set_error(f"{type(exc).__name__}: {exc}")
+        handle_request(self.chat, content, self)
 
     def close(self) -> None:
         """Close the widget (its views go); the chat, and every other view of it, stay."""
@@ -503,24 +398,3 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
             for part in (self._live, self._state, self._renderers):
                 part.close()
         super().close()
-
-
-def _refuse_options(unknown: Mapping[str, Any]) -> None:
-    """Unknown keyword options are an :class:`OptionError` naming the closest valid one."""
-    valid = [n for n in inspect.signature(ChatWidget.__init__).parameters if n not in ("self", "unknown")]
-    name = next(iter(unknown))
-    close = difflib.get_close_matches(name, valid, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(valid)})"
-    raise OptionError(f"ChatWidget: unknown option {name!r}{hint}")
-
-
-def _open_chat(agent: Any, options: dict[str, Any], **first: Any) -> Chat:
-    """The chat a widget made in a notebook cell shows: the open chat of the same log (the cell run again; it
-    takes this run's agent and tools), else a new one on it."""
-    store = first.pop("store")
-    path = default_log_path() if store is DEFAULT_STORE else store
-    opened = Chat.opened(path) if path is not None else None
-    if opened is not None:
-        opened.configure(agent=agent, **options)
-        return opened
-    return Chat(agent, store=path, **first, **options)

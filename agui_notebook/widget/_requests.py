@@ -18,7 +18,15 @@ from agui_notebook.chat._chat import Chat
 from agui_notebook.chat._interrupts import resend_interrupt
 from agui_notebook.ui._changes import MessageChange
 
-__all__ = ["BAD_REQUEST", "BUSY_KINDS", "BUSY_NOTICE", "HANDLERS", "BadRequest", "RequestView"]
+__all__ = [
+    "BAD_REQUEST",
+    "BUSY_KINDS",
+    "BUSY_NOTICE",
+    "HANDLERS",
+    "BadRequest",
+    "RequestView",
+    "handle_request",
+]
 
 BAD_REQUEST = "the widget sent a request the kernel cannot read"
 BUSY_NOTICE = "The agent is still answering: wait for it to finish or press Stop."
@@ -146,3 +154,22 @@ HANDLERS: dict[str, Handler] = {
     ),
 }
 """The handler of each request kind."""
+
+
+def handle_request(chat: Chat, content: Any, view: RequestView) -> None:
+    """Do what a view asked; a request that cannot be read or honoured is explained in the widget (the chat's
+    ``error``, its status unchanged), never raised. Unknown kinds are ignored (a newer front end's)."""
+    if not isinstance(content, dict):
+        return
+    handler = HANDLERS.get(content.get("kind"))  # type: ignore[arg-type]
+    if handler is None:
+        return
+    try:
+        if chat.busy and content.get("kind") in BUSY_KINDS:
+            chat.set_error(BUSY_NOTICE)
+            return
+        handler(chat, content, view)
+    except BadRequest as exc:
+        chat.set_error(f"{BAD_REQUEST}: {exc}")
+    except Exception as exc:  # a request the kernel cannot honour: say why in the widget
+        chat.set_error(f"{type(exc).__name__}: {exc}")

@@ -22,9 +22,10 @@ from agui_notebook.widget._static_html import (
     document_text,
     message_html,
     message_text,
+    static_bundle,
 )
 
-__all__ = ["StaticCopy", "StaticRows", "chat_note"]
+__all__ = ["StaticCopy", "StaticRows", "chat_copy", "chat_note", "display_path"]
 
 Bundle = dict[str, str]
 
@@ -79,7 +80,7 @@ def chat_note(store: Path | None, read_only: bool = False) -> str:
             "A saved copy of this chat. It lived in the kernel's memory: running the cell again starts a new "
             "conversation."
         )
-    where = _shown_path(store)
+    where = display_path(store)
     if read_only:
         return f"A saved copy of this chat, read from its log {where} (open in another kernel)."
     return (
@@ -87,7 +88,8 @@ def chat_note(store: Path | None, read_only: bool = False) -> str:
     )
 
 
-def _shown_path(path: Path) -> str:
+def display_path(path: Path) -> str:
+    """A log's path as a user reads it: relative to the working folder when it is under it."""
     try:
         return os.path.relpath(path)
     except ValueError:  # another drive (Windows)
@@ -135,3 +137,21 @@ class StaticRows:
             "text/html": document_html(html, title=title, **document),  # type: ignore[arg-type]
             "text/plain": document_text(text, title=title),  # type: ignore[arg-type]
         }
+
+
+def chat_copy(chat: Any, rows: StaticRows, render_part: PartHtml | None, title: str) -> Bundle:
+    """A chat's saved copy: the conversation shown (``rows`` kept per message); when that is a new, empty one,
+    the last conversation before it, so a saved notebook never trades a conversation for "No messages yet."."""
+    threads = chat.threads
+    note = chat_note(chat.store, chat.read_only)
+    if not chat.live_messages:
+        earlier = next((t for t in threads if not t["current"] and t["turns"]), None)
+        if earlier is not None:
+            return static_bundle(
+                chat.thread_messages(earlier["id"]), title=title or earlier["title"], threads=threads,
+                note=f"{note} A new conversation was started after this one, “{earlier['title']}”.",
+            )  # fmt: skip
+    return rows.bundle(
+        chat.live_messages, render_part=render_part, versions=chat.branch_versions(), title=title, note=note,
+        threads=threads,
+    )  # fmt: skip

@@ -21,7 +21,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 from agui_notebook import Branch
 from agui_notebook.chat._branches import MessageTree, edited_parts
-from agui_notebook.widget._chat import BUSY_NOTICE, ChatWidget
+from agui_notebook.widget._chat import ChatWidget
+from agui_notebook.widget._requests import BUSY_NOTICE
 from tests.widget.front_end import FrontEnd, assert_in_sync
 
 

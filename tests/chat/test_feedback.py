@@ -15,7 +15,8 @@ from ag_ui.core import RunAgentInput
 from agui_notebook import load_events, messages_df
 from agui_notebook.chat._feedback import message_feedback
 from agui_notebook.logs._kinds import FEEDBACK_EVENT_NAME
-from agui_notebook.widget._chat import BAD_REQUEST, ChatWidget
+from agui_notebook.widget._chat import ChatWidget
+from agui_notebook.widget._requests import BAD_REQUEST
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent
 from tests.widget.front_end import FrontEnd, assert_in_sync
 from tests.widget.sample_agents import agui_agent, chunk_agent

@@ -29,7 +29,7 @@ from agui_notebook import AgentRunError, ChatStateError, JsonValueError, OptionE
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.chat._run import MAX_WARNINGS
-from agui_notebook.widget import _chat
+from agui_notebook.widget import _opening
 from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._requests import BUSY_NOTICE
 from tests.support.pydantic_ai_runs import SCENARIOS, make_agent, make_approval_agent
@@ -786,7 +786,7 @@ async def test_a_widget_without_an_agent_plays_but_does_not_send() -> None:
 
 
 async def test_a_missing_bundle_says_how_to_build_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(_chat, "BUNDLE", tmp_path / "widget.js")
+    monkeypatch.setattr(_opening, "BUNDLE", tmp_path / "widget.js")
     monkeypatch.setattr(ChatWidget, "_esm", None)
     with pytest.raises(FileNotFoundError, match=r"cd js && npm install && npm run build"):
         ChatWidget()
