@@ -703,8 +703,8 @@ class Chat:
     def _writer(self, thread_id: str) -> Any:
         log = self._log
 
-        def write(entry: RecordedEvent, deferred: bool) -> None:
-            log.append(thread_id, entry, deferred=deferred)
+        def write(entry: RecordedEvent, deferred: bool) -> list[RecordedEvent]:
+            return log.append(thread_id, entry, deferred=deferred)
 
         return write
 
@@ -728,7 +728,8 @@ class Chat:
         """The chat's threads, the most recently changed first."""
         sizes = {lines.id: lines.bytes for lines in self._log.threads}
         ids = list(dict.fromkeys([*sizes, *self._threads]))
-        out = []
+        out: list[ThreadInfo] = []
+        order: list[int] = []
         for thread_id in ids:
             loaded = self._threads.get(thread_id)
             if loaded is not None:
@@ -738,6 +739,7 @@ class Chat:
                 lines = next(t for t in self._log.threads if t.id == thread_id)
                 title = lines.title or _first_question(records)
             updated = next((r["received_ns"] for r in reversed(records) if r.get("received_ns")), None)
+            order.append(updated or 0)
             out.append(
                 ThreadInfo(
                     id=thread_id,
@@ -748,8 +750,8 @@ class Chat:
                     current=thread_id == self._thread.id,
                 )
             )
-        out.sort(key=lambda t: t["updated"] or "", reverse=True)
-        return out
+        ranked = sorted(range(len(out)), key=lambda i: order[i], reverse=True)
+        return [out[i] for i in ranked]
 
     def new_thread(self, *, stop: bool = False) -> str:
         """Start a new conversation in the same log (the others stay: ``threads``, ``switch_thread``); returns its

@@ -37,7 +37,7 @@ import orjson
 
 from agui_notebook._errors import ChatLogError, ChatStateError, EventLogWarning
 from agui_notebook.chat._recorder import RecordedEvent
-from agui_notebook.chat._records import record_kind
+from agui_notebook.chat._records import chat_record, record_kind
 from agui_notebook.wire._json import decode_json, encode_json
 from agui_notebook.wire._records import is_recorded
 
@@ -131,6 +131,7 @@ class ChatLog:
         self._implicit: str | None = None  # the thread of the lines written before any ``thread`` record
         self._deferred: list[bytes] = []
         if self.path is not None and self.path.exists():
+            self._take_lock()  # an existing log is held (or found held) from the start
             self._read()
 
     # ------------------------------------------------------------------------------------------ reading
@@ -285,32 +286,28 @@ class ChatLog:
         self._lock = lock
         return True
 
-    def append(self, thread_id: str, entry: RecordedEvent, *, deferred: bool = False) -> None:
+    def append(self, thread_id: str, entry: RecordedEvent, *, deferred: bool = False) -> list[RecordedEvent]:
         """Write ``entry`` of thread ``thread_id`` as one line (flushed at once); a ``continue`` record goes first
         when the last line was another thread's. A ``deferred`` entry waits for the next one that is not: a chat
-        nobody used leaves no file behind."""
+        nobody used leaves no file behind. Returns the records written before it (a ``continue``)."""
         event = entry["event"]
         action = _thread_action(event)
         if action is not None and action[0] in _SHOWING:
             self._current = action[1]
-        lines = []
+        before: list[RecordedEvent] = []
         if action is None and thread_id != self._owner:
-            switch = {
-                "type": "CUSTOM",
-                "name": "agui-notebook/thread",
-                "value": {"action": "continue", "threadId": thread_id},
-            }
-            lines.append(encode_record({"received_ns": entry["received_ns"], "event": switch}))
+            value = {"action": "continue", "threadId": thread_id}
+            before.append({"received_ns": entry["received_ns"], "event": chat_record("thread", value)})
         if action is None or action[0] in _OWNING:
             self._owner = thread_id
-        lines.append(encode_record(entry))
+        lines = [encode_record(record) for record in (*before, entry)]
         self._lines(thread_id).bytes += sum(len(line) for line in lines)
-        if self.path is None:
-            return
-        if deferred:
-            self._deferred.extend(lines)
-        else:
-            self._write(b"".join(lines))
+        if self.path is not None:
+            if deferred:
+                self._deferred.extend(lines)
+            else:
+                self._write(b"".join(lines))
+        return before
 
     def _write(self, line: bytes) -> None:
         if self._file is None:

@@ -56,9 +56,10 @@ UNTITLED = "New chat"
 RunInputs = list[tuple[int, dict[str, JSON]]]
 """A thread's run inputs: (records up to and including the run's ``run-start``, the ``RunAgentInput`` wire)."""
 
-Write = Callable[[RecordedEvent, bool], None]
+Write = Callable[[RecordedEvent, bool], list[RecordedEvent]]
 """Where a thread's new records go (its log), and whether the record may wait for the next one (a thread's
-opening records: a chat nobody used leaves no file); the thread keeps them in ``records`` too."""
+opening records: a chat nobody used leaves no file); it returns the records the log put before it (``continue``),
+which the thread keeps in ``records`` with its own, so they are the thread's lines of the log."""
 
 STOPPED_BY_EXIT = "the kernel stopped before the run ended"
 """The error of a run the log shows begun and never ended (the kernel was killed mid-stream)."""
@@ -164,12 +165,15 @@ class ChatThread:
         if self._replaying:
             return
         entry: RecordedEvent = {"received_ns": received_ns or time.time_ns(), "event": event}
-        self.records.append(entry)
         if self.write is not None:
-            self.write(entry, deferred)
+            self.records.extend(self.write(entry, deferred))  # what the log wrote before it (a ``continue``)
+        self.records.append(entry)
 
     def _record(self, kind: str, value: dict[str, Any], *, deferred: bool = False) -> None:
-        self._write(chat_record(kind, value), deferred=deferred)
+        if self._replaying:
+            return
+        # A copy: the messages a record names go on changing in the conversation; the record keeps them as they were.
+        self._write(chat_record(kind, copy_json(value)), deferred=deferred)
 
     def open(self, *, version: int, switch: bool = False) -> None:
         """Write the thread's ``thread`` record: ``new`` (with the log format's version and the conversation it
@@ -506,9 +510,10 @@ class ChatThread:
             self._previous_input = (str(last.get("runId")), list(last.get("messages") or []))  # type: ignore[arg-type]
 
     def _replay_op(self, kind: str, value: dict[str, Any], record: RecordedEvent) -> None:
-        """One recorded operation done again; a record this conversation cannot take changes nothing."""
+        """One recorded operation done again (on a copy: the conversation changes what it takes in, the record
+        stays as it was); a record this conversation cannot take changes nothing."""
         with contextlib.suppress(MessageNotFoundError, IndexError, KeyError, ValueError, TypeError):
-            self._apply_op(kind, value, record)
+            self._apply_op(kind, copy_json(value), record)
 
     def _apply_op(self, kind: str, value: dict[str, Any], record: RecordedEvent) -> None:
         if kind == "send" and isinstance(value.get("message"), dict):
@@ -556,7 +561,9 @@ class ChatThread:
         length = value.get("length")
         changed = value.get("messages") if isinstance(value.get("messages"), dict) else {}
         if type(length) is int and length >= 0:
-            places = sorted((int(k), m) for k, m in changed.items() if k.isdigit() and isinstance(m, dict))
+            places = sorted(
+                (int(k), copy_json(m)) for k, m in changed.items() if k.isdigit() and isinstance(m, dict)
+            )
             for at, message in places:
                 if at < len(messages):
                     messages[at] = message
@@ -564,7 +571,7 @@ class ChatThread:
                     messages.append(message)
             del messages[length:]
         if "state" in value:
-            self.conversation.state = value["state"]
+            self.conversation.state = copy_json(value["state"])
         self._run_id = None
         self._settle()
 
