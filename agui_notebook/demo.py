@@ -1,8 +1,17 @@
 """The built-in offline demo agent: no API key, no network, realistic streaming.
 
 It speaks AG-UI events, so everything downstream (the bridge, the widget, the logs) is exercised as with a real
-agent: an activity plan updated step by step, reasoning, a tool call with streamed arguments and a JSON result,
-markdown with a table and code, a source and an image, a tool that asks for approval, and token usage.
+agent. What it answers depends on the question (``SUGGESTIONS`` are one of each):
+
+- **the weather** (the default): an activity plan updated step by step, reasoning, a tool call with streamed
+  arguments and a JSON result, markdown with a table and code, a source, an image, suggestion chips, and a tool
+  that asks for approval before it sends a report;
+- **a trip** ("plan a trip to Lisbon"): an interrupt whose form asks for the trip's details, then an itinerary;
+- **a packing list**: the list built in the shared state, item by item (the widget's state panel shows it), and
+  kept: the next run reads what the state holds;
+- **an attached file**: what it holds (a CSV's columns and first rows, a text's first lines, an image's size);
+
+and token usage on every run.
 
 >>> import asyncio
 >>> from agui_notebook.demo import DemoAgent, demo_input
@@ -16,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import csv
+import io
 import json
 import re
 import struct
@@ -40,6 +51,8 @@ from ag_ui.core import (
     RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
     RunStartedEvent,
+    StateDeltaEvent,
+    StateSnapshotEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
@@ -52,9 +65,34 @@ from ag_ui.core import (
     UserMessage,
 )
 
-__all__ = ["DemoAgent", "demo_input"]
+__all__ = ["SUGGESTIONS", "DemoAgent", "demo_input"]
 
 APPROVAL_PREFIX = "approve-"
+TRIP_PREFIX = "trip-"
+
+SUGGESTIONS = [
+    "What's the weather in Paris?",
+    "Plan a trip to Lisbon",
+    "Make me a packing list",
+    "What is in this file?",
+]
+"""One question for each thing the demo shows (``ChatWidget(DemoAgent(), suggestions=SUGGESTIONS)``)."""
+
+TRIP_SCHEMA: dict[str, Any] = {
+    "title": "Trip details",
+    "type": "object",
+    "properties": {
+        "destination": {"type": "string", "title": "Destination", "minLength": 2},
+        "start": {"type": "string", "title": "First day", "format": "date"},
+        "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 14, "default": 3},
+        "travellers": {"type": "integer", "title": "Travellers", "minimum": 1, "maximum": 8, "default": 2},
+        "pace": {"type": "string", "title": "Pace", "enum": ["relaxed", "balanced", "packed"]},
+    },
+    "required": ["destination", "nights"],
+}
+"""What the trip's interrupt asks for: a form the widget draws from this schema, checked again by the kernel."""
+
+PACKING = ["passport", "charger", "rain jacket", "walking shoes", "sunglasses", "a good book"]
 
 
 def demo_input(text: str, *, thread_id: str = "demo-thread", run_id: str | None = None) -> RunAgentInput:
@@ -111,6 +149,60 @@ def _latest_user_text(input: RunAgentInput) -> str:
     if isinstance(latest.content, str):
         return latest.content
     return "\n".join(part.text for part in latest.content if isinstance(part, TextPart))
+
+
+def _latest_user_files(input: RunAgentInput) -> list[tuple[str, str, bytes | None]]:
+    """``(name, media type, bytes or None for a URL)`` of each file the newest user message carries."""
+    latest = next((m for m in reversed(input.messages) if m.role == "user"), None)
+    if latest is None or isinstance(latest.content, str):
+        return []
+    files = []
+    for part in latest.content:
+        source = getattr(part, "source", None)
+        if source is None:
+            continue
+        metadata = getattr(part, "metadata", None) or {}
+        name = metadata.get("filename") if isinstance(metadata, dict) else None
+        media_type = getattr(source, "mime_type", None) or "application/octet-stream"
+        data = None
+        if getattr(source, "type", None) == "data":
+            try:
+                data = base64.b64decode(source.value, validate=False)
+            except (ValueError, TypeError):
+                data = None
+        files.append((name or f"a {getattr(part, 'type', 'file')}", media_type, data))
+    return files
+
+
+def _describe_file(name: str, media_type: str, data: bytes | None) -> str:
+    """A paragraph (and a table or an excerpt) about one attached file, from its bytes."""
+    if data is None:
+        return f"**{name}** ({media_type}) is a link, which I cannot open offline."
+    size = f"{len(data):,} bytes"
+    if media_type == "image/png" and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return f"**{name}** is a PNG image of {width} × {height} pixels ({size})."
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return (
+            f"**{name}** is binary {media_type} data ({size}); I can only describe text, CSV and PNG files."
+        )
+    lines = text.splitlines()
+    if media_type == "text/csv" or name.lower().endswith(".csv"):
+        rows = list(csv.reader(io.StringIO(text)))
+        if rows:
+            header, body = rows[0], rows[1:]
+            shown = "".join("| " + " | ".join(row) + " |\n" for row in body[:5])
+            more = f"\n\n…and {len(body) - 5} more rows." if len(body) > 5 else ""
+            return (
+                f"**{name}** is a table of {len(body)} rows and {len(header)} columns "
+                f"({', '.join(f'`{h}`' for h in header)}):\n\n"
+                f"| {' | '.join(header)} |\n|{' --- |' * len(header)}\n{shown}{more}"
+            )
+    excerpt = "\n".join(lines[:8])
+    more = f"\n\n…and {len(lines) - 8} more lines." if len(lines) > 8 else ""
+    return f"**{name}** is text, {len(lines)} lines ({size}). It begins:\n\n```\n{excerpt}\n```{more}"
 
 
 def _weather_result(input: RunAgentInput) -> dict[str, Any] | None:
@@ -170,13 +262,29 @@ class DemoAgent:
             thread_id=input.thread_id, run_id=input.run_id, input=input, timestamp=self._now()
         )
         # A cancelled approval (the user asked something new instead) is no answer: the new question is.
-        answers = [
-            e
-            for e in input.resume or ()
-            if e.interrupt_id.startswith(APPROVAL_PREFIX) and e.status != "cancelled"
-        ]
-        if answers:
-            async for event in self._resumed(input, answers[0]):
+        answers = [e for e in input.resume or () if e.status != "cancelled"]
+        trip = next((e for e in answers if e.interrupt_id.startswith(TRIP_PREFIX)), None)
+        approval = next((e for e in answers if e.interrupt_id.startswith(APPROVAL_PREFIX)), None)
+        if trip is not None:
+            async for event in self._itinerary(input, trip):
+                yield event
+            return
+        if approval is not None:
+            async for event in self._resumed(input, approval):
+                yield event
+            return
+        text = _latest_user_text(input)
+        files = _latest_user_files(input)
+        if files and not re.search(r"\b(weather|trip|travel|pack)", text, re.IGNORECASE):
+            async for event in self._about_files(input, files):
+                yield event
+            return
+        if re.search(r"\b(trip|travel|itinerary)\b", text, re.IGNORECASE):
+            async for event in self._ask_for_trip(input, text):
+                yield event
+            return
+        if re.search(r"\bpack", text, re.IGNORECASE):
+            async for event in self._packing_list(input):
                 yield event
             return
         weather = _weather_result(input)
@@ -186,7 +294,7 @@ class DemoAgent:
             async for event in self._answered(input, weather):
                 yield event
             return
-        async for event in self._showcase(input, _latest_user_text(input)):
+        async for event in self._showcase(input, text):
             yield event
 
     async def _stream_text(self, message_id: str, text: str, per_word: float) -> AsyncIterator[BaseEvent]:
@@ -311,6 +419,126 @@ class DemoAgent:
             timestamp=self._now(),
         )
 
+    def _suggestions(self, run_id: str, city: str) -> ActivitySnapshotEvent:
+        """Chips under the answer: what to ask next (a click sends it)."""
+        other = "Rome" if city != "Rome" else "Oslo"
+        chips = [
+            {"title": f"Compare with {other}", "message": f"What's the weather in {other}?"},
+            {"title": f"Plan a trip to {city}", "message": f"Plan a trip to {city}"},
+            {"title": "Make me a packing list", "message": f"Make me a packing list for {city}"},
+        ]
+        return ActivitySnapshotEvent(
+            message_id=f"suggestions-{run_id}", activity_type="suggestions", content={"suggestions": chips},
+            timestamp=self._now(),
+        )  # fmt: skip
+
+    async def _ask_for_trip(self, input: RunAgentInput, user_text: str) -> AsyncIterator[BaseEvent]:
+        """A few words, then an interrupt asking for the trip's details (the widget draws it as a form)."""
+        run = input.run_id
+        city = _city(user_text.replace(" to ", " in "))
+        text = f"Happy to plan a trip to {city}. A few details first, then I will put the days together."
+        async for event in self._stream_text(f"assistant-{run}", text, 0.03):
+            yield event
+        schema = json.loads(json.dumps(TRIP_SCHEMA))
+        schema["properties"]["destination"]["default"] = city
+        yield RunFinishedEvent(
+            thread_id=input.thread_id,
+            run_id=run,
+            outcome=RunFinishedInterruptOutcome(
+                type="interrupt",
+                interrupts=[
+                    Interrupt(
+                        id=f"{TRIP_PREFIX}{run}",
+                        reason="input",
+                        message=f"Tell me about your trip to {city}.",
+                        response_schema=schema,
+                    )
+                ],
+            ),
+            usage=[self._usage("", text)],
+            timestamp=self._now(),
+        )
+
+    async def _itinerary(self, input: RunAgentInput, answer: Any) -> AsyncIterator[BaseEvent]:
+        """The trip, day by day, from the form's answer."""
+        details = answer.payload if isinstance(answer.payload, dict) else {}
+        city = str(details.get("destination") or "Lisbon")
+        nights = details.get("nights") if isinstance(details.get("nights"), int) else 3
+        travellers = details.get("travellers") if isinstance(details.get("travellers"), int) else 2
+        pace = str(details.get("pace") or "balanced")
+        ideas = ["the old town on foot", "a museum in the morning, the river at sunset", "a market and a long lunch",
+                 "a day trip out of town", "the viewpoints, then dinner with a view", "whatever you liked best again"]  # fmt: skip
+        per_day = {"relaxed": 1, "balanced": 2, "packed": 3}.get(pace, 2)
+        days = "".join(
+            f"{day}. **Day {day}**: "
+            + ", then ".join(ideas[(day + k) % len(ideas)] for k in range(per_day))
+            + "\n"
+            for day in range(1, min(nights, 14) + 2)
+        )
+        starting = f" from {details['start']}" if isinstance(details.get("start"), str) else ""
+        people = "you" if travellers == 1 else f"the {travellers} of you"
+        text = (
+            f"## {city}: {nights} nights{starting}\n\nA {pace} plan for {people}:\n\n{days}\n"
+            "Shall I make a packing list to go with it?"
+        )
+        async for event in self._stream_text(f"assistant-{input.run_id}", text, 0.02):
+            yield event
+        yield self._suggestions(input.run_id, city)
+        yield RunFinishedEvent(
+            thread_id=input.thread_id, run_id=input.run_id, outcome=RunFinishedSuccessOutcome(type="success"),
+            usage=[self._usage("", text)], timestamp=self._now(),
+        )  # fmt: skip
+
+    async def _packing_list(self, input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        """The packing list built in the shared state, one item at a time; the state the run was sent wins (the
+        user may have ticked items off in it)."""
+        state = input.state if isinstance(input.state, dict) else {}
+        packing = state.get("packing") if isinstance(state.get("packing"), dict) else None
+        items = (
+            packing.get("items")
+            if isinstance(packing, dict) and isinstance(packing.get("items"), list)
+            else None
+        )
+        if items is None:
+            yield StateSnapshotEvent(snapshot={**state, "packing": {"items": []}}, timestamp=self._now())
+            items = []
+        have = {str(i.get("item")) for i in items if isinstance(i, dict)}
+        added = [item for item in PACKING if item not in have]
+        for index, item in enumerate(added, start=len(items)):
+            await self._pause(0.15)
+            yield StateDeltaEvent(
+                delta=[
+                    {"op": "add", "path": f"/packing/items/{index}", "value": {"item": item, "packed": False}}
+                ],
+                timestamp=self._now(),
+            )
+        total = len(items) + len(added)
+        packed = sum(1 for i in items if isinstance(i, dict) and i.get("packed") is True)
+        text = (
+            f"Your packing list has **{total} things** now"
+            + ((f" ({len(added)} new)" if added else " (nothing new to add)") if items else "")
+            + f", {packed} of them packed. It lives in the shared state: open the **State** panel above the chat to "
+            "see it change, or set `chat.state` from Python and ask me again."
+        )
+        async for event in self._stream_text(f"assistant-{input.run_id}", text, 0.02):
+            yield event
+        yield RunFinishedEvent(
+            thread_id=input.thread_id, run_id=input.run_id, outcome=RunFinishedSuccessOutcome(type="success"),
+            usage=[self._usage("", text)], timestamp=self._now(),
+        )  # fmt: skip
+
+    async def _about_files(
+        self, input: RunAgentInput, files: list[tuple[str, str, bytes | None]]
+    ) -> AsyncIterator[BaseEvent]:
+        """What each attached file holds."""
+        text = "\n\n".join(_describe_file(*file) for file in files)
+        async for event in self._stream_text(f"assistant-{input.run_id}", text, 0.02):
+            yield event
+        yield RunFinishedEvent(
+            thread_id=input.thread_id, run_id=input.run_id, outcome=RunFinishedSuccessOutcome(type="success"),
+            usage=[self._usage("", text)], timestamp=self._now(),
+        )  # fmt: skip
+
     async def _answered(self, input: RunAgentInput, weather: dict[str, Any]) -> AsyncIterator[BaseEvent]:
         city = str(weather.get("city") or _city(_latest_user_text(input)))
         text = _weather_answer(city, weather, offer_report=False)
@@ -350,6 +578,7 @@ class DemoAgent:
             text = "No problem, I did not send anything."
         async for event in self._stream_text(f"assistant-{run}", text, 0.03):
             yield event
+        yield self._suggestions(run, _city(_latest_user_text(input)))
         yield RunFinishedEvent(
             thread_id=input.thread_id,
             run_id=run,

@@ -59,7 +59,8 @@ def test_resuming_answers_the_approval(approved: bool, reply: str) -> None:
     tool = next(p for p in messages[1]["parts"] if p["type"] == "tool-send_report")
     assert tool["state"] == ("output-available" if approved else "output-denied")
     assert tool["approval"]["approved"] is approved
-    assert messages[1]["parts"][-1]["text"].startswith(reply)
+    assert messages[1]["parts"][-2]["text"].startswith(reply)
+    assert [c["title"] for c in messages[1]["parts"][-1]["data"]["suggestions"]][:1] == ["Compare with Rome"]
     assert messages[1]["metadata"]["ag-ui"]["outcome"] == {"type": "success"}
 
 
@@ -141,3 +142,71 @@ def test_a_conversation_forked_after_the_weather_tool_is_answered_from_its_resul
     assert "It is **snow** in Rome" in text and "| Temperature | -2 °C |" in text
     assert "Wind" not in text and "Shall I send" not in text
     assert events[-1]["type"] == "RUN_FINISHED"
+
+
+# ---------------------------------------------------------------------------------------------- the other topics
+
+
+async def test_a_trip_is_planned_through_a_form_the_kernel_checks() -> None:
+    from agui_notebook import Chat, InterruptPayloadError
+    from agui_notebook.demo import TRIP_SCHEMA
+
+    chat = Chat(DemoAgent(speed=0), store=None)
+    assert await chat.send_message("Plan a trip to Lisbon") == "interrupt"
+    card = chat.messages[1]["parts"][-1]
+    asked = card["data"]["interrupt"]
+    assert (card["type"], asked["reason"], asked["message"]) == (
+        "data-interrupt",
+        "input",
+        "Tell me about your trip to Lisbon.",
+    )
+    assert asked["responseSchema"]["properties"]["destination"]["default"] == "Lisbon"
+    assert asked["responseSchema"]["required"] == TRIP_SCHEMA["required"]
+    with pytest.raises(InterruptPayloadError, match="nights"):
+        chat.answer_interrupt(card["id"], {"destination": "Lisbon", "nights": 40})
+    answer = {"destination": "Lisbon", "nights": 2, "travellers": 1, "pace": "packed", "start": "2027-05-01"}
+    assert await chat.answer_interrupt(card["id"], answer) == "success"
+    itinerary = chat.messages[1]["parts"][-2]["text"]
+    assert itinerary.startswith("## Lisbon: 2 nights from 2027-05-01\n\nA packed plan for you:")
+    assert itinerary.count("**Day ") == 3
+    assert chat.messages[1]["parts"][-1]["type"] == "data-suggestions"
+
+
+async def test_a_packing_list_grows_in_the_shared_state_and_keeps_what_the_user_set() -> None:
+    from agui_notebook import Chat
+    from agui_notebook.demo import PACKING
+
+    chat = Chat(DemoAgent(speed=0), store=None)
+    assert await chat.send_message("Make me a packing list") == "success"
+    assert chat.state == {"packing": {"items": [{"item": item, "packed": False} for item in PACKING]}}
+    assert "**6 things** now, 0 of them packed" in chat.messages[1]["parts"][-1]["text"]
+    state = chat.state
+    state["packing"]["items"][0]["packed"] = True
+    chat.state = state
+    assert await chat.send_message("Anything to pack?") == "success"
+    assert "**6 things** now (nothing new to add), 1 of them packed" in chat.messages[3]["parts"][-1]["text"]
+
+
+async def test_an_attached_file_is_described_from_its_bytes() -> None:
+    from agui_notebook import Chat
+    from agui_notebook.demo import _png_gradient
+
+    chat = Chat(DemoAgent(speed=0), store=None)
+    csv_file = ("notes.csv", b"city,temp\nParis,21\nOslo,9\n", "text/csv")
+    png_file = ("sky.png", _png_gradient(), "image/png")
+    assert await chat.send_message("What is in this file?", files=[csv_file, png_file]) == "success"
+    text = chat.messages[1]["parts"][-1]["text"]
+    assert text.startswith("**notes.csv** is a table of 2 rows and 2 columns (`city`, `temp`):")
+    assert "| Paris | 21 |" in text
+    assert text.endswith("**sky.png** is a PNG image of 96 × 48 pixels (" + f"{len(_png_gradient()):,} bytes).")
+
+
+def test_the_suggestions_ask_for_each_topic() -> None:
+    from agui_notebook.demo import SUGGESTIONS
+
+    assert SUGGESTIONS == [
+        "What's the weather in Paris?",
+        "Plan a trip to Lisbon",
+        "Make me a packing list",
+        "What is in this file?",
+    ]

@@ -13,5 +13,5 @@ SHOWCASE_PART_TYPES = [
 ]
 """The assistant message's part types after the first run, which stops for the ``send_report`` approval."""
 
-RESUMED_PART_TYPES = [*SHOWCASE_PART_TYPES, "step-start", "text"]
-"""The same message once the approval is answered and the resumed run has replied."""
+RESUMED_PART_TYPES = [*SHOWCASE_PART_TYPES, "step-start", "text", "data-suggestions"]
+"""The same message once the approval is answered and the resumed run has replied (and offered what to ask next)."""

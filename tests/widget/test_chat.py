@@ -381,7 +381,7 @@ async def test_denying_the_demo_report_ends_the_call_denied_with_its_reason() ->
     assert tool["state"] == "output-denied"
     assert "output" not in tool
     assert tool["approval"] == {**asked["approval"], "approved": False, "reason": "not to the whole team"}
-    assert chat.messages[1]["parts"][-1]["text"] == "No problem, I did not send anything."
+    assert chat.messages[1]["parts"][-2]["text"] == "No problem, I did not send anything."
     assert_in_sync(view, chat)
 
 
