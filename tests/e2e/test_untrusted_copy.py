@@ -32,9 +32,16 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return executed_notebook(DEMO_CELLS, tmp_path_factory.mktemp("run"))
 
 
+QUICKSTART = Path(__file__).resolve().parents[2] / "notebooks" / "quickstart.ipynb"
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory, saved: dict[str, Any]) -> Iterator[Lab]:
-    with serving(tmp_path_factory.mktemp("jupyterlab"), "jupyterlab", {NOTEBOOK: saved}) as running:
+    notebooks = {
+        NOTEBOOK: saved,
+        "quickstart.ipynb": json.loads(QUICKSTART.read_text()),
+    }  # as a fresh clone has it
+    with serving(tmp_path_factory.mktemp("jupyterlab"), "jupyterlab", notebooks) as running:
         yield running
 
 
@@ -50,13 +57,13 @@ def _set_theme(lab: Lab, theme: str) -> None:
         pass
 
 
-def _open(browser: Any, lab: Lab, width: int) -> tuple[Any, list[str]]:
+def _open(browser: Any, lab: Lab, width: int, notebook: str = NOTEBOOK) -> tuple[Any, list[str]]:
     """The notebook opened in a fresh page, no cell run, once its outputs are drawn; and the page's errors."""
     page = browser.new_page(viewport={"width": width, "height": 2600})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(UI_TIMEOUT_MS)
-    page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}?reset&token={lab.token}", wait_until="domcontentloaded")
+    page.goto(f"{lab.url}/lab/tree/{notebook}?reset&token={lab.token}", wait_until="domcontentloaded")
     page.locator(".jp-NotebookPanel .agui-static").wait_for(state="attached")
     if width < 600:  # a phone's width: the file browser folded away, as a reader there would have it
         page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").first.click()
@@ -126,3 +133,28 @@ def test_an_untrusted_notebook_shows_a_readable_copy_in_jupyterlab(
             page.close()
         finally:
             _set_theme(lab, "JupyterLab Light")
+
+
+def test_the_quickstart_of_a_fresh_clone_opens_untrusted_as_a_readable_conversation(
+    lab: Lab, artifacts_dir: Path
+) -> None:
+    """The repository's own quickstart, with the outputs it is committed with, opened without running a cell."""
+    saved = json.loads(QUICKSTART.read_text())
+    assert "signature" not in saved["metadata"] and static_copy_html(saved)
+    with chromium_browser() as browser:
+        page, errors = _open(browser, lab, 1280, "quickstart.ipynb")
+        assert page.locator(".jp-NotebookPanel .jp-OutputArea-output style").count() == 0
+        copy = page.locator(".jp-NotebookPanel .agui-static").first
+        assert copy.locator("h3").count() >= 2  # the weather's heading and the trip's
+        assert copy.locator("table thead th").count() >= 2 and copy.locator("pre code").count() >= 1
+        assert copy.locator("ol li").count() >= 3  # the plan's ticks and the trip's days
+        text = copy.inner_text()
+        for words in ("Weather in Paris", "Lisbon: 2 nights", "Tool send_report · Done", "cities.csv"):
+            assert words in text, words
+        for raw in ("**", "|---", "| --- |", "```", '"steps"', '"status"', "## "):
+            assert raw not in text, raw
+        assert "Its log is" in text or "kernel's memory" in text  # the last line says where it lives
+        copy.scroll_into_view_if_needed()
+        copy.screenshot(path=str(artifacts_dir / "untrusted-quickstart.png"))
+        assert errors == []
+        page.close()
