@@ -274,7 +274,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._live.reset()
         self._rows.reset()
         self._renderers.refresh()
-        if self._metrics.metrics._records is not self.chat.events:
+        if not self._metrics.reads(self.chat.events):  # another thread's records
             self._metrics = LiveMetrics(self.chat.events, self._publish_metrics)
             self._publish_metrics({})
         self._static.update()

@@ -285,9 +285,14 @@ class LiveMetrics:
         self, records: list[RecordedEvent], publish: Callable[[dict[str, dict[str, JSON]]], None]
     ) -> None:
         self.metrics = MessageMetrics(records)
+        self._records = records
         self._publish = publish
         self._from = 0  # the first message the run in progress may stream into
         self._synced_at = 0.0
+
+    def reads(self, records: list[RecordedEvent]) -> bool:
+        """Whether these metrics are read from ``records`` (a thread switch gives the view others)."""
+        return self._records is records
 
     def run_begun(self, messages: list[dict[str, JSON]], sent_ns: int | None, resumes: bool) -> None:
         resumed = resumes and bool(messages) and messages[-1].get("role") == "assistant"
