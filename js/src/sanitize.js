@@ -130,6 +130,14 @@ function instance() {
 export function sanitizeHtml(html, remote = CLICK_TO_LOAD) {
   const policy = remote ?? CLICK_TO_LOAD;
   const fragment = instance().sanitize(html, CONFIG);
+  // Formulas hold MathML only: HTML that an agent nests in one (in an <mtext>) is kept as its text.
+  for (const math of fragment.querySelectorAll("math")) {
+    for (const node of math.querySelectorAll("*")) {
+      if (node.namespaceURI !== MATHML_NS && math.contains(node)) {
+        node.replaceWith(document.createTextNode(node.textContent ?? ""));
+      }
+    }
+  }
   for (const img of fragment.querySelectorAll("img")) {
     const src = img.getAttribute("src");
     if (src === null) {

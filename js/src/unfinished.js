@@ -121,7 +121,7 @@ function finish(text, open, link) {
   }
   for (let i = open.length - 1; i >= 0; i -= 1) {
     const [delimiter, at] = open[i];
-    if (trimEnd(result.slice(at + delimiter.length)) === "") result = result.slice(0, at);
+    if (trimEnd(result.slice(at + delimiter.length)) === "") result = trimEnd(result.slice(0, at));
     else result = `${trimEnd(result)}${delimiter}`;
   }
   return result;

@@ -22,6 +22,8 @@ SAMPLES = {
     "html": "<details><summary>More</summary>\n\nhidden *text*\n\n</details>\n\nend",
     "breaks": "line one  \nline two\\\nline three\n\n\n\n\nfar below",
     "coloured code": 'Run:\n\n```python\ndef f(x):\n    """Doc."""\n    return x + 1  # one more\n```\n\nDone.',
+    "unfinished": "Some **bold** and *em* then `code` and [a link](https://example.com) and ~~gone~~.\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+    "math": "Inline $x^2$ and \\(y\\) then $5 and $10.\n\n$$\\frac{a}{b}$$\n\n```math\nE=mc^2\n```\n\nend",
 }
 
 
@@ -480,3 +482,44 @@ def test_ordinary_nesting_is_formatted(chat):
     assert widget.locator("[data-agui=markdown-fallback]").count() == 0
     assert widget.locator("blockquote").count() == 12
     assert widget.locator("li").count() == 8
+
+
+UNFINISHED = [
+    # (what has arrived, selector that must already be drawn, its text)
+    ("Some **bold wor", "strong", "bold wor"),
+    ("An *emphasis* and _an open one", "em:nth-of-type(2)", "an open one"),
+    ("Call `print(x", "code", "print(x"),
+    ("See [the docs](https://example.com/do", "a", "the docs"),
+    ("Now ~~strike", "del", "strike"),
+    ("***both", "em strong, strong em", "both"),
+    ("| a | b |\n| --", "table th:nth-child(2)", "b"),
+    ("```python\nx = 1", "pre code[data-highlighted=python]", "x = 1\n"),
+]
+
+
+@pytest.mark.parametrize(("arrived", "selector", "shown"), UNFINISHED)
+def test_unfinished_markdown_is_drawn_as_if_closed_while_it_streams(chat, arrived, selector, shown):
+    widget = chat.open(messages=[assistant_text(arrived, "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.locator(selector).first.inner_text() == shown
+    # No stray delimiters on screen.
+    assert not any(mark in md.inner_text() for mark in ("**", "`", "~~", "]("))
+
+
+def test_a_lone_opening_delimiter_is_not_drawn_and_snake_case_stays_text(chat):
+    widget = chat.open(messages=[assistant_text("Use my_var_name and 2 * 3 then **", "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.inner_text() == "Use my_var_name and 2 * 3 then"
+    assert md.locator("em, strong").count() == 0
+
+
+def test_the_closed_look_is_replaced_by_the_real_text_when_it_is_done(chat):
+    widget = chat.open(messages=[assistant_text("Some **bold", "streaming")])
+    assert widget.locator("[data-part-type=text] strong").count() == 1
+    done = {"type": "text", "text": "Some **bold", "state": "done"}
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["p", 0, 0, done]]})
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.locator("strong").count() == 0
+    assert md.inner_text() == "Some **bold"
+    expected = chat.open(messages=[assistant_text("Some **bold", "done")])
+    assert md_html(widget) == md_html(expected)
