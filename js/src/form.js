@@ -23,10 +23,22 @@ const TYPE_TEXTS = new Set(Object.values(TYPE_MESSAGES));
 // Spelled out (not \s, \d), which Python and JavaScript read differently.
 const EMAIL = /^[^ \t\n\r\f\v@]+@[^ \t\n\r\f\v@]+\.[^ \t\n\r\f\v@]+$/;
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^ \t\n\r\f\v]+$/;
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))?$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const FORMAT_MESSAGES = {
+  email: "must be an email address",
+  uri: "must be a URL such as https://example.com",
+  url: "must be a URL such as https://example.com",
+  date: "must be a date (YYYY-MM-DD)",
+  "date-time": "must be a date and time (YYYY-MM-DDTHH:MM:SS+00:00)",
+  time: "must be a time (HH:MM:SS)",
+  uuid: "must be a UUID",
+};
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+const own = (object, key) => isObject(object) && Object.hasOwn(object, key);
 
 function shownNumber(value) {
   return String(value);
@@ -74,10 +86,45 @@ function sameJson(a, b) {
 }
 
 function validDate(text) {
-  if (!DATE.test(text)) return false;
-  const [y, m, d] = text.split("-").map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [y, m, d] = match.slice(1).map(Number);
+  const date = new Date(Date.UTC(2000, m - 1, d));
+  date.setUTCFullYear(y);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1;
+}
+
+/** `HH:MM:SS[.frac][Z|+HH:MM]`, the offset required with `offset` (as in a date-time). */
+function validTime(text, offset = false) {
+  const match = TIME.exec(text);
+  if (!match || (offset && match[5] === undefined)) return false;
+  const [hour, minute, second] = match.slice(1, 4).map(Number);
+  if (hour > 23 || minute > 59 || second > 60) return false; // 60: a leap second
+  return match[6] === undefined || (Number(match[6]) <= 23 && Number(match[7]) <= 59);
+}
+
+function validDateTime(text) {
+  return text.length > 11 && "Tt".includes(text[10]) && validDate(text.slice(0, 10)) && validTime(text.slice(11), true);
+}
+
+function formatOk(format, text) {
+  switch (format) {
+    case "email":
+      return EMAIL.test(text);
+    case "uri":
+    case "url":
+      return URI.test(text);
+    case "date":
+      return validDate(text);
+    case "date-time":
+      return validDateTime(text);
+    case "time":
+      return validTime(text);
+    case "uuid":
+      return UUID.test(text);
+    default:
+      return true;
+  }
 }
 
 // A group with a quantifier inside, itself quantified ("(a+)+"), can take exponential time to fail on each key
@@ -86,6 +133,16 @@ const NESTED_QUANTIFIER = /\([^()]*[+*}][^()]*\)[+*{]/;
 
 function riskyPattern(pattern) {
   return pattern.length > 200 || NESTED_QUANTIFIER.test(pattern);
+}
+
+/** Whether `text` matches `pattern` (true for a risky pattern or one this browser cannot read: the agent's). */
+function patternMatches(pattern, text) {
+  if (typeof pattern !== "string" || riskyPattern(pattern)) return true;
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return true;
+  }
 }
 
 function stringProblems(schema, value) {
@@ -97,20 +154,16 @@ function stringProblems(schema, value) {
   if (Number.isInteger(schema.maxLength) && length > schema.maxLength) {
     problems.push(`must be at most ${schema.maxLength} characters`);
   }
-  if (typeof schema.pattern === "string" && !riskyPattern(schema.pattern)) {
-    let matched = true;
-    try {
-      matched = new RegExp(schema.pattern, "u").test(value);
-    } catch {
-      matched = true; // a pattern this browser cannot read is the agent's to check
-    }
-    if (!matched) problems.push(`must match the pattern ${schema.pattern}`);
-  }
-  if (schema.format === "email" && !EMAIL.test(value)) problems.push("must be an email address");
-  else if ((schema.format === "uri" || schema.format === "url") && !URI.test(value)) {
-    problems.push("must be a URL such as https://example.com");
-  } else if (schema.format === "date" && !validDate(value)) problems.push("must be a date (YYYY-MM-DD)");
+  if (!patternMatches(schema.pattern, value)) problems.push(`must match the pattern ${schema.pattern}`);
+  if (!formatOk(schema.format, value)) problems.push(FORMAT_MESSAGES[schema.format]);
   return problems;
+}
+
+/** `multipleOf` with a tolerance for binary fractions (0.3 is a multiple of 0.1, as a person means it). */
+function multipleOk(step, value) {
+  if (!isNumber(step) || step <= 0) return true;
+  const quotient = value / step;
+  return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient));
 }
 
 function numberProblems(schema, value) {
@@ -122,55 +175,117 @@ function numberProblems(schema, value) {
   if (isNumber(exLow) && value <= exLow) problems.push(`must be more than ${shownNumber(exLow)}`);
   if (isNumber(high) && value > high) problems.push(`must be at most ${shownNumber(high)}`);
   if (isNumber(exHigh) && value >= exHigh) problems.push(`must be less than ${shownNumber(exHigh)}`);
-  const step = schema.multipleOf;
-  if (isNumber(step) && step > 0) {
-    const quotient = value / step;
-    if (Math.abs(quotient - Math.round(quotient)) > 1e-9 * Math.max(1, Math.abs(quotient))) {
-      problems.push(`must be a multiple of ${shownNumber(step)}`);
-    }
-  }
+  if (!multipleOk(schema.multipleOf, value)) problems.push(`must be a multiple of ${shownNumber(schema.multipleOf)}`);
   return problems;
 }
 
-function collect(schema, value, path, out) {
-  if (!isObject(schema)) return;
-  for (const key of ["anyOf", "oneOf"]) {
-    const branches = schema[key];
-    if (Array.isArray(branches) && branches.length) {
-      const tried = [];
-      let fits = false;
-      for (const branch of branches) {
-        const found = [];
-        collect(branch, value, path, found);
-        if (found.length === 0) {
-          fits = true;
-          break;
+/** The schema a local `$ref` (`#`, `#/$defs/Name`, `#/definitions/Name`...) points at, else undefined. */
+export function resolveRef(root, ref) {
+  // A remote schema or an anchor is not followed (the kernel's jsonschema judges it).
+  if (typeof ref !== "string" || (ref !== "#" && !ref.startsWith("#/"))) return undefined;
+  let target = root;
+  const steps = ref === "#" ? [] : ref.slice(2).split("/");
+  for (const raw of steps) {
+    let key;
+    try {
+      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    if (own(target, key)) target = target[key];
+    else if (Array.isArray(target) && /^[0-9]+$/.test(key) && Number(key) < target.length) target = target[Number(key)];
+    else return undefined;
+  }
+  return target;
+}
+
+const wrongType = (found, path) => found[0][0] === path && TYPE_TEXTS.has(found[0][1]);
+
+/** One walk of a schema over a value: the root for `$ref`, and the references being followed (a reference that
+ * comes back to itself at the same place of the value is a cycle: it adds nothing). */
+class Checks {
+  constructor(root) {
+    this.root = root;
+    this.following = new Set();
+  }
+
+  fits(schema, value, path) {
+    const found = [];
+    this.walk(schema, value, path, found);
+    return found;
+  }
+
+  walk(schema, value, path, out) {
+    if (schema === false) {
+      out.push([path, "is not allowed"]);
+      return;
+    }
+    if (!isObject(schema)) return;
+    const key = `${schema.$ref}\u0000${path}`;
+    if (typeof schema.$ref === "string" && !this.following.has(key)) {
+      const target = resolveRef(this.root, schema.$ref);
+      if (target !== undefined) {
+        this.following.add(key);
+        const before = out.length;
+        try {
+          this.walk(target, value, path, out);
+        } finally {
+          this.following.delete(key);
         }
-        tried.push(found);
-      }
-      if (!fits) {
-        // The branch of the value's own type says most: a type mismatch is the last resort.
-        const rank = (found) => [found[0][0] === path && TYPE_TEXTS.has(found[0][1]) ? 1 : 0, found.length];
-        const better = (a, b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
-        out.push(...tried.reduce((best, found) => (better(found, best) ? found : best)));
-        return;
+        if (out.length > before && wrongType(out.slice(before), path)) return;
       }
     }
+    for (const branch of Array.isArray(schema.allOf) ? schema.allOf : []) {
+      const before = out.length;
+      this.walk(branch, value, path, out);
+      if (out.length > before && wrongType(out.slice(before), path)) return;
+    }
+    if (this.choices(schema, value, path, out)) return;
+    if (own(schema, "not") && this.fits(schema.not, value, path).length === 0) out.push([path, "is not allowed"]);
+    if (own(schema, "if")) {
+      this.walk(this.fits(schema.if, value, path).length === 0 ? schema.then : schema.else, value, path, out);
+    }
+    const kinds = Array.isArray(schema.type) ? schema.type : typeof schema.type === "string" ? [schema.type] : [];
+    if (kinds.length && !kinds.some((kind) => isType(value, kind))) {
+      out.push([path, TYPE_MESSAGES[kinds[0]] ?? `must be of type ${kinds[0]}`]);
+      return;
+    }
+    if (own(schema, "const") && !sameJson(value, schema.const)) out.push([path, `must be ${shownChoice(schema.const)}`]);
+    if (Array.isArray(schema.enum) && !schema.enum.some((choice) => sameJson(choice, value))) {
+      out.push([path, `must be one of: ${schema.enum.map(shownChoice).join(", ")}`]);
+    }
+    if (typeof value === "string") {
+      for (const problem of stringProblems(schema, value)) out.push([path, problem]);
+    } else if (isNumber(value)) {
+      for (const problem of numberProblems(schema, value)) out.push([path, problem]);
+    } else if (Array.isArray(value)) {
+      this.array(schema, value, path, out);
+    } else if (isObject(value)) {
+      this.object(schema, value, path, out);
+    }
   }
-  const kinds = Array.isArray(schema.type) ? schema.type : typeof schema.type === "string" ? [schema.type] : [];
-  if (kinds.length && !kinds.some((kind) => isType(value, kind))) {
-    out.push([path, TYPE_MESSAGES[kinds[0]] ?? `must be of type ${kinds[0]}`]);
-    return;
+
+  /** `anyOf` (one branch must fit) and `oneOf` (exactly one); true when none fits (then the branch that says most
+   * is reported and the rest of the schema is not checked). */
+  choices(schema, value, path, out) {
+    for (const key of ["anyOf", "oneOf"]) {
+      const branches = schema[key];
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      const tried = branches.map((branch) => this.fits(branch, value, path));
+      const fitting = tried.filter((found) => found.length === 0).length;
+      if (fitting === 0) {
+        // The branch of the value's own type says most: a type mismatch is the last resort.
+        const rank = (found) => [wrongType(found, path) ? 1 : 0, found.length];
+        const better = (a, b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
+        out.push(...tried.reduce((best, found) => (better(found, best) ? found : best)));
+        return true;
+      }
+      if (key === "oneOf" && fitting > 1) out.push([path, "must match exactly one of the choices"]);
+    }
+    return false;
   }
-  if ("const" in schema && !sameJson(value, schema.const)) out.push([path, `must be ${shownChoice(schema.const)}`]);
-  if (Array.isArray(schema.enum) && !schema.enum.some((choice) => sameJson(choice, value))) {
-    out.push([path, `must be one of: ${schema.enum.map(shownChoice).join(", ")}`]);
-  }
-  if (typeof value === "string") {
-    for (const problem of stringProblems(schema, value)) out.push([path, problem]);
-  } else if (isNumber(value)) {
-    for (const problem of numberProblems(schema, value)) out.push([path, problem]);
-  } else if (Array.isArray(value)) {
+
+  array(schema, value, path, out) {
     if (Number.isInteger(schema.minItems) && value.length < schema.minItems) {
       out.push([path, `choose at least ${schema.minItems}`]);
     }
@@ -180,23 +295,55 @@ function collect(schema, value, path, out) {
     if (schema.uniqueItems === true && value.some((v, i) => value.slice(0, i).some((w) => sameJson(v, w)))) {
       out.push([path, "must not repeat a value"]);
     }
-    value.forEach((item, index) => collect(schema.items, item, `${path}[${index}]`, out));
-  } else if (isObject(value)) {
+    let prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    let items = schema.items;
+    if (Array.isArray(items)) [prefix, items] = [items, schema.additionalItems]; // draft 4-7 tuples
+    value.forEach((item, index) => this.walk(index < prefix.length ? prefix[index] : items, item, `${path}[${index}]`, out));
+  }
+
+  object(schema, value, path, out) {
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
-      if (typeof name === "string" && !(name in value)) out.push([`${path}.${name}`, "is required"]);
+      if (typeof name === "string" && !Object.hasOwn(value, name)) out.push([`${path}.${name}`, "is required"]);
+    }
+    if (isObject(schema.dependentRequired)) {
+      for (const [name, needed] of Object.entries(schema.dependentRequired)) {
+        if (!Object.hasOwn(value, name) || !Array.isArray(needed)) continue;
+        for (const other of needed) {
+          if (typeof other === "string" && !Object.hasOwn(value, other)) out.push([`${path}.${other}`, "is required"]);
+        }
+      }
+    }
+    const count = Object.keys(value).length;
+    if (Number.isInteger(schema.minProperties) && count < schema.minProperties) {
+      out.push([path, `must have at least ${schema.minProperties} entries`]);
+    }
+    if (Number.isInteger(schema.maxProperties) && count > schema.maxProperties) {
+      out.push([path, `must have at most ${schema.maxProperties} entries`]);
     }
     const properties = isObject(schema.properties) ? schema.properties : {};
-    for (const [name, sub] of Object.entries(properties)) {
-      if (name in value) collect(sub, value[name], `${path}.${name}`, out);
+    const patterns = isObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+    for (const [name, item] of Object.entries(value)) {
+      let matched = false;
+      if (Object.hasOwn(properties, name)) {
+        matched = true;
+        this.walk(properties[name], item, `${path}.${name}`, out);
+      }
+      for (const [pattern, sub] of patterns) {
+        if (!riskyPattern(pattern) && patternMatches(pattern, name)) {
+          matched = true;
+          this.walk(sub, item, `${path}.${name}`, out);
+        }
+      }
+      if (!matched && schema.additionalProperties !== undefined) {
+        this.walk(schema.additionalProperties, item, `${path}.${name}`, out);
+      }
     }
   }
 }
 
 /** What `schema` refuses in `payload`: [JSON path, message] pairs (paths start at "payload"), first found first. */
 export function payloadProblems(schema, payload) {
-  const out = [];
-  collect(schema, payload, "payload", out);
-  return out;
+  return new Checks(schema).fits(schema, payload, "payload");
 }
 
 // ------------------------------------------------------------------------------------------------ the form

@@ -9,36 +9,86 @@ pytestmark = pytest.mark.browser
 
 # language (as an agent writes it), source, {kind: the tokens of that kind, in order}
 CASES = [
-    ("r", 'x <- c(1, NA) # data\nf <- function(a) TRUE', {"operator": ["<-", "<-"], "literal": ["NA", "TRUE"],
-                                                          "keyword": ["function"], "comment": ["# data"]}),
-    ("julia", "function f(x::Int)\n  @show x\nend # c", {"keyword": ["function", "end"], "def": ["f"],
-                                                       "meta": ["@show"], "comment": ["# c"]}),
-    ("c", '#include <stdio.h>\nint main(void) { return 0; } // c', {"meta": ["#include <stdio.h>"],
-                                                                    "builtin": ["int", "void"], "comment": ["// c"]}),
-    ("c++", "template <typename T> class Box { T v; };", {"keyword": ["template", "typename", "class"],
-                                                         "def": ["Box"]}),
-    ("rust", "#[derive(Debug)]\nfn main() { let v: Vec<u8> = vec![1]; }", {"meta": ["#[derive(Debug)]", "vec!"],
-                                                                           "keyword": ["fn", "let"],
-                                                                           "builtin": ["Vec", "u8"]}),
-    ("go", 'func main() { fmt.Println(len(xs), `raw`, nil) }', {"keyword": ["func"], "builtin": ["len"],
-                                                              "string": ["`raw`"], "literal": ["nil"]}),
-    ("java", '@Override\npublic String name() { return "x"; }', {"meta": ["@Override"],
-                                                                "keyword": ["public", "return"],
-                                                                "builtin": ["String"]}),
-    ("html", '<a href="/x" class=\'b\'>Hi &amp; bye</a><!-- c -->', {"tag": ["<a", ">", "</a", ">"],
-                                                                  "attribute": ["href", "class"],
-                                                                  "literal": ["&amp;"], "comment": ["<!-- c -->"]}),
-    ("xml", '<?xml version="1.0"?>\n<note to="a"/>', {"meta": ['<?xml version="1.0"?>'], "tag": ["<note", "/>"]}),
-    ("css", ".box:hover { color: #fff !important; }", {"tag": [".box", ":hover"], "property": ["color"],
-                                                       "number": ["#fff"], "keyword": ["!important"]}),
-    ("diff", "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same", {"heading": ["--- a/x", "+++ b/x"],
-                                                              "meta": ["@@ -1 +1 @@"], "deleted": ["-old"],
-                                                              "inserted": ["+new"]}),
-    ("toml", '[tool.ruff]\nline-length = 110 # c\nok = true', {"heading": ["[tool.ruff]"],
-                                                              "property": ["line-length", "ok"],
-                                                              "number": ["110"], "literal": ["true"]}),
-    ("markdown", "# Title\n\n**bold** and `code` and [a](b)", {"heading": ["# Title"], "builtin": ["**bold**"],
-                                                               "string": ["`code`"], "attribute": ["[a](b)"]}),
+    (
+        "r",
+        "x <- c(1, NA) # data\nf <- function(a) TRUE",
+        {"operator": ["<-", "<-"], "literal": ["NA", "TRUE"], "keyword": ["function"], "comment": ["# data"]},
+    ),
+    (
+        "julia",
+        "function f(x::Int)\n  @show x\nend # c",
+        {"keyword": ["function", "end"], "def": ["f"], "meta": ["@show"], "comment": ["# c"]},
+    ),
+    (
+        "c",
+        "#include <stdio.h>\nint main(void) { return 0; } // c",
+        {"meta": ["#include <stdio.h>"], "builtin": ["int", "void"], "comment": ["// c"]},
+    ),
+    (
+        "c++",
+        "template <typename T> class Box { T v; };",
+        {"keyword": ["template", "typename", "class"], "def": ["Box"]},
+    ),
+    (
+        "rust",
+        "#[derive(Debug)]\nfn main() { let v: Vec<u8> = vec![1]; }",
+        {"meta": ["#[derive(Debug)]", "vec!"], "keyword": ["fn", "let"], "builtin": ["Vec", "u8"]},
+    ),
+    (
+        "go",
+        "func main() { fmt.Println(len(xs), `raw`, nil) }",
+        {"keyword": ["func"], "builtin": ["len"], "string": ["`raw`"], "literal": ["nil"]},
+    ),
+    (
+        "java",
+        '@Override\npublic String name() { return "x"; }',
+        {"meta": ["@Override"], "keyword": ["public", "return"], "builtin": ["String"]},
+    ),
+    (
+        "html",
+        "<a href=\"/x\" class='b'>Hi &amp; bye</a><!-- c -->",
+        {
+            "tag": ["<a", ">", "</a", ">"],
+            "attribute": ["href", "class"],
+            "literal": ["&amp;"],
+            "comment": ["<!-- c -->"],
+        },
+    ),
+    (
+        "xml",
+        '<?xml version="1.0"?>\n<note to="a"/>',
+        {"meta": ['<?xml version="1.0"?>'], "tag": ["<note", "/>"]},
+    ),
+    (
+        "css",
+        ".box:hover { color: #fff !important; }",
+        {"tag": [".box", ":hover"], "property": ["color"], "number": ["#fff"], "keyword": ["!important"]},
+    ),
+    (
+        "diff",
+        "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same",
+        {
+            "heading": ["--- a/x", "+++ b/x"],
+            "meta": ["@@ -1 +1 @@"],
+            "deleted": ["-old"],
+            "inserted": ["+new"],
+        },
+    ),
+    (
+        "toml",
+        "[tool.ruff]\nline-length = 110 # c\nok = true",
+        {
+            "heading": ["[tool.ruff]"],
+            "property": ["line-length", "ok"],
+            "number": ["110"],
+            "literal": ["true"],
+        },
+    ),
+    (
+        "markdown",
+        "# Title\n\n**bold** and `code` and [a](b)",
+        {"heading": ["# Title"], "builtin": ["**bold**"], "string": ["`code`"], "attribute": ["[a](b)"]},
+    ),
     ("kotlin", 'fun main() { val x = "s" }', {"keyword": ["fun", "val"], "def": ["main"]}),
     ("swift", "struct A { let x: Int = 1 }", {"keyword": ["struct", "let"], "builtin": ["Int"]}),
     ("csharp", "public class A { void M() {} }", {"keyword": ["public", "class", "void"], "def": ["A"]}),
@@ -86,18 +136,20 @@ def test_unknown_languages_and_object_keys_stay_plain(chat):
 def test_new_kinds_have_their_own_colours(chat):
     widget = chat.open(messages=[assistant_text("```diff\n-old\n+new\n```\n\n```html\n<a href=x>t</a>\n```")])
     colour = "(el) => getComputedStyle(el).color"
-    seen = {kind: widget.locator(f".agui-tok-{kind}").first.evaluate(colour)
-            for kind in ("inserted", "deleted", "tag", "attribute")}
+    seen = {
+        kind: widget.locator(f".agui-tok-{kind}").first.evaluate(colour)
+        for kind in ("inserted", "deleted", "tag", "attribute")
+    }
     plain = widget.locator(".agui-code code").first.evaluate(colour)
     assert len(set(seen.values())) == 4 and plain not in seen.values()
 
 
 SHOWCASE = (
     "```rust\n#[derive(Debug)]\nstruct Point<'a> { name: &'a str, x: f64 }\n\nfn main() {\n"
-    "    let p = Point { name: \"origin\", x: 0.0 }; // start\n    println!(\"{:?}\", p);\n}\n```\n\n"
+    '    let p = Point { name: "origin", x: 0.0 }; // start\n    println!("{:?}", p);\n}\n```\n\n'
     "```diff\n@@ -1,3 +1,3 @@\n-timeout = 30\n+timeout = 60\n retries = 3\n```\n\n"
-    "```html\n<button class=\"primary\" disabled>Save &amp; close</button> <!-- main -->\n```\n\n"
-    "```toml\n[project]\nname = \"agui-notebook\"  # bumped\n```"
+    '```html\n<button class="primary" disabled>Save &amp; close</button> <!-- main -->\n```\n\n'
+    '```toml\n[project]\nname = "agui-notebook"  # bumped\n```'
 )
 SHOWCASE_2 = (
     "```r\nfit <- lm(y ~ x, data = df)  # linear model\nsummary(fit)$r.squared |> round(3)\n```\n\n"

@@ -50,7 +50,10 @@ def test_prices_and_escaped_dollars_stay_text(chat):
     text = "It costs $5 and $10, or $ 3 $ each; \\$x\\$ is not math, nor `$y$` in code, nor 5$ or $20."
     widget = chat.open(messages=[assistant_text(text)])
     assert formulas(widget) == []
-    assert text_of(widget) == "It costs $5 and $10, or $ 3 $ each; $x$ is not math, nor $y$ in code, nor 5$ or $20."
+    assert (
+        text_of(widget)
+        == "It costs $5 and $10, or $ 3 $ each; $x$ is not math, nor $y$ in code, nor 5$ or $20."
+    )
 
 
 def test_bad_tex_shows_its_source_with_the_error_on_hover(chat):
@@ -74,7 +77,9 @@ def test_math_cannot_carry_links_scripts_or_page_styles(chat):
     md = widget.locator("[data-part-type=text] .agui-md")
     assert md.locator("a").count() == 0
     styles = md.evaluate("(el) => [...el.querySelectorAll('[style]')].map((e) => e.getAttribute('style'))")
-    assert styles == ["color:#ff0000"]  # temml's colour is kept; the agent's fixed, remote-loading style is not
+    assert styles == [
+        "color:#ff0000"
+    ]  # temml's colour is kept; the agent's fixed, remote-loading style is not
     assert md.locator("[class*=agui-chat]").count() == 0
 
 
@@ -90,7 +95,10 @@ def test_math_in_reasoning(chat):
     message = {
         "id": "a",
         "role": "assistant",
-        "parts": [{"type": "reasoning", "text": "So $x=\\sqrt{2}$.", "state": "done"}, {"type": "text", "text": "ok"}],
+        "parts": [
+            {"type": "reasoning", "text": "So $x=\\sqrt{2}$.", "state": "done"},
+            {"type": "text", "text": "ok"},
+        ],
     }
     widget = chat.open(messages=[message])
     assert widget.locator("[data-part-type=reasoning] math msqrt").count() == 1
@@ -112,7 +120,11 @@ SHOWCASE = (
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_math_screenshot(open_chat, artifacts_dir, theme):
     chat = open_chat(theme, width=760)
-    widget = chat.open(messages=[{"id": "u", "role": "user", "parts": [{"type": "text", "text": "Some maths?"}]},
-                                 assistant_text(SHOWCASE)])
+    widget = chat.open(
+        messages=[
+            {"id": "u", "role": "user", "parts": [{"type": "text", "text": "Some maths?"}]},
+            assistant_text(SHOWCASE),
+        ]
+    )
     assert widget.locator("[data-part-type=text] math").count() == 8
     widget.root.screenshot(path=str(artifacts_dir / f"math-{theme}.png"), animations="disabled")
