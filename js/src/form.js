@@ -14,7 +14,7 @@
 // property name otherwise), descriptions are help under them, examples are placeholders, required fields carry a
 // mark, defaults fill them in. A field's problems show next to it once it was touched, and every field's on
 // submit.
-import { element, label } from "./dom.js";
+import { button, element, icon, label } from "./dom.js";
 
 const RADIO_MAX = 4;
 const TYPE_MESSAGES = {
@@ -437,7 +437,7 @@ const TYPE_NAMES = { string: "Text", number: "Number", integer: "Whole number", 
 
 /** What a choice's branch is called: its title, the constant that tells it apart (a discriminator), its type. */
 function branchLabel(branch, index) {
-  if (typeof branch.title === "string" && branch.title) return branch.title;
+  if (typeof branch.title === "string" && branch.title) return humanName(branch.title);
   if (isObject(branch.properties)) {
     const tag = Object.values(branch.properties).find((p) => isObject(p) && typeof p.const === "string");
     if (tag) return humanName(tag.const);
@@ -845,8 +845,8 @@ class Field {
     const max = Number.isInteger(this.schema.maxItems) ? this.schema.maxItems : Infinity;
     const add = this.adder("Add an item", () => addRow(undefined, true));
     const refresh = () => {
+      this.form.repath();
       rows.forEach((row, index) => {
-        row.field.el.dataset.path = row.field.path;
         row.remove?.setAttribute("aria-label", `Remove item ${index + 1}`);
         row.label.textContent = prefix[index] && typeof prefix[index].title === "string" ? prefix[index].title : `${index + 1}`;
       });
@@ -856,6 +856,7 @@ class Field {
       const index = rows.length;
       const schema = index < prefix.length ? prefix[index] : isObject(this.schema.items) ? this.schema.items : {};
       const row = { node: element("div", "agui-field-row"), label: element("span", "agui-field-row-label") };
+      rows.push(row); // before its field, whose path is its place among the rows
       row.field = this.child(def === undefined ? schema : { ...schema, default: def }, {
         name: `Item ${index + 1}`,
         path: () => `${this.path}[${rows.indexOf(row)}]`,
@@ -876,7 +877,6 @@ class Field {
         });
         row.node.append(row.remove);
       }
-      rows.push(row);
       list.append(row.node);
       refresh();
       if (focus) row.field.controls?.[0]?.focus();
@@ -914,10 +914,8 @@ class Field {
         required: true,
       });
       if (row.field.schema.type !== "boolean") row.field.el.querySelector(":scope > .agui-field-label")?.remove();
-      row.key.addEventListener("input", () => {
-        row.field.el.dataset.path = row.field.path;
-      });
-      row.field.el.dataset.path = row.field.path;
+      row.key.addEventListener("input", () => this.form.repath());
+      this.form.repath();
       row.remove = this.remover(() => {
         rows.splice(rows.indexOf(row), 1);
         row.node.remove();
@@ -962,19 +960,13 @@ class Field {
   }
 
   adder(text, onClick) {
-    const add = element("button", "agui-button agui-field-add", `+ ${text}`);
-    add.type = "button";
-    add.dataset.agui = "field-add";
+    const add = button("field-add", text, { text: `+ ${text}`, className: "agui-button agui-field-add" });
     add.addEventListener("click", onClick);
     return add;
   }
 
   remover(onClick) {
-    const remove = element("button", "agui-button agui-field-remove", "×");
-    remove.type = "button";
-    remove.dataset.agui = "field-remove";
-    remove.title = "Remove";
-    remove.setAttribute("aria-label", "Remove");
+    const remove = button("field-remove", "Remove", { icon: icon("close"), className: "agui-button agui-field-remove" });
     remove.addEventListener("click", onClick);
     return remove;
   }
@@ -1028,6 +1020,11 @@ export class SchemaForm {
     this.el.append(this.summary);
   }
 
+  /** Rows moved or were renamed: the fields' data-path hooks follow. */
+  repath() {
+    for (const field of this.fields) field.el.dataset.path = field.path;
+  }
+
   /** A field (and those under it) left the form: a removed row. */
   forget(field) {
     const gone = new Set();
@@ -1052,8 +1049,9 @@ export class SchemaForm {
       if (own instanceof Unreadable) readProblems.push([field.path, own.problem]);
     }
     for (const map of this.maps) if (map.field.active() && this.fields.includes(map.field)) readProblems.push(...map.problems());
-    const value = this.root.value();
-    return { value: readProblems.length ? undefined : value, readProblems };
+    // `raw` still holds the unreadable values (as Unreadable): the other fields' problems show beside them.
+    const raw = this.root.value();
+    return { value: readProblems.length ? undefined : raw, raw, readProblems };
   }
 
   value() {
@@ -1081,11 +1079,11 @@ export class SchemaForm {
   }
 
   check(all) {
-    const { value, readProblems } = this.read();
-    const problems = readProblems.length ? readProblems : payloadProblems(this.schema, value === undefined ? null : value);
-    if (value === undefined && !readProblems.length) {
-      problems.splice(0, problems.length, ["payload", "is required"]);
-    }
+    const { raw, readProblems } = this.read();
+    const problems =
+      raw === undefined
+        ? readProblems.length ? readProblems : [["payload", "is required"]]
+        : [...readProblems, ...payloadProblems(this.schema, raw)];
     const active = this.fields.filter((f) => f.active());
     const byField = new Map();
     for (const [path, message] of problems) {
