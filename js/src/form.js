@@ -848,6 +848,8 @@ class Field {
       this.form.repath();
       rows.forEach((row, index) => {
         row.remove?.setAttribute("aria-label", `Remove item ${index + 1}`);
+        // Its visible label is the row's number: a reader hears the list's name with it.
+        for (const control of row.field.controls ?? []) control.setAttribute("aria-label", `${this.title} ${index + 1}`);
         row.label.textContent = prefix[index] && typeof prefix[index].title === "string" ? prefix[index].title : `${index + 1}`;
       });
       add.hidden = fixed || rows.length >= max;
@@ -906,7 +908,6 @@ class Field {
       row.key = element("input", "agui-field-input agui-field-key");
       row.key.placeholder = "Name";
       row.key.value = key;
-      row.key.setAttribute("aria-label", "Entry name");
       row.key.dataset.agui = "field-key";
       row.field = this.child(def === undefined ? schema : { ...schema, default: def }, {
         name: "Value",
@@ -914,7 +915,15 @@ class Field {
         required: true,
       });
       if (row.field.schema.type !== "boolean") row.field.el.querySelector(":scope > .agui-field-label")?.remove();
-      row.key.addEventListener("input", () => this.form.repath());
+      const named = () => {
+        for (const control of row.field.controls ?? []) control.setAttribute("aria-label", `${this.title}: ${row.key.value || "value"}`);
+      };
+      named();
+      row.key.setAttribute("aria-label", `${this.title}: name`);
+      row.key.addEventListener("input", () => {
+        this.form.repath();
+        named();
+      });
       this.form.repath();
       row.remove = this.remover(() => {
         rows.splice(rows.indexOf(row), 1);

@@ -168,3 +168,16 @@ def test_highlight_screenshot(open_chat, artifacts_dir, theme):
     widget = chat.open(messages=[assistant_text(SHOWCASE_2)])
     assert widget.locator(".agui-code code[data-highlighted]").count() == 4
     widget.root.screenshot(path=str(artifacts_dir / f"highlight-2-{theme}.png"), animations="disabled")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_colour_of_every_language_meets_wcag_aa_contrast(open_chat, theme):
+    from tests.browser.test_chat_look import texts_with_contrast
+
+    chat = open_chat(theme, width=900, height=6000)
+    text = "\n\n".join(f"```{language}\n{source}\n```" for language, source, _ in CASES)
+    widget = chat.open(messages=[assistant_text(text)], height="auto")
+    measured = [m for m in texts_with_contrast(widget) if m["text"].strip()]
+    assert len(measured) > 100
+    low = sorted({(m["where"], m["text"], round(m["ratio"], 2)) for m in measured if m["ratio"] < 4.5})
+    assert low == [], "\n".join(map(str, low))

@@ -252,3 +252,31 @@ def test_schema_form_screenshot(open_chat, artifacts_dir, theme):
     widget.locator(CARD).screenshot(
         path=str(artifacts_dir / f"schema-form-{theme}.png"), animations="disabled"
     )
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_serious_violation_in_a_schema_form_or_math(open_chat, theme):
+    from tests.browser.test_accessibility import AXE, RUN_AXE
+    from tests.browser.test_chat_math import SHOWCASE
+
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (npm install in js/)")
+    chat = open_chat(theme, width=900, height=2400)
+    messages = conversation(
+        [
+            {
+                "id": "q",
+                "reason": "input",
+                "message": "A few details.",
+                "responseSchema": Booking.model_json_schema(),
+            }
+        ]
+    )
+    messages.append({"id": "m", "role": "assistant", "parts": [{"type": "text", "text": SHOWCASE}]})
+    widget = chat.open(messages=messages, height="auto")
+    field(widget, "payload.guests").locator("[data-agui=field-add]").click()
+    field(widget, "payload.tags").locator("[data-agui=field-add]").click()
+    submit(widget)
+    violations = widget.root.evaluate(RUN_AXE)
+    serious = [v for v in violations if v["impact"] in ("critical", "serious")]
+    assert serious == [], serious
