@@ -523,3 +523,21 @@ def test_the_closed_look_is_replaced_by_the_real_text_when_it_is_done(chat):
     assert md.inner_text() == "Some **bold"
     expected = chat.open(messages=[assistant_text("Some **bold", "done")])
     assert md_html(widget) == md_html(expected)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_unfinished_markdown_screenshot(open_chat, artifacts_dir, theme):
+    chat = open_chat(theme, width=760, height=700)
+    text = (
+        "The **fastest option** is the train; it costs $45 and takes *about two hours*.\n\n"
+        "| Option | Time |\n|---|---|\n| Train | 2 h |\n| Plane | 1 h |\n\n"
+        "Run `book --from Paris --to Lyon` and see [the timetable](https://example.com/time"
+    )
+    widget = chat.open(messages=[assistant_text(text, "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.locator("a").inner_text() == "the timetable"
+    assert md.locator("table tr").count() == 3
+    widget.root.screenshot(path=str(artifacts_dir / f"unfinished-{theme}.png"), animations="disabled")
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["t", 0, 0, "able), then wait for **confirm"]]})
+    assert md.locator("p").last.locator("strong").inner_text() == "confirm"
+    widget.root.screenshot(path=str(artifacts_dir / f"unfinished-2-{theme}.png"), animations="disabled")
