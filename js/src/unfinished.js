@@ -62,6 +62,10 @@ function closeInline(text) {
       // Math is not markdown inside: skip a closed $…$ or $$…$$ whole (an unclosed one stays text).
       const mark = text[index + 1] === "$" ? "$$" : "$";
       const closing = text.indexOf(mark, index + mark.length);
+      const next = text[index + mark.length] ?? "";
+      // An opening `$` (not a price: no space or digit after it) still waiting for its close: what follows is
+      // TeX, not markdown to close.
+      if (closing < 0 && next !== "" && !/[\s0-9]/.test(next)) break;
       index = closing < 0 ? index + mark.length : closing + mark.length;
       continue;
     }

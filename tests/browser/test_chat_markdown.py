@@ -506,6 +506,14 @@ def test_unfinished_markdown_is_drawn_as_if_closed_while_it_streams(chat, arrive
     assert not any(mark in md.inner_text() for mark in ("**", "`", "~~", "]("))
 
 
+def test_unclosed_math_is_not_read_as_emphasis_but_a_price_is_no_math(chat):
+    widget = chat.open(messages=[assistant_text("So $a*b", "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.inner_text() == "So $a*b" and md.locator("em").count() == 0
+    widget = chat.open(messages=[assistant_text("It costs $5 and **a lot", "streaming")])
+    assert widget.locator("[data-part-type=text] strong").inner_text() == "a lot"
+
+
 def test_a_lone_opening_delimiter_is_not_drawn_and_snake_case_stays_text(chat):
     widget = chat.open(messages=[assistant_text("Use my_var_name and 2 * 3 then **", "streaming")])
     md = widget.locator("[data-part-type=text] .agui-md")
