@@ -121,3 +121,60 @@ def test_a_schema_jsonschema_cannot_read_is_left_to_the_agent() -> None:
     assert payload_problems({"$ref": "https://example.com/schema.json"}, "x") == []
     # Risky patterns are not run by either side (jsonschema neither: it would take exponential time).
     assert payload_problems({"type": "string", "pattern": "^(a+)+$"}, "a" * 40 + "!") == []
+
+
+def _keys(schema: Any) -> list[str]:
+    """Every property name a schema mentions anywhere (so random answers use them)."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "properties" and isinstance(value, dict):
+                found.extend(value)
+            found.extend(_keys(value))
+    elif isinstance(schema, list):
+        for item in schema:
+            found.extend(_keys(item))
+    return found
+
+
+def test_random_answers_to_the_fixture_schemas() -> None:
+    """On random answers to every fixture schema: the form and the kernel agree, and the kernel refuses exactly
+    what jsonschema refuses."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    names = sorted(n for n in SCHEMAS if n != "cycle")
+    keys = sorted({k for n in names for k in _keys(SCHEMAS[n])} | {"extra", "x-a"})
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 40),
+        st.sampled_from([0.3, 2.5, 12.345, -1.5]),
+        st.sampled_from(
+            ["", "x", "Ann", "ABC-12", "train", "cat", "dog", "edit", "red", "US", "12345", "1234 AB", "admin",
+             "2026-05-01", "2026-02-30", "2026-05-01T10:00:00Z", "10:30:00", "ann@example.com",
+             "https://example.com", "123e4567-e89b-12d3-a456-426614174000", "enabled"]
+        ),
+    )  # fmt: skip
+    values = st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(keys), inner, max_size=4),
+        max_leaves=8,
+    )
+    cases: list[dict[str, Any]] = []
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(st.sampled_from(names), values)
+    def collect(name: str, payload: Any) -> None:
+        cases.append({"name": name, "schema": SCHEMAS[name], "payload": payload})
+
+    collect()
+    form = run_form_checks([{"schema": c["schema"], "payload": c["payload"]} for c in cases])
+    wrong = []
+    for case, theirs in zip(cases, form, strict=True):
+        ours = payload_problems(case["schema"], case["payload"])
+        if [list(p) for p in ours] != theirs:
+            wrong.append(("form", case["name"], case["payload"], ours, theirs))
+        if bool(ours) != bool(schema_validation_problems(case["schema"], case["payload"])):
+            wrong.append(("jsonschema", case["name"], case["payload"], ours))
+    assert wrong == []
