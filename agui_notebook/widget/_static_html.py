@@ -28,10 +28,24 @@ allow-list, and nothing else is written (``_renderers.static_entry_html`` keeps 
   ``summary``, ``thead``, ``tbody``, ``tr``, ``th``, ``td``, ``figcaption`` without attributes;
 - ``a`` with ``href`` (http, https or mailto only), ``rel="noopener noreferrer nofollow"`` and
   ``target="_blank"``; ``img`` with ``src`` (a base64 ``data:`` URL of a png, jpeg, gif or webp image) and
-  ``alt``.
+  ``alt``;
+- for TeX math, MathML Core: ``math`` with ``display`` (block or inline) and ``alttext`` (the TeX); ``mrow``,
+  ``mi``, ``mn``, ``mo``, ``ms``, ``mtext``, ``mspace``, ``msup``, ``msub``, ``msubsup``, ``mfrac``, ``msqrt``,
+  ``mroot``, ``munder``, ``mover``, ``munderover``, ``mtable``, ``mtr``, ``mtd``, ``mstyle``, ``menclose``,
+  ``mpadded``, ``mphantom``, each with only the layout attributes of ``_MATH_ATTRIBUTES`` (``mathvariant``,
+  ``stretchy``, ``accent``, ``width``...) and values of words and numbers; each formula followed by its TeX in a
+  ``code`` with ``class="agui-static-tex"``, which the style hides.
 
-A sanitizer with GitHub's rules leaves all of it but the ``style`` and the classes (the tests check it), and
-JupyterLab's, for an untrusted notebook, all but the ``style``.
+A sanitizer with GitHub's rules leaves all of it but the ``style``, the classes and the MathML (the tests check
+it): html-pipeline's sanitizer removes ``<math>`` with its contents, so there each formula reads as its TeX
+source in a ``<code>``, shown once no style hides it. JupyterLab's, for an untrusted notebook, leaves all but the
+``style``.
+
+Math is written as markdown-it rules of our own that read what the live view reads (``js/src/math.js``):
+``$…$`` by the dollar rules (no space inside either dollar, no digit after the closing one: prices stay text),
+``$$…$$``, ``\\(…\\)``, ``\\[…\\]`` and fenced ``math`` blocks; the MathML is latex2mathml's, rebuilt under the
+allow-list. TeX latex2mathml cannot read (or an environment it does not lay out, such as ``aligned``) is its
+source in a ``<code>``.
 
 Nothing runs: no scripts, no event handlers, no remote requests. Data URLs larger than ``MAX_INLINE_IMAGE_BYTES``
 are not copied: a line names the file, its type and its size.
@@ -76,6 +90,7 @@ __all__ = [
     "document_html",
     "document_text",
     "markdown_html",
+    "math_html",
     "message_html",
     "message_text",
     "static_bundle",
@@ -118,7 +133,7 @@ _PLAIN_ROLES = frozenset({"user", "system"})  # as js/src/message_view.js: every
 _INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]*={0,2})", re.ASCII)
 _DATA_URL = re.compile(r"data:([^,;]*)((?:;[^,;]*)*),", re.ASCII)
 # No spaces, controls, quotes or angle brackets: what could end or bend an attribute, or that a browser strips.
-_WEB_URL = re.compile(r"https?://[^\x00-\x20\x7f\"'<>`]+", re.ASCII | re.IGNORECASE)
+_WEB_URL = re.compile(r"https?://[^\x00-\x20\x7f\"'<>`\\]+", re.ASCII | re.IGNORECASE)  # as _LINK_URL
 _LINK_URL = re.compile(r"(?:https?://|mailto:)[^\x00-\x20\x7f\"'<>`\\]+", re.ASCII | re.IGNORECASE)
 _CODE_LANGUAGE = re.compile(r"[\w#+.-]{1,40}", re.ASCII)  # the live sanitizer's rule for a code block's class
 _PLAIN_LANGUAGES = frozenset({"text", "txt", "plain", "plaintext"})
@@ -190,6 +205,8 @@ var(--jp-warn-color1,#9a6700)}}
 {_R} dl{{display:grid;grid-template-columns:max-content 1fr;gap:0 12px;overflow:visible}}
 {_R} :is(dt,dd){{float:none;width:auto;margin:0;padding:0}}
 {_R} dt{{font-weight:400;color:{_MUTED}}}
+{_R} code.agui-static-tex{{display:none}}
+{_R} math{{font-size:1.08em}} {_R} math[display=block]{{margin:.4em 0;overflow-x:auto}}
 .jp-OutputArea-child:has(+ .jp-OutputArea-child .{STATIC_CLASS}):not(:has(.agui-chat)){{display:none}}
 </style>"""
 
@@ -303,7 +320,130 @@ def _markdown() -> MarkdownIt:
     # view's link without an href; a refused image names itself), not left as markdown source.
     parser = MarkdownIt("commonmark", {"html": False, "maxNesting": 20}).enable(["table", "strikethrough"])
     parser.validateLink = lambda url: True
+    parser.block.ruler.before("fence", "math_block", _math_block, {"alt": ["paragraph"]})
+    parser.inline.ruler.before("escape", "math_inline", _math_inline)
     return parser
+
+
+# The live view's rules (js/src/math.js), in Python's words.
+_MATH_BLOCK = re.compile(r" {0,3}(?:\$\$([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])[ \t]*(?:\n|$)")
+_MATH_INLINE_DISPLAY = re.compile(r"\$\$(?!\$)([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\]")
+_MATH_INLINE_PAREN = re.compile(r"\\\(([\s\S]+?)\\\)")
+_MATH_INLINE_DOLLAR = re.compile(r"\$(?![\s$])((?:\\[\s\S]|[^\\$])+?)(?<![\s\\])\$(?![0-9])")
+MAX_TEX_CHARS = 10_000
+"""Longer formulas are shown as their TeX (as in the live view)."""
+
+
+def _math_block(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    """``$$…$$`` or ``\\[…\\]`` as a block of its own, over any number of lines."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if state.sCount[start_line] - state.blkIndent >= 4 or state.src[begin : begin + 2] not in ("$$", "\\["):
+        return False
+    match = _MATH_BLOCK.match(state.src, state.bMarks[start_line])
+    if match is None or not (match.group(1) or match.group(2) or "").strip():
+        return False
+    lines = match.group().count("\n") + (0 if match.group().endswith("\n") else 1)
+    if start_line + lines > end_line:
+        return False
+    if not silent:
+        token = state.push("math_block", "math", 0)
+        token.content = (match.group(1) or match.group(2) or "").strip()
+        token.map = [start_line, start_line + lines]
+    state.line = start_line + lines
+    return True
+
+
+def _math_inline(state: Any, silent: bool) -> bool:
+    if state.src[state.pos] not in "$\\":
+        return False
+    display = True
+    match = _MATH_INLINE_DISPLAY.match(state.src, state.pos, state.posMax)
+    if match is None:
+        display = False
+        match = _MATH_INLINE_PAREN.match(state.src, state.pos, state.posMax) or _MATH_INLINE_DOLLAR.match(
+            state.src, state.pos, state.posMax
+        )
+    tex = (match.group(1) or match.group(2) or "").strip() if match else ""
+    if not tex:
+        return False
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.content = tex
+        token.meta = {"display": display}
+    state.pos = match.end()
+    return True
+
+
+_MATH_TAGS = frozenset({
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac", "msqrt",
+    "mroot", "munder", "mover", "munderover", "mtable", "mtr", "mtd", "mstyle", "menclose", "mpadded",
+    "mphantom",
+})  # fmt: skip
+_MATH_ATTRIBUTES = frozenset({
+    "mathvariant", "stretchy", "fence", "separator", "form", "lspace", "rspace", "movablelimits", "largeop",
+    "symmetric", "minsize", "maxsize", "accent", "accentunder", "linethickness", "width", "height", "depth",
+    "voffset", "columnalign", "rowalign", "columnspacing", "rowspacing", "columnlines", "rowlines",
+    "displaystyle", "scriptlevel", "notation", "mathcolor",
+})  # fmt: skip
+_MATH_VALUE = re.compile(r"[\w .%#-]{0,40}", re.ASCII)
+_MATHML_NS = "{http://www.w3.org/1998/Math/MathML}"
+
+
+class _NoMathML(ValueError):
+    """latex2mathml gave what the allow-list cannot say (or did not read the TeX)."""
+
+
+def _mathml_element(node: Any, out: list[str]) -> None:
+    tag = node.tag.removeprefix(_MATHML_NS)
+    if tag not in _MATH_TAGS or tag == "math":
+        raise _NoMathML(tag)
+    attributes = "".join(
+        f' {name}="{escape(value)}"'
+        for name, value in sorted(node.attrib.items())
+        if name in _MATH_ATTRIBUTES and _MATH_VALUE.fullmatch(value)
+    )
+    text = node.text or ""
+    # An unknown command comes back as a token of its own name; "&" as a token is an alignment it did not lay out.
+    if tag in ("mi", "mo", "mn") and ("\\" in text or text == "&"):
+        raise _NoMathML(text)
+    out.append(f"<{tag}{attributes}>{escape(text)}")
+    for child in node:
+        _mathml_element(child, out)
+        out.append(escape(child.tail or ""))
+    out.append(f"</{tag}>")
+
+
+@cache
+def math_html(tex: str, display: bool) -> str:
+    """A formula as MathML of the allow-list, followed by its TeX for readers without MathML; TeX that cannot be
+    made MathML is its source in a ``<code>``.
+
+    >>> math_html("x^2", False)
+    '<math display="inline" alttext="x^2"><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow></math><code class="agui-static-tex">$x^2$</code>'
+    >>> math_html("\\\\frac{1}{", True)
+    '<code>$$\\\\frac{1}{$$</code>'
+    """
+    source = f"$${tex}$$" if display else f"${tex}$"
+    try:
+        if len(tex) > MAX_TEX_CHARS:
+            raise _NoMathML("too long")
+        from xml.etree import ElementTree
+
+        from latex2mathml.converter import convert
+
+        root = ElementTree.fromstring(convert(tex, display="block" if display else "inline"))
+        out: list[str] = []
+        for child in root:
+            _mathml_element(child, out)
+    except (
+        Exception
+    ):  # latex2mathml raises many kinds of error for TeX it cannot read: the source shows instead
+        return f"<code>{escape(source)}</code>"
+    mode = "block" if display else "inline"
+    return (
+        f'<math display="{mode}" alttext="{escape(tex)}">{"".join(out)}</math>'
+        f'<code class="agui-static-tex">{escape(source)}</code>'
+    )
 
 
 _MARKDOWN_TAGS = {
@@ -357,6 +497,10 @@ def markdown_html(text: str) -> str:
                 tag = _MARKDOWN_TAGS[name]
                 out.append(_block_open(tag, token) if opening else f"</{tag}>")
                 task_item = task_item or (opening and name == "list_item")
+        elif kind == "math_block":
+            out.append(f"<p>{math_html(token.content, True)}</p>")
+        elif kind == "fence" and token.info.strip() == "math":
+            out.append(f"<p>{math_html(token.content.strip(), True)}</p>" if token.content.strip() else "")
         elif kind in ("fence", "code_block"):
             out.append(
                 _code_html(token.content, token.info.split(maxsplit=1)[0] if token.info.strip() else "")
@@ -418,6 +562,8 @@ def _inline_html(children: list[Token], out: list[str]) -> None:
             out.append("<br>")
         elif kind == "code_inline":
             out.append(f"<code>{escape(child.content)}</code>")
+        elif kind == "math_inline":
+            out.append(math_html(child.content, child.meta["display"]))
         elif kind == "link_open":
             href = str(child.attrs.get("href", ""))
             allowed = _LINK_URL.fullmatch(href) is not None

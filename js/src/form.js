@@ -1,13 +1,20 @@
 // A form generated from a JSON Schema (an AG-UI interrupt's `responseSchema`), and the checks its answer must
 // pass. The checks are those of agui_notebook/agui/_interrupts.py `payload_problems`, keyword for keyword and
-// message for message, so what the form refuses the kernel refuses too (a test keeps the two equal).
+// message for message, so what the form refuses the kernel refuses too (a test keeps the two equal on fixtures
+// from pydantic models, LangGraph and CopilotKit; the kernel then also runs jsonschema).
 //
-// Fields: strings (text, email, url, date inputs), numbers and integers (number inputs with their bounds and
-// step), booleans (a checkbox), enums (radios up to 4 choices, a select beyond), arrays of enums (a checkbox
-// group), nested objects (a fieldset), anything else a JSON text field. Titles label the fields (the property
-// name otherwise), descriptions are help under them, required fields carry a mark, defaults fill them in. A
-// field's problems show next to it once it was touched, and every field's on submit.
-import { element, label } from "./dom.js";
+// Schemas as Python agents send them: local `$ref`s (`$defs`, `definitions`, `#`) are followed, a reference that
+// comes back to one above it is a JSON field; `allOf` is merged. Fields: strings (text, email, url, date,
+// date-time and time inputs), numbers and integers (number inputs with their bounds and step), booleans (a
+// checkbox), enums and literals (radios up to 4 choices, a select beyond), `const` (shown, sent as it is),
+// `Optional[X]` (`anyOf [X, null]`: the field of X, null when left empty and answer required), other
+// `anyOf`/`oneOf` (a picker of the branches, labelled by title or discriminator, and the picked branch's form),
+// arrays of enums (a checkbox group), other arrays and tuples (rows with add and remove), objects (a fieldset,
+// with key/value rows for `additionalProperties`), anything else a JSON text field. Titles label the fields (the
+// property name otherwise), descriptions are help under them, examples are placeholders, required fields carry a
+// mark, defaults fill them in. A field's problems show next to it once it was touched, and every field's on
+// submit.
+import { button, element, icon, label } from "./dom.js";
 
 const RADIO_MAX = 4;
 const TYPE_MESSAGES = {
@@ -23,10 +30,22 @@ const TYPE_TEXTS = new Set(Object.values(TYPE_MESSAGES));
 // Spelled out (not \s, \d), which Python and JavaScript read differently.
 const EMAIL = /^[^ \t\n\r\f\v@]+@[^ \t\n\r\f\v@]+\.[^ \t\n\r\f\v@]+$/;
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^ \t\n\r\f\v]+$/;
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))?$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const FORMAT_MESSAGES = {
+  email: "must be an email address",
+  uri: "must be a URL such as https://example.com",
+  url: "must be a URL such as https://example.com",
+  date: "must be a date (YYYY-MM-DD)",
+  "date-time": "must be a date and time (YYYY-MM-DDTHH:MM:SS+00:00)",
+  time: "must be a time (HH:MM:SS)",
+  uuid: "must be a UUID",
+};
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+const own = (object, key) => isObject(object) && Object.hasOwn(object, key);
 
 function shownNumber(value) {
   return String(value);
@@ -74,10 +93,45 @@ function sameJson(a, b) {
 }
 
 function validDate(text) {
-  if (!DATE.test(text)) return false;
-  const [y, m, d] = text.split("-").map(Number);
-  const date = new Date(Date.UTC(y, m - 1, d));
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [y, m, d] = match.slice(1).map(Number);
+  const date = new Date(Date.UTC(2000, m - 1, d));
+  date.setUTCFullYear(y);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1;
+}
+
+/** `HH:MM:SS[.frac][Z|+HH:MM]`, the offset required with `offset` (as in a date-time). */
+function validTime(text, offset = false) {
+  const match = TIME.exec(text);
+  if (!match || (offset && match[5] === undefined)) return false;
+  const [hour, minute, second] = match.slice(1, 4).map(Number);
+  if (hour > 23 || minute > 59 || second > 60) return false; // 60: a leap second
+  return match[6] === undefined || (Number(match[6]) <= 23 && Number(match[7]) <= 59);
+}
+
+function validDateTime(text) {
+  return text.length > 11 && "Tt".includes(text[10]) && validDate(text.slice(0, 10)) && validTime(text.slice(11), true);
+}
+
+function formatOk(format, text) {
+  switch (format) {
+    case "email":
+      return EMAIL.test(text);
+    case "uri":
+    case "url":
+      return URI.test(text);
+    case "date":
+      return validDate(text);
+    case "date-time":
+      return validDateTime(text);
+    case "time":
+      return validTime(text);
+    case "uuid":
+      return UUID.test(text);
+    default:
+      return true;
+  }
 }
 
 // A group with a quantifier inside, itself quantified ("(a+)+"), can take exponential time to fail on each key
@@ -86,6 +140,16 @@ const NESTED_QUANTIFIER = /\([^()]*[+*}][^()]*\)[+*{]/;
 
 function riskyPattern(pattern) {
   return pattern.length > 200 || NESTED_QUANTIFIER.test(pattern);
+}
+
+/** Whether `text` matches `pattern` (true for a risky pattern or one this browser cannot read: the agent's). */
+function patternMatches(pattern, text) {
+  if (typeof pattern !== "string" || riskyPattern(pattern)) return true;
+  try {
+    return new RegExp(pattern, "u").test(text);
+  } catch {
+    return true;
+  }
 }
 
 function stringProblems(schema, value) {
@@ -97,20 +161,16 @@ function stringProblems(schema, value) {
   if (Number.isInteger(schema.maxLength) && length > schema.maxLength) {
     problems.push(`must be at most ${schema.maxLength} characters`);
   }
-  if (typeof schema.pattern === "string" && !riskyPattern(schema.pattern)) {
-    let matched = true;
-    try {
-      matched = new RegExp(schema.pattern, "u").test(value);
-    } catch {
-      matched = true; // a pattern this browser cannot read is the agent's to check
-    }
-    if (!matched) problems.push(`must match the pattern ${schema.pattern}`);
-  }
-  if (schema.format === "email" && !EMAIL.test(value)) problems.push("must be an email address");
-  else if ((schema.format === "uri" || schema.format === "url") && !URI.test(value)) {
-    problems.push("must be a URL such as https://example.com");
-  } else if (schema.format === "date" && !validDate(value)) problems.push("must be a date (YYYY-MM-DD)");
+  if (!patternMatches(schema.pattern, value)) problems.push(`must match the pattern ${schema.pattern}`);
+  if (!formatOk(schema.format, value)) problems.push(FORMAT_MESSAGES[schema.format]);
   return problems;
+}
+
+/** `multipleOf` with a tolerance for binary fractions (0.3 is a multiple of 0.1, as a person means it). */
+function multipleOk(step, value) {
+  if (!isNumber(step) || step <= 0) return true;
+  const quotient = value / step;
+  return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient));
 }
 
 function numberProblems(schema, value) {
@@ -122,55 +182,117 @@ function numberProblems(schema, value) {
   if (isNumber(exLow) && value <= exLow) problems.push(`must be more than ${shownNumber(exLow)}`);
   if (isNumber(high) && value > high) problems.push(`must be at most ${shownNumber(high)}`);
   if (isNumber(exHigh) && value >= exHigh) problems.push(`must be less than ${shownNumber(exHigh)}`);
-  const step = schema.multipleOf;
-  if (isNumber(step) && step > 0) {
-    const quotient = value / step;
-    if (Math.abs(quotient - Math.round(quotient)) > 1e-9 * Math.max(1, Math.abs(quotient))) {
-      problems.push(`must be a multiple of ${shownNumber(step)}`);
-    }
-  }
+  if (!multipleOk(schema.multipleOf, value)) problems.push(`must be a multiple of ${shownNumber(schema.multipleOf)}`);
   return problems;
 }
 
-function collect(schema, value, path, out) {
-  if (!isObject(schema)) return;
-  for (const key of ["anyOf", "oneOf"]) {
-    const branches = schema[key];
-    if (Array.isArray(branches) && branches.length) {
-      const tried = [];
-      let fits = false;
-      for (const branch of branches) {
-        const found = [];
-        collect(branch, value, path, found);
-        if (found.length === 0) {
-          fits = true;
-          break;
+/** The schema a local `$ref` (`#`, `#/$defs/Name`, `#/definitions/Name`...) points at, else undefined. */
+export function resolveRef(root, ref) {
+  // A remote schema or an anchor is not followed (the kernel's jsonschema judges it).
+  if (typeof ref !== "string" || (ref !== "#" && !ref.startsWith("#/"))) return undefined;
+  let target = root;
+  const steps = ref === "#" ? [] : ref.slice(2).split("/");
+  for (const raw of steps) {
+    let key;
+    try {
+      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    if (own(target, key)) target = target[key];
+    else if (Array.isArray(target) && /^[0-9]+$/.test(key) && Number(key) < target.length) target = target[Number(key)];
+    else return undefined;
+  }
+  return target;
+}
+
+const wrongType = (found, path) => found[0][0] === path && TYPE_TEXTS.has(found[0][1]);
+
+/** One walk of a schema over a value: the root for `$ref`, and the references being followed (a reference that
+ * comes back to itself at the same place of the value is a cycle: it adds nothing). */
+class Checks {
+  constructor(root) {
+    this.root = root;
+    this.following = new Set();
+  }
+
+  fits(schema, value, path) {
+    const found = [];
+    this.walk(schema, value, path, found);
+    return found;
+  }
+
+  walk(schema, value, path, out) {
+    if (schema === false) {
+      out.push([path, "is not allowed"]);
+      return;
+    }
+    if (!isObject(schema)) return;
+    const key = `${schema.$ref}\u0000${path}`;
+    if (typeof schema.$ref === "string" && !this.following.has(key)) {
+      const target = resolveRef(this.root, schema.$ref);
+      if (target !== undefined) {
+        this.following.add(key);
+        const before = out.length;
+        try {
+          this.walk(target, value, path, out);
+        } finally {
+          this.following.delete(key);
         }
-        tried.push(found);
-      }
-      if (!fits) {
-        // The branch of the value's own type says most: a type mismatch is the last resort.
-        const rank = (found) => [found[0][0] === path && TYPE_TEXTS.has(found[0][1]) ? 1 : 0, found.length];
-        const better = (a, b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
-        out.push(...tried.reduce((best, found) => (better(found, best) ? found : best)));
-        return;
+        if (out.length > before && wrongType(out.slice(before), path)) return;
       }
     }
+    for (const branch of Array.isArray(schema.allOf) ? schema.allOf : []) {
+      const before = out.length;
+      this.walk(branch, value, path, out);
+      if (out.length > before && wrongType(out.slice(before), path)) return;
+    }
+    if (this.choices(schema, value, path, out)) return;
+    if (own(schema, "not") && this.fits(schema.not, value, path).length === 0) out.push([path, "is not allowed"]);
+    if (own(schema, "if")) {
+      this.walk(this.fits(schema.if, value, path).length === 0 ? schema.then : schema.else, value, path, out);
+    }
+    const kinds = Array.isArray(schema.type) ? schema.type : typeof schema.type === "string" ? [schema.type] : [];
+    if (kinds.length && !kinds.some((kind) => isType(value, kind))) {
+      out.push([path, TYPE_MESSAGES[kinds[0]] ?? `must be of type ${kinds[0]}`]);
+      return;
+    }
+    if (own(schema, "const") && !sameJson(value, schema.const)) out.push([path, `must be ${shownChoice(schema.const)}`]);
+    if (Array.isArray(schema.enum) && !schema.enum.some((choice) => sameJson(choice, value))) {
+      out.push([path, `must be one of: ${schema.enum.map(shownChoice).join(", ")}`]);
+    }
+    if (typeof value === "string") {
+      for (const problem of stringProblems(schema, value)) out.push([path, problem]);
+    } else if (isNumber(value)) {
+      for (const problem of numberProblems(schema, value)) out.push([path, problem]);
+    } else if (Array.isArray(value)) {
+      this.array(schema, value, path, out);
+    } else if (isObject(value)) {
+      this.object(schema, value, path, out);
+    }
   }
-  const kinds = Array.isArray(schema.type) ? schema.type : typeof schema.type === "string" ? [schema.type] : [];
-  if (kinds.length && !kinds.some((kind) => isType(value, kind))) {
-    out.push([path, TYPE_MESSAGES[kinds[0]] ?? `must be of type ${kinds[0]}`]);
-    return;
+
+  /** `anyOf` (one branch must fit) and `oneOf` (exactly one); true when none fits (then the branch that says most
+   * is reported and the rest of the schema is not checked). */
+  choices(schema, value, path, out) {
+    for (const key of ["anyOf", "oneOf"]) {
+      const branches = schema[key];
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      const tried = branches.map((branch) => this.fits(branch, value, path));
+      const fitting = tried.filter((found) => found.length === 0).length;
+      if (fitting === 0) {
+        // The branch of the value's own type says most: a type mismatch is the last resort.
+        const rank = (found) => [wrongType(found, path) ? 1 : 0, found.length];
+        const better = (a, b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
+        out.push(...tried.reduce((best, found) => (better(found, best) ? found : best)));
+        return true;
+      }
+      if (key === "oneOf" && fitting > 1) out.push([path, "must match exactly one of the choices"]);
+    }
+    return false;
   }
-  if ("const" in schema && !sameJson(value, schema.const)) out.push([path, `must be ${shownChoice(schema.const)}`]);
-  if (Array.isArray(schema.enum) && !schema.enum.some((choice) => sameJson(choice, value))) {
-    out.push([path, `must be one of: ${schema.enum.map(shownChoice).join(", ")}`]);
-  }
-  if (typeof value === "string") {
-    for (const problem of stringProblems(schema, value)) out.push([path, problem]);
-  } else if (isNumber(value)) {
-    for (const problem of numberProblems(schema, value)) out.push([path, problem]);
-  } else if (Array.isArray(value)) {
+
+  array(schema, value, path, out) {
     if (Number.isInteger(schema.minItems) && value.length < schema.minItems) {
       out.push([path, `choose at least ${schema.minItems}`]);
     }
@@ -180,42 +302,114 @@ function collect(schema, value, path, out) {
     if (schema.uniqueItems === true && value.some((v, i) => value.slice(0, i).some((w) => sameJson(v, w)))) {
       out.push([path, "must not repeat a value"]);
     }
-    value.forEach((item, index) => collect(schema.items, item, `${path}[${index}]`, out));
-  } else if (isObject(value)) {
+    let prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    let items = schema.items;
+    if (Array.isArray(items)) [prefix, items] = [items, schema.additionalItems]; // draft 4-7 tuples
+    value.forEach((item, index) => this.walk(index < prefix.length ? prefix[index] : items, item, `${path}[${index}]`, out));
+  }
+
+  object(schema, value, path, out) {
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
-      if (typeof name === "string" && !(name in value)) out.push([`${path}.${name}`, "is required"]);
+      if (typeof name === "string" && !Object.hasOwn(value, name)) out.push([`${path}.${name}`, "is required"]);
+    }
+    if (isObject(schema.dependentRequired)) {
+      for (const [name, needed] of Object.entries(schema.dependentRequired)) {
+        if (!Object.hasOwn(value, name) || !Array.isArray(needed)) continue;
+        for (const other of needed) {
+          if (typeof other === "string" && !Object.hasOwn(value, other)) out.push([`${path}.${other}`, "is required"]);
+        }
+      }
+    }
+    const count = Object.keys(value).length;
+    if (Number.isInteger(schema.minProperties) && count < schema.minProperties) {
+      out.push([path, `must have at least ${schema.minProperties} entries`]);
+    }
+    if (Number.isInteger(schema.maxProperties) && count > schema.maxProperties) {
+      out.push([path, `must have at most ${schema.maxProperties} entries`]);
     }
     const properties = isObject(schema.properties) ? schema.properties : {};
-    for (const [name, sub] of Object.entries(properties)) {
-      if (name in value) collect(sub, value[name], `${path}.${name}`, out);
+    const patterns = isObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+    for (const [name, item] of Object.entries(value)) {
+      let matched = false;
+      if (Object.hasOwn(properties, name)) {
+        matched = true;
+        this.walk(properties[name], item, `${path}.${name}`, out);
+      }
+      for (const [pattern, sub] of patterns) {
+        if (!riskyPattern(pattern) && patternMatches(pattern, name)) {
+          matched = true;
+          this.walk(sub, item, `${path}.${name}`, out);
+        }
+      }
+      if (!matched && schema.additionalProperties !== undefined) {
+        this.walk(schema.additionalProperties, item, `${path}.${name}`, out);
+      }
     }
   }
 }
 
 /** What `schema` refuses in `payload`: [JSON path, message] pairs (paths start at "payload"), first found first. */
 export function payloadProblems(schema, payload) {
-  const out = [];
-  collect(schema, payload, "payload", out);
-  return out;
+  return new Checks(schema).fits(schema, payload, "payload");
 }
 
 // ------------------------------------------------------------------------------------------------ the form
 
-/** The schema a field is drawn from: `anyOf`/`oneOf` with a null branch (an optional value) is its other branch,
- * a type list its first non-null type. */
-function fieldSchema(schema) {
-  if (!isObject(schema)) return {};
-  for (const key of ["anyOf", "oneOf"]) {
-    const branches = Array.isArray(schema[key]) ? schema[key].filter(isObject) : null;
-    if (branches) {
-      const real = branches.filter((b) => b.type !== "null");
-      if (real.length === 1) return { ...schema, ...real[0], [key]: undefined, title: schema.title ?? real[0].title };
+const MAX_REF_HOPS = 32;
+
+/** `schema` with its `$ref` followed (the reference's siblings win: title, description, default) and its `allOf`
+ * merged, for drawing. `refs` are the references the fields above followed: meeting one again is a cycle, drawn
+ * as a JSON field. */
+function expandSchema(schema, root, refs) {
+  let current = isObject(schema) ? schema : {};
+  const seen = new Set(refs);
+  for (let hops = 0; typeof current.$ref === "string"; hops += 1) {
+    const { $ref: ref, ...siblings } = current;
+    const target = resolveRef(root, ref);
+    if (seen.has(ref) || hops > MAX_REF_HOPS) return { schema: siblings, refs: seen, cyclic: true };
+    if (!isObject(target)) {
+      current = siblings;
+      break;
     }
+    seen.add(ref);
+    current = { ...target, ...siblings };
   }
-  if (Array.isArray(schema.type)) {
-    return { ...schema, type: schema.type.find((t) => t !== "null") ?? "null" };
+  if (Array.isArray(current.allOf)) {
+    const { allOf, ...rest } = current;
+    let merged = rest;
+    for (const branch of allOf) {
+      const part = expandSchema(branch, root, seen);
+      if (part.cyclic) return { schema: rest, refs: seen, cyclic: true };
+      for (const ref of part.refs) seen.add(ref);
+      merged = mergeSchemas(merged, part.schema);
+    }
+    current = merged;
   }
-  return schema;
+  return { schema: current, refs: seen, cyclic: false };
+}
+
+/** Two schemas that must both hold, as one for drawing: properties merged, required joined, the first's others. */
+function mergeSchemas(first, second) {
+  const merged = { ...second, ...first };
+  if (isObject(first.properties) || isObject(second.properties)) {
+    merged.properties = { ...(second.properties ?? {}), ...(first.properties ?? {}) };
+  }
+  if (Array.isArray(first.required) || Array.isArray(second.required)) {
+    merged.required = [...new Set([...(first.required ?? []), ...(second.required ?? [])])];
+  }
+  return merged;
+}
+
+const isNullSchema = (schema) => isObject(schema) && (schema.type === "null" || (own(schema, "const") && schema.const === null));
+
+/** The branches of a choice (`anyOf`/`oneOf`) and whether one of them is null, or null when there is no choice. */
+function choiceOf(schema) {
+  for (const key of ["anyOf", "oneOf"]) {
+    if (!Array.isArray(schema[key]) || schema[key].length === 0) continue;
+    const branches = schema[key].filter(isObject);
+    return { key, branches: branches.filter((b) => !isNullSchema(b)), nullable: branches.some(isNullSchema) };
+  }
+  return null;
 }
 
 function humanName(name) {
@@ -228,14 +422,28 @@ function humanName(name) {
 
 function enumOf(schema) {
   if (Array.isArray(schema.enum)) return schema.enum;
+  if (own(schema, "const") && !isObject(schema.const) && !Array.isArray(schema.const)) return null;
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null;
-  if (branches && branches.length && branches.every((b) => isObject(b) && "const" in b)) return branches.map((b) => b.const);
+  if (branches && branches.length && branches.every((b) => isObject(b) && own(b, "const"))) return branches.map((b) => b.const);
   return null;
 }
 
 function choiceLabels(schema) {
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
   return branches.map((b) => (isObject(b) && typeof b.title === "string" ? b.title : undefined));
+}
+
+const TYPE_NAMES = { string: "Text", number: "Number", integer: "Whole number", boolean: "Yes or no", object: "Details", array: "List" };
+
+/** What a choice's branch is called: its title, the constant that tells it apart (a discriminator), its type. */
+function branchLabel(branch, index) {
+  if (typeof branch.title === "string" && branch.title) return humanName(branch.title);
+  if (isObject(branch.properties)) {
+    const tag = Object.values(branch.properties).find((p) => isObject(p) && typeof p.const === "string");
+    if (tag) return humanName(tag.const);
+  }
+  if (typeof branch.type === "string" && TYPE_NAMES[branch.type]) return TYPE_NAMES[branch.type];
+  return `Choice ${index + 1}`;
 }
 
 let formCount = 0;
@@ -247,12 +455,54 @@ class Unreadable {
   }
 }
 
-/** One field: its element, how to read its value (undefined: left empty), where its problems show. */
+/** A date-time input's local "YYYY-MM-DDTHH:MM[:SS]" as RFC 3339 with the browser's offset. */
+function localDateTime(value) {
+  const withSeconds = value.length === 16 ? `${value}:00` : value;
+  const moment = new Date(withSeconds);
+  if (Number.isNaN(moment.getTime())) return value;
+  const minutes = -moment.getTimezoneOffset();
+  const sign = minutes >= 0 ? "+" : "-";
+  const pad = (n) => String(Math.trunc(Math.abs(n))).padStart(2, "0");
+  return `${withSeconds}${sign}${pad(minutes / 60)}:${pad(minutes % 60)}`;
+}
+
+/** The other way: an RFC 3339 default shown in a date-time input (its local time). */
+function dateTimeInput(value) {
+  const moment = new Date(value);
+  if (typeof value !== "string" || Number.isNaN(moment.getTime())) return "";
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}T${pad(moment.getHours())}:${pad(moment.getMinutes())}:${pad(moment.getSeconds())}`;
+}
+
+/**
+ * One field: its element, how to read its value (undefined: left empty), where its problems show. `path` is a
+ * string or a function (rows of a list or of a map move and rename); `parent`/`branch` place it under a choice,
+ * whose branches not picked are neither read nor checked.
+ */
 class Field {
-  constructor(form, schema, { name, path, required }) {
+  constructor(form, schema, { name, path, required, parent = null, branch = null, refs = new Set() }) {
     this.form = form;
-    this.schema = fieldSchema(schema);
-    this.path = path;
+    this.parent = parent;
+    this.branch = branch;
+    this.pathOf = typeof path === "function" ? path : () => path;
+    const expanded = expandSchema(schema, form.schema, refs);
+    this.refs = expanded.refs;
+    this.cyclic = expanded.cyclic;
+    this.schema = expanded.schema;
+    this.nullable = false;
+    const choice = this.cyclic ? null : choiceOf(this.schema);
+    if (choice && choice.branches.length === 1 && !enumOf(this.schema)) {
+      // Optional[X]: the field of X, which may be left empty (null when the answer must say something).
+      const { [choice.key]: _, ...rest } = this.schema;
+      const inner = expandSchema(choice.branches[0], form.schema, this.refs);
+      this.refs = inner.refs;
+      this.cyclic = inner.cyclic;
+      this.schema = { ...inner.schema, ...rest, title: rest.title ?? inner.schema.title };
+      this.nullable = choice.nullable;
+    } else if (Array.isArray(this.schema.type) && !this.schema.type.includes("object") && !this.schema.type.includes("array")) {
+      this.nullable = this.schema.type.includes("null");
+      this.schema = { ...this.schema, type: this.schema.type.find((t) => t !== "null") ?? "null" };
+    }
     this.required = required;
     this.touched = false;
     this.uid = `${form.uid}-${form.fields.length}`;
@@ -260,7 +510,7 @@ class Field {
     this.title = typeof this.schema.title === "string" ? this.schema.title : name === undefined ? "Answer" : humanName(name);
     this.el = element("div", "agui-field");
     this.el.dataset.agui = "field";
-    this.el.dataset.path = path;
+    this.el.dataset.path = this.path;
     this.problem = element("div", "agui-field-error");
     this.problem.dataset.agui = "field-error";
     this.problem.id = `${this.uid}-error`;
@@ -268,17 +518,46 @@ class Field {
     this.build();
   }
 
+  get path() {
+    return this.pathOf();
+  }
+
+  /** Whether the field is part of the answer: not under a choice's branch that is not picked. */
+  active() {
+    for (let field = this; field.parent !== null; field = field.parent) {
+      if (field.branch !== null && field.parent.picked !== field.branch) return false;
+    }
+    return true;
+  }
+
+  child(schema, options) {
+    return new Field(this.form, schema, { parent: this, refs: this.refs, ...options });
+  }
+
+  /** Read the value, null for a nullable field left empty that must be answered. */
+  value() {
+    const read = this.read();
+    return read === undefined && this.nullable && this.required ? null : read;
+  }
+
   labelFor(target) {
     const text = element("label", "agui-field-label", label(this.title, 200));
     if (target) text.htmlFor = target;
-    if (this.required && this.schema.type !== "boolean") {
-      // (A checkbox always answers true or false: there is nothing to leave out.)
+    if (this.required && !this.nullable && this.schema.type !== "boolean") {
+      // (A checkbox always answers true or false, and a nullable field may be left empty: nothing to leave out.)
       const mark = element("span", "agui-field-required", "*");
       mark.title = "Required";
       mark.setAttribute("aria-hidden", "true");
       text.append(mark);
     }
     return text;
+  }
+
+  legend() {
+    const text = this.labelFor();
+    const legend = element("legend", text.className);
+    legend.append(...text.childNodes);
+    return legend;
   }
 
   help() {
@@ -292,7 +571,19 @@ class Field {
     const ids = [this.problem.id];
     if (this.helpEl) ids.unshift(this.helpEl.id);
     control.setAttribute("aria-describedby", ids.join(" "));
-    if (this.required) control.setAttribute("aria-required", "true");
+    if (this.required && !this.nullable) control.setAttribute("aria-required", "true");
+  }
+
+  watch(control) {
+    const touch = () => {
+      this.touched = true;
+      this.form.touched();
+    };
+    control.addEventListener("change", touch);
+    control.addEventListener("blur", touch);
+    control.addEventListener("input", () => {
+      if (this.touched) this.form.touched();
+    });
   }
 
   finish(control, ...body) {
@@ -302,28 +593,30 @@ class Field {
     this.el.append(this.problem);
     if (control) {
       this.describe(control);
-      const touch = () => {
-        this.touched = true;
-        this.form.touched();
-      };
-      control.addEventListener("change", touch);
-      control.addEventListener("blur", touch);
-      control.addEventListener("input", () => {
-        if (this.touched) this.form.touched();
-      });
+      this.watch(control);
     }
   }
 
   build() {
     const schema = this.schema;
+    if (this.cyclic) return this.buildJson(schema.default);
     const choices = enumOf(schema);
     const def = schema.default;
     if (choices) return this.buildChoice(choices, def);
-    if (schema.type === "object" && isObject(schema.properties)) return this.buildObject();
+    if (own(schema, "const")) return this.buildConst();
+    const choice = choiceOf(schema);
+    if (choice && choice.branches.length > 1) return this.buildBranches(choice);
+    if (schema.type === "null") return this.buildConst(null);
+    if (schema.type === "object" || (schema.type === undefined && isObject(schema.properties))) {
+      if (isObject(schema.properties) || isObject(schema.additionalProperties) || schema.additionalProperties === true) {
+        return this.buildObject();
+      }
+    }
     if (schema.type === "array") {
-      const items = fieldSchema(schema.items);
-      const itemChoices = isObject(items) ? enumOf(items) : null;
-      if (itemChoices) return this.buildChecklist(itemChoices, def);
+      const items = isObject(schema.items) ? expandSchema(schema.items, this.form.schema, this.refs) : null;
+      const itemChoices = items && !items.cyclic ? enumOf(items.schema) : null;
+      if (itemChoices) return this.buildChecklist(itemChoices, def, items.schema);
+      if (Array.isArray(schema.prefixItems) || isObject(schema.items)) return this.buildRows();
     }
     if (schema.type === "boolean") return this.buildCheckbox(def);
     if (schema.type === "string") return this.buildText(def);
@@ -335,11 +628,21 @@ class Field {
     const format = this.schema.format;
     const input = element("input", "agui-field-input");
     input.id = `${this.uid}-input`;
-    input.type = format === "email" ? "email" : format === "uri" || format === "url" ? "url" : format === "date" ? "date" : "text";
+    const types = { email: "email", uri: "url", url: "url", date: "date", "date-time": "datetime-local", time: "time" };
+    input.type = types[format] ?? "text";
     input.autocomplete = "off";
-    if (typeof def === "string") input.value = def;
-    if (typeof this.schema.examples?.[0] === "string") input.placeholder = label(this.schema.examples[0], 80);
-    this.read = () => (input.value === "" ? undefined : input.value);
+    if (format === "date-time" || format === "time") input.step = "1";
+    if (typeof def === "string") input.value = format === "date-time" ? dateTimeInput(def) : def;
+    const example = this.schema.examples?.[0];
+    if (typeof example === "string" && input.type !== "date" && !input.type.includes("time")) {
+      input.placeholder = label(example, 80);
+    }
+    this.read = () => {
+      if (input.value === "") return input.validity.badInput ? new Unreadable(FORMAT_MESSAGES[format] ?? "must be text") : undefined;
+      if (format === "date-time") return localDateTime(input.value);
+      if (format === "time" && /^[0-9]{2}:[0-9]{2}$/.test(input.value)) return `${input.value}:00`;
+      return input.value;
+    };
     this.controls = [input];
     this.finish(input, this.labelFor(input.id), input);
   }
@@ -355,6 +658,7 @@ class Field {
     if (isNumber(maximum)) input.max = String(maximum);
     else if (isNumber(exclusiveMaximum)) input.max = String(exclusiveMaximum);
     if (isNumber(def)) input.value = String(def);
+    if (isNumber(this.schema.examples?.[0])) input.placeholder = String(this.schema.examples[0]);
     this.read = () => {
       if (input.validity.badInput) return new Unreadable(TYPE_MESSAGES.number);
       return input.value === "" ? undefined : Number(input.value);
@@ -377,60 +681,103 @@ class Field {
     this.finish(input, text);
   }
 
-  buildChoice(choices, def) {
-    const titles = choiceLabels(this.schema);
-    const shown = (index) => label(titles[index] ?? shownChoice(choices[index]), 120);
-    const initial = choices.findIndex((choice) => sameJson(choice, def));
-    if (choices.length <= RADIO_MAX) {
+  /** A constant (a literal, or null): shown, not asked. */
+  buildConst(value = this.schema.const) {
+    this.read = () => value;
+    this.controls = [];
+    if (value === null) {
+      this.finish(null);
+      this.el.hidden = true;
+      return;
+    }
+    const shown = element("div", "agui-field-const", label(shownChoice(value), 200));
+    this.finish(null, this.labelFor(), shown);
+  }
+
+  /** Radios (up to RADIO_MAX) or a select; `onPick(index)` hears a change. */
+  picker(count, labelOf, initial, onPick) {
+    if (count <= RADIO_MAX) {
       const group = element("fieldset", "agui-field-group agui-field-radios");
       group.setAttribute("role", "radiogroup");
-      const legend = this.labelFor();
-      const legendEl = element("legend", legend.className);
-      legendEl.append(...legend.childNodes);
-      group.append(legendEl);
-      const inputs = choices.map((_, index) => {
+      group.append(this.legend());
+      const inputs = Array.from({ length: count }, (_, index) => {
         const input = element("input", "agui-field-radio");
         input.type = "radio";
         input.name = this.uid;
         input.value = String(index);
         input.checked = index === initial;
         const option = element("label", "agui-field-option");
-        option.append(input, element("span", "", shown(index)));
+        option.append(input, element("span", "", labelOf(index)));
         group.append(option);
+        input.addEventListener("change", () => {
+          onPick?.(index);
+          this.touched = true;
+          this.form.touched();
+        });
         return input;
       });
-      this.read = () => {
-        const picked = inputs.findIndex((input) => input.checked);
-        return picked < 0 ? undefined : choices[picked];
-      };
-      this.controls = inputs;
-      this.finish(null, group);
-      this.describe(group);
-      const touch = () => {
-        this.touched = true;
-        this.form.touched();
-      };
-      for (const input of inputs) input.addEventListener("change", touch);
-      return;
+      return { nodes: [group], controls: inputs, picked: () => inputs.findIndex((input) => input.checked), describe: group };
     }
     const select = element("select", "agui-field-input agui-field-select");
     select.id = `${this.uid}-input`;
     const empty = element("option", "", "Choose…");
     empty.value = "";
-    select.append(empty, ...choices.map((_, index) => Object.assign(element("option", "", shown(index)), { value: String(index) })));
+    select.append(empty, ...Array.from({ length: count }, (_, index) => Object.assign(element("option", "", labelOf(index)), { value: String(index) })));
     select.value = initial < 0 ? "" : String(initial);
-    this.read = () => (select.value === "" ? undefined : choices[Number(select.value)]);
-    this.controls = [select];
-    this.finish(select, this.labelFor(select.id), select);
+    select.addEventListener("change", () => onPick?.(select.value === "" ? -1 : Number(select.value)));
+    this.watch(select);
+    return { nodes: [this.labelFor(select.id), select], controls: [select], picked: () => (select.value === "" ? -1 : Number(select.value)), describe: select };
   }
 
-  buildChecklist(choices, def) {
-    const titles = choiceLabels(fieldSchema(this.schema.items));
+  buildChoice(choices, def) {
+    const titles = choiceLabels(this.schema);
+    const initial = choices.findIndex((choice) => sameJson(choice, def));
+    const picker = this.picker(choices.length, (index) => label(titles[index] ?? shownChoice(choices[index]), 120), initial);
+    this.read = () => {
+      const picked = picker.picked();
+      return picked < 0 ? undefined : choices[picked];
+    };
+    this.controls = picker.controls;
+    this.finish(null, ...picker.nodes);
+    this.describe(picker.describe);
+  }
+
+  /** `anyOf`/`oneOf` of several shapes: a picker of the branches, and the picked branch's own form below it. */
+  buildBranches(choice) {
+    const branches = choice.branches.map((branch) => expandSchema(branch, this.form.schema, this.refs).schema);
+    if (choice.nullable) branches.push({ type: "null", title: "None" });
+    const { [choice.key]: _, ...common } = this.schema;
+    const fits = (branch) => this.schema.default !== undefined && new Checks(this.form.schema).fits(branch, this.schema.default, "payload").length === 0;
+    this.picked = Math.max(0, branches.findIndex(fits));
+    const box = element("div", "agui-field-branches");
+    const picker = this.picker(branches.length, (index) => label(branchLabel(branches[index], index), 120), this.picked, (index) => {
+      this.picked = index;
+      children.forEach((child, i) => {
+        child.el.hidden = i !== index;
+      });
+    });
+    picker.describe.dataset.agui = "field-branch-picker";
+    const children = branches.map((branch, index) => {
+      const { title: _title, description: _description, ...body } = { ...common, ...branch, default: branch.default ?? common.default };
+      const child = this.child(body, { name: branchLabel(branch, index), path: () => this.path, required: true, branch: index });
+      child.el.classList.add("agui-field-branch");
+      child.el.dataset.branch = String(index);
+      child.el.hidden = index !== this.picked;
+      // The branch's own label repeats the picker's: its fields stand for themselves.
+      child.el.querySelector(":scope > legend, :scope > fieldset > legend")?.remove();
+      return child;
+    });
+    box.append(...picker.nodes, ...children.map((child) => child.el));
+    this.read = () => (this.picked < 0 ? undefined : children[this.picked].value());
+    this.controls = picker.controls;
+    this.finish(null, box);
+    this.describe(picker.describe);
+  }
+
+  buildChecklist(choices, def, items) {
+    const titles = choiceLabels(items);
     const group = element("fieldset", "agui-field-group agui-field-checklist");
-    const legend = this.labelFor();
-    const legendEl = element("legend", legend.className);
-    legendEl.append(...legend.childNodes);
-    group.append(legendEl);
+    group.append(this.legend());
     const defaults = Array.isArray(def) ? def : [];
     const inputs = choices.map((choice, index) => {
       const input = element("input", "agui-field-check");
@@ -458,32 +805,179 @@ class Field {
   }
 
   buildObject() {
-    const nested = this.path !== "payload";
+    const nested = this.path !== "payload" || this.parent !== null;
     const box = element(nested ? "fieldset" : "div", nested ? "agui-field-group agui-field-object" : "agui-form-fields");
-    if (nested) {
-      const legend = this.labelFor();
-      const legendEl = element("legend", legend.className);
-      legendEl.append(...legend.childNodes);
-      box.append(legendEl);
-    }
+    if (nested) box.append(this.legend());
     const required = new Set(Array.isArray(this.schema.required) ? this.schema.required : []);
-    const children = Object.entries(this.schema.properties)
-      .filter(([, sub]) => !(isObject(sub) && "const" in sub))
-      .map(([name, sub]) => [name, new Field(this.form, sub, { name, path: `${this.path}.${name}`, required: required.has(name) })]);
-    const constants = Object.entries(this.schema.properties).filter(([, sub]) => isObject(sub) && "const" in sub);
+    const properties = isObject(this.schema.properties) ? Object.entries(this.schema.properties) : [];
+    const constants = properties.filter(([, sub]) => isObject(sub) && own(sub, "const"));
+    const children = properties
+      .filter(([, sub]) => !(isObject(sub) && own(sub, "const")))
+      .map(([name, sub]) => [name, this.child(sub, { name, path: () => `${this.path}.${name}`, required: required.has(name) })]);
     for (const [, child] of children) box.append(child.el);
+    const extra = this.schema.additionalProperties;
+    const rows = isObject(extra) || extra === true ? this.mapRows(extra === true ? {} : extra, new Set(properties.map(([n]) => n))) : null;
+    if (rows) box.append(rows.node);
     this.read = () => {
       const value = {};
       for (const [name, sub] of constants) value[name] = sub.const;
       for (const [name, child] of children) {
-        const read = child.read();
+        const read = child.value();
         if (read !== undefined) value[name] = read;
       }
+      if (rows) Object.assign(value, rows.read());
       // An optional object left wholly empty is left out, not sent as {}.
-      return Object.keys(value).length === 0 && nested && !this.required ? undefined : value;
+      return Object.keys(value).length === constants.length && nested && !this.required ? undefined : value;
     };
     this.controls = [];
     this.finish(null, box);
+  }
+
+  /** Rows of a list (items, or a tuple's prefixItems) with add and remove. */
+  buildRows() {
+    const group = element("fieldset", "agui-field-group agui-field-rows");
+    group.append(this.legend());
+    const list = element("div", "agui-field-row-list");
+    group.append(list);
+    const prefix = Array.isArray(this.schema.prefixItems) ? this.schema.prefixItems : [];
+    const fixed = prefix.length > 0 && (this.schema.items === false || this.schema.maxItems === prefix.length);
+    const rows = [];
+    const max = Number.isInteger(this.schema.maxItems) ? this.schema.maxItems : Infinity;
+    const add = this.adder("Add an item", () => addRow(undefined, true));
+    const refresh = () => {
+      this.form.repath();
+      rows.forEach((row, index) => {
+        row.remove?.setAttribute("aria-label", `Remove item ${index + 1}`);
+        // Its visible label is the row's number: a reader hears the list's name with it.
+        for (const control of row.field.controls ?? []) control.setAttribute("aria-label", `${this.title} ${index + 1}`);
+        row.label.textContent = prefix[index] && typeof prefix[index].title === "string" ? prefix[index].title : `${index + 1}`;
+      });
+      add.hidden = fixed || rows.length >= max;
+    };
+    const addRow = (def, focus) => {
+      const index = rows.length;
+      const schema = index < prefix.length ? prefix[index] : isObject(this.schema.items) ? this.schema.items : {};
+      const row = { node: element("div", "agui-field-row"), label: element("span", "agui-field-row-label") };
+      rows.push(row); // before its field, whose path is its place among the rows
+      row.field = this.child(def === undefined ? schema : { ...schema, default: def }, {
+        name: `Item ${index + 1}`,
+        path: () => `${this.path}[${rows.indexOf(row)}]`,
+        required: true,
+      });
+      if (row.field.schema.type !== "boolean") {
+        row.field.el.querySelector(":scope > .agui-field-label, :scope > fieldset > legend")?.remove();
+      }
+      row.node.append(row.label, row.field.el);
+      if (!fixed) {
+        row.remove = this.remover(() => {
+          const at = rows.indexOf(row);
+          rows.splice(at, 1);
+          row.node.remove();
+          this.form.forget(row.field);
+          refresh();
+          this.form.touched();
+        });
+        row.node.append(row.remove);
+      }
+      list.append(row.node);
+      refresh();
+      if (focus) row.field.controls?.[0]?.focus();
+    };
+    const defaults = Array.isArray(this.schema.default) ? this.schema.default : [];
+    const count = Math.max(fixed ? prefix.length : 0, Number.isInteger(this.schema.minItems) ? Math.min(this.schema.minItems, 20) : 0, defaults.length);
+    for (let i = 0; i < count; i += 1) addRow(defaults[i], false);
+    group.append(add);
+    refresh();
+    this.read = () => {
+      const values = rows.map((row) => row.field.value()).filter((v) => v !== undefined);
+      return values.length === 0 && !this.required ? undefined : values;
+    };
+    this.controls = [];
+    this.finish(null, group);
+  }
+
+  /** Key and value rows for `additionalProperties` (a dict[str, X]); keys of `taken` are the named fields'. */
+  mapRows(schema, taken) {
+    const node = element("div", "agui-field-map");
+    node.dataset.agui = "field-map";
+    const list = element("div", "agui-field-row-list");
+    const rows = [];
+    const add = this.adder("Add an entry", () => addRow("", undefined, true));
+    const addRow = (key, def, focus) => {
+      const row = { node: element("div", "agui-field-row agui-field-map-row") };
+      row.key = element("input", "agui-field-input agui-field-key");
+      row.key.placeholder = "Name";
+      row.key.value = key;
+      row.key.dataset.agui = "field-key";
+      row.field = this.child(def === undefined ? schema : { ...schema, default: def }, {
+        name: "Value",
+        path: () => `${this.path}.${row.key.value}`,
+        required: true,
+      });
+      if (row.field.schema.type !== "boolean") row.field.el.querySelector(":scope > .agui-field-label")?.remove();
+      const named = () => {
+        for (const control of row.field.controls ?? []) control.setAttribute("aria-label", `${this.title}: ${row.key.value || "value"}`);
+      };
+      named();
+      row.key.setAttribute("aria-label", `${this.title}: name`);
+      row.key.addEventListener("input", () => {
+        this.form.repath();
+        named();
+      });
+      this.form.repath();
+      row.remove = this.remover(() => {
+        rows.splice(rows.indexOf(row), 1);
+        row.node.remove();
+        this.form.forget(row.field);
+        this.form.touched();
+      });
+      row.node.append(row.key, row.field.el, row.remove);
+      rows.push(row);
+      list.append(row.node);
+      if (focus) row.key.focus();
+    };
+    const defaults = isObject(this.schema.default) ? this.schema.default : {};
+    for (const [key, value] of Object.entries(defaults)) if (!taken.has(key)) addRow(key, value, false);
+    // Two entries with one name (or a named field's): the answer could not say both.
+    this.form.maps.push({
+      field: this,
+      problems: () => {
+        const seen = new Set(taken);
+        const found = [];
+        for (const row of rows) {
+          const key = row.key.value;
+          if (key !== "" && seen.has(key)) found.push([row.field.path, `repeats the name ${label(key, 40)}`]);
+          seen.add(key);
+        }
+        return found;
+      },
+    });
+    node.append(list, add);
+    return {
+      node,
+      read: () => {
+        const value = {};
+        for (const row of rows) {
+          const key = row.key.value;
+          if (key === "") continue;
+          const read = row.field.value();
+          if (read !== undefined) value[key] = read;
+        }
+        return value;
+      },
+    };
+  }
+
+  adder(text, onClick) {
+    const add = button("field-add", text, { text: `+ ${text}`, className: "agui-button agui-field-add" });
+    add.addEventListener("click", onClick);
+    return add;
+  }
+
+  remover(onClick) {
+    const remove = button("field-remove", "Remove", { icon: icon("close"), className: "agui-button agui-field-remove" });
+    remove.addEventListener("click", onClick);
+    return remove;
   }
 
   buildJson(def) {
@@ -524,6 +1018,7 @@ export class SchemaForm {
     this.uid = `agui-form-${formCount}`;
     this.schema = schema;
     this.fields = [];
+    this.maps = []; // the key/value rows of additionalProperties, whose names must differ
     this.el = element("div", "agui-form");
     this.el.dataset.agui = "interrupt-form";
     this.root = new Field(this, schema, { path: "payload", required: true });
@@ -534,15 +1029,38 @@ export class SchemaForm {
     this.el.append(this.summary);
   }
 
-  /** Read every field: the payload, and the problems fields found reading themselves (bad number, bad JSON). */
+  /** Rows moved or were renamed: the fields' data-path hooks follow. */
+  repath() {
+    for (const field of this.fields) field.el.dataset.path = field.path;
+  }
+
+  /** A field (and those under it) left the form: a removed row. */
+  forget(field) {
+    const gone = new Set();
+    for (const candidate of this.fields) {
+      for (let f = candidate; f !== null; f = f.parent) {
+        if (f === field) {
+          gone.add(candidate);
+          break;
+        }
+      }
+    }
+    this.fields = this.fields.filter((f) => !gone.has(f));
+  }
+
+  /** Read every field: the payload, and the problems fields found reading themselves (bad number, bad JSON, a
+   * name two entries share). */
   read() {
     const readProblems = [];
     for (const field of this.fields) {
+      if (!field.active()) continue;
       const own = field.read();
       if (own instanceof Unreadable) readProblems.push([field.path, own.problem]);
     }
-    const value = this.root.read();
-    return { value: readProblems.length ? undefined : value, readProblems };
+    for (const map of this.maps) if (map.field.active() && this.fields.includes(map.field)) readProblems.push(...map.problems());
+    // `raw` still holds the unreadable values (as Unreadable): the other fields' problems show beside them.
+    const raw = this.root.value();
+    return { value: readProblems.length ? undefined : raw, raw, readProblems };
   }
 
   value() {
@@ -570,24 +1088,26 @@ export class SchemaForm {
   }
 
   check(all) {
-    const { value, readProblems } = this.read();
-    const problems = readProblems.length ? readProblems : payloadProblems(this.schema, value === undefined ? null : value);
-    if (value === undefined && !readProblems.length) {
-      problems.splice(0, problems.length, ["payload", "is required"]);
-    }
+    const { raw, readProblems } = this.read();
+    const problems =
+      raw === undefined
+        ? readProblems.length ? readProblems : [["payload", "is required"]]
+        : [...readProblems, ...payloadProblems(this.schema, raw)];
+    const active = this.fields.filter((f) => f.active());
     const byField = new Map();
     for (const [path, message] of problems) {
       // A problem goes to the field at its path, else the nearest field above it (items of a checklist).
       let field = null;
-      for (const candidate of this.fields) {
-        if ((path === candidate.path || path.startsWith(`${candidate.path}.`) || path.startsWith(`${candidate.path}[`)) && (field === null || candidate.path.length > field.path.length)) {
+      for (const candidate of active) {
+        const at = candidate.path;
+        if ((path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`)) && (field === null || at.length >= field.path.length)) {
           field = candidate;
         }
       }
       if (field !== null && field.read !== undefined && !byField.has(field)) byField.set(field, message);
     }
     for (const field of this.fields) {
-      if (field.schema.type === "object" && field !== this.root && !byField.has(field)) {
+      if (!active.includes(field) || (field.schema.type === "object" && field !== this.root && !byField.has(field))) {
         field.show("");
         continue;
       }
@@ -611,5 +1131,6 @@ export class SchemaForm {
 
   setDisabled(disabled) {
     for (const field of this.fields) for (const control of field.controls) control.disabled = disabled;
+    for (const button of this.el.querySelectorAll(".agui-field-add, .agui-field-remove, .agui-field-key")) button.disabled = disabled;
   }
 }

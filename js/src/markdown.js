@@ -6,6 +6,9 @@
 // the text grows again, and "done" is also what a part without a state means). Link reference definitions from
 // completed blocks are carried forward so that `[text][ref]` in a later block still resolves, and a definition
 // that arrives after the blocks using it ("[1]: https://..." at the end of an answer) re-renders just those blocks.
+// While the text streams, the live block is drawn with what it left open closed (unfinished.js: `**bold`, an open
+// code span, a half-typed link or table delimiter), and drawn once more from the real text when it completes.
+// TeX math (math.js) is read by marked extensions and drawn as MathML that goes through the sanitiser.
 //
 // Hostile text cannot hurt the page. Lexing (the one part that is not linear) runs against a deadline that marked's
 // tokenizer checks before every rule it tries (thousands of unclosed emphasis delimiters are quadratic in marked: 40 KB took 5.8 s), nesting is
@@ -15,10 +18,12 @@
 // plain until it is done and is then formatted once under the whole-render budget, so a hostile last block costs
 // each delta no more than appending text. A live block that costs more than THROTTLE_FROM_MS to draw is redrawn
 // after a pause of twice its cost, so a large block cannot keep the page busy every frame.
-import { Lexer, Parser, Tokenizer, getDefaults } from "marked";
+import { Lexer, Marked, Parser, Tokenizer, getDefaults } from "marked";
 import { button, copyText, element, flashCopied, icon, scrollRegion } from "./dom.js";
 import { highlightCode } from "./highlight.js";
+import { MATH_EXTENSIONS, isMathFence, mathHtml } from "./math.js";
 import { sanitizeHtml } from "./sanitize.js";
+import { closeUnfinished } from "./unfinished.js";
 
 /** How long lexing a whole text may take (ms): 250 plus 5 per 1,000 characters; ordinary text needs far less. */
 export function renderBudgetMs(length) {
@@ -76,7 +81,14 @@ for (const name of ["blockquote", "list"]) {
   };
 }
 
-const OPTIONS = { ...getDefaults(), gfm: true, breaks: false, async: false, tokenizer: new BudgetedTokenizer() };
+const OPTIONS = {
+  ...getDefaults(),
+  gfm: true,
+  breaks: false,
+  async: false,
+  tokenizer: new BudgetedTokenizer(),
+  extensions: new Marked().use({ extensions: MATH_EXTENSIONS }).defaults.extensions,
+};
 
 function lex(source, links) {
   const lexer = new Lexer(OPTIONS);
@@ -117,10 +129,14 @@ function lexInline(blocks, index) {
   blocks.inline[index] = [];
 }
 
-function enhanceCode(root) {
+function enhanceCode(root, remote) {
   for (const pre of root.querySelectorAll("pre")) {
     const code = pre.querySelector("code");
     const language = /language-([\w#+.-]+)/.exec(code?.className ?? "")?.[1] ?? "";
+    if (isMathFence(language)) {
+      pre.replaceWith(sanitizeHtml(mathHtml((code?.textContent ?? "").trim(), true), remote));
+      continue;
+    }
     const frame = element("div", "agui-code");
     const header = element("div", "agui-code-header");
     header.append(element("span", "agui-code-language", language || "text"));
@@ -148,7 +164,7 @@ function renderBlock(remote, ...tokens) {
   const block = element("div", "agui-md-block");
   const html = Parser.parse(tokens, OPTIONS);
   block.append(sanitizeHtml(html, remote));
-  enhanceCode(block);
+  enhanceCode(block, remote);
   deadline += performance.now() - started;
   return block;
 }
@@ -331,13 +347,22 @@ export class MarkdownView {
     }
     if (last >= 0 && tokens[last].type !== "def") {
       const token = tokens[last];
-      if (this.live === null || token.raw !== this.liveRaw) {
-        lexInline(blocks, last);
-        const block = renderBlock(this.remote, token);
+      // While it streams, the last block is drawn as if what it left open were closed (unfinished.js);
+      // `liveRaw` is the text it was drawn from, so a block drawn closed is drawn again once it is real.
+      const drawn = done ? token.raw : closeUnfinished(token.raw);
+      if (this.live === null || drawn !== this.liveRaw) {
+        let block;
+        if (drawn === token.raw) {
+          lexInline(blocks, last);
+          block = renderBlock(this.remote, token);
+        } else {
+          const closed = lex(drawn, this.links).tokens.filter((t) => t.type !== "space" && t.type !== "def");
+          block = renderBlock(this.remote, ...closed);
+        }
         if (this.live !== null) this.live.replaceWith(block);
         else this.el.append(block);
         this.live = block;
-        this.liveRaw = token.raw;
+        this.liveRaw = drawn;
       }
       this.live.classList.toggle("agui-md-live", !done);
     } else if (this.live !== null) {

@@ -11,12 +11,49 @@ const ALLOWED_TAGS = [
   "pre", "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td",
   "tfoot", "th", "thead", "tr", "u", "ul", "var",
 ];
+// MathML as temml writes it (math.js): the elements of MathML Core that carry content or layout. DOMPurify checks
+// their namespace too, so a MathML name outside <math> is dropped.
+const MATH_TAGS = [
+  "math", "mi", "mn", "mo", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot", "msub", "msup", "msubsup",
+  "munder", "mover", "munderover", "mmultiscripts", "mprescripts", "mtable", "mtr", "mtd", "mpadded", "mphantom",
+  "mstyle", "menclose", "merror",
+];
+const MATH_ATTR = [
+  "display", "alttext", "mathvariant", "displaystyle", "scriptlevel", "stretchy", "fence", "separator", "form",
+  "lspace", "rspace", "movablelimits", "largeop", "symmetric", "minsize", "maxsize", "accent", "accentunder",
+  "linethickness", "depth", "voffset", "notation", "columnalign", "rowalign", "columnspacing", "rowspacing",
+  "columnlines", "rowlines", "frame", "framespacing", "style",
+];
 const ALLOWED_ATTR = ["href", "title", "src", "alt", "class", "align", "start", "type", "checked", "disabled",
-  "colspan", "rowspan", "width", "height"];
-const CODE_CLASS = /^language-[\w#+.-]{1,40}$/;
+  "colspan", "rowspan", "width", "height", ...MATH_ATTR];
+const CODE_CLASS = /^(?:language-[\w#+.-]{1,40}|agui-math-error)$/;
+// temml's layout classes (tml-display, tml-jot, chr-sml, mathcal, ...): never one of the widget's own (agui-*).
+const MATH_CLASS = /^(?!agui-)[a-z][\w-]{0,40}$/;
+// What a style attribute on MathML may set (temml's colours, padding, borders and script depth), with values of
+// plain words, numbers and colours: nothing that loads (url()), escapes (\\) or moves out of the formula.
+const MATH_STYLE = new Set(["color", "background-color", "padding", "padding-left", "padding-right", "padding-top",
+  "padding-bottom", "border", "border-top", "border-bottom", "border-left", "border-right", "border-radius",
+  "math-depth", "math-style", "math-shift", "display", "width", "height", "margin-left", "margin-right",
+  "font-style", "font-weight", "vertical-align"]);
+const STYLE_VALUE = /^[#\w .,%()+-]{0,80}$/;
+const MATHML_NS = "http://www.w3.org/1998/Math/MathML";
+
+function mathStyle(value) {
+  const kept = [];
+  for (const declaration of value.split(";")) {
+    const at = declaration.indexOf(":");
+    if (at < 0) continue;
+    const name = declaration.slice(0, at).trim().toLowerCase();
+    const setting = declaration.slice(at + 1).trim();
+    if (MATH_STYLE.has(name) && STYLE_VALUE.test(setting) && !/url|expression|var\(/i.test(setting)) {
+      kept.push(`${name}:${setting}`);
+    }
+  }
+  return kept.join(";");
+}
 
 const CONFIG = {
-  ALLOWED_TAGS,
+  ALLOWED_TAGS: [...ALLOWED_TAGS, ...MATH_TAGS],
   ALLOWED_ATTR,
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
@@ -26,10 +63,30 @@ const CONFIG = {
 
 let purifier = null;
 
+function checkMath(node) {
+  if (node.hasAttribute("class")) {
+    const classes = node.getAttribute("class").split(/\s+/).filter((name) => MATH_CLASS.test(name));
+    if (classes.length) node.setAttribute("class", classes.join(" "));
+    else node.removeAttribute("class");
+  }
+  if (node.hasAttribute("style")) {
+    const style = mathStyle(node.getAttribute("style"));
+    if (style) node.setAttribute("style", style);
+    else node.removeAttribute("style");
+  }
+  for (const name of ["href", "src"]) node.removeAttribute(name);
+}
+
 function checkNode(node) {
+  if (node.namespaceURI === MATHML_NS) {
+    checkMath(node);
+    return;
+  }
   const tag = node.nodeName;
+  if (node.hasAttribute?.("style")) node.removeAttribute("style"); // only MathML keeps a (filtered) style
   if (node.hasAttribute?.("class")) {
-    // Only a fenced code block's language class survives; agent HTML must not borrow the widget's own classes.
+    // Only a fenced code block's language class (or a formula shown as source) survives; agent HTML must not
+    // borrow the widget's own classes.
     const value = node.getAttribute("class");
     if (tag !== "CODE" || !CODE_CLASS.test(value)) node.removeAttribute("class");
   }
@@ -73,6 +130,14 @@ function instance() {
 export function sanitizeHtml(html, remote = CLICK_TO_LOAD) {
   const policy = remote ?? CLICK_TO_LOAD;
   const fragment = instance().sanitize(html, CONFIG);
+  // Formulas hold MathML only: HTML that an agent nests in one (in an <mtext>) is kept as its text.
+  for (const math of fragment.querySelectorAll("math")) {
+    for (const node of math.querySelectorAll("*")) {
+      if (node.namespaceURI !== MATHML_NS && math.contains(node)) {
+        node.replaceWith(document.createTextNode(node.textContent ?? ""));
+      }
+    }
+  }
   for (const img of fragment.querySelectorAll("img")) {
     const src = img.getAttribute("src");
     if (src === null) {

@@ -1,10 +1,11 @@
-// The widget's CSS (styles.css, bundled as text) is injected once per document, or once per shadow root when the
+// The widget's CSS (styles.css and render.css, bundled as text) is injected once per document, or once per shadow root when the
 // widget is rendered inside one, as <style id="agui-notebook-chat-style" data-version="...">. A newer bundle
 // replaces an older style element, so a kernel restart with an upgraded package restyles open widgets.
 import { iconStyles } from "./dom.js";
+import rendering from "./render.css";
 import styles from "./styles.css";
 
-const css = `${styles}\n${iconStyles()}`;
+const css = `${styles}\n${rendering}\n${iconStyles()}`;
 
 export const STYLE_ID = "agui-notebook-chat-style";
 const VERSION = String(css.length);

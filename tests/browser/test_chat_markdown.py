@@ -22,6 +22,8 @@ SAMPLES = {
     "html": "<details><summary>More</summary>\n\nhidden *text*\n\n</details>\n\nend",
     "breaks": "line one  \nline two\\\nline three\n\n\n\n\nfar below",
     "coloured code": 'Run:\n\n```python\ndef f(x):\n    """Doc."""\n    return x + 1  # one more\n```\n\nDone.',
+    "unfinished": "Some **bold** and *em* then `code` and [a link](https://example.com) and ~~gone~~.\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+    "math": "Inline $x^2$ and \\(y\\) then $5 and $10.\n\n$$\\frac{a}{b}$$\n\n```math\nE=mc^2\n```\n\nend",
 }
 
 
@@ -480,3 +482,70 @@ def test_ordinary_nesting_is_formatted(chat):
     assert widget.locator("[data-agui=markdown-fallback]").count() == 0
     assert widget.locator("blockquote").count() == 12
     assert widget.locator("li").count() == 8
+
+
+UNFINISHED = [
+    # (what has arrived, selector that must already be drawn, its text)
+    ("Some **bold wor", "strong", "bold wor"),
+    ("An *emphasis* and _an open one", "em:nth-of-type(2)", "an open one"),
+    ("Call `print(x", "code", "print(x"),
+    ("See [the docs](https://example.com/do", "a", "the docs"),
+    ("Now ~~strike", "del", "strike"),
+    ("***both", "em strong, strong em", "both"),
+    ("| a | b |\n| --", "table th:nth-child(2)", "b"),
+    ("```python\nx = 1", "pre code[data-highlighted=python]", "x = 1\n"),
+]
+
+
+@pytest.mark.parametrize(("arrived", "selector", "shown"), UNFINISHED)
+def test_unfinished_markdown_is_drawn_as_if_closed_while_it_streams(chat, arrived, selector, shown):
+    widget = chat.open(messages=[assistant_text(arrived, "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.locator(selector).first.inner_text() == shown
+    # No stray delimiters on screen.
+    assert not any(mark in md.inner_text() for mark in ("**", "`", "~~", "]("))
+
+
+def test_unclosed_math_is_not_read_as_emphasis_but_a_price_is_no_math(chat):
+    widget = chat.open(messages=[assistant_text("So $a*b", "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.inner_text() == "So $a*b" and md.locator("em").count() == 0
+    widget = chat.open(messages=[assistant_text("It costs $5 and **a lot", "streaming")])
+    assert widget.locator("[data-part-type=text] strong").inner_text() == "a lot"
+
+
+def test_a_lone_opening_delimiter_is_not_drawn_and_snake_case_stays_text(chat):
+    widget = chat.open(messages=[assistant_text("Use my_var_name and 2 * 3 then **", "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.inner_text() == "Use my_var_name and 2 * 3 then"
+    assert md.locator("em, strong").count() == 0
+
+
+def test_the_closed_look_is_replaced_by_the_real_text_when_it_is_done(chat):
+    widget = chat.open(messages=[assistant_text("Some **bold", "streaming")])
+    assert widget.locator("[data-part-type=text] strong").count() == 1
+    done = {"type": "text", "text": "Some **bold", "state": "done"}
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["p", 0, 0, done]]})
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.locator("strong").count() == 0
+    assert md.inner_text() == "Some **bold"
+    expected = chat.open(messages=[assistant_text("Some **bold", "done")])
+    assert md_html(widget) == md_html(expected)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_unfinished_markdown_screenshot(open_chat, artifacts_dir, theme):
+    chat = open_chat(theme, width=760, height=700)
+    text = (
+        "The **fastest option** is the train; it costs $45 and takes *about two hours*.\n\n"
+        "| Option | Time |\n|---|---|\n| Train | 2 h |\n| Plane | 1 h |\n\n"
+        "Run `book --from Paris --to Lyon` and see [the timetable](https://example.com/time"
+    )
+    widget = chat.open(messages=[assistant_text(text, "streaming")])
+    md = widget.locator("[data-part-type=text] .agui-md")
+    assert md.locator("a").inner_text() == "the timetable"
+    assert md.locator("table tr").count() == 3
+    widget.root.screenshot(path=str(artifacts_dir / f"unfinished-{theme}.png"), animations="disabled")
+    widget.deliver({"kind": "patch", "seq": 1, "ops": [["t", 0, 0, "able), then wait for **confirm"]]})
+    assert md.locator("p").last.locator("strong").inner_text() == "confirm"
+    widget.root.screenshot(path=str(artifacts_dir / f"unfinished-2-{theme}.png"), animations="disabled")

@@ -25,6 +25,12 @@ HTML_PAYLOADS = [
     f"<svg><script>{PWN}</script></svg>",
     f"<svg><a xlink:href=\"javascript:{PWN}\"><text y='9'>svg link</text></a></svg>",
     f'<math><mtext><table><mglyph><style><img src=x onerror="{PWN}">',
+    f'<math><mi href="javascript:{PWN}" xlink:href="javascript:{PWN}">x</mi></math>',
+    f'<math><annotation-xml encoding="text/html"><img src=x onerror="{PWN}"></annotation-xml></math>',
+    '<math><maction actiontype="statusline"><mi>x</mi><mtext>y</mtext></maction></math>',
+    '<math><mi style="position:fixed;inset:0;background:url(https://tracker.example/p.gif)">x</mi></math>',
+    '<math><mtext><p onclick="window.__pwned=1">html inside math</p></mtext></math>',
+    f"$\\href{{javascript:{PWN}}}{{x}}$ $\\url{{javascript:{PWN}}}$ $\\includegraphics{{https://x.example/a.png}}$",
     f'<iframe src="javascript:{PWN}"></iframe>',
     '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
     '<iframe src="data:text/html,<script>parent.__pwned=1</script>"></iframe>',
@@ -189,12 +195,25 @@ AUDIT = r"""
 (root) => {
   const SVG = 'http://www.w3.org/2000/svg';
   const ACTIVE_TAGS = new Set(['script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'base', 'meta',
-    'link', 'style', 'math', 'template', 'noscript', 'applet', 'portal', 'source', 'track']);
+    'link', 'style', 'template', 'noscript', 'applet', 'portal', 'source', 'track']);
+  // MathML (temml's formulas) is kept: only MathML Core's layout elements, nothing of HTML inside them, and a
+  // style limited to colours, padding, borders and script depth.
+  const MATHML = 'http://www.w3.org/1998/Math/MathML';
+  const MATH_TAGS = new Set(['math', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mspace', 'mrow', 'mfrac', 'msqrt', 'mroot',
+    'msub', 'msup', 'msubsup', 'munder', 'mover', 'munderover', 'mmultiscripts', 'mprescripts', 'mtable', 'mtr',
+    'mtd', 'mpadded', 'mphantom', 'mstyle', 'menclose', 'merror']);
+  const MATH_STYLE = /^(?:(?:color|background-color|padding(?:-\w+)?|border(?:-\w+)?|math-depth|math-style|math-shift|display|width|height|margin-left|margin-right|font-style|font-weight|vertical-align):[#\w .,%()+-]*(?:;|$))*$/;
   const problems = [];
   const describe = (el) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '');
   for (const el of [root, ...root.querySelectorAll('*')]) {
     const tag = el.tagName.toLowerCase();
     if (ACTIVE_TAGS.has(tag)) problems.push(`active tag <${tag}>`);
+    const inMath = el.closest('math') !== null;
+    if (el.namespaceURI === MATHML && !MATH_TAGS.has(tag)) problems.push(`MathML <${tag}>`);
+    if (inMath && el.namespaceURI !== MATHML) problems.push(`<${tag}> inside math`);
+    if (inMath && el.hasAttribute('style') && (!MATH_STYLE.test(el.getAttribute('style')) || /url/i.test(el.getAttribute('style')))) {
+      problems.push(`math style ${el.getAttribute('style')}`);
+    }
     if (el.namespaceURI === SVG && !el.closest('svg.agui-icon')) problems.push(`foreign svg <${tag}>`);
     if (tag === 'input' && !(el.matches('.agui-approval-reason, .agui-file-input') || (el.type === 'checkbox' && el.disabled))) {
       problems.push(`input ${el.type}`);
@@ -205,7 +224,7 @@ AUDIT = r"""
       if (['srcdoc', 'action', 'formaction', 'xlink:href', 'srcset', 'ping', 'background', 'id', 'name'].includes(name)) {
         problems.push(`${describe(el)} has ${name}`);
       }
-      if (name === 'style' && !(el === root || el.matches('textarea.agui-input'))) problems.push(`${describe(el)} has style`);
+      if (name === 'style' && !(el === root || el.matches('textarea.agui-input') || el.namespaceURI === MATHML)) problems.push(`${describe(el)} has style`);
     }
     if (el.hasAttribute('href')) {
       const href = el.getAttribute('href');

@@ -35,6 +35,7 @@ from agui_notebook.widget._static_html import (
     static_html,
     static_text,
 )
+from tests.conftest import ARTIFACTS
 from tests.support.static_notebook import DEMO_CELLS, executed_notebook, static_copy_html
 from tests.widget.sample_agents import agui_agent
 
@@ -74,7 +75,22 @@ ALLOWED = {
     "figcaption": set(),
     "a": {"href", "rel", "target"},
     "img": {"src", "alt"},
-}
+    # TeX math: MathML Core with layout attributes only (the module's _MATH_ATTRIBUTES).
+    "math": {"display", "alttext"},
+    **{
+        tag: {
+            "mathvariant", "stretchy", "fence", "separator", "form", "lspace", "rspace", "movablelimits",
+            "largeop", "symmetric", "minsize", "maxsize", "accent", "accentunder", "linethickness", "width",
+            "height", "depth", "voffset", "columnalign", "rowalign", "columnspacing", "rowspacing", "columnlines",
+            "rowlines", "displaystyle", "scriptlevel", "notation", "mathcolor",
+        }
+        for tag in (
+            "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot",
+            "munder", "mover", "munderover", "mtable", "mtr", "mtd", "mstyle", "menclose", "mpadded", "mphantom",
+        )
+    },
+}  # fmt: skip
+MATH_VALUE = r"[\w .%#-]{0,40}"
 ATTRIBUTE_VALUES = {
     "class": r"agui-static(-[a-z]+)*( agui-static(-[a-z]+)*)*|language-[\w#+.-]{1,40}",
     "start": r"\d+",
@@ -85,6 +101,8 @@ ATTRIBUTE_VALUES = {
     "href": r"(https?://|mailto:)[^\x00-\x20\x7f\"'<>`\\]+",
     "src": r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]*={0,2}",
     "alt": r"(?s).*",
+    "display": r"block|inline",
+    "alttext": r"(?s).*",
 }
 HOSTILE = [
     "<script>alert(1)</script>",
@@ -162,9 +180,10 @@ def _assert_allowed(html: str, *, document: bool = True) -> _Tags:
         assert tag in ALLOWED, f"tag <{tag}> is not on the allow-list"
         assert set(attrs) <= ALLOWED[tag], f"<{tag}> has {sorted(attrs)}"
         for name, value in attrs.items():
-            assert re.fullmatch(ATTRIBUTE_VALUES[name], value or ""), f"<{tag} {name}={value!r}>"
+            rule = ATTRIBUTE_VALUES.get(name, MATH_VALUE) if tag.startswith("m") else ATTRIBUTE_VALUES[name]
+            assert re.fullmatch(rule, value or ""), f"<{tag} {name}={value!r}>"
         if tag == "code" and "class" in attrs:
-            assert (attrs["class"] or "").startswith("language-")
+            assert (attrs["class"] or "").startswith("language-") or attrs["class"] == "agui-static-tex"
     assert [tag for tag, _ in parsed.tags].count("style") == (1 if document else 0)
     return parsed
 
@@ -1067,7 +1086,7 @@ def test_nbconvert_of_an_executed_notebook_shows_formatted_markdown_and_no_raw_j
 
 # GitHub's HTML sanitizer (html-pipeline's SanitizationFilter, the strictest renderer a notebook meets), as nh3
 # (ammonia) rules: structural tags kept; <style>, class and style attributes dropped; links to http(s) and mailto,
-# images from data: and http(s) URLs only.
+# images from data: and http(s) URLs only; no MathML (its allow-list has none, and Selma removes <math> whole).
 GITHUB_TAGS = {
     *(f"h{level}" for level in range(1, 7)),
     "p", "div", "span", "br", "hr", "b", "i", "strong", "em", "del", "s", "code", "pre", "kbd", "blockquote",
@@ -1102,6 +1121,8 @@ def _github(html: str) -> str:
         url_schemes={"http", "https", "mailto", "data"},
         link_rel=None,
         strip_comments=True,
+        # html-pipeline's Selma drops these elements with what is inside them (its default remove_contents).
+        clean_content_tags={"math", "script", "style", "svg", "iframe", "noscript"},
     )
 
 
@@ -1243,3 +1264,78 @@ def test_after_a_sanitizer_that_drops_styles_interrupts_and_approvals_still_read
     text = "".join(parsed.text)
     assert "Trip details · Answered" in text and "Tell me about the trip." in text
     assert "responseSchema" not in text
+
+
+# ---------------------------------------------------------------------------------------------- math
+
+MATH_ANSWER = (
+    "Energy $E=mc^2$ and \\(a^2+b^2=c^2\\); a price of $5 and $10 stays text.\n\n"
+    "$$\\int_0^\\infty e^{-x}\\,dx = 1$$\n\n"
+    "\\[\n\\sum_{i=1}^n i = \\frac{n(n+1)}{2}\n\\]\n\n"
+    "```math\n\\begin{pmatrix}1 & 2\\\\ 3 & 4\\end{pmatrix}\n```\n\n"
+    "A typo $\\frac{1}{$ shows its source; `$x$` in code is code."
+)
+MATHML_TAGS = {
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup", "mfrac", "msqrt",
+    "mroot", "munder", "mover", "munderover", "mtable", "mtr", "mtd", "mstyle", "menclose", "mpadded", "mphantom",
+}  # fmt: skip
+
+
+def test_math_is_mathml_of_the_allow_list_with_its_tex_beside_it() -> None:
+    html = markdown_html(MATH_ANSWER)
+    parsed = _assert_allowed(html, document=False)
+    maths = [attrs for tag, attrs in parsed.tags if tag == "math"]
+    assert maths == [
+        {"display": "inline", "alttext": "E=mc^2"},
+        {"display": "inline", "alttext": "a^2+b^2=c^2"},
+        {"display": "block", "alttext": "\\int_0^\\infty e^{-x}\\,dx = 1"},
+        {"display": "block", "alttext": "\\sum_{i=1}^n i = \\frac{n(n+1)}{2}"},
+        {"display": "block", "alttext": "\\begin{pmatrix}1 & 2\\\\ 3 & 4\\end{pmatrix}"},
+    ]
+    # Only MathML Core elements, each with only layout attributes of words and numbers.
+    math_tags = {tag for tag, _ in parsed.tags if tag.startswith("m") and tag != "math"}
+    assert math_tags <= MATHML_TAGS and {"mfrac", "msup", "mtable", "munderover"} <= math_tags
+    text = "".join(parsed.text)
+    assert "a price of $5 and $10 stays text." in text
+    assert "<code>$\\frac{1}{$</code>" in html  # bad TeX: its source
+    assert "<code>$x$</code> in code is code" in html
+    # Each formula's TeX follows it, for readers without MathML (the style hides it where MathML shows).
+    assert html.count('<code class="agui-static-tex">') == 5
+    assert "code.agui-static-tex{display:none}" in static_html(
+        [_message("assistant", {"type": "text", "text": "$x$"})]
+    )
+
+
+def test_math_cannot_smuggle_links_or_markup() -> None:
+    html = markdown_html(
+        "$\\href{javascript:alert(1)}{x}$ $\\text{<b>bold</b>}$ $\\color{red;background:url(x)}{y}$"
+    )
+    assert "javascript" not in html.replace("\\href{javascript:alert(1)}{x}", "")
+    assert "<b>" not in html and "url(x)" not in html.replace("\\color{red;background:url(x)}{y}", "")
+    assert "href=" not in html
+    _assert_allowed(html, document=False)
+
+
+def test_github_s_sanitizer_shows_each_formula_as_its_tex() -> None:
+    messages = [_message("assistant", {"type": "text", "text": MATH_ANSWER, "state": "done"}, message_id="a")]
+    github = _github(static_html(messages))
+    assert "<math" not in github and "<mi>" not in github
+    for tex in ("$E=mc^2$", "$a^2+b^2=c^2$", "$$\\int_0^\\infty e^{-x}\\,dx = 1$$", "$\\frac{1}{$"):
+        assert f"<code>{escape(tex, quote=False)}</code>" in github, tex
+    # Once each: the MathML went with its contents, nothing reads twice.
+    assert "".join(_parse(github).text).count("E=mc^2") == 1
+
+
+def test_nbconvert_html_shows_math_as_mathml(tmp_path: Path) -> None:
+    messages = [
+        _message("user", {"type": "text", "text": "Some maths?"}, message_id="u"),
+        _message("assistant", {"type": "text", "text": MATH_ANSWER, "state": "done"}, message_id="a"),
+    ]
+    outputs = [
+        {"output_type": "display_data", "data": static_bundle(messages, title="Maths"), "metadata": {}}
+    ]
+    (tmp_path / "math.ipynb").write_text(json.dumps(_notebook(outputs)))
+    html = _convert(tmp_path / "math.ipynb")
+    assert html.count("<math ") == 5 and "code.agui-static-tex{display:none}" in html
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "static-math.html").write_text(html)
