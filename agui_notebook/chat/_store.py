@@ -15,7 +15,7 @@ process ends); another kernel opening it gets it read-only. Deleting a thread re
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "chat.jsonl"
 >>> log = ChatLog(path)
->>> log.append("t1", {"received_ns": 1, "event": {"type": "CUSTOM", "name": "agui-notebook/thread",
+>>> _ = log.append("t1", {"received_ns": 1, "event": {"type": "CUSTOM", "name": "agui-notebook/thread",
 ...             "value": {"action": "new", "threadId": "t1"}}})
 >>> log.close()
 >>> reopened = ChatLog(path)

@@ -89,7 +89,8 @@ export class MessageBranches {
       this.previous.setAttribute("aria-disabled", busy || index === 0 ? "true" : "false");
       this.next.setAttribute("aria-disabled", busy || index === count - 1 ? "true" : "false");
     }
-    this.pencil.disabled = busy;
+    // The pencil is not disabled here: this is called only for forks and new views (not every message when the
+    // status changes), and the stylesheet hides every pencil while the agent answers; openEditor checks too.
     this.editor?.setBusy(busy);
   }
 
