@@ -196,7 +196,8 @@ def page_cost(page: Any, cdp: Any, run: dict[str, Any], deltas: int) -> dict[str
     result = page.evaluate(PLAY, [model, messages, times])
     after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     per = {name: (after.get(name, 0) - values.get(name, 0)) * 1000 / deltas for name in METRICS}
-    return {"task_ms": per["TaskDuration"], "layout_style_ms": per["LayoutDuration"] + per["RecalcStyleDuration"],
+    return {"task_ms": per["TaskDuration"],
+            "layout_style_ms": per["LayoutDuration"] + per["RecalcStyleDuration"],
             "max_gap_ms": max(result["gaps"]) if result["gaps"] else 0.0}  # fmt: skip
 
 
