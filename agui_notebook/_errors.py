@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from agui_notebook.wire._json import shown
+from agui_notebook._shown import shown
 
 if TYPE_CHECKING:
     from agui_notebook.agui._verify import Problem

@@ -7,7 +7,7 @@ from typing import Any
 from ag_ui.core import ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent
 
 from agui_notebook._errors import ChunkExpansionError
-from agui_notebook.wire._json import json_kind, shown
+from agui_notebook._shown import json_kind, shown
 
 __all__ = ["CHUNK_TYPES", "ChunkExpander", "ChunkExpansionError"]
 

@@ -21,8 +21,8 @@ from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agui_notebook._errors import EventParseError, internal_failure, no_unraisable_reports
+from agui_notebook._shown import shown
 from agui_notebook._types import EventLike, EventSource, WireEvent
-from agui_notebook.wire._json import shown
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
     Frame,

@@ -35,7 +35,8 @@ from typing import Any, Literal
 from ag_ui.core import Event
 from pydantic import BaseModel
 
-from agui_notebook.wire._json import JSONDecodeError, decode_json, json_kind
+from agui_notebook._shown import json_kind
+from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from ._compat import LEGACY_EVENT_TYPES
 from ._intake import EVENT_TYPES, EventRecord

@@ -23,8 +23,8 @@ from ag_ui.core import Event
 from pydantic import BaseModel, ValidationError
 
 from agui_notebook._errors import OptionError, internal_failure, no_unraisable_reports
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON, EventSource
-from agui_notebook.wire._json import shown
 
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError

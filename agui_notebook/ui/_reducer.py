@@ -17,7 +17,8 @@ from agui_notebook._errors import (
     check_error_mode,
     internal_failure,
 )
-from agui_notebook.wire._json import copy_json, join_surrogates, js_string, shown
+from agui_notebook._shown import shown
+from agui_notebook.wire._json import copy_json, join_surrogates, js_string
 
 from ._changes import MessageChange
 from ._metadata import deep_merge_metadata

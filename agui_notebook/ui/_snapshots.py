@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from agui_notebook._errors import UIMessageStreamError, UIMessageValidationError
-from agui_notebook.wire._json import shown
+from agui_notebook._shown import shown
 
 from ._changes import MessageChange
 from ._parts import UIMessage

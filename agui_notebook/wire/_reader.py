@@ -34,7 +34,9 @@ from typing import Any
 
 import orjson
 
-from ._json import JSONDecodeError, decode_json, json_error_text, json_kind
+from agui_notebook._shown import json_kind
+
+from ._json import JSONDecodeError, decode_json, json_error_text
 from ._records import is_recorded, recorded_time
 
 __all__ = [
