@@ -65,7 +65,7 @@ _EXPORTS: dict[str, str] = {
     "EventReducer": "agui_notebook.agui._reducer",
     "RunInfo": "agui_notebook.agui._thread",
     "ThreadState": "agui_notebook.agui._thread",
-    "Problem": "agui_notebook.agui._verify",
+    "Problem": "agui_notebook.agui._problem",
     "averify_events": "agui_notebook.agui._verify",
     "verify_events": "agui_notebook.agui._verify",
     "UIMessageAssembler": "agui_notebook.bridge._assemble",
@@ -186,9 +186,10 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.agui._apply import aapply_events, apply_events
     from agui_notebook.agui._intake import aparse_events, iter_wire_events, parse_events, to_wire_event
     from agui_notebook.agui._patch import apply_json_patch
+    from agui_notebook.agui._problem import Problem
     from agui_notebook.agui._reducer import EventReducer
     from agui_notebook.agui._thread import RunInfo, ThreadState
-    from agui_notebook.agui._verify import Problem, averify_events, verify_events
+    from agui_notebook.agui._verify import averify_events, verify_events
     from agui_notebook.bridge._assemble import (
         UIMessageAssembler,
         aui_chunks_from_events,

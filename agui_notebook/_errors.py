@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 from agui_notebook._shown import shown
 
 if TYPE_CHECKING:
-    from agui_notebook.agui._verify import Problem
+    from agui_notebook.agui._problem import Problem
 
 __all__ = [
     "AgentError",
@@ -126,7 +126,7 @@ class ChunkDecodeError(AguiNotebookError, ValueError):
 class ProtocolError(AguiNotebookError, ValueError):
     """An event sequence that breaks the AG-UI protocol (raised by ``apply_events(..., errors="raise")``).
 
-    ``problem`` is the :class:`~agui_notebook.agui._verify.Problem` found; ``index`` the event's position.
+    ``problem`` is the :class:`~agui_notebook.agui._problem.Problem` found; ``index`` the event's position.
     """
 
     def __init__(self, problem: Problem) -> None:

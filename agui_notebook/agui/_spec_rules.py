@@ -41,7 +41,7 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json
 from ._compat import LEGACY_EVENT_TYPES
 from ._intake import EVENT_TYPES, EventRecord
 from ._patch import JsonPatchError, apply_json_patch
-from ._verify import Problem, Severity
+from ._problem import Problem, Severity
 
 __all__ = ["DRAFT_EVENT_TYPES", "SPEC_RULES", "SpecChecker"]
 

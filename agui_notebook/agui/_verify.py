@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ag_ui.core import Event
 from pydantic import BaseModel, ValidationError
@@ -29,14 +28,12 @@ from agui_notebook._types import JSON, EventSource
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
 from ._intake import EVENT_TYPES, EventRecord, _event_adapter, aiter_event_records, iter_event_records
+from ._problem import Problem, Severity
 from ._reducer import EventReducer
+from ._spec_rules import SpecChecker
 
-if TYPE_CHECKING:
-    from ._spec_rules import SpecChecker
+__all__ = ["RULES", "EventChecker", "RuleLevel", "averify_events", "verify_events"]
 
-__all__ = ["RULES", "EventChecker", "Problem", "RuleLevel", "averify_events", "verify_events"]
-
-Severity = Literal["error", "warning", "info"]
 RuleLevel = Literal["client", "spec"]
 """Which rules ``verify_events`` checks: ``"client"`` (what ``@ag-ui/client`` rejects) or ``"spec"``."""
 
@@ -121,39 +118,6 @@ RULES: dict[str, tuple[Severity, str]] = {
     ),
 }
 """Every rule: its stable id -> (severity, what it means)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One problem found in a stream.
-
-    ``index`` is the event's 0-based position in the input (``-1`` for the end of the stream), ``rule`` (also
-    ``code``) a stable id from :data:`RULES` or, with ``rules="spec"``, from
-    :data:`~agui_notebook.agui._spec_rules.SPEC_RULES`; ``severity`` ``"error"``, ``"warning"`` or (spec rules
-    only) ``"info"``.
-    """
-
-    index: int
-    rule: str
-    severity: Severity
-    message: str
-    event_type: str | None = None
-    source: str | None = None
-    line: int | None = None
-
-    @property
-    def code(self) -> str:
-        """The rule's id (the same as ``rule``), to filter on: ``[p for p in problems if p.code == "schema"]``."""
-        return self.rule
-
-    def describe(self) -> str:
-        """The problem as one line, located: ``events.jsonl:17: event 16 (TOOL_CALL_ARGS): ...``."""
-        where = "end of stream" if self.index < 0 else f"event {self.index}"
-        if self.event_type is not None:
-            where += f" ({self.event_type})"
-        if self.line is not None and self.source is not None:
-            where = f"{self.source}:{self.line}: {where}"
-        return f"{where}: {self.message}"
 
 
 @lru_cache(maxsize=1)
@@ -803,8 +767,6 @@ def _checker(
         raise OptionError(f"rules must be 'client' or 'spec', not {rules!r}")
     if messages is not None or state is not None:
         raise OptionError("rules='spec' judges the stream alone; messages= and state= go with rules='client'")
-    from ._spec_rules import SpecChecker  # it builds on Problem, defined here
-
     return SpecChecker(validate=validate)
 
 
