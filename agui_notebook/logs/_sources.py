@@ -17,9 +17,10 @@ from agui_notebook.wire._reader import looks_like_text
 from ._file_buffer import FileBuffer
 from ._file_slices import FileSlice
 from ._gzip import gunzip_bytes, gunzip_path, gzip_size_hint, is_gzip
+from ._parquet import parquet_logs
 from ._read import Batch, Problems, read_buffer, read_items
 
-__all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "sources"]
+__all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "is_parquet_path", "sources"]
 
 _THREADED_READ_BYTES = 8 << 20
 """Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
@@ -37,6 +38,17 @@ def is_log_name(name: str) -> bool:
     """
     lower = name.lower()
     return lower.removesuffix(".gz").endswith(LOG_SUFFIXES)
+
+
+def is_parquet_path(path: str) -> bool:
+    """A ``.parquet`` file, or a folder holding ``.parquet`` files (in hive subfolders too) and no logs."""
+    if os.path.isfile(path):
+        return path.lower().endswith(".parquet")
+    if not os.path.isdir(path):
+        return False
+    if any(is_log_name(name) for name in os.listdir(path) if os.path.isfile(os.path.join(path, name))):
+        return False
+    return any(name.lower().endswith(".parquet") for _, _, files in os.walk(path) for name in files)
 
 
 def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
@@ -144,10 +156,8 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
     if isinstance(source, FileSlice):
         return [Source(source.path, path=source.path, part=source)]
     if isinstance(source, (str, os.PathLike)):
-        from ._parquet import is_parquet_path, parquet_sources  # an events table stored by to_parquet
-
-        if is_parquet_path(os.fspath(source)):
-            return parquet_sources(os.fspath(source))
+        if is_parquet_path(os.fspath(source)):  # an events table stored by to_parquet
+            return [Source(name, data=data) for name, data in parquet_logs(os.fspath(source))]
         return [Source(path, path=path) for path in _paths(os.fspath(source), skipped)]
     if hasattr(source, "read"):
         data = source.read()
