@@ -52,6 +52,7 @@ UI_CHUNK_TYPES = frozenset(
 )
 """The chunk types of the AI SDK UI-message stream (``data-*`` chunks besides)."""
 
+
 def is_ui_chunk_type(chunk_type: Any) -> bool:
     """Whether ``chunk_type`` names an AI SDK UI-message chunk rather than an AG-UI event.
 
