@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from agui_notebook._version import __version__
 
 # Public name -> the private module that defines it. Nothing is imported until a name is first used, so the
 # core (``ui_messages_from_events``, ``apply_events``, ``verify_events`` ...) never loads pandas or the widget.

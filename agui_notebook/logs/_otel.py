@@ -33,6 +33,7 @@ import orjson
 import pandas as pd
 
 from .._types import EventsOrSource
+from .._version import __version__
 from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
 from ._load import events_table
 from .tables._messages import messages_df
@@ -205,8 +206,6 @@ def _usage_names(ending: dict[str, Any] | None, key: str) -> list[str]:
 
 class _SpanMaker:
     def __init__(self, resource: Resource | None) -> None:
-        from agui_notebook import __version__
-
         trace, sdk_trace, resources, instrumentation = _sdk()
         self.trace = trace
         self.sdk_trace = sdk_trace
