@@ -11,16 +11,14 @@ one wins, and one with ``rating: null`` takes the rating back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._kinds import FEEDBACK_EVENT_NAME
 from ._frame import EventFrame, text_column
-
-if TYPE_CHECKING:
-    from ._messages import Messages
+from ._message_groups import Messages
 
 __all__ = ["RATINGS", "feedback_columns"]
 

@@ -11,7 +11,8 @@ import pandas as pd
 from .._columns import REASONING_COLUMNS, names
 from ._chunks import Chunks
 from ._frame import EventFrame, from_sources
-from ._messages import Messages, message_columns
+from ._message_groups import Messages
+from ._messages import message_columns
 from ._shared import event_frame
 from ._tool_calls import outcome_markers
 
