@@ -300,7 +300,7 @@ def check_error_mode(errors: object, allowed: tuple[str, ...]) -> str:
     if errors not in allowed:
         names = " or ".join(repr(a) for a in allowed)
         raise OptionError(f"errors must be {names}, not {errors!r}")
-    return errors  # type: ignore[return-value]
+    return errors
 
 
 @contextmanager

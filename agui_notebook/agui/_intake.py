@@ -15,7 +15,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Ma
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -82,12 +82,19 @@ class EventRecord:
     def raise_error(self) -> None:
         """Raise the record's error as an :class:`EventParseError` (no-op for a good record)."""
         if self.error is not None:
-            where = self.location
-            if self.line is None and self.error.startswith((f"event {self.index} ", f"event {self.index}:")):
-                where = self.source  # the error already names the event
-            raise EventParseError(
-                f"{where}: {self.error}", source=self.source, line=self.line, index=self.index
-            )
+            self._raise(self.error)
+
+    def wire_event(self) -> dict[str, Any]:
+        """The record's event; a bad record raises its error as an :class:`EventParseError`."""
+        if self.event is None:
+            self._raise(self.error or "no event")
+        return self.event
+
+    def _raise(self, error: str) -> NoReturn:
+        where = self.location
+        if self.line is None and error.startswith((f"event {self.index} ", f"event {self.index}:")):
+            where = self.source  # the error already names the event
+        raise EventParseError(f"{where}: {error}", source=self.source, line=self.line, index=self.index)
 
 
 def to_wire_event(obj: EventLike) -> WireEvent:
@@ -223,9 +230,7 @@ def iter_wire_events(
         yield from wire_event_list(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
         return
     for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):
-        if record.error is not None:
-            record.raise_error()
-        yield record.event  # type: ignore[misc]
+        yield record.wire_event()
 
 
 async def aiter_wire_events(
@@ -235,9 +240,7 @@ async def aiter_wire_events(
     async for record in aiter_event_records(
         source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy
     ):
-        if record.error is not None:
-            record.raise_error()
-        yield record.event  # type: ignore[misc]
+        yield record.wire_event()
 
 
 def wire_event_list(
@@ -270,12 +273,7 @@ def wire_event_list(
             except EventParseError:
                 pass
         records = iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
-    events = []
-    for record in records:
-        if record.error is not None:
-            record.raise_error()
-        events.append(record.event)
-    return events  # type: ignore[return-value]
+    return [record.wire_event() for record in records]
 
 
 def _finish_parsed(

@@ -233,6 +233,10 @@ def _string_problems(schema: Mapping[str, Any], value: str) -> list[str]:
 
 def _number_problems(schema: Mapping[str, Any], value: float) -> list[str]:
     problems = []
+    low: Any
+    high: Any
+    ex_low: Any
+    ex_high: Any  # JSON Schema values, of any type until _is_type says
     low, high = schema.get("minimum"), schema.get("maximum")
     ex_low, ex_high = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
     if ex_low is True:  # draft 4: a flag on minimum
@@ -247,7 +251,7 @@ def _number_problems(schema: Mapping[str, Any], value: float) -> list[str]:
         problems.append(f"must be at most {_number(high)}")
     if _is_type(ex_high, "number") and value >= ex_high:
         problems.append(f"must be less than {_number(ex_high)}")
-    step = schema.get("multipleOf")
+    step: Any = schema.get("multipleOf")
     if _is_type(step, "number") and step > 0:
         quotient = value / step
         if abs(quotient - round(quotient)) > 1e-9 * max(1.0, abs(quotient)):
@@ -290,7 +294,7 @@ def _problems(schema: Any, value: Any, path: str, out: list[tuple[str, str]]) ->
     for key in ("anyOf", "oneOf"):
         branches = schema.get(key)
         if isinstance(branches, list) and branches:
-            tried = []
+            tried: list[list[tuple[str, str]]] = []
             for branch in branches:
                 found: list[tuple[str, str]] = []
                 _problems(branch, value, path, found)
@@ -299,7 +303,8 @@ def _problems(schema: Any, value: Any, path: str, out: list[tuple[str, str]]) ->
                 tried.append(found)
             else:
                 # The branch of the value's own type says most: a type mismatch is the last resort.
-                out.extend(min(tried, key=lambda found: (_wrong_type(found, path), len(found))))
+                best = min(tried, key=lambda attempt: (_wrong_type(attempt, path), len(attempt)))
+                out.extend(best)
                 return
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else []

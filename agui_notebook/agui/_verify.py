@@ -223,7 +223,7 @@ class EventChecker:
             p.index == index and p.severity == "error" for p in self.problems[-3:]
         ):
             return  # the event's error already says what is wrong with it (most often its schema)
-        located = record is not None and index >= 0
+        located = record if index >= 0 else None
         self.problems.append(
             Problem(
                 index=index,
@@ -231,8 +231,8 @@ class EventChecker:
                 severity=RULES[rule][0],
                 message=message,
                 event_type=self._event_type if index >= 0 else None,
-                source=record.source if located else None,
-                line=record.line if located else None,
+                source=located.source if located is not None else None,
+                line=located.line if located is not None else None,
             )
         )
 

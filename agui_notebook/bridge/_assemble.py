@@ -386,7 +386,7 @@ def ui_message_dicts_from_events(events: Any, *, messages: Iterable[Any] = ()) -
     return assembler.messages
 
 
-_DELTA_KEYS = {
+_DELTA_KEYS: dict[JSON, str] = {
     "TEXT_MESSAGE_CONTENT": "messageId",
     "REASONING_MESSAGE_CONTENT": "messageId",
     "TOOL_CALL_ARGS": "toolCallId",
@@ -411,11 +411,13 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
     keys = _DELTA_KEYS
     held: dict[str, JSON] | None = None  # the first delta of the current run
     pieces: list[str] = []
-    held_type = held_key = held_id = None
+    held_type: JSON = None
+    held_key = ""
+    held_id: JSON = None
     for event in events:
         event_type = event.get("type")
         if held is not None:
-            if event_type == held_type and event.get(held_key) == held_id and "metadata" not in event:  # type: ignore[arg-type]
+            if event_type == held_type and event.get(held_key) == held_id and "metadata" not in event:
                 pieces.append(event.get("delta", ""))
                 continue
             yield (
@@ -424,7 +426,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
                 else {"type": held_type, held_key: held_id, "delta": js_concat(pieces)}
             )
             held = None
-        key = keys.get(event_type)  # type: ignore[arg-type]
+        key = keys.get(event_type)
         if key is None or "metadata" in event:
             yield event  # metadata folds into the message event by event: such a delta stays whole
             continue
@@ -446,9 +448,9 @@ def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:
     """
     translator = EventChunkTranslator()
     for record in iter_event_records(events):
-        record.raise_error()
+        event = record.wire_event()
         try:
-            routed = translator.push(record.event)  # type: ignore[arg-type]
+            routed = translator.push(event)
         except Exception as exc:
             raise unprocessable_event(
                 record.event, exc, index=record.index, source=record.source, line=record.line
@@ -465,9 +467,9 @@ async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str,
     """Async :func:`ui_chunks_from_events`, for async event sources (a live agent)."""
     translator = EventChunkTranslator()
     async for record in aiter_event_records(events):
-        record.raise_error()
+        event = record.wire_event()
         try:
-            routed = translator.push(record.event)  # type: ignore[arg-type]
+            routed = translator.push(event)
         except Exception as exc:
             raise unprocessable_event(
                 record.event, exc, index=record.index, source=record.source, line=record.line

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from agui_notebook._types import JSON
 from agui_notebook.agui._interrupts import approval_fields, is_tool_approval
 from agui_notebook.agui._metadata import spread_merge_metadata
 from agui_notebook.agui._patch import apply_json_patch
@@ -26,8 +27,6 @@ from agui_notebook.bridge._messages import (
     tool_result_fields,
 )
 from agui_notebook.wire._json import decode_json, encode_json, js_concat
-
-JSON = Any
 
 
 @dataclass(slots=True)
@@ -177,7 +176,7 @@ class EventChunkTranslator:
             self._flush_result(out)
         if self._reasoning_ending and not (kind == "REASONING_ENCRYPTED_VALUE" or kind == "REASONING_END"):
             self._flush_reasoning_ends(out)
-        handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+        handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, event, out)
         return out
@@ -256,7 +255,9 @@ class EventChunkTranslator:
             base = run.run_id or "run"
             run.message_id = base if run.sequence == 1 else f"{base}-{run.sequence}"
             start: dict[str, JSON] = {"type": "start", "messageId": run.message_id}
-            info = {k: v for k, v in (("threadId", run.thread_id), ("runId", run.run_id)) if v is not None}
+            info: dict[str, JSON] = {
+                k: v for k, v in (("threadId", run.thread_id), ("runId", run.run_id)) if v is not None
+            }
             if run.started_at is not None:
                 info["startedAt"] = run.started_at
             if info:
@@ -854,7 +855,7 @@ class EventChunkTranslator:
         self._metadata(out, owner, {"custom": list(customs)})
 
 
-_HANDLERS = {
+_HANDLERS: dict[JSON, Any] = {
     "RUN_STARTED": EventChunkTranslator._on_run_started,
     "RUN_FINISHED": EventChunkTranslator._on_run_finished,
     "RUN_ERROR": EventChunkTranslator._on_run_error,

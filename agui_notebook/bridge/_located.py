@@ -54,7 +54,7 @@ def conversion_errors(side: Side, *, method: bool = False) -> Callable[[F], F]:
                     items, exc, side, lambda one: convert(*head, one, *rest, **kwargs)
                 ) from exc
 
-        return converted  # type: ignore[return-value]
+        return converted  # type: ignore[return-value]  # functools.wraps keeps the signature: the same F
 
     return wrap
 

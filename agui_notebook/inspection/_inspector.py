@@ -64,7 +64,8 @@ def _summary(event: dict[str, JSON]) -> str:
 class Inspector(anywidget.AnyWidget):
     """A recorded run, event by event (see :func:`inspect`)."""
 
-    _esm = BUNDLE if BUNDLE.is_file() else None
+    # The bundle's path, or anywidget's FileContents of it once built (a missing bundle is said at first use).
+    _esm: Any = BUNDLE if BUNDLE.is_file() else None
     _view = traitlets.Unicode("inspector").tag(sync=True)
     """Which view of the bundle draws this model (the chat's bundle draws both)."""
 
@@ -253,7 +254,7 @@ def _seconds(frame: Any) -> list[float | None]:
         return [None] * len(frame)
     stamps = frame["time"]
     try:
-        seconds = stamps.astype("int64") / 1e9  # type: ignore[union-attr]
+        seconds = stamps.astype("int64") / 1e9
         first = seconds[stamps.notna()].min() if stamps.notna().any() else 0.0
         values = (seconds - first).tolist()
     except (TypeError, ValueError):

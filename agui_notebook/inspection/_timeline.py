@@ -141,9 +141,9 @@ class EventTimeline:
             if not pairs and event.get("type") == "TOOL_CALL_RESULT":
                 # A result waits for the next event (an outcome claim) before it reaches its part; a seek shows
                 # it at once (the end of the input flushes it), so it is this event's change, not the next one's.
-                pair = _tool_part(assembler.messages, event.get("toolCallId"))
-                if pair is not None:
-                    pairs[pair] = None
+                result_pair = _tool_part(assembler.messages, event.get("toolCallId"))
+                if result_pair is not None:
+                    pairs[result_pair] = None
                     held = {pair}
             touched.append(tuple(pairs))
             stepped = _state_step(state, event)
@@ -288,13 +288,13 @@ def _state_step(state: JSON, event: dict[str, JSON]) -> tuple[JSON, tuple[str, .
     if kind == "STATE_SNAPSHOT":
         return copy_json(event.get("snapshot")), ("",)
     if kind == "STATE_DELTA":
-        operations = event.get("delta")
+        operations: JSON = event.get("delta")
         try:
             state = apply_json_patch(state, operations)
         except Exception:
             return None
         paths = tuple(
             op["path"] for op in operations if isinstance(op, dict) and isinstance(op.get("path"), str)
-        )  # type: ignore[union-attr]
+        )
         return state, paths
     return None

@@ -21,8 +21,8 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -54,7 +54,7 @@ def file_paths(source: Any, skipped: list[dict[str, str]]) -> list[str] | None:
     items = sources(source, skipped)
     if any(item.path is None for item in items):
         return None  # text given as a string
-    return [item.path for item in items]  # type: ignore[misc]
+    return [item.path for item in items if item.path is not None]
 
 
 class FilePart:
@@ -416,7 +416,7 @@ def _with_dtypes(part: FilePart, name: str, offset: int, meta: pd.DataFrame) -> 
         if column == "run_key":
             codes = values.cat.codes.to_numpy()
             columns[column] = pd.Categorical.from_codes(
-                np.where(codes >= 0, codes + offset, -1), dtype=meta[column].dtype
+                np.where(codes >= 0, codes + offset, -1), dtype=cast(pd.CategoricalDtype, meta[column].dtype)
             )
         elif isinstance(meta[column].dtype, pd.CategoricalDtype):
             columns[column] = values.cat.set_categories(meta[column].cat.categories).array
@@ -429,10 +429,11 @@ def _run_offsets(outlines: list[FilePart]) -> np.ndarray:
     return np.cumsum([0] + [len(part.run_ids) for part in outlines])[:-1]
 
 
-def column_array(table: pd.DataFrame, name: str) -> Any:
+def column_array(table: pd.DataFrame, name: Hashable) -> Any:
     """The array of column ``name`` (what ``table[name].array`` is, without the Series pandas builds for it)."""
+    frame: Any = table  # _get_column_array is pandas' own, not in pandas-stubs
     try:
-        return table._get_column_array(table.columns.get_loc(name))
+        return frame._get_column_array(table.columns.get_loc(name))
     except (AttributeError, TypeError):  # a pandas without it, or a name that is not one column
         return table[name].array
 
@@ -442,7 +443,7 @@ def _combined(tables: list[pd.DataFrame], parts: list[FilePart]) -> pd.DataFrame
     keys = run_keys([run_id for part in parts for run_id in part.run_ids])
     offsets = _run_offsets(parts)
     template = tables[0]
-    columns: dict[str, Any] = {}
+    columns: dict[Hashable, Any] = {}
     for name, dtype in template.dtypes.items():
         if name == "run_key":
             codes = np.concatenate(

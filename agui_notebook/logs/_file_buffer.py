@@ -15,6 +15,7 @@ kernel as the reading thread first writes them, not up front by the loading thre
 
 from __future__ import annotations
 
+import io
 import mmap
 import os
 import threading
@@ -49,14 +50,14 @@ class FileBuffer:
             target=self._read, args=(handle,), name="agui-notebook log reader", daemon=True
         ).start()
 
-    def _read(self, handle: object) -> None:
+    def _read(self, handle: io.BufferedReader) -> None:
         view = memoryview(self.data)
         size = len(view)
         position = 0
         try:
-            with handle:  # type: ignore[attr-defined]
+            with handle:
                 while position < size:
-                    count = handle.readinto(view[position : position + _CHUNK_BYTES])  # type: ignore[attr-defined]
+                    count = handle.readinto(view[position : position + _CHUNK_BYTES])
                     if not count:
                         raise OSError(f"{self.path!r} got shorter while it was being read")
                     position += count

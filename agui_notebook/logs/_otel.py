@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import numpy as np
 import orjson
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 __all__ = ["export_otel", "to_otel_spans"]
+
+Record: TypeAlias = "dict[Hashable, Any]"
+"""One row of a logs table as ``DataFrame.to_dict("records")`` gives it."""
 
 UNFINISHED = "agui_notebook.span.unfinished"
 """True on a span whose end is not in the log (a run without RUN_FINISHED, a step never finished, a tool
@@ -183,6 +186,10 @@ def _read_runs(frame: pd.DataFrame, starts: dict[str, int | None]) -> dict[str, 
     return runs
 
 
+@overload
+def _either(value: int | None, fallback: int) -> int: ...
+@overload
+def _either(value: int | None, fallback: int | None) -> int | None: ...
 def _either(value: int | None, fallback: int | None) -> int | None:
     return value if value is not None else fallback
 
@@ -292,7 +299,7 @@ def _spans_of_source(
         (r, m): _ns(e)
         for r, m, e in zip(messages["run_id"], messages["message_id"], messages["ended_at"], strict=True)
     }
-    tools_by_run: dict[str, list[dict[str, Any]]] = {}
+    tools_by_run: dict[str, list[Record]] = {}
     for record in tools.to_dict("records"):
         tools_by_run.setdefault(record["run_id"], []).append(record)
     starts = {run_id: _ns(start) for run_id, start in zip(runs["run_id"], runs["started_at"], strict=True)}
@@ -307,7 +314,7 @@ def _spans_of_source(
 
 def _run_span(
     maker: _SpanMaker,
-    run: dict[str, Any],
+    run: Record,
     seen: _RunEvents,
     occurrences: dict[tuple[Any, Any], int],
     run_spans: dict[tuple[Any, Any], Any],
@@ -370,7 +377,7 @@ def _step_spans(
     maker: _SpanMaker,
     run: _RunSpan,
     steps: list[_Step],
-    calls: list[dict[str, Any]],
+    calls: list[Record],
     message_end: dict[tuple[Any, Any], int | None],
 ) -> dict[str, tuple[Any, int]]:
     """The run's step spans; returns the parent (context and start) of each tool call made in a step."""
@@ -415,7 +422,7 @@ def _step_spans(
 def _tool_spans(
     maker: _SpanMaker,
     run: _RunSpan,
-    calls: list[dict[str, Any]],
+    calls: list[Record],
     tool_parents: dict[str, tuple[Any, int]],
     content: bool,
 ) -> None:
@@ -485,7 +492,7 @@ def to_otel_spans(
     frame = events_table(events)
     occurrences: dict[tuple[Any, Any], int] = {}
     run_spans: dict[tuple[Any, Any], Any] = {}
-    sources = frame["source"].unique().dropna().tolist() if len(frame) else []
+    sources = frame["source"].dropna().unique().tolist() if len(frame) else []
     # Tool calls and messages are told apart by run id within one source; a log of several files goes file by file.
     parts = [frame] if len(sources) <= 1 else [frame[frame["source"] == s] for s in sources]
     for part in parts:

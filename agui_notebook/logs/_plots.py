@@ -242,8 +242,8 @@ def plot_run_timeline(
     ax = _axes(ax, (10, 1.6 + 0.42 * (len(messages) + len(calls))))
     floor = span / 500  # the narrowest bar still visible
     lanes: list[tuple[float, int, str, Any]] = []
-    for i, message in enumerate(messages.itertuples()):
-        label = f"{message.kind} {i + 1}" + (f" ({message.chars} chars)" if message.chars else " (empty)")
+    for i, (message, chars) in enumerate(zip(messages.itertuples(), messages["chars"].tolist(), strict=True)):
+        label = f"{message.kind} {i + 1}" + (f" ({chars} chars)" if chars else " (empty)")
         lanes.append((seconds(message.started_at), len(lanes), label, message))
     for call in calls.itertuples():
         lanes.append(

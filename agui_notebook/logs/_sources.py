@@ -112,8 +112,8 @@ class Source:
         if self.gzip:  # the progress bar counts decompressed bytes
             if data is not None:
                 self.size = gzip_size_hint(io.BytesIO(data), len(data))
-            else:
-                with open(path, "rb") as handle:  # type: ignore[arg-type]
+            elif path is not None:
+                with open(path, "rb") as handle:
                     self.size = gzip_size_hint(handle, os.fstat(handle.fileno()).st_size)
         else:
             self.size = len(data) if data is not None else (os.path.getsize(path) if path is not None else 0)
@@ -125,16 +125,17 @@ class Source:
         if self.slice is not None:
             return read_buffer(self.name, self.slice.read(), problems, first_line=self.first_line)
         if self.gzip:
+            # A source with neither data nor items has a path (every constructor case below gives one of them).
             data, problem = gunzip_path(self.path) if self.data is None else gunzip_bytes(self.data)  # type: ignore[arg-type]
             self.data = None  # the compressed bytes are not needed any more
             if problem is not None:
                 problems.add(self.name, None, problem)
             return read_buffer(self.name, data, problems)
         if self.data is None and self.size >= _THREADED_READ_BYTES:
-            buffer = FileBuffer(self.path)  # type: ignore[arg-type]
+            buffer = FileBuffer(self.path)  # type: ignore[arg-type]  # a path, as above
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
         if self.data is None:
-            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]  # a path, as above
                 return read_buffer(self.name, handle.read(), problems)
         return read_buffer(self.name, self.data, problems)
 

@@ -60,19 +60,19 @@ class _Tables:
             )
         self.prices = None if prices is None else checked_prices(prices)
         self.events = events
-        self._ev: EventFrame | None = None
-        self._chunks: Chunks | None = None
+        self._built: tuple[EventFrame, Chunks] | None = None
 
     def _frame(self, wanted: str) -> tuple[EventFrame, Chunks]:
-        if self._ev is None:
+        if self._built is None:
             if self.events is None:
                 raise OptionError(
                     f"give the events, or the {wanted} table as {wanted}= (no events to build it from)"
                 )
-            self._ev = event_frame(self.events)
-            self._chunks = Chunks.of(self._ev)
-        self._ev.odd = type(self._ev.odd)()  # each table reports the odd values it reads itself
-        return self._ev, self._chunks  # type: ignore[return-value]
+            ev = event_frame(self.events)
+            self._built = (ev, Chunks.of(ev))
+        ev, chunks = self._built
+        ev.odd = type(ev.odd)()  # each table reports the odd values it reads itself
+        return ev, chunks
 
     def table(self, name: str) -> pd.DataFrame:
         if name not in self.given:
@@ -92,8 +92,8 @@ class _Tables:
         The run keys only when ``keyed`` (a summary by group), else None.
         """
         if "chunks" in self.given:
-            chunks = self.given["chunks"]
-            streamed = chunks[chunks["kind"] != "tool_args"]
+            chunk_table = self.given["chunks"]
+            streamed = chunk_table[chunk_table["kind"] != "tool_args"]
             keys = streamed["run_key"].to_numpy(dtype=object) if keyed else None
             return keys, streamed["gap_s"].to_numpy(dtype=float)
         ev, chunks = self._frame("chunks")
@@ -160,10 +160,8 @@ def _group_keys(runs: pd.DataFrame, by: Any) -> list[str]:
     return keys
 
 
-def _labels(runs: pd.DataFrame, keys: list[str] | None, run_keys: Any) -> pd.Series | None:
-    """The group of each value, found from the run it was measured in (None: no grouping)."""
-    if keys is None:
-        return None
+def _labels(runs: pd.DataFrame, keys: list[str], run_keys: Any) -> pd.Series:
+    """The group of each value, found from the run it was measured in."""
     groups = runs.set_index(runs["run_key"].astype(object))[keys]
     index = pd.Index(np.asarray(run_keys, dtype=object))
     picked = groups.reindex(index)
@@ -247,7 +245,7 @@ def summarize(
         out.index.name = "metric"
     else:
         groups = _labels(runs_table_, keys, run_keys)
-        order = pd.unique(groups.to_numpy()) if groups is not None else []
+        order: list[Any] = list(pd.unique(groups.to_numpy()))
         with contextlib.suppress(TypeError):  # groups that do not compare keep their order of appearance
             order = sorted(order, key=lambda g: (pd.isna(g) if not isinstance(g, tuple) else False, g))
         records = []

@@ -150,6 +150,7 @@ def read_ui_message_stream(
         _starting_message(message), on_data=on_data, on_error=_error_reporter(on_error, terminate_on_error)
     )
     if hasattr(chunks, "__aiter__"):
+        # An async iterable of chunks (hasattr tells; the source type names sync and async sources together).
         return _read_async(chunks, reducer, message_type, on_error, terminate_on_error)  # type: ignore[arg-type]
     return _read_sync(chunks, reducer, message_type, on_error, terminate_on_error)
 
@@ -195,9 +196,10 @@ def ui_message_from_chunks(
     """
     reducer = UIMessageStreamReducer(_starting_message(message), on_data=on_data, on_error=on_error)
     if hasattr(chunks, "__aiter__"):
+        # An async iterable, as above.
         return _message_from_async(chunks, reducer, message_type)  # type: ignore[arg-type]
     push = reducer.push
-    for chunk in iter_ui_chunks(chunks):  # type: ignore[arg-type]
+    for chunk in iter_ui_chunks(chunks):
         push(chunk)
     return model_of(message_type, reducer.message, "message")
 

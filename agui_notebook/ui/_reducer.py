@@ -43,10 +43,11 @@ def _assign(part: dict[str, Any], key: str, value: Any) -> None:
 
 _PART_CHANGES: list[MessageChange] = []
 _new_object = object.__new__
-_set_kind = MessageChange.kind.__set__  # type: ignore[attr-defined]
-_set_message_index = MessageChange.message_index.__set__  # type: ignore[attr-defined]
-_set_part_index = MessageChange.part_index.__set__  # type: ignore[attr-defined]
-_set_delta = MessageChange.delta.__set__  # type: ignore[attr-defined]
+_SLOTS = vars(MessageChange)  # the frozen dataclass's slot descriptors, which set a field past its freeze
+_set_kind = _SLOTS["kind"].__set__
+_set_message_index = _SLOTS["message_index"].__set__
+_set_part_index = _SLOTS["part_index"].__set__
+_set_delta = _SLOTS["delta"].__set__
 
 
 def _part_change(index: int) -> MessageChange:
@@ -220,10 +221,10 @@ class UIMessageStreamReducer:
             raise  # an on_error callback that ends the stream (read_ui_message_stream's terminate_on_error)
         except Exception as exc:
             # A value the reducer cannot take (nested too deeply, ...): said where, as the AI SDK's stream fails.
-            error = self._stream_error(f"malformed chunk ({internal_failure(exc)})", "")
+            failure = self._stream_error(f"malformed chunk ({internal_failure(exc)})", "")
             if not self.collect:
-                raise error from exc
-            self.problems.append(error)
+                raise failure from exc
+            self.problems.append(failure)
             return [MessageChange("message")]  # the chunk may have changed the message part way: resend it
         return []  # unknown chunk types are ignored, as by the AI SDK
 
@@ -254,7 +255,7 @@ class UIMessageStreamReducer:
             self._partial_tool_calls[_js_key(part.get("toolCallId", _MISSING))] = _PartialToolCall(
                 PartialJsonBuffer("" if raw_input is None else raw_input),
                 part.get("inputEncoding", _MISSING),
-                part.get("toolName", _MISSING) if dynamic else part_type[5:],
+                part.get("toolName", _MISSING) if dynamic else str(part_type)[5:],
                 dynamic,
                 part.get("title", _MISSING),
                 part.get("toolMetadata", _MISSING),

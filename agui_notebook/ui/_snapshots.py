@@ -118,6 +118,7 @@ def _validators(message_type: type[UIMessage]) -> tuple[TypeAdapter[Any], TypeAd
     if validators is None:
         fields = message_type.model_fields
         (part_type,) = typing.get_args(fields["parts"].annotation)
-        validators = (TypeAdapter(part_type), TypeAdapter(fields["metadata"].annotation or Any))
+        metadata_type: Any = fields["metadata"].annotation or Any
+        validators = (TypeAdapter(part_type), TypeAdapter(metadata_type))
         _VALIDATORS[message_type] = validators
     return validators

@@ -516,6 +516,7 @@ def safe_validate_ui_messages(
     metadata_schema: Schema | None = None,
     data_schemas: Mapping[str, Schema] | None = None,
     tools: Mapping[str, ToolSchemas] | None = None,
+    # A TypeVar's default type (PEP 696) is what this means; mypy does not read a default class as one.
     message_type: type[MessageT] = UIMessage,  # type: ignore[assignment]
 ) -> SafeValidationResult[MessageT]:
     """Like ``validate_ui_messages``, but returns ``SafeValidationResult(success, data, error)``, never raises.
@@ -543,6 +544,7 @@ def validate_ui_messages(
     metadata_schema: Schema | None = None,
     data_schemas: Mapping[str, Schema] | None = None,
     tools: Mapping[str, ToolSchemas] | None = None,
+    # A TypeVar's default type (PEP 696) is what this means; mypy does not read a default class as one.
     message_type: type[MessageT] = UIMessage,  # type: ignore[assignment]
 ) -> list[MessageT]:
     """Check UIMessages (dicts or models) as the AI SDK's ``validateUIMessages``; return them as models.
@@ -635,6 +637,7 @@ def get_tool_name(part: ToolUIPart[Any, Any] | DynamicToolUIPart | Mapping[str, 
     """
     part_type = _type_of(part)
     if part_type == "dynamic-tool":
+        # A "dynamic-tool" part: a dict, or a DynamicToolUIPart (mypy cannot narrow a union by a field's value).
         name = part.get("toolName") if isinstance(part, dict) else part.tool_name  # type: ignore[union-attr]
         if type(name) is not str:
             raise UIMessageValidationError("part.toolName", "a dynamic tool part needs a string toolName")

@@ -159,8 +159,8 @@ def copy_json(value: Any) -> Any:
     """
     if type(value) is not dict and type(value) is not list:
         return value
-    root = {} if type(value) is dict else []
-    pending = [(value, root)]
+    root: dict[str, Any] | list[Any] = {} if type(value) is dict else []
+    pending: list[tuple[Any, Any]] = [(value, root)]
     while pending:
         source, target = pending.pop()
         items = source.items() if type(source) is dict else enumerate(source)
@@ -207,7 +207,8 @@ def join_surrogates(text: str) -> str:
 
 
 def _pair(match: re.Match[str]) -> str:
-    high, low = match.group()
+    pair = match.group()
+    high, low = pair[0], pair[1]
     return chr(0x10000 + ((ord(high) - 0xD800) << 10) + (ord(low) - 0xDC00))
 
 

@@ -409,6 +409,7 @@ def whole_jsonl_values(data: bytes | str) -> list[Any] | None:
     >>> whole_jsonl_values(b'{"type":"A"}\\n{"type":"B"}\\n'), whole_jsonl_values(b'{"type":"A"}\\n\\n{"a":1}')
     ([{'type': 'A'}, {'type': 'B'}], None)
     """
+    lines: list[str] | list[bytes]
     if isinstance(data, str):
         if not data.startswith("{") or "\r" in data:
             return None

@@ -268,7 +268,7 @@ class _NoJson(Exception):
 
     def __init__(self, path: list[str | int], reason: str) -> None:
         super().__init__(reason)
-        self.path = "".join(f"[{part}]" if type(part) is int else _member(part) for part in path)
+        self.path = "".join(f"[{part}]" if isinstance(part, int) else _member(part) for part in path)
         self.reason = reason
 
 

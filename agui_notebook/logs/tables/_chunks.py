@@ -96,7 +96,9 @@ def chunks_df(events: Any) -> pd.DataFrame:
     rows = chunks.rows
     index, cum_chars = chunks.positions()
     is_tool = chunks.kind == 2
-    kind = pd.Categorical.from_codes(chunks.kind, categories=["text", "reasoning", "tool_args"])
+    kind = pd.Categorical.from_codes(
+        chunks.kind, dtype=pd.CategoricalDtype(["text", "reasoning", "tool_args"])
+    )
     out = pd.DataFrame(
         {
             "run_id": category_values(ev.col("run_id"), rows),

@@ -80,7 +80,8 @@ def _apply(
             continue
         comment = value.get("comment") if type(value.get("comment")) is str else None
         source = int(sources[row])
-        ids = value.get("messageIds") if type(value.get("messageIds")) is list else []
+        listed = value.get("messageIds")
+        ids: list[Any] = listed if type(listed) is list else []
         targets: list[int] = []
         for message_id in [*ids, value["messageId"]]:
             if type(message_id) is str:

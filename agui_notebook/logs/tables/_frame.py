@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -71,7 +71,7 @@ class EventFrame:
         self.runs = len(self.run_first_row)
         self._masks: dict[frozenset[str], np.ndarray] = {}
         self._decoded: dict[int, Any] = {}
-        self._shared: dict[str, Any] = {}
+        self._shared: dict[Hashable, Any] = {}
         self.odd = OddValues()
         """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
@@ -79,6 +79,7 @@ class EventFrame:
         """This frame's arrays and shared work for one more table of ``frame`` (the same, unchanged events
         table: ``_shared``), with odd values of its own."""
         ev = copy.copy(self)
+        # None for the base kept between tables (it must not hold the frame), which is only ever bound again.
         ev.frame = frame  # type: ignore[assignment]
         ev.odd = OddValues()
         ev._columns = {}
@@ -382,7 +383,7 @@ def category_values(column: pd.Series | pd.Categorical, rows: np.ndarray) -> pd.
     categories."""
     codes = column.codes if isinstance(column, pd.Categorical) else column.cat.codes.to_numpy()
     picked = np.where(rows >= 0, codes[np.maximum(rows, 0)], -1) if len(codes) else np.full(len(rows), -1)
-    return pd.Categorical.from_codes(picked, dtype=column.dtype)
+    return pd.Categorical.from_codes(picked, dtype=cast(pd.CategoricalDtype, column.dtype))
 
 
 def text_column(values: list[Any]) -> Any:

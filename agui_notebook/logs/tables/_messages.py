@@ -56,7 +56,7 @@ def messages_df(events: Any) -> pd.DataFrame:
     columns = message_columns(ev, messages, rows)
     columns["role"] = messages.role
     columns["kind"] = pd.Categorical.from_codes(
-        messages.reasoning.astype(np.int8), categories=["text", "reasoning"]
+        messages.reasoning.astype(np.int8), dtype=pd.CategoricalDtype(["text", "reasoning"])
     )
     columns.update(feedback_columns(ev, messages))
     return ev.finished(pd.DataFrame(columns)[names(MESSAGE_COLUMNS)], "messages_df")

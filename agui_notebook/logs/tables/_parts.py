@@ -73,7 +73,7 @@ def _messages(source: Any) -> Iterable[Any]:
     return source
 
 
-def _plain(value: Any) -> dict[str, Any]:
+def _plain(value: Any) -> Mapping[str, Any]:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_none=True)
     return value if isinstance(value, Mapping) else {}

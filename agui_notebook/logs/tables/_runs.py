@@ -159,7 +159,10 @@ def checked_prices(prices: Any) -> dict[str, dict[str, float]]:
 
 
 def _cost(
-    entries: list[tuple[Any, dict[str, int]]], fallback: str | None, prices: dict, unpriced: set
+    entries: list[tuple[Any, dict[str, int]]],
+    fallback: str | None,
+    prices: dict[str, dict[str, float]],
+    unpriced: set[str],
 ) -> float:
     """The USD cost of a run's usage entries (NaN when an entry's model has no price)."""
     total = 0.0
@@ -183,16 +186,17 @@ def _cost(
 
 def _union_seconds(intervals: list[tuple[int, int]]) -> float:
     total = 0
-    current_start = current_end = None
+    current_start = 0
+    current_end: int | None = None
     for start, end in sorted(intervals):
         if current_end is None or start > current_end:
             if current_end is not None:
-                total += current_end - current_start  # type: ignore[operator]
+                total += current_end - current_start
             current_start, current_end = start, end
         else:
             current_end = max(current_end, end)
     if current_end is not None:
-        total += current_end - current_start  # type: ignore[operator]
+        total += current_end - current_start
     return total / 1e9
 
 
