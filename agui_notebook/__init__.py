@@ -158,102 +158,127 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps the two lists equal)
     from agui_notebook._errors import (
-        AgentError,
-        AgentRunError,
-        AguiNotebookError,
-        AguiNotebookWarning,
-        ChunkDecodeError,
-        ChunkExpansionError,
-        EventLogWarning,
-        EventParseError,
-        HttpAgentError,
-        InterruptPayloadError,
-        JsonPatchError,
-        JsonValueError,
-        MessageValidationError,
-        OptionError,
-        PatchError,
-        ProtocolError,
-        RendererOutputError,
-        RunStreamError,
-        StateUpdateWarning,
-        ToolLoopError,
-        UIMessageStreamError,
-        UIMessageStreamErrorChunk,
-        UIMessageValidationError,
-        WorkerError,
+        AgentError as AgentError,
+        AgentRunError as AgentRunError,
+        AguiNotebookError as AguiNotebookError,
+        AguiNotebookWarning as AguiNotebookWarning,
+        ChunkDecodeError as ChunkDecodeError,
+        ChunkExpansionError as ChunkExpansionError,
+        EventLogWarning as EventLogWarning,
+        EventParseError as EventParseError,
+        HttpAgentError as HttpAgentError,
+        InterruptPayloadError as InterruptPayloadError,
+        JsonPatchError as JsonPatchError,
+        JsonValueError as JsonValueError,
+        MessageValidationError as MessageValidationError,
+        OptionError as OptionError,
+        PatchError as PatchError,
+        ProtocolError as ProtocolError,
+        RendererOutputError as RendererOutputError,
+        RunStreamError as RunStreamError,
+        StateUpdateWarning as StateUpdateWarning,
+        ToolLoopError as ToolLoopError,
+        UIMessageStreamError as UIMessageStreamError,
+        UIMessageStreamErrorChunk as UIMessageStreamErrorChunk,
+        UIMessageValidationError as UIMessageValidationError,
+        WorkerError as WorkerError,
     )
-    from agui_notebook.agui._apply import aapply_events, apply_events
-    from agui_notebook.agui._intake import aparse_events, iter_wire_events, parse_events, to_wire_event
-    from agui_notebook.agui._patch import apply_json_patch
-    from agui_notebook.agui._problem import Problem
-    from agui_notebook.agui._reducer import EventReducer
-    from agui_notebook.agui._thread import RunInfo, ThreadState
-    from agui_notebook.agui._verify import averify_events, verify_events
+    from agui_notebook.agui._apply import aapply_events as aapply_events, apply_events as apply_events
+    from agui_notebook.agui._intake import (
+        aparse_events as aparse_events,
+        iter_wire_events as iter_wire_events,
+        parse_events as parse_events,
+        to_wire_event as to_wire_event,
+    )
+    from agui_notebook.agui._patch import apply_json_patch as apply_json_patch
+    from agui_notebook.agui._problem import Problem as Problem
+    from agui_notebook.agui._reducer import EventReducer as EventReducer
+    from agui_notebook.agui._thread import RunInfo as RunInfo, ThreadState as ThreadState
+    from agui_notebook.agui._verify import averify_events as averify_events, verify_events as verify_events
     from agui_notebook.bridge._assemble import (
-        UIMessageAssembler,
-        aui_chunks_from_events,
-        ui_chunks_from_events,
-        ui_messages_from_events,
+        UIMessageAssembler as UIMessageAssembler,
+        aui_chunks_from_events as aui_chunks_from_events,
+        ui_chunks_from_events as ui_chunks_from_events,
+        ui_messages_from_events as ui_messages_from_events,
     )
-    from agui_notebook.bridge._messages import to_agui_messages, to_openai_messages, to_ui_messages
-    from agui_notebook.demo import DemoAgent
-    from agui_notebook.inspection._diff import diff_runs
-    from agui_notebook.inspection._expect import expect
-    from agui_notebook.inspection._fork import fork
-    from agui_notebook.inspection._inspector import Inspector, inspect
-    from agui_notebook.logs._load import load_events
-    from agui_notebook.logs._otel import export_otel, to_otel_spans
-    from agui_notebook.logs._parquet import to_parquet
+    from agui_notebook.bridge._messages import (
+        to_agui_messages as to_agui_messages,
+        to_openai_messages as to_openai_messages,
+        to_ui_messages as to_ui_messages,
+    )
+    from agui_notebook.demo import DemoAgent as DemoAgent
+    from agui_notebook.inspection._diff import diff_runs as diff_runs
+    from agui_notebook.inspection._expect import expect as expect
+    from agui_notebook.inspection._fork import fork as fork
+    from agui_notebook.inspection._inspector import Inspector as Inspector, inspect as inspect
+    from agui_notebook.logs._load import load_events as load_events
+    from agui_notebook.logs._otel import export_otel as export_otel, to_otel_spans as to_otel_spans
+    from agui_notebook.logs._parquet import to_parquet as to_parquet
     from agui_notebook.logs._plots import (
-        plot_reasoning_lengths,
-        plot_run_timeline,
-        plot_token_stream,
-        plot_tool_latency,
+        plot_reasoning_lengths as plot_reasoning_lengths,
+        plot_run_timeline as plot_run_timeline,
+        plot_token_stream as plot_token_stream,
+        plot_tool_latency as plot_tool_latency,
     )
-    from agui_notebook.logs._record import EventRecorder, RecordedEvent, record
-    from agui_notebook.logs._summary import summarize, totals_df
-    from agui_notebook.logs.tables._chunks import chunks_df
-    from agui_notebook.logs.tables._messages import messages_df
-    from agui_notebook.logs.tables._parts import parts_df
-    from agui_notebook.logs.tables._reasoning import reasoning_df
-    from agui_notebook.logs.tables._runs import runs_df
-    from agui_notebook.logs.tables._tool_calls import tool_calls_df
-    from agui_notebook.ui._changes import MessageChange
-    from agui_notebook.ui._chunk_source import aiter_ui_chunks, iter_ui_chunks
-    from agui_notebook.ui._partial_json import PartialJsonBuffer, parse_partial_json
+    from agui_notebook.logs._record import (
+        EventRecorder as EventRecorder,
+        RecordedEvent as RecordedEvent,
+        record as record,
+    )
+    from agui_notebook.logs._summary import summarize as summarize, totals_df as totals_df
+    from agui_notebook.logs.tables._chunks import chunks_df as chunks_df
+    from agui_notebook.logs.tables._messages import messages_df as messages_df
+    from agui_notebook.logs.tables._parts import parts_df as parts_df
+    from agui_notebook.logs.tables._reasoning import reasoning_df as reasoning_df
+    from agui_notebook.logs.tables._runs import runs_df as runs_df
+    from agui_notebook.logs.tables._tool_calls import tool_calls_df as tool_calls_df
+    from agui_notebook.ui._changes import MessageChange as MessageChange
+    from agui_notebook.ui._chunk_source import (
+        aiter_ui_chunks as aiter_ui_chunks,
+        iter_ui_chunks as iter_ui_chunks,
+    )
+    from agui_notebook.ui._partial_json import (
+        PartialJsonBuffer as PartialJsonBuffer,
+        parse_partial_json as parse_partial_json,
+    )
     from agui_notebook.ui._parts import (
-        CustomContentUIPart,
-        DataUIPart,
-        DynamicToolUIPart,
-        FileUIPart,
-        ReasoningFileUIPart,
-        ReasoningUIPart,
-        SourceDocumentUIPart,
-        SourceUrlUIPart,
-        SteeringMessageUIPart,
-        StepStartUIPart,
-        TextUIPart,
-        ToolApproval,
-        ToolState,
-        ToolUIPart,
-        UIMessage,
-        UIMessagePart,
-        UIPart,
-        UnknownUIPart,
+        CustomContentUIPart as CustomContentUIPart,
+        DataUIPart as DataUIPart,
+        DynamicToolUIPart as DynamicToolUIPart,
+        FileUIPart as FileUIPart,
+        ReasoningFileUIPart as ReasoningFileUIPart,
+        ReasoningUIPart as ReasoningUIPart,
+        SourceDocumentUIPart as SourceDocumentUIPart,
+        SourceUrlUIPart as SourceUrlUIPart,
+        SteeringMessageUIPart as SteeringMessageUIPart,
+        StepStartUIPart as StepStartUIPart,
+        TextUIPart as TextUIPart,
+        ToolApproval as ToolApproval,
+        ToolState as ToolState,
+        ToolUIPart as ToolUIPart,
+        UIMessage as UIMessage,
+        UIMessagePart as UIMessagePart,
+        UIPart as UIPart,
+        UnknownUIPart as UnknownUIPart,
     )
-    from agui_notebook.ui._read_stream import read_ui_message_stream, ui_message_from_chunks
-    from agui_notebook.ui._reducer import UIMessageStreamReducer
-    from agui_notebook.ui._typed import ui_tools
+    from agui_notebook.ui._read_stream import (
+        read_ui_message_stream as read_ui_message_stream,
+        ui_message_from_chunks as ui_message_from_chunks,
+    )
+    from agui_notebook.ui._reducer import UIMessageStreamReducer as UIMessageStreamReducer
+    from agui_notebook.ui._typed import ui_tools as ui_tools
     from agui_notebook.ui._validate import (
-        SafeValidationResult,
-        get_tool_name,
-        is_tool_output_error_part,
-        is_tool_ui_part,
-        safe_validate_ui_messages,
-        validate_ui_messages,
+        SafeValidationResult as SafeValidationResult,
+        get_tool_name as get_tool_name,
+        is_tool_output_error_part as is_tool_output_error_part,
+        is_tool_ui_part as is_tool_ui_part,
+        safe_validate_ui_messages as safe_validate_ui_messages,
+        validate_ui_messages as validate_ui_messages,
     )
-    from agui_notebook.widget._branches import Branch
-    from agui_notebook.widget._chat import ChatWidget
-    from agui_notebook.widget._frontend_tools import FrontendTool, frontend_tool
-    from agui_notebook.widget._http import HttpAgent
+    from agui_notebook.widget._branches import Branch as Branch
+    from agui_notebook.widget._chat import ChatWidget as ChatWidget
+    from agui_notebook.widget._frontend_tools import (
+        FrontendTool as FrontendTool,
+        frontend_tool as frontend_tool,
+    )
+    from agui_notebook.widget._http import HttpAgent as HttpAgent

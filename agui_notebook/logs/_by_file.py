@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from agui_notebook._errors import EventLogWarning, WorkerError
-from agui_notebook._types import ErrorMode
+from agui_notebook._errors import EventLogWarning, OptionError, WorkerError
+from agui_notebook._types import ReadErrorMode
 
 from ._file_slices import piece_size, split_large_files
 from ._load import _progress_bar, _warn_skipped, load_events
@@ -105,7 +105,7 @@ def _boundaries(frame: pd.DataFrame) -> tuple[list[tuple[int, str | None]], list
 
 
 def file_part(
-    paths: list[str], builders: dict[str, Callable[..., pd.DataFrame]], errors: ErrorMode
+    paths: list[str], builders: dict[str, Callable[..., pd.DataFrame]], errors: ReadErrorMode
 ) -> FilePart:
     """The tables of ``paths`` read together (one file, or the files of runs cut across them)."""
     with warnings.catch_warnings():
@@ -208,7 +208,7 @@ class _Runner:
         self,
         groups: list[list[str]],
         builders: dict[str, Any],
-        errors: ErrorMode,
+        errors: ReadErrorMode,
         bar: Any = None,
         sizes: list[int] | None = None,
     ) -> tuple[list[Any], list[FilePart]]:
@@ -243,7 +243,7 @@ class _Runner:
 
 
 def _pooled(
-    pool: Any, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode
+    pool: Any, groups: list[list[str]], builders: dict[str, Any], errors: ReadErrorMode
 ) -> Iterator[FilePart]:
     """The parts of ``groups`` from the process pool, in order; a worker that stopped is named by its files."""
     from concurrent.futures import wait
@@ -316,7 +316,7 @@ def by_file(
     paths: list[str],
     builders: dict[str, Callable[..., pd.DataFrame]],
     *,
-    errors: ErrorMode = "raise",
+    errors: ReadErrorMode = "raise",
     workers: int | None = None,
     client: Any = None,
     lazy: bool = False,
@@ -330,7 +330,7 @@ def by_file(
     ``dask.dataframe`` tables whose partitions stay on the cluster.
     """
     if lazy and client is None:
-        raise TypeError("lazy=True needs client= (a dask.distributed.Client)")
+        raise OptionError("lazy=True needs client= (a dask.distributed.Client)")
     if client is not None:
         _dask()
     Problems(errors)  # checks the mode

@@ -141,7 +141,7 @@ def test_a_progress_bar_over_the_files(tmp_path: Path, capsys: pytest.CaptureFix
 def test_options_that_need_files_say_so() -> None:
     with pytest.raises(OptionError, match="workers="):
         runs_df(known_events(), workers=2)
-    with pytest.raises(TypeError, match="client="):
+    with pytest.raises(OptionError, match="client="):
         runs_df(CAPTURES / "pydantic_ai_runs.jsonl", lazy=True)
 
 

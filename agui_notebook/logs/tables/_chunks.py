@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
+
 from .._columns import CHUNK_COLUMNS, names
 from .._kinds import REASONING_DELTA_TYPES, TEXT_DELTA_TYPES, TOOL_ARGS_TYPES
-from ._frame import NAT, EventFrame, category_values, compact, from_sources, utc
+from ._frame import NAT, EventFrame, category_values, compact, read_table, reading_documented, utc
 from ._shared import event_frame
 
 __all__ = ["Chunks", "chunks_df"]
@@ -83,13 +86,66 @@ class Chunks:
         return self._positions
 
 
-@from_sources
-def chunks_df(events: Any) -> pd.DataFrame:
+@overload
+def chunks_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def chunks_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def chunks_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per streamed delta (text, reasoning, tool arguments), with its gap and running length.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Parameters
+    ----------
+
+    Returns
+    -------
+    DataFrame
+        One row per chunk, the columns of ``CHUNK_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.chunks_df("run.jsonl").groupby("kind").gap_s.describe()  # doctest: +SKIP
     """
+    return read_table(
+        "chunks_df",
+        _chunks_of,
+        events,
+        {},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _chunks_of(events: Any) -> pd.DataFrame:
     ev = event_frame(events)
     frame = ev.frame
     chunks = Chunks.of(ev)

@@ -17,11 +17,13 @@ from typing import Any, TypeVar, cast
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionError, check_error_mode
 from agui_notebook._gc import collections_paused
+from agui_notebook._types import ReadErrorMode
 
 from .._by_file import by_file, column_array, file_paths
 from .._event_array import EventArray
+from .._load import load_events
 from .._odd_values import OddValues, warn_odd_values
 
 __all__ = [
@@ -31,13 +33,14 @@ __all__ = [
     "compact",
     "delta_texts",
     "first_in_group",
-    "from_sources",
     "group_count",
     "group_max",
     "group_min",
     "group_quantiles",
     "join_by_key",
     "last_in_group",
+    "read_table",
+    "reading_documented",
     "seconds_between",
     "take",
     "text_column",
@@ -199,55 +202,90 @@ class EventFrame:
         return table
 
 
-_Table = TypeVar("_Table", bound=Callable[..., pd.DataFrame])
+READING_PARAMETERS = """\
+    workers : int, optional
+        Files are read file by file (never more than a file's events at once); ``workers=n`` reads them on a
+        pool of ``n`` worker processes (a :class:`~agui_notebook.WorkerError` lists the files of a worker that
+        stopped). Only for files.
+    client : dask.distributed.Client, optional
+        Reads the files on a Dask cluster instead. Only for files.
+    lazy : bool, default False
+        With ``client=``: a ``dask.dataframe.DataFrame`` whose partitions stay on the cluster.
+    progress : bool, optional
+        A tqdm progress bar while reading: ``None`` when reading takes more than half a second, ``True``
+        always, ``False`` never.
+    errors : {"raise", "collect"}, default "raise"
+        An unreadable line raises an :class:`~agui_notebook.EventParseError` naming the file and line
+        (``"raise"``), or is skipped and listed in ``attrs["errors"]`` with a warning (``"collect"``), as
+        :func:`~agui_notebook.load_events` reads.
+"""
+"""The parameters every table function takes for reading its events, in the docstrings' NumPy style."""
+
+EVENTS_PARAMETER = """\
+    events : DataFrame or log source
+        The events table :func:`~agui_notebook.load_events` returns, or anything it reads: a path, glob, folder
+        or list of paths (read file by file), JSONL/JSON/SSE text, a list of events, a recorder, a ChatWidget.
+"""
+
+_Documented = TypeVar("_Documented", bound=Callable[..., Any])
 
 
-def from_sources(table_function: _Table) -> _Table:
-    """Let a table function take files (a path, glob, folder or list of paths) and build its table file by
-    file (``_by_file``), with ``workers=``, ``client=``, ``lazy=``, ``progress=`` and ``errors=``."""
-    name = table_function.__name__
+def reading_documented(table_function: _Documented) -> _Documented:
+    """``table_function`` with ``events`` and the reading parameters in its docstring's Parameters section (the
+    first and the last entries: written once, here). The docstring has a Parameters section (empty when the
+    function has no options of its own) followed by a Returns section."""
+    head, parameters, rest = (table_function.__doc__ or "").partition("    Parameters\n    ----------\n")
+    own, returns, tail = rest.partition("    Returns\n")
+    own = own.rstrip() + "\n" if own.strip() else ""
+    table_function.__doc__ = f"{head}{parameters}{EVENTS_PARAMETER}{own}{READING_PARAMETERS}\n{returns}{tail}"
+    return table_function
 
-    @functools.wraps(table_function)
-    def table(
-        events: Any,
-        *args: Any,
-        workers: int | None = None,
-        client: Any = None,
-        lazy: bool = False,
-        progress: bool | None = None,
-        errors: Any = "raise",
-        **kwargs: Any,
-    ) -> Any:
-        skipped: list[dict[str, str]] = []
-        paths = file_paths(events, skipped)
-        if paths is None:
-            if workers is not None or client is not None or lazy:
-                raise OptionError(
-                    f"{name}: workers=, client= and lazy= read files: give a path, glob, folder or list of paths"
-                )
-            if errors != "raise" or progress is not None:
-                from .._load import load_events
 
-                if not isinstance(events, pd.DataFrame):
-                    events = load_events(events, errors=errors, progress=progress)
-            # The tens of thousands of payload dicts a table decodes would trigger collections that free
-            # nothing (a third of the time of runs_df at a million events).
-            with collections_paused():
-                return table_function(events, *args, **kwargs)
-        build = functools.partial(table, *args, **kwargs) if args or kwargs else table
-        tables = by_file(
-            paths,
-            {name: build},
-            errors=errors,
-            workers=workers,
-            client=client,
-            lazy=lazy,
-            progress=progress,
-            skipped=skipped,
-        )
-        return tables[name]
+def read_table(
+    name: str,
+    build: Callable[..., pd.DataFrame],
+    events: Any,
+    options: dict[str, Any],
+    *,
+    workers: int | None,
+    client: Any,
+    lazy: bool,
+    progress: bool | None,
+    errors: ReadErrorMode,
+) -> Any:
+    """``build(events, **options)``, the table ``name`` of ``events``: files (a path, glob, folder or list of
+    paths) are read file by file (``_by_file``: here, on a pool of ``workers``, or on Dask's ``client``);
+    anything else is loaded (with ``progress`` and ``errors``) and built at once."""
+    skipped: list[dict[str, str]] = []
+    paths = file_paths(events, skipped)
+    if paths is None:
+        if workers is not None or client is not None or lazy:
+            raise OptionError(
+                f"{name}: workers=, client= and lazy= read files: give a path, glob, folder or list of paths"
+            )
+        check_error_mode(errors, ("raise", "collect"))
+        if (errors != "raise" or progress is not None) and not isinstance(events, pd.DataFrame):
+            events = load_events(events, errors=errors, progress=progress)
+        return built(build, options, events)
+    tables = by_file(
+        paths,
+        {name: functools.partial(built, build, options)},
+        errors=errors,
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        skipped=skipped,
+    )
+    return tables[name]
 
-    return table  # type: ignore[return-value]
+
+def built(build: Callable[..., pd.DataFrame], options: dict[str, Any], events: Any) -> pd.DataFrame:
+    """``build(events, **options)``, without the garbage collector: the tens of thousands of payload dicts a
+    table decodes would trigger collections that free nothing (a third of the time of runs_df at a million
+    events). Module-level, so that a process pool or Dask pickles it (by name) with its table."""
+    with collections_paused():
+        return build(events, **options)
 
 
 def _ns(column: pd.Series) -> np.ndarray:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
+
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
 from .._columns import MESSAGE_COLUMNS, names
 from ._chunks import Chunks
@@ -13,7 +16,8 @@ from ._feedback import feedback_columns
 from ._frame import (
     EventFrame,
     category_values,
-    from_sources,
+    read_table,
+    reading_documented,
     seconds_between,
     text_column,
     utc,
@@ -43,13 +47,66 @@ def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dic
     }
 
 
-@from_sources
-def messages_df(events: Any) -> pd.DataFrame:
+@overload
+def messages_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def messages_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def messages_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per text or reasoning message: timing, chunks, length, the text itself and the user's rating.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Parameters
+    ----------
+
+    Returns
+    -------
+    DataFrame
+        One row per message, the columns of ``MESSAGE_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.messages_df("run.jsonl").query("kind == 'text'")[["duration_s", "chars"]]  # doctest: +SKIP
     """
+    return read_table(
+        "messages_df",
+        _messages_of,
+        events,
+        {},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _messages_of(events: Any) -> pd.DataFrame:
     ev = event_frame(events)
     messages = Messages(ev, Chunks.of(ev))
     rows = np.arange(messages.size)

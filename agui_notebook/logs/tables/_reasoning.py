@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
+
 from .._columns import REASONING_COLUMNS, names
 from ._chunks import Chunks
-from ._frame import EventFrame, from_sources
+from ._frame import EventFrame, read_table, reading_documented
 from ._message_groups import Messages
 from ._messages import message_columns
 from ._shared import event_frame
@@ -19,15 +22,72 @@ from ._tool_calls import outcome_markers
 __all__ = ["reasoning_df", "reasoning_table"]
 
 
-@from_sources
-def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) -> pd.DataFrame:
+@overload
+def reasoning_df(
+    events: EventsOrSource,
+    *,
+    tokenizer: Callable[[str], Any] | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def reasoning_df(
+    events: EventsOrSource,
+    *,
+    tokenizer: Callable[[str], Any] | None = None,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def reasoning_df(
+    events: EventsOrSource,
+    *,
+    tokenizer: Callable[[str], Any] | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per reasoning message (or span): duration, chunks, length, whether it came encrypted.
 
-    ``tokenizer`` (text -> token count or token list) adds a ``tokens`` column.
+    Parameters
+    ----------
+    tokenizer : callable, optional
+        Text to a token count or a list of tokens: adds a ``tokens`` column.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Returns
+    -------
+    DataFrame
+        One row per reasoning message, the columns of ``REASONING_COLUMNS`` (docs/metrics.md; ``tokens`` only
+        with ``tokenizer=``); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
     """
+    return read_table(
+        "reasoning_df",
+        _reasoning_of,
+        events,
+        {"tokenizer": tokenizer},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _reasoning_of(events: Any, *, tokenizer: Callable[[str], Any] | None) -> pd.DataFrame:
     ev = event_frame(events)
     if tokenizer is not None:
         return reasoning_table(ev, Chunks.of(ev), tokenizer)

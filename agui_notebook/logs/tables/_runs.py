@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import AguiNotebookWarning, OptionError
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
 from .._columns import RUN_COLUMNS, names
 from .._kinds import MESSAGE_START_TYPES, RUN_START_TYPES
@@ -21,11 +23,12 @@ from ._frame import (
     EventFrame,
     category_values,
     first_in_group,
-    from_sources,
     group_count,
     group_max,
     group_min,
     group_quantiles,
+    read_table,
+    reading_documented,
     seconds_between,
     take,
     text_column,
@@ -35,7 +38,7 @@ from ._run_endings import run_endings, run_error_text
 from ._shared import event_frame
 from ._tool_calls import ToolCalls
 
-__all__ = ["PRICE_KEYS", "checked_prices", "runs_df", "runs_table"]
+__all__ = ["PRICE_KEYS", "Prices", "checked_prices", "runs_df", "runs_table"]
 
 PRICE_KEYS = ("input", "output", "cached_input")
 """What a model's entry in ``prices=`` gives, in US dollars per million tokens (``cached_input`` defaults to
@@ -224,23 +227,82 @@ def _tool_time(calls: ToolCalls, size: int) -> np.ndarray:
     return totals / 1e9
 
 
-@from_sources
-def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = None) -> pd.DataFrame:
+Prices: TypeAlias = Mapping[str, Mapping[str, float]]
+"""``prices=``: ``{model: {"input": usd, "output": usd, "cached_input": usd}}``, US dollars per million tokens."""
+
+
+@overload
+def runs_df(
+    events: EventsOrSource,
+    *,
+    prices: Prices | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def runs_df(
+    events: EventsOrSource,
+    *,
+    prices: Prices | None = None,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def runs_df(
+    events: EventsOrSource,
+    *,
+    prices: Prices | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per run: status, latencies, stream rates, tool time, model and tokens.
 
-    ``prices`` (``{model: {"input": usd_per_Mtok, "output": usd_per_Mtok, "cached_input": usd_per_Mtok}}``)
-    adds ``cost_usd``: each usage entry priced by the model it names (else the model the run's metadata
-    names); NaN for a run without usage or with a model not in ``prices`` (those are listed in
-    ``attrs["unpriced_models"]``, with a warning). Files are read file by file (``workers=``, ``client=``,
-    ``lazy=``: see ``from_sources``).
+    Parameters
+    ----------
+    prices : dict, optional
+        ``{model: {"input": usd_per_Mtok, "output": usd_per_Mtok, "cached_input": usd_per_Mtok}}``
+        (``cached_input`` defaults to ``input``) adds ``cost_usd``: each usage entry priced by the model it
+        names (else the model the run's metadata names); NaN for a run without usage or with a model not in
+        ``prices`` (those are listed in ``attrs["unpriced_models"]``, with a warning).
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Returns
+    -------
+    DataFrame
+        One row per run, the columns of ``RUN_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.runs_df("logs/").groupby("status").ttft_s.median()  # doctest: +SKIP
     >>> logs.runs_df("logs/", prices={"gpt-4o": {"input": 2.5, "output": 10}}).cost_usd.sum()  # doctest: +SKIP
     """
     priced = None if prices is None else checked_prices(prices)
+    return read_table(
+        "runs_df",
+        _runs_of,
+        events,
+        {"prices": priced},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _runs_of(events: Any, *, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
     ev = event_frame(events)
-    return kept_runs_table(ev, Chunks.of(ev), priced)
+    return kept_runs_table(ev, Chunks.of(ev), prices)
 
 
 def kept_runs_table(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 from agui_notebook.agui._tool_outcome import (
     DENIED_TOOL_MESSAGE_ERROR,
     UNSUCCESSFUL_OUTCOMES,
@@ -26,10 +28,11 @@ from ._frame import (
     compact,
     delta_texts,
     first_in_group,
-    from_sources,
     group_count,
     group_min,
     join_by_key,
+    read_table,
+    reading_documented,
     seconds_between,
     take,
     text_column,
@@ -333,13 +336,66 @@ def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, s
     return refused
 
 
-@from_sources
-def tool_calls_df(events: Any) -> pd.DataFrame:
+@overload
+def tool_calls_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def tool_calls_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def tool_calls_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per tool call: argument streaming, execution latency, arguments, result and status.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Parameters
+    ----------
+
+    Returns
+    -------
+    DataFrame
+        One row per tool call, the columns of ``TOOL_CALL_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
+    return read_table(
+        "tool_calls_df",
+        _tool_calls_of,
+        events,
+        {},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _tool_calls_of(events: Any) -> pd.DataFrame:
     ev = event_frame(events)
     return kept_tool_calls_table(ev, Chunks.of(ev))
 
