@@ -21,6 +21,7 @@ from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agui_notebook._errors import EventParseError, internal_failure, no_unraisable_reports
+from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
 from agui_notebook._types import EventLike, EventSource, WireEvent
 from agui_notebook.wire._reader import (
@@ -218,6 +219,7 @@ async def aiter_event_records(
         index += 1
 
 
+@keyword_options
 def iter_wire_events(
     source: EventSource, *, expand_chunks: bool = True, upgrade_legacy: bool = True
 ) -> Iterator[WireEvent]:
@@ -391,6 +393,7 @@ def event_model(record: EventRecord) -> Any:
     raise AssertionError("unreachable")
 
 
+@keyword_options
 def parse_events(
     source: EventSource, *, expand_chunks: bool = False, upgrade_legacy: bool = True
 ) -> list[Event]:
@@ -408,6 +411,7 @@ def parse_events(
     return models
 
 
+@keyword_options
 async def aparse_events(
     source: EventSource, *, expand_chunks: bool = False, upgrade_legacy: bool = True
 ) -> list[Event]:

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from agui_notebook._errors import JsonPatchError
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import copy_json
 
@@ -257,6 +258,7 @@ class _Patcher:
         return parent.pop(token)
 
 
+@keyword_options
 def apply_json_patch(document: JSON, operations: JSON, *, in_place: bool = False) -> JSON:
     """Apply an RFC 6902 patch and return the new document; a bad operation raises :class:`JsonPatchError`.
 

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from agui_notebook._errors import internal_failure
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import JSONDecodeError, decode_json, js_concat
 
@@ -113,6 +114,7 @@ class EventReducer:
     [{'id': 'm1', 'role': 'assistant', 'content': 'Hi'}]
     """
 
+    @keyword_options
     def __init__(
         self, *, messages: Iterable[Any] | None = None, state: Any = None, report: Reporter | None = None
     ) -> None:

@@ -22,6 +22,7 @@ from ag_ui.core import Event
 from pydantic import BaseModel, ValidationError
 
 from agui_notebook._errors import OptionError, internal_failure, no_unraisable_reports
+from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
 from agui_notebook._types import JSON, EventSource
 
@@ -770,6 +771,7 @@ def _checker(
     return SpecChecker(validate=validate)
 
 
+@keyword_options
 def verify_events(
     events: EventSource,
     *,
@@ -812,6 +814,7 @@ def verify_events(
     return checker.finish()
 
 
+@keyword_options
 async def averify_events(
     events: EventSource,
     *,

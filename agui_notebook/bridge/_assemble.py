@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from agui_notebook._errors import UIMessageStreamErrorChunk
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.agui._expand import ChunkExpander
 from agui_notebook.agui._intake import (
@@ -112,6 +113,7 @@ class UIMessageAssembler:
     """
 
     @conversion_errors("ui", method=True)
+    @keyword_options
     def __init__(self, messages: Iterable[dict[str, JSON]] = (), *, defer_tool_input: bool = False) -> None:
         self.defer_tool_input = defer_tool_input
         """Leave streamed tool inputs unparsed until ``settle()`` (see ``UIMessageStreamReducer``)."""
@@ -341,6 +343,7 @@ def _rebuilt(previous: dict[str, JSON], agui_messages: list[dict[str, JSON]]) ->
     return [message]
 
 
+@keyword_options
 def ui_messages_from_events(
     events: EventSource, *, messages: Iterable[Any] = (), message_type: Any = None
 ) -> list[UIMessage]:

@@ -29,6 +29,7 @@ from typing import Any
 
 import pandas as pd
 
+from agui_notebook._options import keyword_options
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.wire._json import encode_json
@@ -164,6 +165,7 @@ class RunDiff:
         return _html(self)
 
 
+@keyword_options
 def diff_runs(a: Any, b: Any, *, run: Any = None) -> RunDiff:
     """The differences between two runs: logs, events frames, event lists or ChatWidgets.
 

@@ -34,6 +34,7 @@ from typing import Any
 import pandas as pd
 
 from agui_notebook._errors import UIMessageStreamError
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EVENT_TYPES
 from agui_notebook.agui._verify import verify_events
@@ -53,6 +54,7 @@ SHOWN_TEXT_CHARS = 200
 """A failure message quotes this many characters of the run's text."""
 
 
+@keyword_options
 def expect(source: Any, *, run: int | str | None = None) -> RunExpectation:
     """Assertions over a recorded run: a log path, an events frame (``load_events``), a list of events or a
     :class:`~agui_notebook.ChatWidget` (its ``chat.events``).

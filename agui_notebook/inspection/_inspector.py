@@ -29,6 +29,7 @@ import anywidget
 import traitlets
 
 from agui_notebook._gc import collections_paused
+from agui_notebook._options import check_keywords
 from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
@@ -109,6 +110,7 @@ class Inspector(anywidget.AnyWidget):
         renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
+        check_keywords("Inspector", kwargs, _OPTIONS, self.class_trait_names())
         if Inspector._esm is None:
             if not BUNDLE.is_file():
                 raise _bundle_missing()
@@ -275,6 +277,7 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
     ``insp.seek(n)`` shows the conversation after ``events[:n + 1]``; ``insp.position`` is the selected event
     (the front end's scrubber writes it), ``insp.selected_event`` that event. See docs/inspect.md.
     """
+    check_keywords("inspect", kwargs, ("run", "title", *_OPTIONS[5:]), Inspector.class_trait_names())
     picked = inspected_run(source, run=run)
     starts = [i for i, key in enumerate(_run_starts(picked.frame)) if key]
     chat_renderers = getattr(source, "_renderers", None)
@@ -290,6 +293,22 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
         starts=run_starts(picked.inputs),  # a chat's user turns and state: in its run inputs
         **kwargs,
     )
+
+
+_OPTIONS = (
+    "times",
+    "runs",
+    "title",
+    "checkpoint_every",
+    "starts",
+    "renderers",
+    "theme",
+    "height",
+    "builtin_renderers",
+    "trusted_origins",
+)
+"""The Inspector's options: its parameters, then the traits it documents (the widget's other traits, such as
+``layout``, are taken too)."""
 
 
 def _run_starts(frame: Any) -> list[bool]:

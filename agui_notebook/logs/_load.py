@@ -16,7 +16,8 @@ import pandas as pd
 
 from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._gc import collections_paused
-from agui_notebook._types import ErrorMode, LogSource
+from agui_notebook._options import keyword_options
+from agui_notebook._types import LogSource, ReadErrorMode
 
 from ._event_table import EventTableBuilder
 from ._odd_values import warn_odd_values
@@ -43,8 +44,9 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
     return bar(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
 
 
+@keyword_options
 def load_events(
-    source: LogSource, *, errors: ErrorMode = "raise", progress: bool | None = None
+    source: LogSource, *, errors: ReadErrorMode = "raise", progress: bool | None = None
 ) -> pd.DataFrame:
     """Load AG-UI event logs into a DataFrame with one row per event (columns: ``EVENT_COLUMNS``).
 

@@ -32,6 +32,8 @@ import numpy as np
 import orjson
 import pandas as pd
 
+from agui_notebook._options import keyword_options
+
 from .._types import EventsOrSource
 from .._version import __version__
 from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
@@ -463,6 +465,7 @@ def _tool_spans(
         )
 
 
+@keyword_options
 def to_otel_spans(
     events: EventsOrSource,
     *,
@@ -500,6 +503,7 @@ def to_otel_spans(
     return maker.spans
 
 
+@keyword_options
 def export_otel(
     events: EventsOrSource,
     exporter: SpanExporter,

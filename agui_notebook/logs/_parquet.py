@@ -24,6 +24,7 @@ import orjson
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._options import keyword_options
 from agui_notebook.wire._json import decode_json
 from agui_notebook.wire._reader import BOM
 from agui_notebook.wire._records import is_recorded
@@ -84,6 +85,7 @@ def _json_text(value: Any) -> Any:
         return json.dumps(value, default=str)
 
 
+@keyword_options
 def to_parquet(
     table: pd.DataFrame, path: str | os.PathLike[str], *, partition_cols: Sequence[str] | None = None
 ) -> None:

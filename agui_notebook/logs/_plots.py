@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._options import keyword_options
 from agui_notebook._types import EventsOrSource
 
 from ._load import events_table
@@ -209,6 +210,7 @@ def _seconds_text(value: float) -> str:
 
 
 @_themed
+@keyword_options
 def plot_run_timeline(
     events: EventsOrSource, run_id: str | None = None, *, ax: Any = None, palette: _Palette = _LIGHT
 ) -> Axes:
@@ -318,6 +320,7 @@ def plot_run_timeline(
 
 
 @_themed
+@keyword_options
 def plot_token_stream(
     events: EventsOrSource, run_id: str | None = None, *, ax: Any = None, palette: _Palette = _LIGHT
 ) -> Axes:
@@ -350,6 +353,7 @@ def plot_token_stream(
 
 
 @_themed
+@keyword_options
 def plot_tool_latency(events: EventsOrSource, *, ax: Any = None, palette: _Palette = _LIGHT) -> Axes:
     """Tool execution latency (TOOL_CALL_END to RESULT) by tool: a box per tool, every call that ran a dot.
 
@@ -407,6 +411,7 @@ def _horizontal() -> dict[str, Any]:
 
 
 @_themed
+@keyword_options
 def plot_reasoning_lengths(
     events: EventsOrSource,
     *,

@@ -24,7 +24,8 @@ import pandas as pd
 
 from agui_notebook._errors import OptionError
 from agui_notebook._gc import collections_paused
-from agui_notebook._types import ErrorMode
+from agui_notebook._options import keyword_options
+from agui_notebook._types import ReadErrorMode
 
 from ._by_file import by_file, file_paths
 from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
@@ -112,7 +113,7 @@ def _from_files(
     workers: int | None,
     client: Any,
     progress: bool | None,
-    errors: ErrorMode,
+    errors: ReadErrorMode,
 ) -> tuple[Any, dict[str, pd.DataFrame | None], Any]:
     """The missing tables of files, built file by file in one pass (``_by_file``); other events unchanged.
 
@@ -178,6 +179,7 @@ def _statistics(values: np.ndarray) -> list[float]:
     return [float(len(array)), float(array.mean()), float(p50), float(p90), float(p99)]
 
 
+@keyword_options
 def summarize(
     events: Any = None,
     *,
@@ -190,7 +192,7 @@ def summarize(
     workers: int | None = None,
     client: Any = None,
     progress: bool | None = None,
-    errors: ErrorMode = "raise",
+    errors: ReadErrorMode = "raise",
 ) -> pd.DataFrame:
     """Latency (and cost) distributions: one row per metric, with its count, mean, p50, p90 and p99.
 
@@ -266,6 +268,7 @@ def _missing(value: Any) -> bool:
     return not isinstance(value, tuple) and pd.isna(value)
 
 
+@keyword_options
 def totals_df(
     events: Any = None,
     *,
@@ -276,7 +279,7 @@ def totals_df(
     workers: int | None = None,
     client: Any = None,
     progress: bool | None = None,
-    errors: ErrorMode = "raise",
+    errors: ReadErrorMode = "raise",
 ) -> pd.DataFrame:
     """The totals of a set of runs: runs by status, tokens, characters, chunks, tool calls (and cost).
 

@@ -10,6 +10,8 @@ import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable, Iterator
 from typing import Any, overload
 
+from agui_notebook._options import keyword_options
+
 from ._chunk_source import ChunkSource, aiter_ui_chunks, iter_ui_chunks
 from ._parts import MessageT, UIMessage
 from ._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
@@ -115,6 +117,7 @@ def read_ui_message_stream(
     on_data: Callable[[dict[str, Any]], None] | None = None,
     message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
 ) -> Iterator[MessageT]: ...
+@keyword_options
 def read_ui_message_stream(
     chunks: ChunkSource,
     *,
@@ -173,6 +176,7 @@ def ui_message_from_chunks(
     on_data: Callable[[dict[str, Any]], None] | None = None,
     message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
 ) -> MessageT: ...
+@keyword_options
 def ui_message_from_chunks(
     chunks: ChunkSource,
     *,

@@ -17,6 +17,7 @@ from agui_notebook._errors import (
     check_error_mode,
     internal_failure,
 )
+from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
 from agui_notebook.wire._json import copy_json, join_surrogates, js_string
 
@@ -119,6 +120,7 @@ class UIMessageStreamReducer:
     every state it reads is one the AI SDK passes through.
     """
 
+    @keyword_options
     def __init__(
         self,
         message: dict[str, Any] | UIMessage | None = None,

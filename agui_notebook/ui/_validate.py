@@ -12,6 +12,7 @@ from pydantic_core import to_jsonable_python
 from typing_extensions import TypeIs
 
 from agui_notebook._errors import UIMessageValidationError, json_path, no_unraisable_reports
+from agui_notebook._options import keyword_options
 
 from ._parts import DynamicToolUIPart, MessageT, ToolUIPart, UIMessage, UIPart
 
@@ -510,6 +511,7 @@ def _validate(
     return validated
 
 
+@keyword_options
 def safe_validate_ui_messages(
     messages: Any,
     *,
@@ -538,6 +540,7 @@ def safe_validate_ui_messages(
     return SafeValidationResult(success=True, data=data)
 
 
+@keyword_options
 def validate_ui_messages(
     messages: Any,
     *,

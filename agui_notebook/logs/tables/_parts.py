@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
+from agui_notebook._options import keyword_options
 from agui_notebook.wire._json import encode_json
 
 __all__ = ["parts_df"]
@@ -22,6 +23,7 @@ SUMMARY_CHARS = 80
 COLUMNS = ["message_id", "role", "part", "type", "state", "tool_name", "tool_call_id", "summary"]
 
 
+@keyword_options
 def parts_df(messages: Any, *, summary_chars: int = SUMMARY_CHARS) -> pd.DataFrame:
     """One row per part of ``messages``: UIMessages (dicts or models), one UIMessage, or anything with a
     ``messages`` list of them (a :class:`~agui_notebook.ChatWidget`).
