@@ -183,7 +183,8 @@ class RunExpectation:
         """No tool call of the run ended with an error (``tool_calls_df``'s ``status == "error"``)."""
         failed = [call for call in self.tool_calls.itertuples() if call.status == "error"]
         if failed:
-            listed = "; ".join(f"{self._call_text(call)} failed: {call.error}" for call in failed)
+            # The error names how the call ended itself ("failed: ...", "retried: ...", or the tool's own text).
+            listed = "; ".join(f"{self._call_text(call)}: {call.error}" for call in failed)
             raise self._fail(f"expected no tool errors in {self.run.label}; {listed}")
         return self._pass("no_tool_errors()")
 
