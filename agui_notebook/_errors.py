@@ -4,6 +4,10 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
 (``ValueError`` for input that cannot be read, ``TypeError`` for a value of the wrong kind)::
 
     AguiNotebookError
+    ├── SourceError                (OSError)      a file of events that cannot be read: unreadable, shrinking
+    │   ├── SourceNotFoundError    (FileNotFoundError) a path naming no file: missing, a symlink loop, an empty glob
+    │   └── SourceFolderError      (IsADirectoryError) a folder where a file is read (load_events reads folders)
+    ├── InputTypeError             (TypeError)    a value of a kind no reader takes (None, a number): what it got
     ├── EventParseError            (ValueError)   input that is not a readable AG-UI event: source, line, index
     ├── ChunkExpansionError        (ValueError)   a *_CHUNK event that cannot be expanded
     ├── ChunkDecodeError           (ValueError)   input that is not an AI SDK chunk: source, line, index
@@ -22,7 +26,9 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── PatchError                                a live patch the widget front end could not apply
     ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
     ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
+    ├── SeekError                  (IndexError)   an event position a run does not have (Inspector.seek)
     ├── WorkerError                (RuntimeError) a logs worker process (workers=) that stopped: files unread
+    ├── OptionalDependencyError    (ImportError)  an optional dependency a function needs: what to pip install
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
@@ -59,15 +65,21 @@ __all__ = [
     "EventLogWarning",
     "EventParseError",
     "HttpAgentError",
+    "InputTypeError",
     "InterruptPayloadError",
     "JsonPatchError",
     "JsonValueError",
     "MessageValidationError",
     "OptionError",
+    "OptionalDependencyError",
     "PatchError",
     "ProtocolError",
     "RendererOutputError",
     "RunStreamError",
+    "SeekError",
+    "SourceError",
+    "SourceFolderError",
+    "SourceNotFoundError",
     "StateUpdateWarning",
     "ToolLoopError",
     "UIMessageStreamError",
@@ -78,7 +90,22 @@ __all__ = [
 
 
 class AguiNotebookError(Exception):
-    """The base of every exception agui-notebook raises."""
+    """The base of every exception agui-notebook raises.
+
+    Every one pickles with its attributes (a worker process of ``workers=`` sends its errors back pickled; the
+    keyword-only constructors would not rebuild from ``args`` alone).
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    """An exception of ``cls`` with ``args`` and the attributes ``state``, without running its constructor."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class AguiNotebookWarning(UserWarning):
@@ -86,6 +113,30 @@ class AguiNotebookWarning(UserWarning):
 
 
 # -- reading -----------------------------------------------------------------------------------------------------
+
+
+class SourceError(AguiNotebookError, OSError):
+    """A file of events that cannot be read: one the process may not read, one that got shorter while it was
+    read. ``path`` is the file (the message names it too)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class SourceNotFoundError(SourceError, FileNotFoundError):
+    """A path that names no file: missing (and not JSON, JSONL or SSE text either), a symbolic link to nothing
+    (a loop, a missing target), a glob that matches nothing, a folder without logs."""
+
+
+class SourceFolderError(SourceError, IsADirectoryError):
+    """A folder given where a file of events is read (``parse_events``, ``iter_ui_chunks``; ``load_events`` and
+    the tables read a folder's logs)."""
+
+
+class InputTypeError(AguiNotebookError, TypeError):
+    """A value of a kind no reader takes, where a source (a path, text, events) or an event is expected: ``None``,
+    a number. The message says what was expected and what came."""
 
 
 class EventParseError(AguiNotebookError, ValueError):
@@ -205,12 +256,13 @@ class JsonValueError(AguiNotebookError, TypeError):
 
     The message names where the value came from and its JSON path:
     ``item 12 (TOOL_CALL_RESULT) .content[3].when: a <class 'object'> is not JSON``. ``path`` holds the path
-    alone (``.content[3].when``, ``""`` for the value itself).
+    alone (``.content[3].when``, ``""`` for the value itself), ``reason`` what is wrong there.
     """
 
-    def __init__(self, message: str, *, path: str) -> None:
+    def __init__(self, message: str, *, path: str, reason: str = "") -> None:
         super().__init__(message)
         self.path = path
+        self.reason = reason
 
 
 # -- the widget and agents ---------------------------------------------------------------------------------------
@@ -277,6 +329,10 @@ class InterruptPayloadError(AguiNotebookError, ValueError):
         self.path = path
 
 
+class SeekError(AguiNotebookError, IndexError):
+    """A position a run does not have: ``Inspector.seek(n)`` beyond its events (the message gives the range)."""
+
+
 class WorkerError(AguiNotebookError, RuntimeError):
     """A worker process of the logs' ``workers=`` pool stopped before it returned the tables of its files:
     it could not start, or it was killed (out of memory, a signal). ``paths`` lists the files whose tables
@@ -285,6 +341,11 @@ class WorkerError(AguiNotebookError, RuntimeError):
     def __init__(self, message: str, *, paths: list[str]) -> None:
         super().__init__(message)
         self.paths = paths
+
+
+class OptionalDependencyError(AguiNotebookError, ImportError):
+    """An optional dependency the function needs is not installed; the message says what to install:
+    ``plotting needs matplotlib: pip install 'agui-notebook[plot]'``."""
 
 
 class OptionError(AguiNotebookError, ValueError):
@@ -299,7 +360,7 @@ def check_error_mode(errors: object, allowed: tuple[str, ...]) -> str:
     """
     if errors not in allowed:
         names = " or ".join(repr(a) for a in allowed)
-        raise OptionError(f"errors must be {names}, not {errors!r}")
+        raise OptionError(f"errors must be {names}, not {shown(errors)}")
     return errors
 
 

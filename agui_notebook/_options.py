@@ -1,6 +1,7 @@
 """The options rule: a keyword a function does not take is an :class:`~agui_notebook.OptionError` that names the
 closest option it does take (``runs_df(events, worker=4)``: ``did you mean workers=?``), not Python's bare
-``TypeError``.
+``TypeError``; and an argument of the wrong kind is an :class:`~agui_notebook.InputTypeError` naming it
+(:func:`listed`, :func:`callback`).
 
 :func:`keyword_options` wraps a public function (or a class's ``__init__``) with the check, at no cost to a good
 call: the function is called as it is, and only a ``TypeError`` it raises is looked at again.
@@ -19,14 +20,39 @@ import difflib
 import functools
 import inspect
 from collections.abc import Callable, Collection, Iterable, Sequence
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import InputTypeError, OptionError
 
-__all__ = ["check_keywords", "keyword_options", "unknown_option"]
+__all__ = ["callback", "check_keywords", "keyword_options", "listed", "unknown_option"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def listed(value: Any, name: str, items: str) -> list[Any]:
+    """The items of ``value``, an argument that takes several (a list, any iterable), else an
+    :class:`~agui_notebook.InputTypeError` naming the argument.
+
+    >>> listed((1, 2), "messages", "messages")
+    [1, 2]
+    >>> listed(5, "messages", "UIMessages")
+    Traceback (most recent call last):
+        ...
+    agui_notebook.InputTypeError: messages must be a list of UIMessages, not int
+    """
+    if type(value) is list:
+        return value
+    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
+        raise InputTypeError(f"{name} must be a list of {items}, not {type(value).__name__}")
+    return list(value)
+
+
+def callback(value: Any, name: str) -> Any:
+    """``value`` if it is None or callable (a callback option), else an :class:`~agui_notebook.OptionError`."""
+    if value is not None and not callable(value):
+        raise OptionError(f"{name}= must be a function (or None), not {type(value).__name__}")
+    return value
 
 
 def unknown_option(

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from agui_notebook._errors import internal_failure
-from agui_notebook._options import keyword_options
+from agui_notebook._options import callback, keyword_options, listed
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import JSONDecodeError, decode_json, js_concat
 
@@ -119,7 +119,7 @@ class EventReducer:
         self, *, messages: Iterable[Any] | None = None, state: Any = None, report: Reporter | None = None
     ) -> None:
         # Called with (index, rule, message) for each event the reducer has to skip or cannot fully apply.
-        self._report = report
+        self._report = callback(report, "report")
         self._messages: list[dict[str, Any]] = []
         self._by_id: dict[Any, dict[str, Any]] = {}
         # tool call id -> (message holding it first, the tool call)
@@ -141,7 +141,7 @@ class EventReducer:
         self._upgrader = LegacyEventUpgrader()
         self._index = 0
         self._aliased = False
-        for message in messages or ():
+        for message in listed(messages or (), "messages", "AG-UI messages"):
             if isinstance(message, BaseModel):
                 message = message.model_dump(mode="json", by_alias=True)
             self._append(_own_message(message))

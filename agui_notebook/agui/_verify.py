@@ -765,7 +765,7 @@ def _checker(
     if rules == "client":
         return EventChecker(messages=messages, state=state, validate=validate)
     if rules != "spec":
-        raise OptionError(f"rules must be 'client' or 'spec', not {rules!r}")
+        raise OptionError(f"rules must be 'client' or 'spec', not {shown(rules)}")
     if messages is not None or state is not None:
         raise OptionError("rules='spec' judges the stream alone; messages= and state= go with rules='client'")
     return SpecChecker(validate=validate)

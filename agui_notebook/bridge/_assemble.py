@@ -7,13 +7,13 @@ UIMessage dicts, with a :class:`MessageChange` for every change so a live view c
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from agui_notebook._errors import UIMessageStreamErrorChunk
-from agui_notebook._options import keyword_options
+from agui_notebook._errors import MessageValidationError, UIMessageStreamErrorChunk
+from agui_notebook._options import keyword_options, listed
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.agui._expand import ChunkExpander
 from agui_notebook.agui._intake import (
@@ -117,7 +117,7 @@ class UIMessageAssembler:
     def __init__(self, messages: Iterable[dict[str, JSON]] = (), *, defer_tool_input: bool = False) -> None:
         self.defer_tool_input = defer_tool_input
         """Leave streamed tool inputs unparsed until ``settle()`` (see ``UIMessageStreamReducer``)."""
-        self.messages: list[dict[str, JSON]] = [dict(m) for m in messages]
+        self.messages: list[dict[str, JSON]] = _continued(messages)
         self._index: dict[str, int] = {m["id"]: i for i, m in enumerate(self.messages)}
         known = {m["id"] for m in to_agui_messages_wire(self.messages)} | set(self._index)
         self._translator = EventChunkTranslator(known_message_ids=known)
@@ -485,5 +485,21 @@ async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str,
             yield item.chunk
 
 
+def _continued(messages: Any) -> list[dict[str, JSON]]:
+    """Copies of the UIMessages an assembler continues from: objects with a string ``id`` (their other fields
+    are the widget's and the bridge's to read)."""
+    out = []
+    for index, message in enumerate(listed(messages, "messages", "UIMessages (dicts)")):
+        if not isinstance(message, Mapping) or type(message.get("id")) is not str:
+            raise MessageValidationError(
+                f"messages[{index}]", "expected a UIMessage (an object with a string id)"
+            )
+        out.append(dict(message))
+    return out
+
+
 def _as_dicts(messages: Iterable[Any]) -> list[dict[str, JSON]]:
-    return [m.model_dump(mode="json") if isinstance(m, BaseModel) else m for m in messages]
+    return [
+        m.model_dump(mode="json") if isinstance(m, BaseModel) else m
+        for m in listed(messages, "messages", "UIMessages")
+    ]

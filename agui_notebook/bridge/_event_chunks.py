@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from agui_notebook._errors import internal_failure
 from agui_notebook._types import JSON
 from agui_notebook.agui._interrupts import approval_fields, is_tool_approval
 from agui_notebook.agui._metadata import spread_merge_metadata
@@ -27,6 +28,7 @@ from agui_notebook.bridge._messages import (
     tool_result_fields,
 )
 from agui_notebook.wire._json import decode_json, encode_json, js_concat
+from agui_notebook.wire._values import is_plain_json, json_error, json_form_problem
 
 
 @dataclass(slots=True)
@@ -110,6 +112,23 @@ class _ToolCall:
     has_output: bool = False
     denied: bool = False  # the run input answered its approval with a denial: its result is the denial
     info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
+
+
+def _result_content(content: JSON, metadata: JSON) -> JSON:
+    """A tool result's ``content``, checked where it enters: the result is held for one event (an outcome claim
+    may follow), so a content with no JSON form would otherwise fail at the next event, blamed on it."""
+    problem = None if is_plain_json(content) else json_form_problem(content, ".content")
+    if problem is not None:
+        raise json_error("", *problem)
+    try:  # what the held result will be made into (its output, or its error text): it can be written as JSON
+        tool_result_fields(content, metadata)
+        if not isinstance(content, str):
+            encode_json(content)
+    except Exception as exc:
+        raise json_error(
+            "", ".content", f"no JSON text can be written for it ({internal_failure(exc)})"
+        ) from None
+    return content
 
 
 @dataclass(slots=True)
@@ -695,11 +714,12 @@ class EventChunkTranslator:
             )
         self._known.add(event.get("messageId", ""))
         self._owner[event.get("messageId", "")] = self._tools[call_id].message_id
+        metadata = spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None
         self._pending_result = _PendingResult(
             call_id,
             event.get("messageId", ""),
-            event.get("content"),
-            metadata=spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None,
+            _result_content(event.get("content"), metadata),
+            metadata=metadata,
         )
         if self._run is not None:
             self._run.need_step = True

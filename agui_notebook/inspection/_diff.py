@@ -29,6 +29,7 @@ from typing import Any
 
 import pandas as pd
 
+from agui_notebook._errors import OptionError
 from agui_notebook._options import keyword_options
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.logs.tables._runs import runs_df
@@ -177,6 +178,8 @@ def diff_runs(a: Any, b: Any, *, run: Any = None) -> RunDiff:
 
     >>> diff_runs("before.jsonl", "after.jsonl").table.query("change == 'tool_args_changed'")  # doctest: +SKIP
     """
+    if isinstance(run, tuple) and len(run) != 2:
+        raise OptionError(f"run=(run_a, run_b) picks a run of each source: a pair, not {len(run)} values")
     run_a, run_b = run if isinstance(run, tuple) else (run, run)
     first, second = inspected_run(a, run_a), inspected_run(b, run_b)
     parts_a, parts_b = _parts(_messages(a, first, run_a)), _parts(_messages(b, second, run_b))

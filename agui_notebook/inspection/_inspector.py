@@ -28,8 +28,10 @@ from typing import Any
 import anywidget
 import traitlets
 
+from agui_notebook._errors import InputTypeError, OptionError, SeekError, internal_failure
 from agui_notebook._gc import collections_paused
-from agui_notebook._options import check_keywords
+from agui_notebook._options import check_keywords, listed
+from agui_notebook._shown import json_kind, shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
@@ -117,12 +119,23 @@ class Inspector(anywidget.AnyWidget):
             from anywidget._util import try_file_contents
 
             Inspector._esm = try_file_contents(BUNDLE)
+        events = _checked_events(events)
+        _check_options(len(events), times, runs, checkpoint_every, starts, renderers)
         self.events = events
         """The run's events (AG-UI wire dicts); event ``i`` is ``events[i]``."""
         self.timeline_index = EventTimeline(events, every=checkpoint_every, starts=starts)
         self.problems = verify_events(events, validate=False)
         """``verify_events``' problems (``index`` is the event's)."""
-        super().__init__(title=title, **kwargs)
+        if type(title) is not str:
+            raise OptionError(f"title must be a str, not {type(title).__name__}")
+        try:
+            super().__init__(title=title, **kwargs)
+        except (
+            traitlets.TraitError,
+            ValueError,
+        ) as error:  # a widget option of the wrong kind (theme="blue")
+            # (a ValueError: traitlets could not even show the value, an int of 5,000 digits)
+            raise OptionError(f"Inspector: {internal_failure(error)}") from None
         self.renderer_warnings: list[str] = []
         """What renderers failed on (each part and error once); the part shows the error too."""
         self._renderers = PartRenderers(
@@ -169,7 +182,7 @@ class Inspector(anywidget.AnyWidget):
         """Show the conversation after ``events[:n + 1]`` (``n`` counts from the end when negative)."""
         count = len(self.events)
         if not -count <= n < count:
-            raise IndexError(f"seek({n}): the run has {count} events (0 to {count - 1})")
+            raise SeekError(f"seek({n}): the run has {count} events (0 to {count - 1})")
         self.position = n % count
         return self
 
@@ -293,6 +306,47 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
         starts=run_starts(picked.inputs),  # a chat's user turns and state: in its run inputs
         **kwargs,
     )
+
+
+def _checked_events(events: Any) -> list[dict[str, JSON]]:
+    """The Inspector's events: a list of AG-UI wire dicts (``inspect`` reads any source into one)."""
+    found = listed(events, "events", "AG-UI events (wire dicts; inspect() reads any source)")
+    for index, event in enumerate(found):
+        if type(event) is not dict:
+            raise InputTypeError(f"events[{index}] is {json_kind(event)}, not an AG-UI event (a dict)")
+    return found
+
+
+def _check_options(
+    count: int,
+    times: Any,
+    runs: Any,
+    checkpoint_every: Any,
+    starts: Any,
+    renderers: Any,
+) -> None:
+    """Refuse options of the wrong kind before anything is built from them (an OptionError naming the option)."""
+    if times is not None and (
+        type(times) is not list
+        or len(times) != count
+        or not all(t is None or (type(t) in (int, float) and t == t) for t in times)
+    ):
+        raise OptionError(f"times= must be a list of {count} numbers (seconds) or None, one per event")
+    if runs is not None and (
+        type(runs) is not list or not all(type(r) is int and 0 <= r < max(count, 1) for r in runs)
+    ):
+        raise OptionError(f"runs= must be a list of event positions (0 to {count - 1}) where runs start")
+    if type(checkpoint_every) is not int or not 1 <= checkpoint_every <= 2**31:
+        raise OptionError(
+            f"checkpoint_every= must be a whole number of events from 1, not {shown(checkpoint_every)}"
+        )
+    if starts is not None and (
+        not isinstance(starts, Mapping)
+        or not all(type(k) is int and isinstance(v, RunStart) for k, v in starts.items())
+    ):
+        raise OptionError("starts= maps event positions to the RunStart each run begins from")
+    if renderers is not None and not isinstance(renderers, Mapping):
+        raise OptionError(f"renderers= maps part types to renderers, not {type(renderers).__name__}")
 
 
 _OPTIONS = (

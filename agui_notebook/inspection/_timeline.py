@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agui_notebook._errors import OptionError, SeekError
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._assemble import UIMessageAssembler, merge_consecutive_deltas
@@ -85,7 +87,7 @@ class EventTimeline:
         starts: Mapping[int, RunStart] | None = None,
     ) -> None:
         if every < 1:
-            raise ValueError(f"every={every}: a checkpoint needs at least one event between")
+            raise OptionError(f"every={shown(every)}: a checkpoint needs at least one event between")
         self.events = events
         self.every = every
         self.starts = dict(sorted((starts or {}).items()))
@@ -218,9 +220,7 @@ class EventTimeline:
 
     def _checked(self, n: int) -> int:
         if not -1 <= n < len(self.events):
-            raise IndexError(
-                f"event {n}: the run has {len(self.events)} events (0 to {len(self.events) - 1})"
-            )
+            raise SeekError(f"event {n}: the run has {len(self.events)} events (0 to {len(self.events) - 1})")
         return n
 
 

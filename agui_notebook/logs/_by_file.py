@@ -28,11 +28,19 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from agui_notebook._errors import EventLogWarning, OptionError, WorkerError
+from agui_notebook._errors import (
+    EventLogWarning,
+    OptionalDependencyError,
+    OptionError,
+    SourceError,
+    WorkerError,
+    internal_failure,
+)
+from agui_notebook._shown import shown
 from agui_notebook._types import ReadErrorMode
 
 from ._file_slices import piece_size, split_large_files
-from ._load import _progress_bar, _warn_skipped, load_events
+from ._load import _progress_bar, _warn_skipped, file_error, load_events
 from ._odd_values import id_text, warn_odd_values
 from ._read import Problems
 from ._run_assignment import assign_runs, run_keys
@@ -146,6 +154,9 @@ def _continued_from(parts: list[FilePart]) -> list[int]:
     return [int(e) if e < i else -1 for i, e in enumerate(earliest.tolist())]
 
 
+MAX_WORKERS = 1024
+"""The most worker processes ``workers=`` takes (the pool never starts more than there are batches of files)."""
+
 BATCH_BYTES = 4 << 20
 """Small files are read together until a batch holds this many bytes: every read pays a fixed cost (about
 15 ms for the load and two tables), which a log of one conversation (tens of KB) would otherwise pay alone.
@@ -193,7 +204,10 @@ class _Runner:
 
     def __init__(self, workers: int | None, client: Any) -> None:
         self.client = client
-        self.pool = None
+        self.pool: Any = None
+        self.start_failure: BaseException | None = None
+        """Why the pool's workers could not start (its fork server gone, no processes left): the files are then
+        reported unread by ``map``."""
         if client is None and workers is not None and workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
@@ -201,8 +215,11 @@ class _Runner:
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload([__name__, "agui_notebook.logs._summary"])  # and the tables
             self.pool = ProcessPoolExecutor(workers, mp_context=context)
-            # Forked workers start at the first task: start them now, before a progress bar's thread.
-            self.pool.submit(os.getpid)
+            try:
+                # Forked workers start at the first task: start them now, before a progress bar's thread.
+                self.pool.submit(os.getpid)
+            except _START_FAILURES as exc:
+                self.start_failure = exc
 
     def map(
         self,
@@ -227,6 +244,8 @@ class _Runner:
                 found[i] = outline.result()
                 _advance(bar, sizes[i])
             return futures, found
+        if self.start_failure is not None:
+            raise _not_started([path for group in groups for path in group], self.start_failure)
         if self.pool is not None:
             parts = _pooled(self.pool, groups, builders, errors)
         else:
@@ -239,7 +258,7 @@ class _Runner:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown()
+            self.pool.shutdown(cancel_futures=self.start_failure is not None)
 
 
 def _pooled(
@@ -249,7 +268,13 @@ def _pooled(
     from concurrent.futures import wait
     from concurrent.futures.process import BrokenProcessPool
 
-    futures = [pool.submit(file_part, group, builders, errors) for group in groups]
+    futures = []
+    for group in groups:
+        try:
+            futures.append(pool.submit(file_part, group, builders, errors))
+        except (*_START_FAILURES, BrokenProcessPool) as error:
+            unread = [path for rest in groups[len(futures) :] for path in rest]
+            raise _not_started(unread, error) from error
     for future in futures:
         try:
             yield future.result()
@@ -267,6 +292,18 @@ def _pooled(
                 "killed (out of memory?); try fewer workers= or none. Not read: " + ", ".join(unread),
                 paths=unread,
             ) from error
+
+
+_START_FAILURES = (OSError, EOFError)
+"""What starting a worker raises when the fork server is gone (refused, or dead in the middle of a fork)."""
+
+
+def _not_started(unread: list[str], error: BaseException) -> WorkerError:
+    return WorkerError(
+        f"the process pool could not start its workers ({internal_failure(error)}): try again, or fewer "
+        "workers= or none. Not read: " + ", ".join(unread),
+        paths=unread,
+    )
 
 
 def start_method() -> str:
@@ -306,7 +343,7 @@ def _dask() -> Any:
         import dask.dataframe as dd
         import distributed  # noqa: F401
     except ImportError:
-        raise ImportError(
+        raise OptionalDependencyError(
             "client= and lazy= need Dask: pip install 'agui-notebook[dask]' (dask[distributed] and dask[dataframe])"
         ) from None
     return dd
@@ -329,14 +366,24 @@ def by_file(
     than one file's only for runs cut across files). With ``lazy=True`` (and a client) the tables are
     ``dask.dataframe`` tables whose partitions stay on the cluster.
     """
+    if workers is not None and (type(workers) is not int or not 1 <= workers <= MAX_WORKERS):
+        raise OptionError(
+            f"workers must be a number of processes from 1 to {MAX_WORKERS}, not {shown(workers)}"
+        )
     if lazy and client is None:
         raise OptionError("lazy=True needs client= (a dask.distributed.Client)")
     if client is not None:
         _dask()
     Problems(errors)  # checks the mode
-    paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
-    runner = _Runner(workers, client)
-    batches, sizes = _batches(paths)
+    try:
+        paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
+        batches, sizes = _batches(paths)
+    except SourceError:
+        raise
+    except OSError as exc:  # a file that went away since it was listed
+        raise file_error(exc) from exc
+    # Never more processes than batches to read: a pool of fork workers starts all of them at once.
+    runner = _Runner(None if workers is None else min(workers, len(batches)), client)
     bar = _progress_bar(progress, sum(sizes))
     try:
         parts, outlines = runner.map(batches, builders, errors, bar, sizes)

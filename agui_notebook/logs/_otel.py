@@ -32,7 +32,9 @@ import numpy as np
 import orjson
 import pandas as pd
 
+from agui_notebook._errors import OptionalDependencyError, OptionError
 from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 
 from .._types import EventsOrSource
 from .._version import __version__
@@ -69,7 +71,7 @@ def _sdk() -> Any:
         from opentelemetry.sdk import trace as sdk_trace
         from opentelemetry.sdk.util import instrumentation
     except ImportError:
-        raise ImportError(
+        raise OptionalDependencyError(
             "OpenTelemetry export needs opentelemetry-sdk: pip install 'agui-notebook[otel]'"
         ) from None
     return trace, sdk_trace, resources, instrumentation
@@ -491,6 +493,12 @@ def to_otel_spans(
     >>> [(s.name, s.attributes.get("gen_ai.response.time_to_first_chunk")) for s in spans]
     [('invoke_agent', 0.25), ('chat', 0.25)]
     """
+    if agent_name is not None and type(agent_name) is not str:
+        raise OptionError(f"agent_name must be a str (or None), not {type(agent_name).__name__}")
+    if resource is not None and not hasattr(resource, "attributes"):
+        raise OptionError(
+            f"resource must be an OpenTelemetry Resource (or None), not {type(resource).__name__}"
+        )
     maker = _SpanMaker(resource)
     frame = events_table(events)
     occurrences: dict[tuple[Any, Any], int] = {}
@@ -526,6 +534,12 @@ def export_otel(
     >>> [span.name for span in exporter.get_finished_spans()]
     ['invoke_agent']
     """
+    if not callable(getattr(exporter, "export", None)) or not callable(
+        getattr(exporter, "force_flush", None)
+    ):
+        raise OptionError(f"exporter must be an OpenTelemetry SpanExporter, not {type(exporter).__name__}")
+    if type(batch_size) is not int or batch_size < 1:
+        raise OptionError(f"batch_size must be a whole number of spans from 1, not {shown(batch_size)}")
     spans = to_otel_spans(events, agent_name=agent_name, content=content, resource=resource)
     from opentelemetry.sdk.trace.export import SpanExportResult
 

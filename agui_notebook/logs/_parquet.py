@@ -23,7 +23,7 @@ import numpy as np
 import orjson
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionalDependencyError, OptionError
 from agui_notebook._options import keyword_options
 from agui_notebook.wire._json import decode_json
 from agui_notebook.wire._reader import BOM
@@ -44,7 +44,7 @@ def _arrow() -> Any:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise ImportError("Parquet needs pyarrow: pip install 'agui-notebook[parquet]'") from None
+        raise OptionalDependencyError("Parquet needs pyarrow: pip install 'agui-notebook[parquet]'") from None
     return pa, pq
 
 

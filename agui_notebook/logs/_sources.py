@@ -12,7 +12,8 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from agui_notebook.wire._reader import looks_like_text
+from agui_notebook._errors import InputTypeError, SourceNotFoundError
+from agui_notebook.wire._reader import looks_like_text, missing_path
 
 from ._file_buffer import FileBuffer
 from ._file_slices import FileSlice
@@ -64,17 +65,18 @@ def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
             else:
                 skipped.append({"path": path, "reason": _NOT_A_LOG_NAME})
         if not found:
-            raise FileNotFoundError(
-                f"no event logs ({', '.join(LOG_SUFFIXES)}, each optionally .gz) in folder {pattern!r}"
+            raise SourceNotFoundError(
+                f"no event logs ({', '.join(LOG_SUFFIXES)}, each optionally .gz) in folder {pattern!r}",
+                path=pattern,
             )
         return found
     if any(char in pattern for char in "*?["):
         found = sorted(path for path in glob.glob(pattern, recursive=True) if os.path.isfile(path))
         if not found:
-            raise FileNotFoundError(f"no files match {pattern!r}")
+            raise SourceNotFoundError(f"no files match {pattern!r}", path=pattern)
         return found
     if not os.path.exists(pattern):
-        raise FileNotFoundError(f"{pattern!r} is neither an existing file nor JSONL, JSON or SSE text")
+        raise missing_path(pattern)
     return [pattern]
 
 
@@ -182,4 +184,4 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
         return [found for item in source for found in sources(item, skipped)]
     if hasattr(source, "__iter__"):
         return [Source("<events>", items=list(source))]
-    raise TypeError(f"cannot load events from {type(source).__name__}")
+    raise InputTypeError(f"cannot load events from {type(source).__name__}")

@@ -25,10 +25,20 @@ import pandas as pd
 from agui_notebook._errors import OptionError
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 from agui_notebook._types import ReadErrorMode
 
 from ._by_file import by_file, file_paths
-from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
+from ._columns import (
+    CHUNK_COLUMNS,
+    REASONING_COLUMNS,
+    RUN_COLUMNS,
+    SUMMARY_DISTRIBUTIONS,
+    SUMMARY_STATISTICS,
+    SUMMARY_TOTALS,
+    TOOL_CALL_COLUMNS,
+    names,
+)
 from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
 from .tables._frame import EventFrame, category_values, take
@@ -106,6 +116,28 @@ class _Tables:
         return keys, chunks.gap[streamed]
 
 
+_GIVEN_COLUMNS = {
+    "runs": [name for name in names(RUN_COLUMNS) if name != "cost_usd"],
+    "tool_calls": names(TOOL_CALL_COLUMNS),
+    "reasoning": [name for name in names(REASONING_COLUMNS) if name != "tokens"],
+    "chunks": names(CHUNK_COLUMNS),
+}
+"""The columns a table given to ``summarize``/``totals_df`` has: those of the table function's result."""
+
+
+def _check_given(given: dict[str, Any]) -> None:
+    for name, table in given.items():
+        if table is None:
+            continue
+        if not isinstance(table, pd.DataFrame):
+            raise OptionError(
+                f"{name}= must be the {name}_df table (a DataFrame), not {type(table).__name__}"
+            )
+        missing = [column for column in _GIVEN_COLUMNS[name] if column not in table.columns]
+        if missing:
+            raise OptionError(f"{name}= is not a {name}_df table: it has no {', '.join(missing[:5])} column")
+
+
 def _from_files(
     events: Any,
     given: dict[str, pd.DataFrame | None],
@@ -119,6 +151,7 @@ def _from_files(
 
     Returns ``(events, given, prices)`` for :class:`_Tables`: with files, every table it needs is given.
     """
+    _check_given(given)
     skipped: list[dict[str, str]] = []
     paths = None if events is None else file_paths(events, skipped)
     if paths is None:
@@ -152,11 +185,11 @@ def _streamed_chunks(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _group_keys(runs: pd.DataFrame, by: Any) -> list[str]:
-    keys = [by] if isinstance(by, str) else list(by)
-    missing = [key for key in keys if key not in runs.columns]
+    keys = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else []
+    missing = [key for key in keys if type(key) is not str or key not in runs.columns]
     if missing or not keys:
         raise OptionError(
-            f"by must name runs_df columns (such as 'model' or 'source'), not {missing or by!r}"
+            f"by must name runs_df columns (such as 'model' or 'source'), not {shown(missing or by)}"
         )
     return keys
 

@@ -10,6 +10,9 @@ import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable, Iterator
 from typing import Any, overload
 
+from pydantic import BaseModel
+
+from agui_notebook._errors import UIMessageValidationError
 from agui_notebook._options import keyword_options
 
 from ._chunk_source import ChunkSource, aiter_ui_chunks, iter_ui_chunks
@@ -24,7 +27,11 @@ __all__ = ["read_ui_message_stream", "ui_message_from_chunks"]
 def _starting_message(message: UIMessage | dict[str, Any] | None) -> dict[str, Any] | None:
     if message is None or isinstance(message, dict):
         return message
-    return message.model_dump(mode="json")
+    if isinstance(message, BaseModel):
+        return message.model_dump(mode="json")
+    raise UIMessageValidationError(
+        "message", f"expected a UIMessage (a model or a dict), not {type(message).__name__}"
+    )
 
 
 def _error_reporter(

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from agui_notebook._errors import (
     UIMessageStreamError,
     UIMessageStreamErrorChunk,
@@ -17,7 +19,7 @@ from agui_notebook._errors import (
     check_error_mode,
     internal_failure,
 )
-from agui_notebook._options import keyword_options
+from agui_notebook._options import callback, keyword_options
 from agui_notebook._shown import shown
 from agui_notebook.wire._json import copy_json, join_surrogates, js_string
 
@@ -132,8 +134,8 @@ class UIMessageStreamReducer:
     ) -> None:
         self.defer_tool_input = defer_tool_input
         self._unsettled: dict[Any, tuple[int, PartialJsonBuffer]] = {}
-        self.on_data = on_data
-        self.on_error = on_error
+        self.on_data = callback(on_data, "on_data")
+        self.on_error = callback(on_error, "on_error")
         self.collect = check_error_mode(errors, ("raise", "collect")) == "collect"
         self.problems: list[UIMessageStreamError] = []
         self.finish_reason: str | None = None
@@ -169,7 +171,7 @@ class UIMessageStreamReducer:
             "error": self._error,
             "abort": self._ignore,
         }
-        if message is not None and not isinstance(message, dict):
+        if isinstance(message, BaseModel):
             message = message.model_dump(mode="json")  # a UIMessage model
         if message is not None and not isinstance(message, dict):
             raise UIMessageValidationError("message", "expected a UIMessage (an object)")

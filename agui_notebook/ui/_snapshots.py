@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from agui_notebook._errors import UIMessageStreamError, UIMessageValidationError
+from agui_notebook._errors import OptionError, UIMessageStreamError, UIMessageValidationError
 from agui_notebook._shown import shown
 
 from ._changes import MessageChange
@@ -114,6 +114,8 @@ class SnapshotBuilder:
 
 
 def _validators(message_type: type[UIMessage]) -> tuple[TypeAdapter[Any], TypeAdapter[Any]]:
+    if not (isinstance(message_type, type) and issubclass(message_type, UIMessage)):
+        raise OptionError(f"message_type= must be a UIMessage model, not {shown(message_type)}")
     validators = _VALIDATORS.get(message_type)
     if validators is None:
         fields = message_type.model_fields

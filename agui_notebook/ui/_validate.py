@@ -11,8 +11,9 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 from typing_extensions import TypeIs
 
-from agui_notebook._errors import UIMessageValidationError, json_path, no_unraisable_reports
+from agui_notebook._errors import OptionError, UIMessageValidationError, json_path, no_unraisable_reports
 from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 
 from ._parts import DynamicToolUIPart, MessageT, ToolUIPart, UIMessage, UIPart
 
@@ -420,7 +421,7 @@ def _apply_schema(schema: Schema, value: Any, path: list[str | int]) -> Any:
             return schema(value)
     except Exception as error:  # any failure of a user's schema is a validation failure, as in the AI SDK
         raise _Invalid(path, f"does not match the schema: {error}") from error
-    raise TypeError(f"{schema!r} is not a schema (a pydantic model, a TypeAdapter or a callable)")
+    raise OptionError(f"{shown(schema)} is not a schema (a pydantic model, a TypeAdapter or a callable)")
 
 
 def _jsonable(value: Any) -> Any:
@@ -585,6 +586,8 @@ def model_of(model: Any, value: Any, path: str) -> Any:
     ...
     agui_notebook.UIMessageValidationError: message.parts[0].text: Input should be a valid string
     """
+    if not (hasattr(model, "model_validate") or hasattr(model, "validate_python")):
+        raise OptionError(f"message_type= must be a UIMessage model, not {shown(model)}")
     validate = model.model_validate if hasattr(model, "model_validate") else model.validate_python
     try:
         with no_unraisable_reports():

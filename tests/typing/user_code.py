@@ -30,7 +30,9 @@ client: Any = object()  # a dask.distributed.Client
 
 # Every option of the tables is in their signatures.
 assert_type(runs_df("logs/", workers=4), pd.DataFrame)
-assert_type(runs_df("logs/*.jsonl", prices={"gpt-4o": {"input": 2.5, "output": 10.0}}, progress=False), pd.DataFrame)
+assert_type(
+    runs_df("logs/*.jsonl", prices={"gpt-4o": {"input": 2.5, "output": 10.0}}, progress=False), pd.DataFrame
+)
 events = load_events("logs/", errors="collect")
 assert_type(events, pd.DataFrame)
 assert_type(tool_calls_df(events), pd.DataFrame)

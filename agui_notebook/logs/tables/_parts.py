@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
-from agui_notebook._options import keyword_options
+from agui_notebook._options import keyword_options, listed
 from agui_notebook.wire._json import encode_json
 
 __all__ = ["parts_df"]
@@ -71,8 +71,8 @@ def _messages(source: Any) -> Iterable[Any]:
         return [source]
     held = getattr(source, "messages", None)
     if held is not None and not callable(held):
-        return held
-    return source
+        return listed(held, "messages", "UIMessages")
+    return listed(source, "messages", "UIMessages (dicts or models), or a ChatWidget")
 
 
 def _plain(value: Any) -> Mapping[str, Any]:

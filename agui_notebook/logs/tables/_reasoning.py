@@ -8,7 +8,7 @@ from typing import Any, Literal, overload
 import numpy as np
 import pandas as pd
 
-from agui_notebook._options import keyword_options
+from agui_notebook._options import callback, keyword_options
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
 from .._columns import REASONING_COLUMNS, names
@@ -78,7 +78,7 @@ def reasoning_df(
         "reasoning_df",
         _reasoning_of,
         events,
-        {"tokenizer": tokenizer},
+        {"tokenizer": callback(tokenizer, "tokenizer")},
         workers=workers,
         client=client,
         lazy=lazy,

@@ -12,6 +12,7 @@ import pandas as pd
 
 from agui_notebook._errors import AguiNotebookWarning, OptionError
 from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
 from .._columns import RUN_COLUMNS, names
@@ -147,16 +148,20 @@ def checked_prices(prices: Any) -> dict[str, dict[str, float]]:
     checked = {}
     for model, price in prices.items():
         if not isinstance(price, Mapping):
-            raise OptionError(f"prices[{model!r}] must be a dict of {', '.join(PRICE_KEYS)}, not {price!r}")
+            raise OptionError(
+                f"prices[{shown(model)}] must be a dict of {', '.join(PRICE_KEYS)}, not {shown(price)}"
+            )
         unknown = sorted(set(price) - set(PRICE_KEYS))
         if unknown or "input" not in price or "output" not in price:
             raise OptionError(
-                f"prices[{model!r}] takes input and output (and optionally cached_input), USD per million"
+                f"prices[{shown(model)}] takes input and output (and optionally cached_input), USD per million"
                 f" tokens; got {sorted(price)}"
             )
         for key, value in price.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise OptionError(f"prices[{model!r}][{key!r}] must be a non-negative number, not {value!r}")
+                raise OptionError(
+                    f"prices[{shown(model)}][{shown(key)}] must be a non-negative number, not {shown(value)}"
+                )
         checked[str(model)] = {key: float(price.get(key, price["input"])) for key in PRICE_KEYS}
     return checked
 
