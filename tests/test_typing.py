@@ -56,4 +56,6 @@ def test_the_package_is_marked_typed() -> None:
     ignored = subprocess.run(
         ["git", "check-ignore", "agui_notebook/py.typed"], cwd=ROOT, capture_output=True, text=True
     )
-    assert ignored.returncode == 1, "agui_notebook/py.typed is ignored by git, so the wheel would leave it out"
+    assert ignored.returncode == 1, (
+        "agui_notebook/py.typed is ignored by git, so the wheel would leave it out"
+    )
