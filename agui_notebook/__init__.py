@@ -9,7 +9,14 @@ Three parts, one public surface (every other module is private):
 - **Logs**: recorded event logs as pandas tables (runs, messages, chunks, tool calls, reasoning), serving-style
   latency summaries and plots.
 - **Inspect**: assertions over a recorded run (``expect``), two runs compared (``diff_runs``) and the run input
-  continuing a conversation from any event (``fork``), and a run scrubbed event by event (``inspect``).
+  continuing a conversation from any event (``fork``), and a run scrubbed event by event (``inspect_run``).
+
+The top level holds what a notebook user types. Each room has a namespace of its own for the rest, the types and
+the machinery: ``agui_notebook.agui`` (AG-UI events: ``EventReducer``, ``ThreadState``, ``Problem`` ...),
+``agui_notebook.ui`` (AI SDK UIMessages: the part models, ``UIMessageStreamReducer``, ``PartialJsonBuffer`` ...),
+``agui_notebook.bridge`` (the conversions), ``agui_notebook.logs`` (the tables, plots and exports) and
+``agui_notebook.inspection`` (``Inspector`` ...). A name that moved there still works here, with a
+``DeprecationWarning`` naming its new place.
 
 >>> from agui_notebook import ui_messages_from_events
 >>> events = [
@@ -23,9 +30,9 @@ Three parts, one public surface (every other module is private):
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from agui_notebook._lazy import Moved, lazy_namespace
 from agui_notebook._version import __version__
 
 # Public name -> the private module that defines it. Nothing is imported until a name is first used, so the
@@ -47,9 +54,9 @@ _EXPORTS: dict[str, str] = {
     "MessageValidationError": "agui_notebook._errors",
     "OptionError": "agui_notebook._errors",
     "OptionalDependencyError": "agui_notebook._errors",
-    "RendererOutputError": "agui_notebook._errors",
     "PatchError": "agui_notebook._errors",
     "ProtocolError": "agui_notebook._errors",
+    "RendererOutputError": "agui_notebook._errors",
     "RunStreamError": "agui_notebook._errors",
     "SeekError": "agui_notebook._errors",
     "SourceError": "agui_notebook._errors",
@@ -66,12 +73,6 @@ _EXPORTS: dict[str, str] = {
     "aparse_events": "agui_notebook.agui._intake",
     "iter_wire_events": "agui_notebook.agui._intake",
     "parse_events": "agui_notebook.agui._intake",
-    "to_wire_event": "agui_notebook.agui._intake",
-    "apply_json_patch": "agui_notebook.agui._patch",
-    "EventReducer": "agui_notebook.agui._reducer",
-    "RunInfo": "agui_notebook.agui._thread",
-    "ThreadState": "agui_notebook.agui._thread",
-    "Problem": "agui_notebook.agui._problem",
     "averify_events": "agui_notebook.agui._verify",
     "verify_events": "agui_notebook.agui._verify",
     "UIMessageAssembler": "agui_notebook.bridge._assemble",
@@ -85,18 +86,13 @@ _EXPORTS: dict[str, str] = {
     "diff_runs": "agui_notebook.inspection._diff",
     "expect": "agui_notebook.inspection._expect",
     "fork": "agui_notebook.inspection._fork",
-    "Inspector": "agui_notebook.inspection._inspector",
-    "inspect": "agui_notebook.inspection._inspector",
+    "inspect_run": "agui_notebook.inspection._inspector",
     "load_events": "agui_notebook.logs._load",
-    "to_parquet": "agui_notebook.logs._parquet",
-    "export_otel": "agui_notebook.logs._otel",
-    "to_otel_spans": "agui_notebook.logs._otel",
     "plot_reasoning_lengths": "agui_notebook.logs._plots",
     "plot_run_timeline": "agui_notebook.logs._plots",
     "plot_token_stream": "agui_notebook.logs._plots",
     "plot_tool_latency": "agui_notebook.logs._plots",
     "EventRecorder": "agui_notebook.logs._record",
-    "RecordedEvent": "agui_notebook.logs._record",
     "record": "agui_notebook.logs._record",
     "summarize": "agui_notebook.logs._summary",
     "totals_df": "agui_notebook.logs._summary",
@@ -106,39 +102,14 @@ _EXPORTS: dict[str, str] = {
     "reasoning_df": "agui_notebook.logs.tables._reasoning",
     "runs_df": "agui_notebook.logs.tables._runs",
     "tool_calls_df": "agui_notebook.logs.tables._tool_calls",
-    "MessageChange": "agui_notebook.ui._changes",
     "aiter_ui_chunks": "agui_notebook.ui._chunk_source",
     "iter_ui_chunks": "agui_notebook.ui._chunk_source",
-    "PartialJsonBuffer": "agui_notebook.ui._partial_json",
-    "parse_partial_json": "agui_notebook.ui._partial_json",
-    "CustomContentUIPart": "agui_notebook.ui._parts",
-    "DataUIPart": "agui_notebook.ui._parts",
-    "DynamicToolUIPart": "agui_notebook.ui._parts",
-    "FileUIPart": "agui_notebook.ui._parts",
-    "ReasoningFileUIPart": "agui_notebook.ui._parts",
-    "ReasoningUIPart": "agui_notebook.ui._parts",
-    "SourceDocumentUIPart": "agui_notebook.ui._parts",
-    "SourceUrlUIPart": "agui_notebook.ui._parts",
-    "SteeringMessageUIPart": "agui_notebook.ui._parts",
-    "StepStartUIPart": "agui_notebook.ui._parts",
-    "TextUIPart": "agui_notebook.ui._parts",
-    "ToolApproval": "agui_notebook.ui._parts",
-    "ToolState": "agui_notebook.ui._parts",
-    "ToolUIPart": "agui_notebook.ui._parts",
     "UIMessage": "agui_notebook.ui._parts",
-    "UIMessagePart": "agui_notebook.ui._parts",
-    "UIPart": "agui_notebook.ui._parts",
-    "UnknownUIPart": "agui_notebook.ui._parts",
     "read_ui_message_stream": "agui_notebook.ui._read_stream",
     "ui_message_from_chunks": "agui_notebook.ui._read_stream",
-    "UIMessageStreamReducer": "agui_notebook.ui._reducer",
-    "SafeValidationResult": "agui_notebook.ui._validate",
-    "get_tool_name": "agui_notebook.ui._validate",
-    "is_tool_output_error_part": "agui_notebook.ui._validate",
-    "is_tool_ui_part": "agui_notebook.ui._validate",
+    "ui_tools": "agui_notebook.ui._typed",
     "safe_validate_ui_messages": "agui_notebook.ui._validate",
     "validate_ui_messages": "agui_notebook.ui._validate",
-    "ui_tools": "agui_notebook.ui._typed",
     "Branch": "agui_notebook.widget._branches",
     "ChatWidget": "agui_notebook.widget._chat",
     "FrontendTool": "agui_notebook.widget._frontend_tools",
@@ -146,21 +117,92 @@ _EXPORTS: dict[str, str] = {
     "HttpAgent": "agui_notebook.widget._http",
 }
 
+ROOMS = frozenset({"agui", "ui", "bridge", "logs", "inspection"})
+"""The rooms with a public namespace (``agui_notebook.logs.to_parquet``), imported when first named."""
+
+# Names that left the top level for their room's namespace (or a new name): they still work, and warn.
+_MOVED: dict[str, Moved] = {
+    "CustomContentUIPart": Moved(
+        "agui_notebook.ui.CustomContentUIPart", "agui_notebook.ui._parts", "CustomContentUIPart"
+    ),
+    "DataUIPart": Moved("agui_notebook.ui.DataUIPart", "agui_notebook.ui._parts", "DataUIPart"),
+    "DynamicToolUIPart": Moved(
+        "agui_notebook.ui.DynamicToolUIPart", "agui_notebook.ui._parts", "DynamicToolUIPart"
+    ),
+    "EventReducer": Moved("agui_notebook.agui.EventReducer", "agui_notebook.agui._reducer", "EventReducer"),
+    "FileUIPart": Moved("agui_notebook.ui.FileUIPart", "agui_notebook.ui._parts", "FileUIPart"),
+    "Inspector": Moved(
+        "agui_notebook.inspection.Inspector", "agui_notebook.inspection._inspector", "Inspector"
+    ),
+    "MessageChange": Moved("agui_notebook.ui.MessageChange", "agui_notebook.ui._changes", "MessageChange"),
+    "PartialJsonBuffer": Moved(
+        "agui_notebook.ui.PartialJsonBuffer", "agui_notebook.ui._partial_json", "PartialJsonBuffer"
+    ),
+    "Problem": Moved("agui_notebook.agui.Problem", "agui_notebook.agui._problem", "Problem"),
+    "ReasoningFileUIPart": Moved(
+        "agui_notebook.ui.ReasoningFileUIPart", "agui_notebook.ui._parts", "ReasoningFileUIPart"
+    ),
+    "ReasoningUIPart": Moved(
+        "agui_notebook.ui.ReasoningUIPart", "agui_notebook.ui._parts", "ReasoningUIPart"
+    ),
+    "RecordedEvent": Moved("agui_notebook.logs.RecordedEvent", "agui_notebook.logs._record", "RecordedEvent"),
+    "RunInfo": Moved("agui_notebook.agui.RunInfo", "agui_notebook.agui._thread", "RunInfo"),
+    "SafeValidationResult": Moved(
+        "agui_notebook.ui.SafeValidationResult", "agui_notebook.ui._validate", "SafeValidationResult"
+    ),
+    "SourceDocumentUIPart": Moved(
+        "agui_notebook.ui.SourceDocumentUIPart", "agui_notebook.ui._parts", "SourceDocumentUIPart"
+    ),
+    "SourceUrlUIPart": Moved(
+        "agui_notebook.ui.SourceUrlUIPart", "agui_notebook.ui._parts", "SourceUrlUIPart"
+    ),
+    "SteeringMessageUIPart": Moved(
+        "agui_notebook.ui.SteeringMessageUIPart", "agui_notebook.ui._parts", "SteeringMessageUIPart"
+    ),
+    "StepStartUIPart": Moved(
+        "agui_notebook.ui.StepStartUIPart", "agui_notebook.ui._parts", "StepStartUIPart"
+    ),
+    "TextUIPart": Moved("agui_notebook.ui.TextUIPart", "agui_notebook.ui._parts", "TextUIPart"),
+    "ThreadState": Moved("agui_notebook.agui.ThreadState", "agui_notebook.agui._thread", "ThreadState"),
+    "ToolApproval": Moved("agui_notebook.ui.ToolApproval", "agui_notebook.ui._parts", "ToolApproval"),
+    "ToolState": Moved("agui_notebook.ui.ToolState", "agui_notebook.ui._parts", "ToolState"),
+    "ToolUIPart": Moved("agui_notebook.ui.ToolUIPart", "agui_notebook.ui._parts", "ToolUIPart"),
+    "UIMessagePart": Moved("agui_notebook.ui.UIMessagePart", "agui_notebook.ui._parts", "UIMessagePart"),
+    "UIMessageStreamReducer": Moved(
+        "agui_notebook.ui.UIMessageStreamReducer", "agui_notebook.ui._reducer", "UIMessageStreamReducer"
+    ),
+    "UIPart": Moved("agui_notebook.ui.UIPart", "agui_notebook.ui._parts", "UIPart"),
+    "UnknownUIPart": Moved("agui_notebook.ui.UnknownUIPart", "agui_notebook.ui._parts", "UnknownUIPart"),
+    "apply_json_patch": Moved(
+        "agui_notebook.agui.apply_json_patch", "agui_notebook.agui._patch", "apply_json_patch"
+    ),
+    "export_otel": Moved("agui_notebook.logs.export_otel", "agui_notebook.logs._otel", "export_otel"),
+    "get_tool_name": Moved("agui_notebook.ui.get_tool_name", "agui_notebook.ui._validate", "get_tool_name"),
+    "is_tool_output_error_part": Moved(
+        "agui_notebook.ui.is_tool_output_error_part",
+        "agui_notebook.ui._validate",
+        "is_tool_output_error_part",
+    ),
+    "is_tool_ui_part": Moved(
+        "agui_notebook.ui.is_tool_ui_part", "agui_notebook.ui._validate", "is_tool_ui_part"
+    ),
+    "parse_partial_json": Moved(
+        "agui_notebook.ui.parse_partial_json", "agui_notebook.ui._partial_json", "parse_partial_json"
+    ),
+    "to_otel_spans": Moved("agui_notebook.logs.to_otel_spans", "agui_notebook.logs._otel", "to_otel_spans"),
+    "to_parquet": Moved("agui_notebook.logs.to_parquet", "agui_notebook.logs._parquet", "to_parquet"),
+    "to_wire_event": Moved("agui_notebook.agui.to_wire_event", "agui_notebook.agui._intake", "to_wire_event"),
+    "inspect": Moved(
+        "agui_notebook.inspect_run (it shadowed the standard library's inspect)",
+        "agui_notebook.inspection._inspector",
+        "inspect_run",
+    ),
+}
+
 __all__ = [*sorted(_EXPORTS), "__version__"]
 
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agui_notebook' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
+if not TYPE_CHECKING:  # type checkers read the imports below instead (so they still reject unknown names)
+    __getattr__, __dir__ = lazy_namespace(__name__, _EXPORTS, rooms=ROOMS, moved=_MOVED)
 
 if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps the two lists equal)
     from agui_notebook._errors import (
@@ -222,7 +264,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
     from agui_notebook.inspection._diff import diff_runs as diff_runs
     from agui_notebook.inspection._expect import expect as expect
     from agui_notebook.inspection._fork import fork as fork
-    from agui_notebook.inspection._inspector import Inspector as Inspector, inspect as inspect
+    from agui_notebook.inspection._inspector import Inspector as Inspector, inspect_run as inspect_run
     from agui_notebook.logs._load import load_events as load_events
     from agui_notebook.logs._otel import export_otel as export_otel, to_otel_spans as to_otel_spans
     from agui_notebook.logs._parquet import to_parquet as to_parquet
@@ -294,3 +336,4 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         frontend_tool as frontend_tool,
     )
     from agui_notebook.widget._http import HttpAgent as HttpAgent
+    from agui_notebook.inspection._inspector import inspect_run as inspect

@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import agui_notebook
 from agui_notebook import AguiNotebookError
 from tests.support.hostile import HUGE_INT, VALUES, event_sequences
+from tests.support.public import public_names, public_value
 
 NOT_HERE = (
     "agui_notebook.widget",
@@ -109,9 +109,8 @@ RECORDS = frozenset({"MessageChange", "Problem", "RunInfo", "ThreadState", "Safe
 
 def _public_callables() -> list[tuple[str, Any]]:
     found = []
-    for name in agui_notebook.__all__:
-        module = agui_notebook._EXPORTS.get(name, "")
-        value = getattr(agui_notebook, name)
+    for name, module in sorted(public_names().items()):
+        value = public_value(name)
         if module.startswith(NOT_HERE) or name in RECORDS or not callable(value):
             continue
         if inspect.isclass(value) and hasattr(value, "model_fields"):
@@ -208,8 +207,14 @@ def test_the_callables_cover_the_public_surface() -> None:
         "load_events",
         "runs_df",
         "expect",
-        "inspect",
+        "inspect_run",
         "diff_runs",
         "iter_ui_chunks",
     } <= names
-    assert not any(agui_notebook._EXPORTS[name].startswith(NOT_HERE) for name in names)
+    assert {
+        "EventReducer",
+        "UIMessageStreamReducer",
+        "Inspector",
+        "to_parquet",
+    } <= names  # the rooms' names too
+    assert not any(public_names()[name].startswith(NOT_HERE) for name in names)

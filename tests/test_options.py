@@ -14,6 +14,7 @@ import pytest
 import agui_notebook
 from agui_notebook import OptionError
 from agui_notebook._options import keyword_options, unknown_option
+from tests.support.public import public_names, public_value
 
 # The lead's rooms (being rewritten): their options are checked there.
 NOT_HERE = (
@@ -27,18 +28,17 @@ NOT_HERE = (
 def _with_options() -> list[tuple[str, Any, list[str]]]:
     """(name, callable, its keyword-only options) of every public function and option-taking class here."""
     found = []
-    for name in agui_notebook.__all__:
-        module = agui_notebook._EXPORTS.get(name, "")
+    for name, module in sorted(public_names().items()):
         if module.startswith(NOT_HERE) or module.endswith("._errors"):
             continue
-        value = getattr(agui_notebook, name)
+        value = public_value(name)
         if inspect.isclass(value) and hasattr(value, "model_fields"):
             continue  # pydantic models: their keywords are data (fields), not options
         try:
             parameters = inspect.signature(value).parameters.values()
         except (TypeError, ValueError):
             continue
-        if any(p.kind is p.VAR_KEYWORD for p in parameters) and name not in ("inspect", "Inspector"):
+        if any(p.kind is p.VAR_KEYWORD for p in parameters) and name not in ("inspect_run", "Inspector"):
             continue
         options = [p.name for p in parameters if p.kind is p.KEYWORD_ONLY]
         if options:
@@ -63,7 +63,13 @@ def test_the_public_functions_with_options_are_all_checked() -> None:
         "apply_events",
         "verify_events",
     } <= names
-    assert {"UIMessageStreamReducer", "EventReducer", "UIMessageAssembler", "inspect", "Inspector"} <= names
+    assert {
+        "UIMessageStreamReducer",
+        "EventReducer",
+        "UIMessageAssembler",
+        "inspect_run",
+        "Inspector",
+    } <= names
 
 
 @pytest.mark.parametrize(("name", "function", "options"), WITH_OPTIONS, ids=[n for n, _, _ in WITH_OPTIONS])

@@ -208,7 +208,9 @@ def _messages(source: Any, run: InspectedRun, picked: Any) -> list[dict[str, Any
     held = getattr(source, "messages", None)
     if picked is None and hasattr(source, "events") and isinstance(held, list):
         return held  # a whole ChatWidget: its conversation (user turns are not in its events)
-    if run.inputs and run.events:  # a run of a chat: from the input the chat sent it, as inspect() shows it
+    if (
+        run.inputs and run.events
+    ):  # a run of a chat: from the input the chat sent it, as inspect_run() shows it
         return EventTimeline(run.events, starts=run_starts(run.inputs)).messages_after(len(run.events) - 1)
     return ui_message_dicts_from_events(run.events)
 

@@ -1,11 +1,11 @@
-"""``inspect(source)``: a recorded run in a widget, event by event: the conversation as it stood right after the
+"""``inspect_run(source)``: a recorded run in a widget, event by event: the conversation as it stood right after the
 selected event (drawn by the chat's own front end), the part that event changed, the event list, the event's
 JSON and receive time, ``verify_events``' problems at their events and the shared state.
 
 The kernel owns the position: the front end writes ``position`` (scrubber, keys, a click in the list) and the
 widget answers with the messages after that event (``_timeline.py`` keeps seeking fast on big logs).
 
->>> insp = inspect([
+>>> insp = inspect_run([
 ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
 ...     {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
 ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi"},
@@ -41,7 +41,7 @@ from agui_notebook.widget._renderers import PartRenderers
 from agui_notebook.widget._static_copy import StaticCopy
 from agui_notebook.widget._static_html import static_bundle
 
-__all__ = ["Inspector", "inspect"]
+__all__ = ["Inspector", "inspect_run"]
 
 STATIC_REST_SECONDS = 0.5
 """How long the position must rest before the static copy follows it."""
@@ -65,7 +65,7 @@ def _summary(event: dict[str, JSON]) -> str:
 
 
 class Inspector(anywidget.AnyWidget):
-    """A recorded run, event by event (see :func:`inspect`)."""
+    """A recorded run, event by event (see :func:`inspect_run`)."""
 
     # The bundle's path, or anywidget's FileContents of it once built (a missing bundle is said at first use).
     _esm: Any = BUNDLE if BUNDLE.is_file() else None
@@ -280,7 +280,7 @@ def _seconds(frame: Any) -> list[float | None]:
     ]
 
 
-def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwargs: Any) -> Inspector:
+def inspect_run(source: Any, *, run: int | str | None = None, title: str = "", **kwargs: Any) -> Inspector:
     """An inspector widget over ``source``: a log path, an events frame (``load_events``), a list of events or a
     :class:`ChatWidget` (its ``chat.events``); ``run=`` picks one run (its index or id) as in ``expect``.
 
@@ -290,7 +290,7 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
     ``insp.seek(n)`` shows the conversation after ``events[:n + 1]``; ``insp.position`` is the selected event
     (the front end's scrubber writes it), ``insp.selected_event`` that event. See docs/inspect.md.
     """
-    check_keywords("inspect", kwargs, ("run", "title", *_OPTIONS[5:]), Inspector.class_trait_names())
+    check_keywords("inspect_run", kwargs, ("run", "title", *_OPTIONS[5:]), Inspector.class_trait_names())
     picked = inspected_run(source, run=run)
     starts = [i for i, key in enumerate(_run_starts(picked.frame)) if key]
     chat_renderers = getattr(source, "_renderers", None)
@@ -309,8 +309,8 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
 
 
 def _checked_events(events: Any) -> list[dict[str, JSON]]:
-    """The Inspector's events: a list of AG-UI wire dicts (``inspect`` reads any source into one)."""
-    found = listed(events, "events", "AG-UI events (wire dicts; inspect() reads any source)")
+    """The Inspector's events: a list of AG-UI wire dicts (``inspect_run`` reads any source into one)."""
+    found = listed(events, "events", "AG-UI events (wire dicts; inspect_run() reads any source)")
     for index, event in enumerate(found):
         if type(event) is not dict:
             raise InputTypeError(f"events[{index}] is {json_kind(event)}, not an AG-UI event (a dict)")

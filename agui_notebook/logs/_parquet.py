@@ -96,8 +96,8 @@ def to_parquet(
     ``pandas.read_parquet`` (their dict and list columns as JSON text). Needs pyarrow
     (``pip install 'agui-notebook[parquet]'``).
 
-    >>> from agui_notebook import load_events, to_parquet  # doctest: +SKIP
-    >>> to_parquet(load_events("logs/"), "events.parquet")  # doctest: +SKIP
+    >>> from agui_notebook import load_events, logs  # doctest: +SKIP
+    >>> logs.to_parquet(load_events("logs/"), "events.parquet")  # doctest: +SKIP
     >>> load_events("events.parquet")  # doctest: +SKIP
     """
     pa, pq = _arrow()

@@ -17,14 +17,19 @@ from agui_notebook import (
     OptionError,
     chunks_df,
     load_events,
+    logs,
     messages_df,
     reasoning_df,
     runs_df,
     summarize,
     tool_calls_df,
     totals_df,
+    ui,
     ui_messages_from_events,
 )
+
+# isort: split
+from agui_notebook import runs_dff  # type: ignore[attr-defined]  # noqa: F401  # a misspelled name is refused
 
 client: Any = object()  # a dask.distributed.Client
 
@@ -48,6 +53,12 @@ assert_type(totals_df(events, by=["model", "status"]), pd.DataFrame)
 runs_df("logs/", worker=4)  # type: ignore[call-overload]
 runs_df("logs/", workers="4")  # type: ignore[call-overload]
 load_events("logs/", errors="ignore")  # type: ignore[arg-type]
+
+# The rooms' namespaces: the tables as the docs write them, the core types.
+assert_type(logs.runs_df("logs/", workers=2), pd.DataFrame)
+assert_type(logs.to_parquet(events, "events.parquet"), None)
+reducer = ui.UIMessageStreamReducer(errors="collect")
+assert_type(reducer.push({"type": "start"}), list[ui.MessageChange])
 
 # The messages are typed models.
 for message in ui_messages_from_events(events["event"].tolist()):
