@@ -33,6 +33,7 @@ from ._columns import (
     CHUNK_COLUMNS,
     REASONING_COLUMNS,
     RUN_COLUMNS,
+    RUN_STATUSES,
     SUMMARY_DISTRIBUTIONS,
     SUMMARY_STATISTICS,
     SUMMARY_TOTALS,
@@ -366,10 +367,7 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     output_tokens = _number(runs["output_tokens"].sum(min_count=1))
     totals: dict[str, Any] = {
         "runs": len(runs),
-        **{
-            f"runs_{name}": int(status.get(name, 0))
-            for name in ("success", "error", "interrupt", "cancelled", "incomplete")
-        },
+        **{f"runs_{name}": int(status.get(name, 0)) for name in RUN_STATUSES},
         "span_s": span,
         "input_tokens": _number(runs["input_tokens"].sum(min_count=1)),
         "output_tokens": output_tokens,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -10,9 +11,9 @@ import pandas as pd
 from agui_notebook._options import keyword_options
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
-from .._columns import CHUNK_COLUMNS, names
+from .._columns import CHUNK_COLUMNS, columns_of
 from .._kinds import REASONING_DELTA_TYPES, TEXT_DELTA_TYPES, TOOL_ARGS_TYPES
-from ._frame import NAT, EventFrame, category_values, compact, read_table, reading_documented, utc
+from ._frame import NAT, EventFrame, compact, read_table, reading_documented
 from ._shared import event_frame
 
 __all__ = ["Chunks", "chunks_df"]
@@ -147,28 +148,19 @@ def chunks_df(
 
 def _chunks_of(events: Any) -> pd.DataFrame:
     ev = event_frame(events)
-    frame = ev.frame
     chunks = Chunks.of(ev)
-    rows = chunks.rows
     index, cum_chars = chunks.positions()
-    is_tool = chunks.kind == 2
-    kind = pd.Categorical.from_codes(
-        chunks.kind, dtype=pd.CategoricalDtype(["text", "reasoning", "tool_args"])
-    )
-    out = pd.DataFrame(
-        {
-            "run_id": category_values(ev.col("run_id"), rows),
-            "run_key": category_values(ev.col("run_key"), rows),
-            "message_id": category_values(ev.col("message_id"), np.where(is_tool, -1, rows)),
-            "tool_call_id": category_values(ev.col("tool_call_id"), np.where(is_tool, rows, -1)),
-            "kind": kind,
-            "index": index,
-            "time": utc(chunks.time),
-            "t": frame["t"].to_numpy()[rows],
-            "gap_s": chunks.gap,
-            "chars": chunks.chars.astype(np.int64),
-            "cum_chars": cum_chars,
-            "delta": frame["delta"].array[rows] if len(rows) else frame["delta"].array[:0],
-        }
-    )
-    return ev.finished(out[names(CHUNK_COLUMNS)], "chunks_df")
+    parts = _ChunkParts(ev, chunks, chunks.rows, index, cum_chars, chunks.kind == 2)
+    return ev.finished(pd.DataFrame(columns_of(CHUNK_COLUMNS, parts)), "chunks_df")
+
+
+@dataclass(slots=True)
+class _ChunkParts:
+    """What ``CHUNK_COLUMNS`` are made of (``_columns.py`` says which column is made of what)."""
+
+    ev: EventFrame
+    chunks: Chunks
+    rows: np.ndarray
+    index: np.ndarray
+    cum_chars: np.ndarray
+    is_tool: np.ndarray

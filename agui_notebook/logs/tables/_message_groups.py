@@ -3,7 +3,10 @@ feedback columns read."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
+import pandas as pd
 
 from .._kinds import MESSAGE_END_TYPES, MESSAGE_TYPES, REASONING_TYPES
 from ._chunks import Chunks
@@ -20,7 +23,7 @@ from ._frame import (
     join_by_key,
 )
 
-__all__ = ["Messages"]
+__all__ = ["MessageParts", "Messages"]
 
 
 class Messages:
@@ -70,3 +73,22 @@ class Messages:
         picked = wanted[chunk_key]  # a chunk without a message (key -1) reads the extra False
         joined = join_by_key(chunk_key[picked], self._chunk_rows[picked], delta_texts(self._ev), self.size)
         return [joined[k] for k in np.asarray(keys).tolist()]
+
+
+class MessageParts:
+    """What ``MESSAGE_COLUMNS`` and ``REASONING_COLUMNS`` are made of, for the messages at ``rows``: each part
+    computed when a column first reads it (``_columns.py`` says which column is made of what)."""
+
+    def __init__(self, ev: EventFrame, messages: Messages, rows: np.ndarray) -> None:
+        self.ev = ev
+        self.messages = messages
+        self.rows = rows
+        self.first = messages.first_row[rows]
+
+    @functools.cached_property
+    def texts(self) -> list[str]:
+        return self.messages.texts(self.rows)
+
+    @functools.cached_property
+    def message_ids(self) -> pd.Categorical:
+        return category_values(self.ev.col("message_id"), self.first)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -10,41 +11,17 @@ import pandas as pd
 from agui_notebook._options import keyword_options
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
-from .._columns import MESSAGE_COLUMNS, names
+from .._columns import MESSAGE_COLUMNS, columns_of
 from ._chunks import Chunks
 from ._feedback import feedback_columns
 from ._frame import (
-    EventFrame,
-    category_values,
     read_table,
     reading_documented,
-    seconds_between,
-    text_column,
-    utc,
-    word_count,
 )
-from ._message_groups import Messages
+from ._message_groups import MessageParts, Messages
 from ._shared import event_frame
 
-__all__ = ["message_columns", "messages_df"]
-
-
-def message_columns(ev: EventFrame, messages: Messages, rows: np.ndarray) -> dict[str, Any]:
-    """The columns ``messages_df`` and ``reasoning_df`` share, for the messages at ``rows``."""
-    first = messages.first_row[rows]
-    texts = messages.texts(rows)
-    return {
-        "run_id": category_values(ev.col("run_id"), first),
-        "run_key": category_values(ev.col("run_key"), first),
-        "message_id": category_values(ev.col("message_id"), first),
-        "started_at": utc(messages.started[rows]),
-        "ended_at": utc(messages.ended[rows]),
-        "duration_s": seconds_between(messages.ended[rows], messages.started[rows]),
-        "chunks": messages.chunks[rows],
-        "chars": messages.chars[rows],
-        "words": np.array([word_count(text) for text in texts], dtype=np.int64),
-        "text": text_column(texts),
-    }
+__all__ = ["messages_df"]
 
 
 @overload
@@ -109,11 +86,11 @@ def messages_df(
 def _messages_of(events: Any) -> pd.DataFrame:
     ev = event_frame(events)
     messages = Messages(ev, Chunks.of(ev))
-    rows = np.arange(messages.size)
-    columns = message_columns(ev, messages, rows)
-    columns["role"] = messages.role
-    columns["kind"] = pd.Categorical.from_codes(
-        messages.reasoning.astype(np.int8), dtype=pd.CategoricalDtype(["text", "reasoning"])
-    )
-    columns.update(feedback_columns(ev, messages))
-    return ev.finished(pd.DataFrame(columns)[names(MESSAGE_COLUMNS)], "messages_df")
+    parts = _TableParts(ev, messages, np.arange(messages.size))
+    return ev.finished(pd.DataFrame(columns_of(MESSAGE_COLUMNS, parts)), "messages_df")
+
+
+class _TableParts(MessageParts):
+    @functools.cached_property
+    def feedback(self) -> dict[str, Any]:
+        return feedback_columns(self.ev, self.messages)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import pandas as pd
@@ -11,11 +11,10 @@ import pandas as pd
 from agui_notebook._options import callback, keyword_options
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
-from .._columns import REASONING_COLUMNS, names
+from .._columns import REASONING_COLUMNS, columns_of
 from ._chunks import Chunks
 from ._frame import EventFrame, read_table, reading_documented
-from ._message_groups import Messages
-from ._messages import message_columns
+from ._message_groups import MessageParts, Messages
 from ._shared import event_frame
 from ._tool_calls import outcome_markers
 
@@ -104,21 +103,31 @@ def reasoning_table(
 ) -> pd.DataFrame:
     """``reasoning_df`` of an events frame whose chunks are already found."""
     messages = Messages(ev, chunks, reasoning_only=True)
-    rows = np.flatnonzero(messages.reasoning)
-    columns = message_columns(ev, messages, rows)
-    _, encrypted_ids = outcome_markers(ev, ev.odd)
-    sources = ev.col("source").codes[messages.first_row[rows]]
-    columns["encrypted"] = np.array(
-        [(int(s), m) in encrypted_ids for s, m in zip(sources, columns["message_id"], strict=True)],
-        dtype=bool,
-    )
-    wanted = names(REASONING_COLUMNS)
-    if tokenizer is not None:
+    parts = _ReasoningParts(ev, messages, np.flatnonzero(messages.reasoning), tokenizer)
+    given = ("tokenizer=",) if tokenizer is not None else ()
+    return ev.finished(pd.DataFrame(columns_of(REASONING_COLUMNS, parts, given)), "reasoning_df")
+
+
+class _ReasoningParts(MessageParts):
+    def __init__(
+        self, ev: EventFrame, messages: Messages, rows: np.ndarray, tokenizer: Callable[[str], Any] | None
+    ) -> None:
+        super().__init__(ev, messages, rows)
+        self.tokenizer = tokenizer
+
+    @property
+    def encrypted(self) -> np.ndarray:
+        _, encrypted_ids = outcome_markers(self.ev, self.ev.odd)
+        sources = self.ev.col("source").codes[self.first]
+        return np.array(
+            [(int(s), m) in encrypted_ids for s, m in zip(sources, self.message_ids, strict=True)], dtype=bool
+        )
+
+    @property
+    def tokens(self) -> np.ndarray:
+        tokenizer = cast(Callable[[str], Any], self.tokenizer)  # the column comes with tokenizer= only
         counts = []
-        for text in messages.texts(rows):
+        for text in self.texts:
             tokens = tokenizer(text)
             counts.append(tokens if isinstance(tokens, (int, np.integer)) else len(tokens))
-        columns["tokens"] = np.array(counts, dtype=np.int64)
-    else:
-        wanted.remove("tokens")
-    return ev.finished(pd.DataFrame(columns)[wanted], "reasoning_df")
+        return np.array(counts, dtype=np.int64)

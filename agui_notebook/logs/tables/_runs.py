@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
@@ -15,14 +16,13 @@ from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
-from .._columns import RUN_COLUMNS, names
+from .._columns import RUN_COLUMNS, columns_of
 from .._kinds import MESSAGE_START_TYPES, RUN_START_TYPES
 from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
 from ._frame import (
     NAT,
     EventFrame,
-    category_values,
     first_in_group,
     group_count,
     group_max,
@@ -32,8 +32,6 @@ from ._frame import (
     reading_documented,
     seconds_between,
     take,
-    text_column,
-    utc,
 )
 from ._run_endings import run_endings, run_error_text
 from ._shared import event_frame
@@ -337,8 +335,51 @@ def _warn_unpriced(unpriced: list[str], stacklevel: int) -> None:
     )
 
 
+@dataclass(slots=True)
+class _RunParts:
+    """What ``RUN_COLUMNS`` are made of (``_columns.py`` says which column is made of what), per run."""
+
+    ev: EventFrame
+    chunks: Chunks
+    size: int
+    first: np.ndarray
+    parents: list[Any]
+    started: np.ndarray
+    finished: np.ndarray
+    status: np.ndarray
+    error: list[Any]
+    models: list[Any]
+    text: np.ndarray
+    reasoning: np.ndarray
+    text_first: np.ndarray
+    stream_first: np.ndarray
+    rate: np.ndarray
+    itl50: np.ndarray
+    itl95: np.ndarray
+    tool_counts: np.ndarray
+    tool_time: np.ndarray
+    usage: dict[str, list[Any]]
+    output_tokens: Any
+    tpot: np.ndarray
+    costs: np.ndarray | None
+
+
 def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
     """``runs_df`` of an events frame whose chunks are already found (``prices`` checked)."""
+    unpriced: set[str] = set()
+    parts = _run_parts(ev, chunks, prices, unpriced)
+    given = ("prices=",) if prices is not None else ()
+    table = ev.finished(pd.DataFrame(columns_of(RUN_COLUMNS, parts, given)), "runs_df")
+    if prices is not None:
+        table.attrs["unpriced_models"] = sorted(unpriced)
+        if unpriced:
+            _warn_unpriced(sorted(unpriced), stacklevel=3)
+    return table
+
+
+def _run_parts(
+    ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None, unpriced: set[str]
+) -> _RunParts:
     size = ev.runs
     last, endings = run_endings(ev)
     # The calls' own odd values are tool_calls_df's to report; events that do not decode, both tables'.
@@ -396,66 +437,52 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     stream_first = group_min(chunks.run[streamed], chunks.time[streamed], size)
     stream_last = group_max(chunks.run[streamed], chunks.time[streamed], size)
     stream_count = group_count(chunks.run[streamed], size)
-    reasoning = chunks.kind == 1
     span = np.where(stream_count > 1, seconds_between(stream_last, stream_first), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(span > 0, (stream_count - 1) / span, np.nan)
     timed = streamed & (chunks.run >= 0) & ~np.isnan(chunks.gap)
     itl50, itl95 = group_quantiles(chunks.run[timed], chunks.gap[timed], size, (0.5, 0.95))
 
-    tool_counts = group_count(calls.run, size)
-    tool_time = _tool_time(calls, size)
-
     output_tokens = pd.array(usage["output_tokens"], dtype="Int64")
     out_float = output_tokens.to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         tpot = np.where(out_float > 1, span / (out_float - 1), np.nan)
 
-    first = ev.run_first_row
-    columns = {
-        "source": category_values(ev.col("source"), first),
-        "thread_id": category_values(ev.col("thread_id"), first),
-        "run_id": category_values(ev.col("run_id"), first),
-        "run_key": category_values(ev.col("run_key"), first),
-        "parent_run_id": text_column(parents),
-        "started_at": utc(started),
-        "finished_at": utc(finished),
-        "status": pd.Categorical(
-            status, categories=["success", "error", "interrupt", "cancelled", "incomplete"]
-        ),
-        "error": text_column(error),
-        "model": text_column(models),
-        "events": group_count(ev.run, size),
-        "duration_s": seconds_between(finished, started),
-        "ttft_s": seconds_between(stream_first, started),
-        "time_to_first_text_s": seconds_between(text_first, started),
-        "text_chars": group_count(chunks.run[text], size, weights=chunks.chars[text]).astype(np.int64),
-        "reasoning_chars": group_count(chunks.run[reasoning], size, weights=chunks.chars[reasoning]).astype(
-            np.int64
-        ),
-        "text_chunks": group_count(chunks.run[text], size),
-        "reasoning_chunks": group_count(chunks.run[reasoning], size),
-        "tool_calls": tool_counts,
-        "tool_time_s": tool_time,
-        "itl_p50_s": itl50,
-        "itl_p95_s": itl95,
-        "chunks_per_s": rate,
-        **{column: pd.array(values, dtype="Int64") for column, values in usage.items()},
-        "tpot_s": tpot,
-    }
-    wanted = names(RUN_COLUMNS)
-    unpriced: set[str] = set()
-    if prices is None:
-        wanted.remove("cost_usd")
-    else:
-        costs = []
-        for run in range(size):
-            fallback = next(iter(named[run])) if len(named[run]) == 1 else None
-            costs.append(_cost(entries[run], fallback, prices, unpriced) if entries[run] else np.nan)
-        columns["cost_usd"] = np.array(costs, dtype=float)
-    table = ev.finished(pd.DataFrame(columns)[wanted], "runs_df")
+    costs = None
     if prices is not None:
-        table.attrs["unpriced_models"] = sorted(unpriced)
-        if unpriced:
-            _warn_unpriced(sorted(unpriced), stacklevel=3)
-    return table
+        costs = np.array(
+            [
+                _cost(
+                    entries[run], next(iter(named[run])) if len(named[run]) == 1 else None, prices, unpriced
+                )
+                if entries[run]
+                else np.nan
+                for run in range(size)
+            ],
+            dtype=float,
+        )
+    return _RunParts(
+        ev=ev,
+        chunks=chunks,
+        size=size,
+        first=ev.run_first_row,
+        parents=parents,
+        started=started,
+        finished=finished,
+        status=status,
+        error=error,
+        models=models,
+        text=text,
+        reasoning=chunks.kind == 1,
+        text_first=text_first,
+        stream_first=stream_first,
+        rate=rate,
+        itl50=itl50,
+        itl95=itl95,
+        tool_counts=group_count(calls.run, size),
+        tool_time=_tool_time(calls, size),
+        usage=usage,
+        output_tokens=output_tokens,
+        tpot=tpot,
+        costs=costs,
+    )

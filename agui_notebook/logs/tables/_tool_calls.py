@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -16,7 +17,7 @@ from agui_notebook.agui._tool_outcome import (
 )
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
-from .._columns import TOOL_CALL_COLUMNS, names
+from .._columns import TOOL_CALL_COLUMNS, columns_of
 from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
@@ -33,18 +34,13 @@ from ._frame import (
     join_by_key,
     read_table,
     reading_documented,
-    seconds_between,
     take,
-    text_column,
-    utc,
 )
 from ._run_endings import errors_by_run, run_endings
 from ._shared import event_frame
 
-__all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
+__all__ = ["ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
 
-TOOL_STATUSES = ("ok", "error", "denied", "pending")
-"""The values of ``tool_calls_df``'s ``status``, in the order of its categories."""
 
 DENIED = "denied"
 """pydantic-ai's claimed outcome for a refused call, and the status ``tool_calls_df`` gives it."""
@@ -418,26 +414,12 @@ def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
 
 
 def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
-    out = pd.DataFrame(
-        {
-            "run_id": category_values(ev.col("run_id"), calls.first_row),
-            "run_key": category_values(ev.col("run_key"), calls.first_row),
-            "tool_call_id": category_values(ev.col("tool_call_id"), calls.first_row),
-            "tool_name": calls.name,
-            "parent_message_id": calls.parent,
-            "started_at": utc(calls.started),
-            "args_end_at": utc(calls.args_end),
-            "result_at": utc(calls.result_at),
-            "args_s": seconds_between(calls.args_end, calls.started),
-            "latency_s": np.where(calls.executed, seconds_between(calls.result_at, calls.args_end), np.nan),
-            "total_s": seconds_between(calls.result_at, calls.started),
-            "args_chars": calls.args_chars,
-            "args_json_valid": calls.args_valid,
-            "args": pd.array(calls.arguments(), dtype=object),
-            "result_chars": calls.result_chars,
-            "result": text_column(calls.result),
-            "error": text_column(calls.error),
-            "status": pd.Categorical(calls.status, categories=list(TOOL_STATUSES)),
-        }
-    )
-    return out[names(TOOL_CALL_COLUMNS)]
+    return pd.DataFrame(columns_of(TOOL_CALL_COLUMNS, _ToolCallParts(ev, calls)))
+
+
+@dataclass(slots=True)
+class _ToolCallParts:
+    """What ``TOOL_CALL_COLUMNS`` are made of (``_columns.py`` says which column is made of what)."""
+
+    ev: EventFrame
+    calls: ToolCalls
