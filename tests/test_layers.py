@@ -43,3 +43,22 @@ def test_every_room_is_in_a_layer_or_pending() -> None:
     # The pending rooms are the lead's (see the comment above [tool.importlinter]); nothing else may be left out.
     assert set(rooms["exhaustive_ignores"]) == {"widget", "demo"}
     assert children - layered == set(rooms["exhaustive_ignores"])
+
+
+def test_the_architecture_doc_names_every_module_in_its_room() -> None:
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    rows = {}
+    for line in doc.split("## Folder map", 1)[1].splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1].strip()
+            rows[first.split("`")[1].rstrip("/")] = line
+    package = ROOT / "agui_notebook"
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        relative = path.relative_to(package)
+        room = relative.parts[0] if len(relative.parts) > 1 else relative.name
+        assert room in rows, f"docs/architecture.md has no row for {room}"
+        assert f"`{path.name}`" in rows[room], (
+            f"docs/architecture.md does not name {relative} in its room's row"
+        )
