@@ -4,6 +4,10 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
 (``ValueError`` for input that cannot be read, ``TypeError`` for a value of the wrong kind)::
 
     AguiNotebookError
+    ├── SourceError                (OSError)      a file of events that cannot be read: unreadable, shrinking
+    │   ├── SourceNotFoundError    (FileNotFoundError) a path naming no file: missing, a symlink loop, an empty glob
+    │   └── SourceFolderError      (IsADirectoryError) a folder where a file is read (load_events reads folders)
+    ├── InputTypeError             (TypeError)    a value of a kind no reader takes (None, a number): what it got
     ├── EventParseError            (ValueError)   input that is not a readable AG-UI event: source, line, index
     ├── ChunkExpansionError        (ValueError)   a *_CHUNK event that cannot be expanded
     ├── ChunkDecodeError           (ValueError)   input that is not an AI SDK chunk: source, line, index
@@ -25,7 +29,9 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── PatchError                                a live patch the widget front end could not apply
     ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
     ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
+    ├── SeekError                  (IndexError)   an event position a run does not have (Inspector.seek)
     ├── WorkerError                (RuntimeError) a logs worker process (workers=) that stopped: files unread
+    ├── OptionalDependencyError    (ImportError)  an optional dependency a function needs: what to pip install
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
@@ -47,10 +53,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from agui_notebook.wire._json import shown
+from agui_notebook._shown import shown
 
 if TYPE_CHECKING:
-    from agui_notebook.agui._verify import Problem
+    from agui_notebook.agui._problem import Problem
 
 __all__ = [
     "AgentError",
@@ -64,16 +70,22 @@ __all__ = [
     "EventLogWarning",
     "EventParseError",
     "HttpAgentError",
+    "InputTypeError",
     "InterruptPayloadError",
     "JsonPatchError",
     "JsonValueError",
     "MessageNotFoundError",
     "MessageValidationError",
     "OptionError",
+    "OptionalDependencyError",
     "PatchError",
     "ProtocolError",
     "RendererOutputError",
     "RunStreamError",
+    "SeekError",
+    "SourceError",
+    "SourceFolderError",
+    "SourceNotFoundError",
     "StateUpdateWarning",
     "ToolLoopError",
     "UIMessageStreamError",
@@ -84,7 +96,22 @@ __all__ = [
 
 
 class AguiNotebookError(Exception):
-    """The base of every exception agui-notebook raises."""
+    """The base of every exception agui-notebook raises.
+
+    Every one pickles with its attributes (a worker process of ``workers=`` sends its errors back pickled; the
+    keyword-only constructors would not rebuild from ``args`` alone).
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    """An exception of ``cls`` with ``args`` and the attributes ``state``, without running its constructor."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class AguiNotebookWarning(UserWarning):
@@ -92,6 +119,30 @@ class AguiNotebookWarning(UserWarning):
 
 
 # -- reading -----------------------------------------------------------------------------------------------------
+
+
+class SourceError(AguiNotebookError, OSError):
+    """A file of events that cannot be read: one the process may not read, one that got shorter while it was
+    read. ``path`` is the file (the message names it too)."""
+
+    def __init__(self, message: str, *, path: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class SourceNotFoundError(SourceError, FileNotFoundError):
+    """A path that names no file: missing (and not JSON, JSONL or SSE text either), a symbolic link to nothing
+    (a loop, a missing target), a glob that matches nothing, a folder without logs."""
+
+
+class SourceFolderError(SourceError, IsADirectoryError):
+    """A folder given where a file of events is read (``parse_events``, ``iter_ui_chunks``; ``load_events`` and
+    the tables read a folder's logs)."""
+
+
+class InputTypeError(AguiNotebookError, TypeError):
+    """A value of a kind no reader takes, where a source (a path, text, events) or an event is expected: ``None``,
+    a number. The message says what was expected and what came."""
 
 
 class EventParseError(AguiNotebookError, ValueError):
@@ -132,7 +183,7 @@ class ChunkDecodeError(AguiNotebookError, ValueError):
 class ProtocolError(AguiNotebookError, ValueError):
     """An event sequence that breaks the AG-UI protocol (raised by ``apply_events(..., errors="raise")``).
 
-    ``problem`` is the :class:`~agui_notebook.agui._verify.Problem` found; ``index`` the event's position.
+    ``problem`` is the :class:`~agui_notebook.agui._problem.Problem` found; ``index`` the event's position.
     """
 
     def __init__(self, problem: Problem) -> None:
@@ -211,12 +262,13 @@ class JsonValueError(AguiNotebookError, TypeError):
 
     The message names where the value came from and its JSON path:
     ``item 12 (TOOL_CALL_RESULT) .content[3].when: a <class 'object'> is not JSON``. ``path`` holds the path
-    alone (``.content[3].when``, ``""`` for the value itself).
+    alone (``.content[3].when``, ``""`` for the value itself), ``reason`` what is wrong there.
     """
 
-    def __init__(self, message: str, *, path: str) -> None:
+    def __init__(self, message: str, *, path: str, reason: str = "") -> None:
         super().__init__(message)
         self.path = path
+        self.reason = reason
 
 
 # -- the widget and agents ---------------------------------------------------------------------------------------
@@ -283,6 +335,10 @@ class InterruptPayloadError(AguiNotebookError, ValueError):
         self.path = path
 
 
+class SeekError(AguiNotebookError, IndexError):
+    """A position a run does not have: ``Inspector.seek(n)`` beyond its events (the message gives the range)."""
+
+
 class WorkerError(AguiNotebookError, RuntimeError):
     """A worker process of the logs' ``workers=`` pool stopped before it returned the tables of its files:
     it could not start, or it was killed (out of memory, a signal). ``paths`` lists the files whose tables
@@ -308,6 +364,11 @@ class ChatLogError(AguiNotebookError, ValueError):
     """A chat log or saved conversation that cannot be read; the message names the file (and the line)."""
 
 
+class OptionalDependencyError(AguiNotebookError, ImportError):
+    """An optional dependency the function needs is not installed; the message says what to install:
+    ``plotting needs matplotlib: pip install 'agui-notebook[plot]'``."""
+
+
 class OptionError(AguiNotebookError, ValueError):
     """An argument value the function does not take (``errors="ignore"`` where ``"raise"``/``"collect"`` are meant)."""
 
@@ -320,8 +381,8 @@ def check_error_mode(errors: object, allowed: tuple[str, ...]) -> str:
     """
     if errors not in allowed:
         names = " or ".join(repr(a) for a in allowed)
-        raise OptionError(f"errors must be {names}, not {errors!r}")
-    return errors  # type: ignore[return-value]
+        raise OptionError(f"errors must be {names}, not {shown(errors)}")
+    return errors
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
+    import dask.dataframe
     import pandas as pd
 
 __all__ = [
@@ -21,7 +22,9 @@ __all__ = [
     "EventLike",
     "EventSource",
     "EventsOrSource",
+    "LazyTable",
     "LogSource",
+    "ReadErrorMode",
     "TextSource",
     "WireEvent",
 ]
@@ -51,9 +54,16 @@ events or recorder records, or an ``EventRecorder``."""
 EventsOrSource: TypeAlias = "pd.DataFrame | LogSource"
 """What the log tables and plots take: the frame ``load_events`` returns, or anything it reads."""
 
+LazyTable: TypeAlias = "dask.dataframe.DataFrame"
+"""What a logs table function returns with ``lazy=True``: a Dask DataFrame whose partitions stay on the cluster."""
+
 ErrorMode: TypeAlias = Literal["raise", "collect", "skip"]
 """What a function does with bad input, always spelled ``errors=``: ``"raise"`` the package's error (with its
 location) at the first problem, ``"collect"`` the problems (each with its location) where the result lists them
 and go on, or ``"skip"`` what cannot apply and go on (``verify_events`` then says what and where). Each function
 takes the modes that fit it, and defaults to what its reference does: ``apply_events`` skips like
 ``@ag-ui/client``'s reducer, the UI stream reducer raises like the AI SDK's, ``load_events`` raises."""
+
+ReadErrorMode: TypeAlias = Literal["raise", "collect"]
+"""The ``errors=`` of the log readers (``load_events``, the tables, ``summarize``): raise at an unreadable line,
+or skip it and list it in ``attrs["errors"]``."""

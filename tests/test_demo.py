@@ -198,7 +198,9 @@ async def test_an_attached_file_is_described_from_its_bytes() -> None:
     text = chat.messages[1]["parts"][-1]["text"]
     assert text.startswith("**notes.csv** is a table of 2 rows and 2 columns (`city`, `temp`):")
     assert "| Paris | 21 |" in text
-    assert text.endswith("**sky.png** is a PNG image of 96 × 48 pixels (" + f"{len(_png_gradient()):,} bytes).")
+    assert text.endswith(
+        "**sky.png** is a PNG image of 96 × 48 pixels (" + f"{len(_png_gradient()):,} bytes)."
+    )
 
 
 def test_the_suggestions_ask_for_each_topic() -> None:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from agui_notebook._errors import ProtocolError, check_error_mode
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.wire._reader import read_text_source, whole_jsonl_values
 
@@ -35,6 +36,7 @@ __all__ = ["ProtocolError", "aapply_events", "apply_events"]
 _MODES = ("skip", "raise")
 
 
+@keyword_options
 def apply_events(
     events: EventSource,
     *,
@@ -56,6 +58,7 @@ def apply_events(
     return reducer.result(copy=False)
 
 
+@keyword_options
 async def aapply_events(
     events: EventSource,
     *,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ag_ui.core import ReasoningMessageChunkEvent, TextMessageChunkEvent, ToolCallChunkEvent
+from pydantic import BaseModel
 
 from agui_notebook._errors import ChunkExpansionError
-from agui_notebook.wire._json import json_kind, shown
+from agui_notebook._shown import json_kind, shown
 
 __all__ = ["CHUNK_TYPES", "ChunkExpander", "ChunkExpansionError"]
 
@@ -17,7 +18,7 @@ REASONING_CHUNK = "REASONING_MESSAGE_CHUNK"
 CHUNK_TYPES = frozenset({TEXT_CHUNK, TOOL_CHUNK, REASONING_CHUNK})
 
 
-def _wire_fields(model: type) -> frozenset[str]:
+def _wire_fields(model: type[BaseModel]) -> frozenset[str]:
     return frozenset(field.alias or name for name, field in model.model_fields.items())
 
 
@@ -247,10 +248,10 @@ class ChunkExpander:
                 role = chunk.get("role")
                 fields = {"messageId": entity_id, "role": "assistant" if role is None else role}
                 start = {"type": "TEXT_MESSAGE_START", "messageId": entity_id, "role": fields["role"]}
-                name = chunk.get("name")
-                if name is not None:
-                    fields["name"] = name
-                    start["name"] = name
+                speaker = chunk.get("name")
+                if speaker is not None:
+                    fields["name"] = speaker
+                    start["name"] = speaker
             elif kind == "tool":
                 tool_name = chunk.get("toolCallName")
                 if tool_name is None:

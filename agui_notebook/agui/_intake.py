@@ -15,14 +15,21 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Ma
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from ag_ui.core import Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from agui_notebook._errors import EventParseError, internal_failure, no_unraisable_reports
+from agui_notebook._errors import (
+    EventParseError,
+    InputTypeError,
+    JsonValueError,
+    internal_failure,
+    no_unraisable_reports,
+)
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 from agui_notebook._types import EventLike, EventSource, WireEvent
-from agui_notebook.wire._json import shown
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
     Frame,
@@ -34,6 +41,7 @@ from agui_notebook.wire._reader import (
     whole_jsonl_values,
 )
 from agui_notebook.wire._records import is_recorded, recorded_event
+from agui_notebook.wire._values import json_error
 
 from ._compat import UPGRADED_TYPES, LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
@@ -82,12 +90,21 @@ class EventRecord:
     def raise_error(self) -> None:
         """Raise the record's error as an :class:`EventParseError` (no-op for a good record)."""
         if self.error is not None:
-            where = self.location
-            if self.line is None and self.error.startswith((f"event {self.index} ", f"event {self.index}:")):
-                where = self.source  # the error already names the event
-            raise EventParseError(
-                f"{where}: {self.error}", source=self.source, line=self.line, index=self.index
-            )
+            self.raise_now()
+
+    def wire_event(self) -> dict[str, Any]:
+        """The record's event; a bad record raises its error as an :class:`EventParseError`."""
+        if self.event is None:
+            self.raise_now()
+        return self.event
+
+    def raise_now(self) -> NoReturn:
+        """Raise the record's error (a record without one is a record of no event) as an EventParseError."""
+        error = self.error or "no event"
+        where = self.location
+        if self.line is None and error.startswith((f"event {self.index} ", f"event {self.index}:")):
+            where = self.source  # the error already names the event
+        raise EventParseError(f"{where}: {error}", source=self.source, line=self.line, index=self.index)
 
 
 def to_wire_event(obj: EventLike) -> WireEvent:
@@ -106,7 +123,7 @@ def to_wire_event(obj: EventLike) -> WireEvent:
         return obj.model_dump(mode="json", by_alias=True)
     if isinstance(obj, Mapping):
         return to_wire_event(dict(obj))
-    raise TypeError(f"expected an AG-UI event model or dict, got {type(obj).__name__}")
+    raise InputTypeError(f"expected an AG-UI event model or dict, got {type(obj).__name__}")
 
 
 # -- frames to events ---------------------------------------------------------------------------------------------
@@ -144,7 +161,7 @@ def _source_frames(source: Any) -> tuple[str, Iterator[Frame]]:
         return ITEMS_SOURCE, iter([Frame(None, source)])
     if isinstance(source, Iterable):
         return ITEMS_SOURCE, iter_frames(source)
-    raise TypeError(f"cannot read AG-UI events from {type(source).__name__}")
+    raise InputTypeError(f"cannot read AG-UI events from {type(source).__name__}")
 
 
 # -- the pipeline: legacy upgrade, chunk expansion, records ----------------------------------------------------
@@ -211,6 +228,7 @@ async def aiter_event_records(
         index += 1
 
 
+@keyword_options
 def iter_wire_events(
     source: EventSource, *, expand_chunks: bool = True, upgrade_legacy: bool = True
 ) -> Iterator[WireEvent]:
@@ -223,9 +241,7 @@ def iter_wire_events(
         yield from wire_event_list(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
         return
     for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):
-        if record.error is not None:
-            record.raise_error()
-        yield record.event  # type: ignore[misc]
+        yield record.wire_event()
 
 
 async def aiter_wire_events(
@@ -235,9 +251,7 @@ async def aiter_wire_events(
     async for record in aiter_event_records(
         source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy
     ):
-        if record.error is not None:
-            record.raise_error()
-        yield record.event  # type: ignore[misc]
+        yield record.wire_event()
 
 
 def wire_event_list(
@@ -270,12 +284,7 @@ def wire_event_list(
             except EventParseError:
                 pass
         records = iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
-    events = []
-    for record in records:
-        if record.error is not None:
-            record.raise_error()
-        events.append(record.event)
-    return events  # type: ignore[return-value]
+    return [record.wire_event() for record in records]
 
 
 def _finish_parsed(
@@ -348,15 +357,19 @@ def _validation_summary(exc: ValidationError) -> str:
 
 def unprocessable_event(
     event: Any, exc: BaseException, *, index: int, source: str = ITEMS_SOURCE, line: int | None = None
-) -> EventParseError:
+) -> EventParseError | JsonValueError:
     """The error for an event a consumer could not process: where it is and what is wrong with it.
 
     What is wrong is the event's schema problem when it has one (``messageId: Field required``), else what the
-    consumer met. Built only once something failed, so the consumer's hot path validates nothing.
+    consumer met. Built only once something failed, so the consumer's hot path validates nothing. A value with
+    no JSON form stays a :class:`JsonValueError`, now naming the event; the error of a consumer that already
+    named the event (by another count) is located again, not wrapped in a second message.
 
     >>> str(unprocessable_event({"type": "TEXT_MESSAGE_START"}, KeyError("messageId"), index=3))
     '<events>: event 3 (TEXT_MESSAGE_START): messageId: Field required'
     """
+    if isinstance(exc, EventParseError) and exc.__cause__ is not None:
+        exc = exc.__cause__  # what the consumer met, which it had already located
     event_type = event.get("type") if type(event) is dict else None
     reason = None
     if type(event_type) is str and event_type in EVENT_TYPES:
@@ -371,6 +384,8 @@ def unprocessable_event(
         reason = f"cannot be processed ({internal_failure(exc)})"
     shown_type = event_type if type(event_type) is str else shown(event_type)
     where = source if line is None else f"{source}:{line}"
+    if isinstance(exc, JsonValueError) and reason.startswith("cannot be processed"):
+        return json_error(f"{where}: event {index} ({shown_type})", exc.path, exc.reason)
     return EventParseError(
         f"{where}: event {index} ({shown_type}): {reason}", source=source, line=line, index=index
     )
@@ -389,10 +404,10 @@ def event_model(record: EventRecord) -> Any:
                 return _event_adapter().validate_python(event)
         except ValidationError as exc:
             error = f"event {record.index} ({event_type}): {_validation_summary(exc)}"
-    EventRecord(record.index, record.source, record.line, None, error).raise_error()
-    raise AssertionError("unreachable")
+    EventRecord(record.index, record.source, record.line, None, error).raise_now()
 
 
+@keyword_options
 def parse_events(
     source: EventSource, *, expand_chunks: bool = False, upgrade_legacy: bool = True
 ) -> list[Event]:
@@ -410,6 +425,7 @@ def parse_events(
     return models
 
 
+@keyword_options
 async def aparse_events(
     source: EventSource, *, expand_chunks: bool = False, upgrade_legacy: bool = True
 ) -> list[Event]:

@@ -33,6 +33,7 @@ import jsonschema
 import referencing.exceptions
 from ag_ui.core import Interrupt
 
+from agui_notebook._errors import InterruptPayloadError
 from agui_notebook._types import JSON
 
 __all__ = [
@@ -74,23 +75,25 @@ def build_resume_entries(
     A response is ``{"status": "resolved", "payload": ..., "metadata": {...}}`` or ``{"status": "cancelled"}``.
     The entries are what ``RunAgentInput.resume`` carries: the payload of a resolved answer only, and no
     ``null`` payload (an ``ag_ui.core.ResumeEntry`` leaves it out). Every open interrupt needs a response and
-    every response an open interrupt, and a status is one of the two, else ``ValueError``.
+    every response an open interrupt, and a status is one of the two, else
+    :class:`~agui_notebook.InterruptPayloadError` (a ``ValueError``).
     """
     interrupts = list(interrupts)
     open_ids = [_field(i, "id", "id") for i in interrupts]
     missing = [i for i in dict.fromkeys(open_ids) if i not in responses]
     if missing:
-        raise ValueError(f"missing responses for open interrupts: {', '.join(map(str, missing))}")
+        raise InterruptPayloadError(f"missing responses for open interrupts: {', '.join(map(str, missing))}")
     unknown = [i for i in responses if i not in set(open_ids)]
     if unknown:
-        raise ValueError(f"responses reference unknown interrupt ids: {', '.join(unknown)}")
+        raise InterruptPayloadError(f"responses reference unknown interrupt ids: {', '.join(unknown)}")
     entries = []
     for interrupt_id in open_ids:
         response = responses[interrupt_id]
         status = response["status"]
         if status not in _STATUSES:
-            raise ValueError(
-                f"interrupt {interrupt_id!r}: status must be 'resolved' or 'cancelled', got {status!r}"
+            raise InterruptPayloadError(
+                f"interrupt {interrupt_id!r}: status must be 'resolved' or 'cancelled', got {status!r}",
+                interrupt_id=str(interrupt_id),
             )
         entry: dict[str, JSON] = {"interruptId": interrupt_id, "status": status}
         if status == "resolved" and response.get("payload") is not None:
@@ -290,6 +293,10 @@ def _string_problems(schema: Mapping[str, Any], value: str) -> list[str]:
 
 def _number_problems(schema: Mapping[str, Any], value: float) -> list[str]:
     problems = []
+    low: Any
+    high: Any
+    ex_low: Any
+    ex_high: Any  # JSON Schema values, of any type until _is_type says
     low, high = schema.get("minimum"), schema.get("maximum")
     ex_low, ex_high = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
     if ex_low is True:  # draft 4: a flag on minimum

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from agui_notebook._errors import JsonPatchError
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import copy_json
 
@@ -125,9 +126,10 @@ class _Patcher:
             raise JsonPatchError("'path' is not a string", index=index, operation=operation)
         if path and path[0] != "/":
             raise JsonPatchError("'path' must start with '/'", index=index, operation=operation)
-        source = operation.get("from")
-        if op in ("move", "copy") and type(source) is not str:
+        given_source = operation.get("from")
+        if op in ("move", "copy") and type(given_source) is not str:
             raise JsonPatchError("'from' is required for move and copy", index=index, operation=operation)
+        source = given_source if type(given_source) is str else ""  # read by move and copy only
         value = operation.get("value", _MISSING)
         if op in ("add", "replace", "test") and value is _MISSING:
             raise JsonPatchError(
@@ -177,9 +179,9 @@ class _Patcher:
                     "cannot perform the operation at this path", index=index, operation=operation
                 )
             node = child
-        if op in ("move", "copy") and self._resolve(source) is _MISSING:  # type: ignore[arg-type]
+        if op in ("move", "copy") and self._resolve(source) is _MISSING:
             raise JsonPatchError("'from' path does not exist", index=index, operation=operation)
-        if op == "move" and (source == "" or path.startswith(source + "/")):  # type: ignore[operator]
+        if op == "move" and (source == "" or path.startswith(source + "/")):
             raise JsonPatchError("cannot move a value into itself", index=index, operation=operation)
 
         if op == "test":
@@ -200,11 +202,11 @@ class _Patcher:
         elif op == "remove":
             self._remove(tokens)
         elif op == "copy":
-            moved = self._resolve(source)  # type: ignore[arg-type]
+            moved = self._resolve(source)
             self._add(tokens, copy_json(moved), clamp=True)
         else:  # move
-            from_tokens = [_unescape(token) for token in source.split("/")[1:]]  # type: ignore[union-attr]
-            moved = self._resolve(source) if not from_tokens else self._remove(from_tokens)  # type: ignore[arg-type]
+            from_tokens = [_unescape(token) for token in source.split("/")[1:]]
+            moved = self._resolve(source) if not from_tokens else self._remove(from_tokens)
             self._add(tokens, moved, clamp=True)
 
     def _apply_to_root(self, index: int, operation: dict[str, Any], op: str, value: Any, source: Any) -> None:
@@ -256,6 +258,7 @@ class _Patcher:
         return parent.pop(token)
 
 
+@keyword_options
 def apply_json_patch(document: JSON, operations: JSON, *, in_place: bool = False) -> JSON:
     """Apply an RFC 6902 patch and return the new document; a bad operation raises :class:`JsonPatchError`.
 

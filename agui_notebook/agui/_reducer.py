@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from agui_notebook._errors import internal_failure
+from agui_notebook._options import callback, keyword_options, listed
+from agui_notebook._types import JSON
 from agui_notebook.wire._json import JSONDecodeError, decode_json, js_concat
 
 from ._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader, upgrade_inbound_message
@@ -112,11 +114,12 @@ class EventReducer:
     [{'id': 'm1', 'role': 'assistant', 'content': 'Hi'}]
     """
 
+    @keyword_options
     def __init__(
         self, *, messages: Iterable[Any] | None = None, state: Any = None, report: Reporter | None = None
     ) -> None:
         # Called with (index, rule, message) for each event the reducer has to skip or cannot fully apply.
-        self._report = report
+        self._report = callback(report, "report")
         self._messages: list[dict[str, Any]] = []
         self._by_id: dict[Any, dict[str, Any]] = {}
         # tool call id -> (message holding it first, the tool call)
@@ -130,18 +133,19 @@ class EventReducer:
         self._interrupts: list[dict[str, Any]] = []
         self.runs: list[RunInfo] = []
         self._run: RunInfo | None = None
-        self._run_tool_call_ids: list[str] = []
-        self._run_tool_call_set: set[str] = set()
+        # The reducer is lenient (behind the client's compatibility boundary): ids are JSON values of any kind.
+        self._run_tool_call_ids: list[JSON] = []
+        self._run_tool_call_set: set[JSON] = set()
         self._answered: set[Any] = set()
         self._expander = ChunkExpander()
         self._upgrader = LegacyEventUpgrader()
         self._index = 0
         self._aliased = False
-        for message in messages or ():
+        for message in listed(messages or (), "messages", "AG-UI messages"):
             if isinstance(message, BaseModel):
                 message = message.model_dump(mode="json", by_alias=True)
             self._append(_own_message(message))
-        self._handlers = {
+        self._handlers: dict[JSON, Callable[[dict[str, Any], int], None]] = {
             "TEXT_MESSAGE_START": self._text_start,
             "TEXT_MESSAGE_CONTENT": self._text_content,
             "TEXT_MESSAGE_END": self._text_end,
@@ -681,7 +685,7 @@ class EventReducer:
 
     def _run_finished(self, event: dict[str, Any], index: int) -> None:
         run = self._current_run(event, index)
-        outcome = event.get("outcome")
+        outcome: JSON = event.get("outcome")
         kind = outcome.get("type") if type(outcome) is dict else None
         if kind == "interrupt":
             interrupts = outcome.get("interrupts") or []
@@ -720,9 +724,10 @@ class EventReducer:
     def _step_started(self, event: dict[str, Any], index: int) -> None:
         run = self._run
         if run is not None:
-            run.steps.append(
-                StepInfo(event.get("stepName"), event.get("subagentRunId"), index, event.get("timestamp"))
-            )
+            name: JSON = event.get(
+                "stepName"
+            )  # a string in a valid stream; kept as it is in a lenient replay
+            run.steps.append(StepInfo(name, event.get("subagentRunId"), index, event.get("timestamp")))
 
     def _step_finished(self, event: dict[str, Any], index: int) -> None:
         run = self._run
@@ -738,9 +743,12 @@ class EventReducer:
     def _subagent_started(self, event: dict[str, Any], index: int) -> None:
         run = self._run
         if run is not None:
+            subagent_run_id: JSON = event.get(
+                "subagentRunId"
+            )  # a string in a valid stream, as StepInfo's name
             run.subagents.append(
                 SubagentInfo(
-                    subagent_run_id=event.get("subagentRunId"),
+                    subagent_run_id=subagent_run_id,
                     name=event.get("name"),
                     start_index=index,
                     started_at=event.get("timestamp"),

@@ -35,12 +35,13 @@ from typing import Any, Literal
 from ag_ui.core import Event
 from pydantic import BaseModel
 
-from agui_notebook.wire._json import JSONDecodeError, decode_json, json_kind
+from agui_notebook._shown import json_kind
+from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from ._compat import LEGACY_EVENT_TYPES
 from ._intake import EVENT_TYPES, EventRecord
 from ._patch import JsonPatchError, apply_json_patch
-from ._verify import Problem, Severity
+from ._problem import Problem, Severity
 
 __all__ = ["DRAFT_EVENT_TYPES", "SPEC_RULES", "SpecChecker"]
 
@@ -301,20 +302,27 @@ class _Run:
         self.thread_id = thread_id
         self.implicit = implicit
         self.terminal: str | None = None  # RUN_FINISHED or RUN_ERROR, once the run has ended
-        self.open_text: dict[str, str | None] = {}  # message id -> the subagentRunId it was opened under
-        self.ended_text: set[str] = set()
-        self.message_ids: set[str] = set()  # what a parentMessageId may name
-        self.open_tools: dict[
-            str, tuple[str | None, list[str]]
-        ] = {}  # id -> (subagentRunId, argument deltas)
-        self.tool_ids: set[str] = set()  # started in this run
-        self.known_tool_ids: set[str] = set()  # what a result may answer: started, or in a MESSAGES_SNAPSHOT
+        # Ids are None where the event names none (a missing or non-string id, which the field check reports):
+        # such events still open and close, under the id None.
+        self.open_text: dict[
+            str | None, str | None
+        ] = {}  # message id -> the subagentRunId it was opened under
+        self.ended_text: set[str | None] = set()
+        self.message_ids: set[str | None] = set()  # what a parentMessageId may name
+        # id -> (subagentRunId, argument deltas)
+        self.open_tools: dict[str | None, tuple[str | None, list[str]]] = {}
+        self.tool_ids: set[str | None] = set()  # started in this run
+        self.known_tool_ids: set[str | None] = (
+            set()
+        )  # what a result may answer: started, or in a MESSAGES_SNAPSHOT
         # step name -> [the subagentRunId it was first opened under, how many STEP_STARTED are still open]
-        self.open_steps: dict[str, list[Any]] = {}
-        self.open_spans: dict[str, None] = {}  # dicts as ordered sets: open things are reported in order
-        self.open_reasoning: dict[str, None] = {}
-        self.open_subagents: dict[str, None] = {}
-        self.subagent_ids: set[str] = set()
+        self.open_steps: dict[str | None, list[Any]] = {}
+        self.open_spans: dict[
+            str | None, None
+        ] = {}  # dicts as ordered sets: open things are reported in order
+        self.open_reasoning: dict[str | None, None] = {}
+        self.open_subagents: dict[str | None, None] = {}
+        self.subagent_ids: set[str | None] = set()
         self.has_snapshot = False
         self.state: Any = None
         self.deltas_since_snapshot = 0
@@ -556,7 +564,7 @@ class SpecChecker:
         self._owner_disagrees(event, run.open_tools[tool_call_id][0], "tool call", tool_call_id)
         self._end_tool_call(run, tool_call_id)
 
-    def _end_tool_call(self, run: _Run, tool_call_id: str, *, at_end: bool = False) -> None:
+    def _end_tool_call(self, run: _Run, tool_call_id: str | None, *, at_end: bool = False) -> None:
         _, deltas = run.open_tools.pop(tool_call_id)
         arguments = "".join(deltas)
         if arguments:  # no arguments at all is no arguments, not bad JSON

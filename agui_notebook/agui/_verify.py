@@ -15,29 +15,27 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ag_ui.core import Event
 from pydantic import BaseModel, ValidationError
 
 from agui_notebook._errors import OptionError, internal_failure, no_unraisable_reports
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON, EventSource
-from agui_notebook.wire._json import shown
 from agui_notebook.wire._records import is_chat_record
 
 from ._compat import LegacyEventUpgrader
 from ._expand import CHUNK_TYPES, ChunkExpander, ChunkExpansionError
 from ._intake import EVENT_TYPES, EventRecord, _event_adapter, aiter_event_records, iter_event_records
+from ._problem import Problem, Severity
 from ._reducer import EventReducer
+from ._spec_rules import SpecChecker
 
-if TYPE_CHECKING:
-    from ._spec_rules import SpecChecker
+__all__ = ["RULES", "EventChecker", "RuleLevel", "averify_events", "verify_events"]
 
-__all__ = ["RULES", "EventChecker", "Problem", "RuleLevel", "averify_events", "verify_events"]
-
-Severity = Literal["error", "warning", "info"]
 RuleLevel = Literal["client", "spec"]
 """Which rules ``verify_events`` checks: ``"client"`` (what ``@ag-ui/client`` rejects) or ``"spec"``."""
 
@@ -122,39 +120,6 @@ RULES: dict[str, tuple[Severity, str]] = {
     ),
 }
 """Every rule: its stable id -> (severity, what it means)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One problem found in a stream.
-
-    ``index`` is the event's 0-based position in the input (``-1`` for the end of the stream), ``rule`` (also
-    ``code``) a stable id from :data:`RULES` or, with ``rules="spec"``, from
-    :data:`~agui_notebook.agui._spec_rules.SPEC_RULES`; ``severity`` ``"error"``, ``"warning"`` or (spec rules
-    only) ``"info"``.
-    """
-
-    index: int
-    rule: str
-    severity: Severity
-    message: str
-    event_type: str | None = None
-    source: str | None = None
-    line: int | None = None
-
-    @property
-    def code(self) -> str:
-        """The rule's id (the same as ``rule``), to filter on: ``[p for p in problems if p.code == "schema"]``."""
-        return self.rule
-
-    def describe(self) -> str:
-        """The problem as one line, located: ``events.jsonl:17: event 16 (TOOL_CALL_ARGS): ...``."""
-        where = "end of stream" if self.index < 0 else f"event {self.index}"
-        if self.event_type is not None:
-            where += f" ({self.event_type})"
-        if self.line is not None and self.source is not None:
-            where = f"{self.source}:{self.line}: {where}"
-        return f"{where}: {self.message}"
 
 
 @lru_cache(maxsize=1)
@@ -260,7 +225,7 @@ class EventChecker:
             p.index == index and p.severity == "error" for p in self.problems[-3:]
         ):
             return  # the event's error already says what is wrong with it (most often its schema)
-        located = record is not None and index >= 0
+        located = record if index >= 0 else None
         self.problems.append(
             Problem(
                 index=index,
@@ -268,8 +233,8 @@ class EventChecker:
                 severity=RULES[rule][0],
                 message=message,
                 event_type=self._event_type if index >= 0 else None,
-                source=record.source if located else None,
-                line=record.line if located else None,
+                source=located.source if located is not None else None,
+                line=located.line if located is not None else None,
             )
         )
 
@@ -803,14 +768,13 @@ def _checker(
     if rules == "client":
         return EventChecker(messages=messages, state=state, validate=validate)
     if rules != "spec":
-        raise OptionError(f"rules must be 'client' or 'spec', not {rules!r}")
+        raise OptionError(f"rules must be 'client' or 'spec', not {shown(rules)}")
     if messages is not None or state is not None:
         raise OptionError("rules='spec' judges the stream alone; messages= and state= go with rules='client'")
-    from ._spec_rules import SpecChecker  # it builds on Problem, defined here
-
     return SpecChecker(validate=validate)
 
 
+@keyword_options
 def verify_events(
     events: EventSource,
     *,
@@ -853,6 +817,7 @@ def verify_events(
     return checker.finish()
 
 
+@keyword_options
 async def averify_events(
     events: EventSource,
     *,

@@ -7,12 +7,13 @@ UIMessage dicts, with a :class:`MessageChange` for every change so a live view c
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from agui_notebook._errors import UIMessageStreamErrorChunk
+from agui_notebook._errors import MessageValidationError, UIMessageStreamErrorChunk
+from agui_notebook._options import keyword_options, listed
 from agui_notebook._types import JSON, EventSource
 from agui_notebook.agui._expand import ChunkExpander
 from agui_notebook.agui._intake import (
@@ -112,10 +113,11 @@ class UIMessageAssembler:
     """
 
     @conversion_errors("ui", method=True)
+    @keyword_options
     def __init__(self, messages: Iterable[dict[str, JSON]] = (), *, defer_tool_input: bool = False) -> None:
         self.defer_tool_input = defer_tool_input
         """Leave streamed tool inputs unparsed until ``settle()`` (see ``UIMessageStreamReducer``)."""
-        self.messages: list[dict[str, JSON]] = [dict(m) for m in messages]
+        self.messages: list[dict[str, JSON]] = _continued(messages)
         self._index: dict[str, int] = {m["id"]: i for i, m in enumerate(self.messages)}
         known = {m["id"] for m in to_agui_messages_wire(self.messages)} | set(self._index)
         self._translator = EventChunkTranslator(known_message_ids=known)
@@ -341,6 +343,7 @@ def _rebuilt(previous: dict[str, JSON], agui_messages: list[dict[str, JSON]]) ->
     return [message]
 
 
+@keyword_options
 def ui_messages_from_events(
     events: EventSource, *, messages: Iterable[Any] = (), message_type: Any = None
 ) -> list[UIMessage]:
@@ -386,7 +389,7 @@ def ui_message_dicts_from_events(events: Any, *, messages: Iterable[Any] = ()) -
     return assembler.messages
 
 
-_DELTA_KEYS = {
+_DELTA_KEYS: dict[JSON, str] = {
     "TEXT_MESSAGE_CONTENT": "messageId",
     "REASONING_MESSAGE_CONTENT": "messageId",
     "TOOL_CALL_ARGS": "toolCallId",
@@ -411,11 +414,13 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
     keys = _DELTA_KEYS
     held: dict[str, JSON] | None = None  # the first delta of the current run
     pieces: list[str] = []
-    held_type = held_key = held_id = None
+    held_type: JSON = None
+    held_key = ""
+    held_id: JSON = None
     for event in events:
         event_type = event.get("type")
         if held is not None:
-            if event_type == held_type and event.get(held_key) == held_id and "metadata" not in event:  # type: ignore[arg-type]
+            if event_type == held_type and event.get(held_key) == held_id and "metadata" not in event:
                 pieces.append(event.get("delta", ""))
                 continue
             yield (
@@ -424,7 +429,7 @@ def merge_consecutive_deltas(events: Iterable[dict[str, JSON]]) -> Iterator[dict
                 else {"type": held_type, held_key: held_id, "delta": js_concat(pieces)}
             )
             held = None
-        key = keys.get(event_type)  # type: ignore[arg-type]
+        key = keys.get(event_type)
         if key is None or "metadata" in event:
             yield event  # metadata folds into the message event by event: such a delta stays whole
             continue
@@ -446,9 +451,9 @@ def ui_chunks_from_events(events: EventSource) -> Iterator[dict[str, JSON]]:
     """
     translator = EventChunkTranslator()
     for record in iter_event_records(events):
-        record.raise_error()
+        event = record.wire_event()
         try:
-            routed = translator.push(record.event)  # type: ignore[arg-type]
+            routed = translator.push(event)
         except Exception as exc:
             raise unprocessable_event(
                 record.event, exc, index=record.index, source=record.source, line=record.line
@@ -465,9 +470,9 @@ async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str,
     """Async :func:`ui_chunks_from_events`, for async event sources (a live agent)."""
     translator = EventChunkTranslator()
     async for record in aiter_event_records(events):
-        record.raise_error()
+        event = record.wire_event()
         try:
-            routed = translator.push(record.event)  # type: ignore[arg-type]
+            routed = translator.push(event)
         except Exception as exc:
             raise unprocessable_event(
                 record.event, exc, index=record.index, source=record.source, line=record.line
@@ -480,5 +485,21 @@ async def aui_chunks_from_events(events: EventSource) -> AsyncIterator[dict[str,
             yield item.chunk
 
 
+def _continued(messages: Any) -> list[dict[str, JSON]]:
+    """Copies of the UIMessages an assembler continues from: objects with a string ``id`` (their other fields
+    are the widget's and the bridge's to read)."""
+    out = []
+    for index, message in enumerate(listed(messages, "messages", "UIMessages (dicts)")):
+        if not isinstance(message, Mapping) or type(message.get("id")) is not str:
+            raise MessageValidationError(
+                f"messages[{index}]", "expected a UIMessage (an object with a string id)"
+            )
+        out.append(dict(message))
+    return out
+
+
 def _as_dicts(messages: Iterable[Any]) -> list[dict[str, JSON]]:
-    return [m.model_dump(mode="json") if isinstance(m, BaseModel) else m for m in messages]
+    return [
+        m.model_dump(mode="json") if isinstance(m, BaseModel) else m
+        for m in listed(messages, "messages", "UIMessages")
+    ]

@@ -430,7 +430,7 @@ class ConversationReducer:
 
     def _run_started(self, run: _Run, received: dict[str, JSON] | None = None) -> dict[str, JSON]:
         """The RUN_STARTED that opens ``run`` for the assembler: a copy of ``received``, else one made up."""
-        event = (
+        event: dict[str, JSON] = (
             dict(received)
             if received is not None
             else {"type": "RUN_STARTED", "threadId": run.thread_id, "runId": run.run_id}

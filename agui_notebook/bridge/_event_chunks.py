@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from agui_notebook._errors import internal_failure
+from agui_notebook._types import JSON
 from agui_notebook.agui._interrupts import approval_fields, is_tool_approval
 from agui_notebook.agui._metadata import spread_merge_metadata
 from agui_notebook.agui._patch import apply_json_patch
@@ -27,8 +29,7 @@ from agui_notebook.bridge._messages import (
 )
 from agui_notebook.wire._json import decode_json, encode_json, js_concat
 from agui_notebook.wire._records import is_chat_record
-
-JSON = Any
+from agui_notebook.wire._values import is_plain_json, json_error, json_form_problem
 
 
 @dataclass(slots=True)
@@ -114,6 +115,23 @@ class _ToolCall:
     info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
 
 
+def _result_content(content: JSON, metadata: JSON) -> JSON:
+    """A tool result's ``content``, checked where it enters: the result is held for one event (an outcome claim
+    may follow), so a content with no JSON form would otherwise fail at the next event, blamed on it."""
+    problem = None if is_plain_json(content) else json_form_problem(content, ".content")
+    if problem is not None:
+        raise json_error("", *problem)
+    try:  # what the held result will be made into (its output, or its error text): it can be written as JSON
+        tool_result_fields(content, metadata)
+        if not isinstance(content, str):
+            encode_json(content)
+    except Exception as exc:
+        raise json_error(
+            "", ".content", f"no JSON text can be written for it ({internal_failure(exc)})"
+        ) from None
+    return content
+
+
 @dataclass(slots=True)
 class _PendingResult:
     """A tool result held back for one event: an outcome claim may follow it."""
@@ -178,7 +196,7 @@ class EventChunkTranslator:
             self._flush_result(out)
         if self._reasoning_ending and not (kind == "REASONING_ENCRYPTED_VALUE" or kind == "REASONING_END"):
             self._flush_reasoning_ends(out)
-        handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+        handler = _HANDLERS.get(kind)
         if handler is not None:
             handler(self, event, out)
         return out
@@ -257,7 +275,9 @@ class EventChunkTranslator:
             base = run.run_id or "run"
             run.message_id = base if run.sequence == 1 else f"{base}-{run.sequence}"
             start: dict[str, JSON] = {"type": "start", "messageId": run.message_id}
-            info = {k: v for k, v in (("threadId", run.thread_id), ("runId", run.run_id)) if v is not None}
+            info: dict[str, JSON] = {
+                k: v for k, v in (("threadId", run.thread_id), ("runId", run.run_id)) if v is not None
+            }
             if run.started_at is not None:
                 info["startedAt"] = run.started_at
             if info:
@@ -695,11 +715,12 @@ class EventChunkTranslator:
             )
         self._known.add(event.get("messageId", ""))
         self._owner[event.get("messageId", "")] = self._tools[call_id].message_id
+        metadata = spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None
         self._pending_result = _PendingResult(
             call_id,
             event.get("messageId", ""),
-            event.get("content"),
-            metadata=spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None,
+            _result_content(event.get("content"), metadata),
+            metadata=metadata,
         )
         if self._run is not None:
             self._run.need_step = True
@@ -857,7 +878,7 @@ class EventChunkTranslator:
         self._metadata(out, owner, {"custom": list(customs)})
 
 
-_HANDLERS = {
+_HANDLERS: dict[JSON, Any] = {
     "RUN_STARTED": EventChunkTranslator._on_run_started,
     "RUN_FINISHED": EventChunkTranslator._on_run_finished,
     "RUN_ERROR": EventChunkTranslator._on_run_error,

@@ -17,9 +17,11 @@ from pydantic import BaseModel
 from agui_notebook._errors import (
     AguiNotebookError,
     EventParseError,
+    JsonValueError,
     MessageValidationError,
     internal_failure,
 )
+from agui_notebook._options import listed
 from agui_notebook.agui._intake import iter_event_records, unprocessable_event
 from agui_notebook.agui._thread import _MESSAGE_LIST, validated
 from agui_notebook.ui._validate import validate_ui_messages
@@ -44,7 +46,7 @@ def conversion_errors(side: Side, *, method: bool = False) -> Callable[[F], F]:
             if len(args) <= method:  # no messages given (a default)
                 return convert(*args, **kwargs)
             head, (messages, *rest) = (args[:1], args[1:]) if method else ((), args)
-            items = messages if isinstance(messages, list) else list(messages)
+            items = listed(messages, "messages", "messages")
             try:
                 return convert(*head, items, *rest, **kwargs)
             except AguiNotebookError:
@@ -54,7 +56,7 @@ def conversion_errors(side: Side, *, method: bool = False) -> Callable[[F], F]:
                     items, exc, side, lambda one: convert(*head, one, *rest, **kwargs)
                 ) from exc
 
-        return converted  # type: ignore[return-value]
+        return converted  # type: ignore[return-value]  # functools.wraps keeps the signature: the same F
 
     return wrap
 
@@ -95,7 +97,7 @@ def _message_failure(
 
 def locate_event_failure(
     source: Any, events: list[dict[str, Any]], exc: BaseException, fresh: Callable[[], Callable[[Any], Any]]
-) -> EventParseError:
+) -> EventParseError | JsonValueError:
     """The error for a conversion of ``events`` (read from ``source``) that failed with ``exc``.
 
     ``fresh()`` gives the push of a new converter; the events are pushed one at a time until one fails. When

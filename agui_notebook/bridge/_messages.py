@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from ag_ui.core import Message
 
+from agui_notebook._types import JSON
 from agui_notebook.agui._compat import upgrade_inbound_message
 from agui_notebook.agui._thread import _MESSAGE_LIST as _AGUI_MESSAGES
 from agui_notebook.agui._thread import validated
@@ -22,7 +23,6 @@ from agui_notebook.agui._tool_outcome import DENIED_TOOL_MESSAGE_ERROR
 from agui_notebook.bridge._located import conversion_errors
 from agui_notebook.wire._json import decode_json, encode_json
 
-JSON = Any
 AGUI_KEY = "ag-ui"
 """The key under which AG-UI facts ride in UIMessage metadata and part provider metadata."""
 
@@ -127,7 +127,7 @@ def tool_result_fields(content: JSON, metadata: JSON = None) -> tuple[JSON, dict
             kept["content"] = content
         if typed and ours == {"outputType": output_type}:
             # Our own fact, rebuilt from the output on the way back: not the user's metadata.
-            metadata = {k: v for k, v in metadata.items() if k != OWN_METADATA_KEY}  # type: ignore[union-attr]
+            metadata = {k: v for k, v in metadata.items() if k != OWN_METADATA_KEY}
             if not metadata:
                 metadata = None
     if metadata is not None:
@@ -160,7 +160,7 @@ def _agui_meta(message: dict[str, JSON], *keys: str) -> dict[str, JSON]:
 
 
 _COMMON_FIELDS = frozenset({"id", "role", "content", "name", "encryptedValue", "metadata", "subagentRunId"})
-_MESSAGE_FIELDS = {
+_MESSAGE_FIELDS: dict[Any, frozenset[str]] = {
     "user": _COMMON_FIELDS,
     "system": _COMMON_FIELDS,
     "developer": _COMMON_FIELDS,
@@ -288,7 +288,7 @@ def _user_or_system_to_ui(message: dict[str, JSON]) -> dict[str, JSON]:
     content = message.get("content")
     if isinstance(content, list):
         parts = [_content_part_to_ui(part) for part in content]
-        extra = {} if role != "user" else {"contentList": True}
+        extra: dict[str, JSON] = {} if role != "user" else {"contentList": True}
     else:
         parts = [{"type": "text", "text": content or ""}]
         extra = {}
@@ -381,15 +381,16 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
             result_meta = {"messageId": message["id"]}
             result_meta.update(_agui_meta(message, "encryptedValue", "metadata", "subagentRunId"))
             result_meta.update(_message_fields(message))
-            part = tool_parts.get(message.get("toolCallId", ""))
-            if part is None:
-                part = {
+            answered = tool_parts.get(message.get("toolCallId", ""))
+            if answered is None:
+                answered = {
                     "type": "dynamic-tool",
                     "toolName": "unknown",
                     "toolCallId": message.get("toolCallId", ""),
                     "input": None,
                 }
-                parts.append(part)
+                parts.append(answered)
+            part = answered
             content = message.get("content")
             if message.get("error") is not None:
                 part["state"] = "output-error"
@@ -483,7 +484,7 @@ def _file_part_to_agui(part: dict[str, JSON]) -> dict[str, JSON]:
     return result
 
 
-def _user_or_system_to_agui(ui: dict[str, JSON]) -> dict[str, JSON]:
+def _user_or_system_to_agui(ui: Mapping[str, JSON]) -> dict[str, JSON]:
     info = (ui.get("metadata") or {}).get(AGUI_KEY) or {}
     role = info.get("role", ui["role"])
     parts = ui.get("parts") or []
@@ -508,7 +509,7 @@ def _user_or_system_to_agui(ui: dict[str, JSON]) -> dict[str, JSON]:
     return message
 
 
-def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
+def _assistant_to_agui(ui: Mapping[str, JSON]) -> list[dict[str, JSON]]:
     out: list[dict[str, JSON]] = []
     by_id: dict[str, dict[str, JSON]] = {}
     results: list[tuple[str, dict[str, JSON]]] = []  # (owning assistant id, tool message)
@@ -565,7 +566,8 @@ def _assistant_to_agui(ui: dict[str, JSON]) -> list[dict[str, JSON]]:
                     owner = out[-1]
                 else:
                     owner = {"id": owner_id or fresh_id(), "role": "assistant"}
-                    facts = meta.get("message") if type(meta.get("message")) is dict else meta
+                    message_facts = meta.get("message")
+                    facts: dict[str, JSON] = message_facts if type(message_facts) is dict else meta
                     owner.update(_agui_meta(facts, "name", "encryptedValue", "metadata", "subagentRunId"))
                     if meta.get("messageEncryptedValue") is not None:
                         owner["encryptedValue"] = meta["messageEncryptedValue"]

@@ -29,6 +29,8 @@ from typing import Any
 
 import pandas as pd
 
+from agui_notebook._errors import OptionError
+from agui_notebook._options import keyword_options
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.wire._json import encode_json
@@ -164,6 +166,7 @@ class RunDiff:
         return _html(self)
 
 
+@keyword_options
 def diff_runs(a: Any, b: Any, *, run: Any = None) -> RunDiff:
     """The differences between two runs: logs, events frames, event lists or ChatWidgets.
 
@@ -175,6 +178,8 @@ def diff_runs(a: Any, b: Any, *, run: Any = None) -> RunDiff:
 
     >>> diff_runs("before.jsonl", "after.jsonl").table.query("change == 'tool_args_changed'")  # doctest: +SKIP
     """
+    if isinstance(run, tuple) and len(run) != 2:
+        raise OptionError(f"run=(run_a, run_b) picks a run of each source: a pair, not {len(run)} values")
     run_a, run_b = run if isinstance(run, tuple) else (run, run)
     first, second = inspected_run(a, run_a), inspected_run(b, run_b)
     parts_a, parts_b = _parts(_messages(a, first, run_a)), _parts(_messages(b, second, run_b))
@@ -203,7 +208,9 @@ def _messages(source: Any, run: InspectedRun, picked: Any) -> list[dict[str, Any
     held = getattr(source, "messages", None)
     if picked is None and hasattr(source, "events") and isinstance(held, list):
         return held  # a whole ChatWidget: its conversation (user turns are not in its events)
-    if run.inputs and run.events:  # a run of a chat: from the input the chat sent it, as inspect() shows it
+    if (
+        run.inputs and run.events
+    ):  # a run of a chat: from the input the chat sent it, as inspect_run() shows it
         return EventTimeline(run.events, starts=run_starts(run.inputs)).messages_after(len(run.events) - 1)
     return ui_message_dicts_from_events(run.events)
 

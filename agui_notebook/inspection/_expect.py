@@ -34,6 +34,8 @@ from typing import Any
 import pandas as pd
 
 from agui_notebook._errors import UIMessageStreamError
+from agui_notebook._options import keyword_options
+from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EVENT_TYPES
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
@@ -53,6 +55,7 @@ SHOWN_TEXT_CHARS = 200
 """A failure message quotes this many characters of the run's text."""
 
 
+@keyword_options
 def expect(source: Any, *, run: int | str | None = None) -> RunExpectation:
     """Assertions over a recorded run: a log path, an events frame (``load_events``), a list of events or a
     :class:`~agui_notebook.ChatWidget` (its ``chat.events``).
@@ -181,7 +184,8 @@ class RunExpectation:
         """No tool call of the run ended with an error (``tool_calls_df``'s ``status == "error"``)."""
         failed = [call for call in self.tool_calls.itertuples() if call.status == "error"]
         if failed:
-            listed = "; ".join(f"{self._call_text(call)} failed: {call.error}" for call in failed)
+            # The error names how the call ended itself ("failed: ...", "retried: ...", or the tool's own text).
+            listed = "; ".join(f"{self._call_text(call)}: {call.error}" for call in failed)
             raise self._fail(f"expected no tool errors in {self.run.label}; {listed}")
         return self._pass("no_tool_errors()")
 
@@ -204,12 +208,11 @@ class RunExpectation:
         (``runs_df``'s ``ttft_s``)."""
         runs = runs_df(self.run.frame)
         slow = []
-        for run in runs.itertuples():
-            ttft = run.ttft_s
+        for run_key, ttft in zip(runs["run_key"].tolist(), runs["ttft_s"].tolist(), strict=True):
             if ttft is None or (isinstance(ttft, float) and math.isnan(ttft)):
-                slow.append(f"run {run.run_key!r} streamed no text or reasoning (no TTFT)")
+                slow.append(f"run {run_key!r} streamed no text or reasoning (no TTFT)")
             elif not ttft < seconds:
-                slow.append(f"run {run.run_key!r} had a TTFT of {ttft:.3f} s")
+                slow.append(f"run {run_key!r} had a TTFT of {ttft:.3f} s")
         if runs.empty:
             slow.append("there is no run")
         if slow:
@@ -247,7 +250,7 @@ class RunExpectation:
         if not raws or not all(isinstance(r, dict) and is_ui_chunk_type(str(r.get("type"))) for r in raws):
             return None
         frame = self.run.frame
-        streams: dict[str, list[dict[str, Any]]] = {}
+        streams: dict[str, list[JSON]] = {}
         seen: set[tuple[str, int]] = set()
         rows = zip(
             [e.get("rawEvent") for e in events], ours, frame["run_key"].astype(str), frame["source"].astype(str),
@@ -271,8 +274,9 @@ class RunExpectation:
         names. A name is, in this order: an AG-UI event type (``"TOOL_CALL_RESULT"``: its first event), a tool
         the run called (``"get_weather"``: the first event of its first call), else a text snippet (the text
         event at which an assistant message's text first contains it)."""
-        found = {name: self._first(name) for name in (first, then)}
-        for name, (row, _kind) in found.items():
+        found: dict[str, tuple[int, str]] = {}
+        for name in (first, then):
+            row, kind = self._first(name)
             if row is None:
                 tools = sorted(set(self.tool_calls["tool_name"].dropna().astype(str)))
                 called = f"tool called ({', '.join(tools)})" if tools else "tool called"
@@ -280,11 +284,12 @@ class RunExpectation:
                     f"expected {first!r} before {then!r} in {self.run.label}; {name!r} never happens: it is no "
                     f"event type, no {called} and no text of the run"
                 )
+            found[name] = (row, kind)
         (row_a, kind_a), (row_b, kind_b) = found[first], found[then]
-        if not row_a < row_b:  # type: ignore[operator]
+        if not row_a < row_b:
             raise self._fail(
                 f"expected {first!r} before {then!r} in {self.run.label}; {then!r} ({kind_b}) first at "
-                f"{self.run.where(row_b)}, {first!r} ({kind_a}) first at {self.run.where(row_a)}"  # type: ignore[arg-type]
+                f"{self.run.where(row_b)}, {first!r} ({kind_a}) first at {self.run.where(row_a)}"
             )
         return self._pass(f"before({first!r}, {then!r})")
 

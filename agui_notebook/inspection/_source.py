@@ -24,6 +24,7 @@ from typing import Any
 import pandas as pd
 
 from agui_notebook._errors import OptionError
+from agui_notebook._shown import shown
 from agui_notebook.logs._load import events_table, load_events, recorded_run_inputs
 
 __all__ = ["InspectedRun", "chat_run_inputs", "events_frame", "inspected_run"]
@@ -86,21 +87,21 @@ def inspected_run(source: Any, run: int | str | None = None) -> InspectedRun:
         return InspectedRun(frame.reset_index(drop=True), _events(frame), 0, "the events", inputs)
     keys = _run_keys(frame)
     if isinstance(run, bool) or not isinstance(run, (int, str)):
-        raise OptionError(f"run={run!r}: give a run's index or id, not a {type(run).__name__}")
+        raise OptionError(f"run={shown(run)}: give a run's index or id, not a {type(run).__name__}")
     if isinstance(run, int):
         if not -len(keys) <= run < len(keys):
-            raise OptionError(f"run={run}: the source has {len(keys)} runs")
+            raise OptionError(f"run={shown(run)}: the source has {len(keys)} runs")
         key = keys[run]
     else:
         by_id = [
             k for k in keys if k == run or str(frame.loc[frame["run_key"] == k, "run_id"].iloc[0]) == run
         ]
         if not by_id:
-            shown = ", ".join(repr(k) for k in keys) or "none"
-            raise OptionError(f"run={run!r}: no run has that id (runs: {shown})")
+            listed = ", ".join(repr(k) for k in keys) or "none"
+            raise OptionError(f"run={shown(run)}: no run has that id (runs: {listed})")
         if len(by_id) > 1 and run not in by_id:
-            shown = ", ".join(repr(k) for k in by_id)
-            raise OptionError(f"run={run!r}: {len(by_id)} runs have that id; pick one by key ({shown})")
+            listed = ", ".join(repr(k) for k in by_id)
+            raise OptionError(f"run={shown(run)}: {len(by_id)} runs have that id; pick one by key ({listed})")
         key = run if run in by_id else by_id[0]
     rows = (frame["run_key"] == key).to_numpy().nonzero()[0]
     picked = frame.iloc[rows].reset_index(drop=True)

@@ -27,6 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agui_notebook._errors import OptionError, SeekError
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._assemble import UIMessageAssembler, merge_consecutive_deltas
@@ -85,7 +87,7 @@ class EventTimeline:
         starts: Mapping[int, RunStart] | None = None,
     ) -> None:
         if every < 1:
-            raise ValueError(f"every={every}: a checkpoint needs at least one event between")
+            raise OptionError(f"every={shown(every)}: a checkpoint needs at least one event between")
         self.events = events
         self.every = every
         self.starts = dict(sorted((starts or {}).items()))
@@ -141,9 +143,9 @@ class EventTimeline:
             if not pairs and event.get("type") == "TOOL_CALL_RESULT":
                 # A result waits for the next event (an outcome claim) before it reaches its part; a seek shows
                 # it at once (the end of the input flushes it), so it is this event's change, not the next one's.
-                pair = _tool_part(assembler.messages, event.get("toolCallId"))
-                if pair is not None:
-                    pairs[pair] = None
+                result_pair = _tool_part(assembler.messages, event.get("toolCallId"))
+                if result_pair is not None:
+                    pairs[result_pair] = None
                     held = {pair}
             touched.append(tuple(pairs))
             stepped = _state_step(state, event)
@@ -218,9 +220,7 @@ class EventTimeline:
 
     def _checked(self, n: int) -> int:
         if not -1 <= n < len(self.events):
-            raise IndexError(
-                f"event {n}: the run has {len(self.events)} events (0 to {len(self.events) - 1})"
-            )
+            raise SeekError(f"event {n}: the run has {len(self.events)} events (0 to {len(self.events) - 1})")
         return n
 
 
@@ -288,13 +288,13 @@ def _state_step(state: JSON, event: dict[str, JSON]) -> tuple[JSON, tuple[str, .
     if kind == "STATE_SNAPSHOT":
         return copy_json(event.get("snapshot")), ("",)
     if kind == "STATE_DELTA":
-        operations = event.get("delta")
+        operations: JSON = event.get("delta")
         try:
             state = apply_json_patch(state, operations)
         except Exception:
             return None
         paths = tuple(
             op["path"] for op in operations if isinstance(op, dict) and isinstance(op.get("path"), str)
-        )  # type: ignore[union-attr]
+        )
         return state, paths
     return None

@@ -21,18 +21,26 @@ import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
-from agui_notebook._errors import EventLogWarning, WorkerError
-from agui_notebook._types import ErrorMode
+from agui_notebook._errors import (
+    EventLogWarning,
+    OptionalDependencyError,
+    OptionError,
+    SourceError,
+    WorkerError,
+    internal_failure,
+)
+from agui_notebook._shown import shown
+from agui_notebook._types import ReadErrorMode
 
 from ._file_slices import piece_size, split_large_files
-from ._load import _progress_bar, _warn_skipped, load_events
+from ._load import _progress_bar, _warn_skipped, file_error, load_events
 from ._odd_values import id_text, warn_odd_values
 from ._read import Problems
 from ._run_assignment import assign_runs, run_keys
@@ -54,7 +62,7 @@ def file_paths(source: Any, skipped: list[dict[str, str]]) -> list[str] | None:
     items = sources(source, skipped)
     if any(item.path is None for item in items):
         return None  # text given as a string
-    return [item.path for item in items]  # type: ignore[misc]
+    return [item.path for item in items if item.path is not None]
 
 
 class FilePart:
@@ -105,7 +113,7 @@ def _boundaries(frame: pd.DataFrame) -> tuple[list[tuple[int, str | None]], list
 
 
 def file_part(
-    paths: list[str], builders: dict[str, Callable[..., pd.DataFrame]], errors: ErrorMode
+    paths: list[str], builders: dict[str, Callable[..., pd.DataFrame]], errors: ReadErrorMode
 ) -> FilePart:
     """The tables of ``paths`` read together (one file, or the files of runs cut across them)."""
     with warnings.catch_warnings():
@@ -145,6 +153,9 @@ def _continued_from(parts: list[FilePart]) -> list[int]:
     np.minimum.at(earliest, source_of_row[valid], first_source[run_of_row[valid]])
     return [int(e) if e < i else -1 for i, e in enumerate(earliest.tolist())]
 
+
+MAX_WORKERS = 1024
+"""The most worker processes ``workers=`` takes (the pool never starts more than there are batches of files)."""
 
 BATCH_BYTES = 4 << 20
 """Small files are read together until a batch holds this many bytes: every read pays a fixed cost (about
@@ -193,7 +204,10 @@ class _Runner:
 
     def __init__(self, workers: int | None, client: Any) -> None:
         self.client = client
-        self.pool = None
+        self.pool: Any = None
+        self.start_failure: BaseException | None = None
+        """Why the pool's workers could not start (its fork server gone, no processes left): the files are then
+        reported unread by ``map``."""
         if client is None and workers is not None and workers > 1:
             from concurrent.futures import ProcessPoolExecutor
 
@@ -201,14 +215,17 @@ class _Runner:
             if context.get_start_method() == "forkserver":
                 context.set_forkserver_preload([__name__, "agui_notebook.logs._summary"])  # and the tables
             self.pool = ProcessPoolExecutor(workers, mp_context=context)
-            # Forked workers start at the first task: start them now, before a progress bar's thread.
-            self.pool.submit(os.getpid)
+            try:
+                # Forked workers start at the first task: start them now, before a progress bar's thread.
+                self.pool.submit(os.getpid)
+            except _START_FAILURES as exc:
+                self.start_failure = exc
 
     def map(
         self,
         groups: list[list[str]],
         builders: dict[str, Any],
-        errors: ErrorMode,
+        errors: ReadErrorMode,
         bar: Any = None,
         sizes: list[int] | None = None,
     ) -> tuple[list[Any], list[FilePart]]:
@@ -227,6 +244,8 @@ class _Runner:
                 found[i] = outline.result()
                 _advance(bar, sizes[i])
             return futures, found
+        if self.start_failure is not None:
+            raise _not_started([path for group in groups for path in group], self.start_failure)
         if self.pool is not None:
             parts = _pooled(self.pool, groups, builders, errors)
         else:
@@ -239,17 +258,23 @@ class _Runner:
 
     def close(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown()
+            self.pool.shutdown(cancel_futures=self.start_failure is not None)
 
 
 def _pooled(
-    pool: Any, groups: list[list[str]], builders: dict[str, Any], errors: ErrorMode
+    pool: Any, groups: list[list[str]], builders: dict[str, Any], errors: ReadErrorMode
 ) -> Iterator[FilePart]:
     """The parts of ``groups`` from the process pool, in order; a worker that stopped is named by its files."""
     from concurrent.futures import wait
     from concurrent.futures.process import BrokenProcessPool
 
-    futures = [pool.submit(file_part, group, builders, errors) for group in groups]
+    futures = []
+    for group in groups:
+        try:
+            futures.append(pool.submit(file_part, group, builders, errors))
+        except (*_START_FAILURES, BrokenProcessPool) as error:
+            unread = [path for rest in groups[len(futures) :] for path in rest]
+            raise _not_started(unread, error) from error
     for future in futures:
         try:
             yield future.result()
@@ -267,6 +292,18 @@ def _pooled(
                 "killed (out of memory?); try fewer workers= or none. Not read: " + ", ".join(unread),
                 paths=unread,
             ) from error
+
+
+_START_FAILURES = (OSError, EOFError)
+"""What starting a worker raises when the fork server is gone (refused, or dead in the middle of a fork)."""
+
+
+def _not_started(unread: list[str], error: BaseException) -> WorkerError:
+    return WorkerError(
+        f"the process pool could not start its workers ({internal_failure(error)}): try again, or fewer "
+        "workers= or none. Not read: " + ", ".join(unread),
+        paths=unread,
+    )
 
 
 def start_method() -> str:
@@ -306,7 +343,7 @@ def _dask() -> Any:
         import dask.dataframe as dd
         import distributed  # noqa: F401
     except ImportError:
-        raise ImportError(
+        raise OptionalDependencyError(
             "client= and lazy= need Dask: pip install 'agui-notebook[dask]' (dask[distributed] and dask[dataframe])"
         ) from None
     return dd
@@ -316,7 +353,7 @@ def by_file(
     paths: list[str],
     builders: dict[str, Callable[..., pd.DataFrame]],
     *,
-    errors: ErrorMode = "raise",
+    errors: ReadErrorMode = "raise",
     workers: int | None = None,
     client: Any = None,
     lazy: bool = False,
@@ -329,14 +366,24 @@ def by_file(
     than one file's only for runs cut across files). With ``lazy=True`` (and a client) the tables are
     ``dask.dataframe`` tables whose partitions stay on the cluster.
     """
+    if workers is not None and (type(workers) is not int or not 1 <= workers <= MAX_WORKERS):
+        raise OptionError(
+            f"workers must be a number of processes from 1 to {MAX_WORKERS}, not {shown(workers)}"
+        )
     if lazy and client is None:
-        raise TypeError("lazy=True needs client= (a dask.distributed.Client)")
+        raise OptionError("lazy=True needs client= (a dask.distributed.Client)")
     if client is not None:
         _dask()
     Problems(errors)  # checks the mode
-    paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
-    runner = _Runner(workers, client)
-    batches, sizes = _batches(paths)
+    try:
+        paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
+        batches, sizes = _batches(paths)
+    except SourceError:
+        raise
+    except OSError as exc:  # a file that went away since it was listed
+        raise file_error(exc) from exc
+    # Never more processes than batches to read: a pool of fork workers starts all of them at once.
+    runner = _Runner(None if workers is None else min(workers, len(batches)), client)
     bar = _progress_bar(progress, sum(sizes))
     try:
         parts, outlines = runner.map(batches, builders, errors, bar, sizes)
@@ -416,7 +463,7 @@ def _with_dtypes(part: FilePart, name: str, offset: int, meta: pd.DataFrame) -> 
         if column == "run_key":
             codes = values.cat.codes.to_numpy()
             columns[column] = pd.Categorical.from_codes(
-                np.where(codes >= 0, codes + offset, -1), dtype=meta[column].dtype
+                np.where(codes >= 0, codes + offset, -1), dtype=cast(pd.CategoricalDtype, meta[column].dtype)
             )
         elif isinstance(meta[column].dtype, pd.CategoricalDtype):
             columns[column] = values.cat.set_categories(meta[column].cat.categories).array
@@ -429,10 +476,11 @@ def _run_offsets(outlines: list[FilePart]) -> np.ndarray:
     return np.cumsum([0] + [len(part.run_ids) for part in outlines])[:-1]
 
 
-def column_array(table: pd.DataFrame, name: str) -> Any:
+def column_array(table: pd.DataFrame, name: Hashable) -> Any:
     """The array of column ``name`` (what ``table[name].array`` is, without the Series pandas builds for it)."""
+    frame: Any = table  # _get_column_array is pandas' own, not in pandas-stubs
     try:
-        return table._get_column_array(table.columns.get_loc(name))
+        return frame._get_column_array(table.columns.get_loc(name))
     except (AttributeError, TypeError):  # a pandas without it, or a name that is not one column
         return table[name].array
 
@@ -442,7 +490,7 @@ def _combined(tables: list[pd.DataFrame], parts: list[FilePart]) -> pd.DataFrame
     keys = run_keys([run_id for part in parts for run_id in part.run_ids])
     offsets = _run_offsets(parts)
     template = tables[0]
-    columns: dict[str, Any] = {}
+    columns: dict[Hashable, Any] = {}
     for name, dtype in template.dtypes.items():
         if name == "run_key":
             codes = np.concatenate(

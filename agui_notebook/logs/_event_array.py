@@ -12,9 +12,10 @@ a dict taken from the column is a fresh copy: changing it does not change the ta
 
 from __future__ import annotations
 
+import builtins
 import mmap
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import orjson
@@ -25,6 +26,9 @@ from pandas.api.indexers import check_array_indexer
 from agui_notebook.wire._json import decode_json
 from agui_notebook.wire._reader import BOM
 from agui_notebook.wire._records import recorded_event
+
+if TYPE_CHECKING:
+    from pandas._typing import TakeIndexer
 
 __all__ = ["EventArray", "EventBlob", "EventDtype"]
 
@@ -81,7 +85,7 @@ class EventBlob:
         starts = self._index()
         at = np.asarray(lines, dtype=np.int64)
         data = self.data
-        out = []
+        out: list[Any] = []
         append = out.append
         ends = (starts[at + 1].astype(np.int64) - 1).tolist()
         for line, start, end in zip(lines, starts[at].tolist(), ends, strict=True):
@@ -100,7 +104,7 @@ class EventBlob:
         return self.data if isinstance(self.data, bytes) else self.data[:]
 
     def __setstate__(self, state: bytes) -> None:
-        self.__init__(state)  # type: ignore[misc]
+        self.__init__(state)  # type: ignore[misc]  # unpickling rebuilds the buffer as the constructor does
 
 
 @register_extension_dtype
@@ -113,7 +117,7 @@ class EventDtype(ExtensionDtype):
     na_value = None
 
     @classmethod
-    def construct_array_type(cls) -> type[EventArray]:
+    def construct_array_type(cls) -> builtins.type[EventArray]:  # `type` is the dtype's scalar type here
         return EventArray
 
 
@@ -214,7 +218,7 @@ class EventArray(ExtensionArray):
             item = check_array_indexer(self, item)
         return type(self)(self._blobs, self._blob[item], self._line[item])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
             yield self._decode(i)
 
@@ -241,11 +245,11 @@ class EventArray(ExtensionArray):
     def isna(self) -> np.ndarray:
         return self._blob < 0
 
-    def take(self, indices: Sequence[int], *, allow_fill: bool = False, fill_value: Any = None) -> EventArray:
+    def take(self, indices: TakeIndexer, *, allow_fill: bool = False, fill_value: Any = None) -> EventArray:
         if allow_fill and not _is_missing(fill_value):
             raise ValueError("an event column can only be filled with None")
-        blob = take(self._blob, indices, allow_fill=allow_fill, fill_value=-1)
-        line = take(self._line, indices, allow_fill=allow_fill, fill_value=-1)
+        blob = np.asarray(take(self._blob, indices, allow_fill=allow_fill, fill_value=-1))
+        line = np.asarray(take(self._line, indices, allow_fill=allow_fill, fill_value=-1))
         return type(self)(self._blobs, blob, line)
 
     def copy(self) -> EventArray:
@@ -261,6 +265,7 @@ class EventArray(ExtensionArray):
             out[i] = self._decode(i)
         return out
 
+    # pandas' ExtensionArray protocol: == compares element-wise into a boolean array, not one bool.
     def __eq__(self, other: Any) -> np.ndarray:  # type: ignore[override]
         mine = np.asarray(self)
         if isinstance(other, (EventArray, list, np.ndarray, pd.Series)):
@@ -277,7 +282,7 @@ class EventArray(ExtensionArray):
             out[i] = None if value is None else _factorize_key(value, self, i)
         return out, None
 
-    def _formatter(self, boxed: bool = False):
+    def _formatter(self, boxed: bool = False) -> Callable[[Any], str]:
         return _short
 
     def decode_rows(self, rows: list[int]) -> list[Any]:

@@ -111,7 +111,7 @@ def _row(rows: np.ndarray | int, position: int) -> int:
 
 
 try:  # one C loop: are all values str
-    from pandas._libs.lib import is_string_array as _is_string_array
+    from pandas._libs.lib import is_string_array as _is_string_array  # type: ignore[attr-defined]  # private: not in pandas-stubs
 except ImportError:  # pragma: no cover - a pandas without it
     _is_string_array = None
 
@@ -128,12 +128,13 @@ def _text_array(values: np.ndarray) -> Any:
         dtype = pd.StringDtype("python", na_value=np.nan)
     except TypeError:  # pandas before 2.3 has no NaN-semantics string dtype: plain objects
         return values
-    template = pd.arrays.StringArray(np.array(["", np.nan], dtype=object), dtype=dtype)
+    string_array: Any = pd.arrays.StringArray  # its dtype= and internal constructor are not in pandas-stubs
+    template = string_array(np.array(["", np.nan], dtype=object), dtype=dtype)
     try:
         # Every value is a str or NaN by construction: skip the scan the public constructor makes.
         return template._from_backing_data(values)
     except AttributeError:  # pragma: no cover - a pandas without the internal constructor
-        return pd.arrays.StringArray(values, dtype=dtype)
+        return string_array(values, dtype=dtype)
 
 
 def _utc(ns: np.ndarray) -> pd.DatetimeIndex:
@@ -315,8 +316,8 @@ class EventTableBuilder:
                 return
             if self.rows:
                 parts.append(np.full(self.rows, -1, dtype=np.int32))
-        found = np.fromiter(batch.field("subagentRunId"), dtype=object, count=n)
-        parts.append(self.ids["subagentRunId"].dense(found, self.rows, self.odd))
+        values = np.fromiter(batch.field("subagentRunId"), dtype=object, count=n)
+        parts.append(self.ids["subagentRunId"].dense(values, self.rows, self.odd))
 
     def _tool_call_ids(self, batch: Batch, runs: Any, n: int) -> None:
         """``toolCallId`` of the tool events (arguments included: they can be the bulk of a log)."""

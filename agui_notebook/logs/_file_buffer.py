@@ -15,9 +15,13 @@ kernel as the reading thread first writes them, not up front by the loading thre
 
 from __future__ import annotations
 
+import io
 import mmap
 import os
 import threading
+
+from agui_notebook._errors import SourceError
+from agui_notebook.wire._reader import unreadable
 
 __all__ = ["FileBuffer"]
 
@@ -49,16 +53,18 @@ class FileBuffer:
             target=self._read, args=(handle,), name="agui-notebook log reader", daemon=True
         ).start()
 
-    def _read(self, handle: object) -> None:
+    def _read(self, handle: io.FileIO) -> None:
         view = memoryview(self.data)
         size = len(view)
         position = 0
         try:
-            with handle:  # type: ignore[attr-defined]
+            with handle:
                 while position < size:
-                    count = handle.readinto(view[position : position + _CHUNK_BYTES])  # type: ignore[attr-defined]
+                    count = handle.readinto(view[position : position + _CHUNK_BYTES])
                     if not count:
-                        raise OSError(f"{self.path!r} got shorter while it was being read")
+                        raise SourceError(
+                            f"{self.path!r} got shorter while it was being read", path=self.path
+                        )
                     position += count
                     with self._condition:
                         self._filled = position
@@ -77,5 +83,6 @@ class FileBuffer:
             while self._filled < target and self._error is None:
                 self._condition.wait(0.5)
             if self._filled < target and self._error is not None:
-                raise self._error
+                error = self._error
+                raise unreadable(self.path, error) if isinstance(error, OSError) else error
             return self._filled

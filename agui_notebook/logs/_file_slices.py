@@ -26,6 +26,7 @@ from typing import BinaryIO
 
 import orjson
 
+from agui_notebook._errors import SourceError
 from agui_notebook.wire._reader import BOM
 
 __all__ = ["SLICE_BYTES", "FileSlice", "piece_size", "split_large_files"]
@@ -60,7 +61,10 @@ class FileSlice(os.PathLike[str]):
     def read(self) -> bytes:
         """The slice's bytes."""
         with open(self.path, "rb") as handle:
-            return os.pread(handle.fileno(), self.length, self.start)
+            data = os.pread(handle.fileno(), self.length, self.start)
+        if len(data) < self.length:
+            raise SourceError(f"{self.path!r} got shorter while it was being read", path=self.path)
+        return data
 
 
 def split_large_files(paths: list[str], slice_bytes: int | None = None) -> list[str | FileSlice]:

@@ -14,18 +14,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import EventLogWarning, OptionError
+from agui_notebook._errors import EventLogWarning, OptionalDependencyError, OptionError, SourceError
 from agui_notebook._gc import collections_paused
-from agui_notebook._types import ErrorMode, LogSource
+from agui_notebook._options import keyword_options
+from agui_notebook._types import LogSource, ReadErrorMode
 from agui_notebook.chat._records import RUN_START, decode_run_inputs
+from agui_notebook.wire._reader import unreadable
 
 from ._event_table import EventTableBuilder
 from ._odd_values import warn_odd_values
 from ._read import Problems, normalized
 from ._run_assignment import run_keys
-from ._sources import sources
+from ._sources import Source, sources
 
-__all__ = ["TOOL_RESULTS_SENT", "events_table", "load_events", "recorded_run_inputs"]
+__all__ = ["TOOL_RESULTS_SENT", "events_table", "file_error", "load_events", "recorded_run_inputs"]
 
 
 def _progress_bar(progress: bool | None, total: int) -> Any:
@@ -35,7 +37,9 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
         from tqdm.auto import tqdm
     except ImportError:
         if progress:
-            raise ImportError("a progress bar needs tqdm: pip install 'agui-notebook[progress]'") from None
+            raise OptionalDependencyError(
+                "a progress bar needs tqdm: pip install 'agui-notebook[progress]'"
+            ) from None
         return None
     # Shown only when loading takes more than a moment (unless asked for explicitly). Without tqdm's monitor
     # thread, which would outlive the bar and make a later process pool start its workers the slow way.
@@ -44,8 +48,9 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
     return bar(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
 
 
+@keyword_options
 def load_events(
-    source: LogSource, *, errors: ErrorMode = "raise", progress: bool | None = None
+    source: LogSource, *, errors: ReadErrorMode = "raise", progress: bool | None = None
 ) -> pd.DataFrame:
     """Load AG-UI event logs into a DataFrame with one row per event (columns: ``EVENT_COLUMNS``).
 
@@ -75,8 +80,28 @@ def load_events(
         return source
     problems = Problems(errors)
     skipped: list[dict[str, str]] = []
-    items = sources(source, skipped)
     builder = EventTableBuilder()
+    try:
+        frame = _read(sources(source, skipped), builder, problems, progress)
+    except SourceError:
+        raise
+    except OSError as exc:  # a file that went away since it was listed, or that the system would not read
+        raise file_error(exc) from exc
+    frame.attrs["errors"] = problems.items
+    frame.attrs["skipped"] = skipped
+    frame.attrs["odd_values"] = builder.odd_entries
+    sent = tool_results_sent(source, frame)
+    if sent:
+        frame.attrs[TOOL_RESULTS_SENT] = sent
+    problems.warn()
+    _warn_skipped(skipped)
+    warn_odd_values("load_events", builder.odd_entries)
+    return frame
+
+
+def _read(
+    items: list[Source], builder: EventTableBuilder, problems: Problems, progress: bool | None
+) -> pd.DataFrame:
     bar = _progress_bar(progress, sum(s.size for s in items))
     try:
         # Millions of short-lived dicts would trigger collections that find nothing to free.
@@ -89,20 +114,15 @@ def load_events(
                         bar.update(batch.nbytes)
                     del batch  # freed before the next one is read: its memory serves the next
                 item.data = None
-            frame = builder.finish()
+            return builder.finish()
     finally:
         if bar is not None:
             bar.close()
-    frame.attrs["errors"] = problems.items
-    frame.attrs["skipped"] = skipped
-    frame.attrs["odd_values"] = builder.odd_entries
-    sent = tool_results_sent(source, frame)
-    if sent:
-        frame.attrs[TOOL_RESULTS_SENT] = sent
-    problems.warn()
-    _warn_skipped(skipped)
-    warn_odd_values("load_events", builder.odd_entries)
-    return frame
+
+
+def file_error(error: OSError) -> SourceError:
+    """A system error met reading a log's files, as the family's :class:`SourceError` naming the file."""
+    return unreadable(str(error.filename) if error.filename is not None else "<file>", error)
 
 
 TOOL_RESULTS_SENT = "tool_results_sent"

@@ -21,7 +21,8 @@ from typing import Any
 import orjson
 
 from agui_notebook._errors import EventLogWarning
-from agui_notebook.wire._json import js_number, json_kind
+from agui_notebook._shown import json_kind
+from agui_notebook.wire._json import js_number
 
 __all__ = ["OddValues", "id_text", "odd_problem", "warn_odd_values"]
 

@@ -24,15 +24,20 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias, overload
 
 import numpy as np
 import orjson
 import pandas as pd
 
+from agui_notebook._errors import OptionalDependencyError, OptionError
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
+
 from .._types import EventsOrSource
+from .._version import __version__
 from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
 from ._load import events_table
 from .tables._messages import messages_df
@@ -45,6 +50,9 @@ if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
 
 __all__ = ["export_otel", "to_otel_spans"]
+
+Record: TypeAlias = "dict[Hashable, Any]"
+"""One row of a logs table as ``DataFrame.to_dict("records")`` gives it."""
 
 UNFINISHED = "agui_notebook.span.unfinished"
 """True on a span whose end is not in the log (a run without RUN_FINISHED, a step never finished, a tool
@@ -63,7 +71,7 @@ def _sdk() -> Any:
         from opentelemetry.sdk import trace as sdk_trace
         from opentelemetry.sdk.util import instrumentation
     except ImportError:
-        raise ImportError(
+        raise OptionalDependencyError(
             "OpenTelemetry export needs opentelemetry-sdk: pip install 'agui-notebook[otel]'"
         ) from None
     return trace, sdk_trace, resources, instrumentation
@@ -182,6 +190,10 @@ def _read_runs(frame: pd.DataFrame, starts: dict[str, int | None]) -> dict[str, 
     return runs
 
 
+@overload
+def _either(value: int | None, fallback: int) -> int: ...
+@overload
+def _either(value: int | None, fallback: int | None) -> int | None: ...
 def _either(value: int | None, fallback: int | None) -> int | None:
     return value if value is not None else fallback
 
@@ -205,8 +217,6 @@ def _usage_names(ending: dict[str, Any] | None, key: str) -> list[str]:
 
 class _SpanMaker:
     def __init__(self, resource: Resource | None) -> None:
-        from agui_notebook import __version__
-
         trace, sdk_trace, resources, instrumentation = _sdk()
         self.trace = trace
         self.sdk_trace = sdk_trace
@@ -293,7 +303,7 @@ def _spans_of_source(
         (r, m): _ns(e)
         for r, m, e in zip(messages["run_id"], messages["message_id"], messages["ended_at"], strict=True)
     }
-    tools_by_run: dict[str, list[dict[str, Any]]] = {}
+    tools_by_run: dict[str, list[Record]] = {}
     for record in tools.to_dict("records"):
         tools_by_run.setdefault(record["run_id"], []).append(record)
     starts = {run_id: _ns(start) for run_id, start in zip(runs["run_id"], runs["started_at"], strict=True)}
@@ -308,7 +318,7 @@ def _spans_of_source(
 
 def _run_span(
     maker: _SpanMaker,
-    run: dict[str, Any],
+    run: Record,
     seen: _RunEvents,
     occurrences: dict[tuple[Any, Any], int],
     run_spans: dict[tuple[Any, Any], Any],
@@ -371,7 +381,7 @@ def _step_spans(
     maker: _SpanMaker,
     run: _RunSpan,
     steps: list[_Step],
-    calls: list[dict[str, Any]],
+    calls: list[Record],
     message_end: dict[tuple[Any, Any], int | None],
 ) -> dict[str, tuple[Any, int]]:
     """The run's step spans; returns the parent (context and start) of each tool call made in a step."""
@@ -416,7 +426,7 @@ def _step_spans(
 def _tool_spans(
     maker: _SpanMaker,
     run: _RunSpan,
-    calls: list[dict[str, Any]],
+    calls: list[Record],
     tool_parents: dict[str, tuple[Any, int]],
     content: bool,
 ) -> None:
@@ -457,6 +467,7 @@ def _tool_spans(
         )
 
 
+@keyword_options
 def to_otel_spans(
     events: EventsOrSource,
     *,
@@ -482,11 +493,17 @@ def to_otel_spans(
     >>> [(s.name, s.attributes.get("gen_ai.response.time_to_first_chunk")) for s in spans]
     [('invoke_agent', 0.25), ('chat', 0.25)]
     """
+    if agent_name is not None and type(agent_name) is not str:
+        raise OptionError(f"agent_name must be a str (or None), not {type(agent_name).__name__}")
+    if resource is not None and not hasattr(resource, "attributes"):
+        raise OptionError(
+            f"resource must be an OpenTelemetry Resource (or None), not {type(resource).__name__}"
+        )
     maker = _SpanMaker(resource)
     frame = events_table(events)
     occurrences: dict[tuple[Any, Any], int] = {}
     run_spans: dict[tuple[Any, Any], Any] = {}
-    sources = frame["source"].unique().dropna().tolist() if len(frame) else []
+    sources = frame["source"].dropna().unique().tolist() if len(frame) else []
     # Tool calls and messages are told apart by run id within one source; a log of several files goes file by file.
     parts = [frame] if len(sources) <= 1 else [frame[frame["source"] == s] for s in sources]
     for part in parts:
@@ -494,6 +511,7 @@ def to_otel_spans(
     return maker.spans
 
 
+@keyword_options
 def export_otel(
     events: EventsOrSource,
     exporter: SpanExporter,
@@ -516,6 +534,12 @@ def export_otel(
     >>> [span.name for span in exporter.get_finished_spans()]
     ['invoke_agent']
     """
+    if not callable(getattr(exporter, "export", None)) or not callable(
+        getattr(exporter, "force_flush", None)
+    ):
+        raise OptionError(f"exporter must be an OpenTelemetry SpanExporter, not {type(exporter).__name__}")
+    if type(batch_size) is not int or batch_size < 1:
+        raise OptionError(f"batch_size must be a whole number of spans from 1, not {shown(batch_size)}")
     spans = to_otel_spans(events, agent_name=agent_name, content=content, resource=resource)
     from opentelemetry.sdk.trace.export import SpanExportResult
 

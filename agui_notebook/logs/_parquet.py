@@ -23,14 +23,15 @@ import numpy as np
 import orjson
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionalDependencyError, OptionError
+from agui_notebook._options import keyword_options
 from agui_notebook.wire._json import decode_json
 from agui_notebook.wire._reader import BOM
 from agui_notebook.wire._records import is_recorded
 
 from ._event_array import EventDtype
 
-__all__ = ["is_parquet_path", "parquet_sources", "to_parquet"]
+__all__ = ["parquet_logs", "to_parquet"]
 
 _METADATA_KEY = b"agui_notebook"
 POSITION = "position"
@@ -43,7 +44,7 @@ def _arrow() -> Any:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise ImportError("Parquet needs pyarrow: pip install 'agui-notebook[parquet]'") from None
+        raise OptionalDependencyError("Parquet needs pyarrow: pip install 'agui-notebook[parquet]'") from None
     return pa, pq
 
 
@@ -84,6 +85,7 @@ def _json_text(value: Any) -> Any:
         return json.dumps(value, default=str)
 
 
+@keyword_options
 def to_parquet(
     table: pd.DataFrame, path: str | os.PathLike[str], *, partition_cols: Sequence[str] | None = None
 ) -> None:
@@ -94,8 +96,8 @@ def to_parquet(
     ``pandas.read_parquet`` (their dict and list columns as JSON text). Needs pyarrow
     (``pip install 'agui-notebook[parquet]'``).
 
-    >>> from agui_notebook import load_events, to_parquet  # doctest: +SKIP
-    >>> to_parquet(load_events("logs/"), "events.parquet")  # doctest: +SKIP
+    >>> from agui_notebook import load_events, logs  # doctest: +SKIP
+    >>> logs.to_parquet(load_events("logs/"), "events.parquet")  # doctest: +SKIP
     >>> load_events("events.parquet")  # doctest: +SKIP
     """
     pa, pq = _arrow()
@@ -142,25 +144,11 @@ def to_parquet(
         pq.write_table(arrow, os.fspath(path))
 
 
-def is_parquet_path(path: str) -> bool:
-    """A ``.parquet`` file, or a folder holding ``.parquet`` files (in hive subfolders too) and no logs."""
-    if os.path.isfile(path):
-        return path.lower().endswith(".parquet")
-    if not os.path.isdir(path):
-        return False
-    from ._sources import is_log_name
-
-    if any(is_log_name(name) for name in os.listdir(path) if os.path.isfile(os.path.join(path, name))):
-        return False
-    return any(name.lower().endswith(".parquet") for _, _, files in os.walk(path) for name in files)
-
-
-def parquet_sources(path: str) -> list[Any]:
-    """The sources of an events table stored by ``to_parquet``: each original source as the log it was read
-    from (events on their lines, recorded ones with their receive time), for ``load_events`` to read."""
+def parquet_logs(path: str) -> list[tuple[str, bytes]]:
+    """An events table stored by ``to_parquet`` as the logs it was read from: each original source's name and
+    its JSONL text (events on their lines, recorded ones with their receive time), for ``load_events`` to
+    read as it read the originals."""
     _, pq = _arrow()
-    from ._sources import Source
-
     try:
         schema = pq.read_schema(path) if os.path.isfile(path) else None
     except Exception as error:  # pyarrow's errors: not a Parquet file
@@ -171,10 +159,10 @@ def parquet_sources(path: str) -> list[Any]:
         raise OptionError(
             f"{path!r} holds no events table written by to_parquet (a logs table reads with pandas.read_parquet)"
         )
-    return _logs_of(table.sort_by(POSITION), Source)
+    return _logs_of(table.sort_by(POSITION))
 
 
-def _logs_of(table: Any, source_class: Any) -> list[Any]:
+def _logs_of(table: Any) -> list[tuple[str, bytes]]:
     """Each run of consecutive rows of one source, with rising lines, as the JSONL log it was read from:
     blank lines before each event up to its line, recorded events (a ``time``) as recorder records."""
     pa, _ = _arrow()
@@ -212,6 +200,6 @@ def _logs_of(table: Any, source_class: Any) -> list[Any]:
     ends = np.r_[starts[1:], n]
     dictionary = names.dictionary.to_pylist()
     return [
-        source_class(str(dictionary[codes[a]]), data=bytes(data[offsets[a] : offsets[b]]))
+        (str(dictionary[codes[a]]), bytes(data[offsets[a] : offsets[b]]))
         for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
     ]

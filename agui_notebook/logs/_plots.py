@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionalDependencyError, OptionError
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 from agui_notebook._types import EventsOrSource
 
 from ._load import events_table
@@ -98,7 +100,9 @@ def _pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'agui-notebook[plot]'") from None
+        raise OptionalDependencyError(
+            "plotting needs matplotlib: pip install 'agui-notebook[plot]'"
+        ) from None
     return plt
 
 
@@ -137,7 +141,7 @@ def jupyterlab_theme() -> Theme | None:
 
 def _palette(theme: Theme | None, ax: Any) -> _Palette:
     if theme not in (None, "light", "dark"):
-        raise OptionError(f"theme must be 'light', 'dark' or None (follow the notebook), not {theme!r}")
+        raise OptionError(f"theme must be 'light', 'dark' or None (follow the notebook), not {shown(theme)}")
     if theme is None:
         import matplotlib
 
@@ -172,6 +176,8 @@ def _axes(ax: Any, size: tuple[float, float]) -> Axes:
 
 
 def _pick_run(frame: pd.DataFrame, run_id: str | None) -> tuple[str, pd.Series]:
+    if run_id is not None and type(run_id) is not str:
+        raise OptionError(f"run_id must be a run's key or id (a str), not {shown(run_id)}")
     """The run to draw: by its ``run_key`` or, failing that, the first run with that ``run_id``."""
     runs = runs_df(frame)
     if not len(runs):
@@ -183,8 +189,8 @@ def _pick_run(frame: pd.DataFrame, run_id: str | None) -> tuple[str, pd.Series]:
         if not len(found):
             found = runs[runs["run_id"] == run_id]
         if not len(found):
-            shown = ", ".join(map(str, runs["run_key"][:5])) + (", ..." if len(runs) > 5 else "")
-            raise OptionError(f"no run {run_id!r} in the events (runs: {shown})")
+            listed = ", ".join(map(str, runs["run_key"][:5])) + (", ..." if len(runs) > 5 else "")
+            raise OptionError(f"no run {shown(run_id)} in the events (runs: {listed})")
         row = found.iloc[0]
     return str(row["run_key"]), row
 
@@ -209,6 +215,7 @@ def _seconds_text(value: float) -> str:
 
 
 @_themed
+@keyword_options
 def plot_run_timeline(
     events: EventsOrSource, run_id: str | None = None, *, ax: Any = None, palette: _Palette = _LIGHT
 ) -> Axes:
@@ -242,8 +249,8 @@ def plot_run_timeline(
     ax = _axes(ax, (10, 1.6 + 0.42 * (len(messages) + len(calls))))
     floor = span / 500  # the narrowest bar still visible
     lanes: list[tuple[float, int, str, Any]] = []
-    for i, message in enumerate(messages.itertuples()):
-        label = f"{message.kind} {i + 1}" + (f" ({message.chars} chars)" if message.chars else " (empty)")
+    for i, (message, chars) in enumerate(zip(messages.itertuples(), messages["chars"].tolist(), strict=True)):
+        label = f"{message.kind} {i + 1}" + (f" ({chars} chars)" if chars else " (empty)")
         lanes.append((seconds(message.started_at), len(lanes), label, message))
     for call in calls.itertuples():
         lanes.append(
@@ -318,6 +325,7 @@ def plot_run_timeline(
 
 
 @_themed
+@keyword_options
 def plot_token_stream(
     events: EventsOrSource, run_id: str | None = None, *, ax: Any = None, palette: _Palette = _LIGHT
 ) -> Axes:
@@ -350,6 +358,7 @@ def plot_token_stream(
 
 
 @_themed
+@keyword_options
 def plot_tool_latency(events: EventsOrSource, *, ax: Any = None, palette: _Palette = _LIGHT) -> Axes:
     """Tool execution latency (TOOL_CALL_END to RESULT) by tool: a box per tool, every call that ran a dot.
 
@@ -407,6 +416,7 @@ def _horizontal() -> dict[str, Any]:
 
 
 @_themed
+@keyword_options
 def plot_reasoning_lengths(
     events: EventsOrSource,
     *,
@@ -423,7 +433,9 @@ def plot_reasoning_lengths(
     module.
     """
     if by not in ("chars", "words", "tokens"):
-        raise OptionError(f"by must be 'chars', 'words' or 'tokens', not {by!r}")
+        raise OptionError(f"by must be 'chars', 'words' or 'tokens', not {shown(by)}")
+    if type(bins) is not int or not 1 <= bins <= 10_000:
+        raise OptionError(f"bins must be a whole number from 1 to 10000, not {shown(bins)}")
     if by == "tokens" and tokenizer is None:
         raise OptionError("by='tokens' needs a tokenizer (text -> token count or token list)")
     table = reasoning_df(events_table(events), tokenizer=tokenizer)

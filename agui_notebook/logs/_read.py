@@ -254,6 +254,7 @@ class _Collected:
                 )
                 continue
             received = frame.received_ns
+            # A frame read from text always has its line (only in-memory items have none).
             self.add(frame.value, frame.line, NO_TIME if received is None else received)  # type: ignore[arg-type]
 
     def batch(
@@ -358,7 +359,7 @@ TABLE_KEYS = ("type", "messageId", "delta", "timestamp")
 """Fields read from every event, into ``Batch.table`` (the rest only from the events that carry them)."""
 
 try:  # one C loop over the dicts for all keys; pandas' own DataFrame-from-dicts path
-    from pandas._libs.lib import dicts_to_array as _dicts_to_array
+    from pandas._libs.lib import dicts_to_array as _dicts_to_array  # type: ignore[attr-defined]  # private: not in pandas-stubs
 except ImportError:  # pragma: no cover - a pandas without it
     _dicts_to_array = None
 

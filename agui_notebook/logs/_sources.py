@@ -12,14 +12,16 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from agui_notebook.wire._reader import looks_like_text
+from agui_notebook._errors import InputTypeError, SourceNotFoundError
+from agui_notebook.wire._reader import looks_like_text, missing_path
 
 from ._file_buffer import FileBuffer
 from ._file_slices import FileSlice
 from ._gzip import gunzip_bytes, gunzip_path, gzip_size_hint, is_gzip
+from ._parquet import parquet_logs
 from ._read import Batch, Problems, read_buffer, read_items
 
-__all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "sources"]
+__all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "is_parquet_path", "sources"]
 
 _THREADED_READ_BYTES = 8 << 20
 """Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
@@ -39,6 +41,17 @@ def is_log_name(name: str) -> bool:
     return lower.removesuffix(".gz").endswith(LOG_SUFFIXES)
 
 
+def is_parquet_path(path: str) -> bool:
+    """A ``.parquet`` file, or a folder holding ``.parquet`` files (in hive subfolders too) and no logs."""
+    if os.path.isfile(path):
+        return path.lower().endswith(".parquet")
+    if not os.path.isdir(path):
+        return False
+    if any(is_log_name(name) for name in os.listdir(path) if os.path.isfile(os.path.join(path, name))):
+        return False
+    return any(name.lower().endswith(".parquet") for _, _, files in os.walk(path) for name in files)
+
+
 def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
     """The files a path, glob or folder names; a folder's entries that are not logs go to ``skipped``."""
     if os.path.isdir(pattern):
@@ -52,17 +65,18 @@ def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
             else:
                 skipped.append({"path": path, "reason": _NOT_A_LOG_NAME})
         if not found:
-            raise FileNotFoundError(
-                f"no event logs ({', '.join(LOG_SUFFIXES)}, each optionally .gz) in folder {pattern!r}"
+            raise SourceNotFoundError(
+                f"no event logs ({', '.join(LOG_SUFFIXES)}, each optionally .gz) in folder {pattern!r}",
+                path=pattern,
             )
         return found
     if any(char in pattern for char in "*?["):
         found = sorted(path for path in glob.glob(pattern, recursive=True) if os.path.isfile(path))
         if not found:
-            raise FileNotFoundError(f"no files match {pattern!r}")
+            raise SourceNotFoundError(f"no files match {pattern!r}", path=pattern)
         return found
     if not os.path.exists(pattern):
-        raise FileNotFoundError(f"{pattern!r} is neither an existing file nor JSONL, JSON or SSE text")
+        raise missing_path(pattern)
     return [pattern]
 
 
@@ -100,8 +114,8 @@ class Source:
         if self.gzip:  # the progress bar counts decompressed bytes
             if data is not None:
                 self.size = gzip_size_hint(io.BytesIO(data), len(data))
-            else:
-                with open(path, "rb") as handle:  # type: ignore[arg-type]
+            elif path is not None:
+                with open(path, "rb") as handle:
                     self.size = gzip_size_hint(handle, os.fstat(handle.fileno()).st_size)
         else:
             self.size = len(data) if data is not None else (os.path.getsize(path) if path is not None else 0)
@@ -113,16 +127,17 @@ class Source:
         if self.slice is not None:
             return read_buffer(self.name, self.slice.read(), problems, first_line=self.first_line)
         if self.gzip:
+            # A source with neither data nor items has a path (every constructor case below gives one of them).
             data, problem = gunzip_path(self.path) if self.data is None else gunzip_bytes(self.data)  # type: ignore[arg-type]
             self.data = None  # the compressed bytes are not needed any more
             if problem is not None:
                 problems.add(self.name, None, problem)
             return read_buffer(self.name, data, problems)
         if self.data is None and self.size >= _THREADED_READ_BYTES:
-            buffer = FileBuffer(self.path)  # type: ignore[arg-type]
+            buffer = FileBuffer(self.path)  # type: ignore[arg-type]  # a path, as above
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
         if self.data is None:
-            with open(self.path, "rb") as handle:  # type: ignore[arg-type]
+            with open(self.path, "rb") as handle:  # type: ignore[arg-type]  # a path, as above
                 return read_buffer(self.name, handle.read(), problems)
         return read_buffer(self.name, self.data, problems)
 
@@ -144,10 +159,8 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
     if isinstance(source, FileSlice):
         return [Source(source.path, path=source.path, part=source)]
     if isinstance(source, (str, os.PathLike)):
-        from ._parquet import is_parquet_path, parquet_sources  # an events table stored by to_parquet
-
-        if is_parquet_path(os.fspath(source)):
-            return parquet_sources(os.fspath(source))
+        if is_parquet_path(os.fspath(source)):  # an events table stored by to_parquet
+            return [Source(name, data=data) for name, data in parquet_logs(os.fspath(source))]
         return [Source(path, path=path) for path in _paths(os.fspath(source), skipped)]
     if hasattr(source, "read"):
         data = source.read()
@@ -171,4 +184,4 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
         return [found for item in source for found in sources(item, skipped)]
     if hasattr(source, "__iter__"):
         return [Source("<events>", items=list(source))]
-    raise TypeError(f"cannot load events from {type(source).__name__}")
+    raise InputTypeError(f"cannot load events from {type(source).__name__}")

@@ -24,10 +24,22 @@ import pandas as pd
 
 from agui_notebook._errors import OptionError
 from agui_notebook._gc import collections_paused
-from agui_notebook._types import ErrorMode
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
+from agui_notebook._types import ReadErrorMode
 
 from ._by_file import by_file, file_paths
-from ._columns import SUMMARY_DISTRIBUTIONS, SUMMARY_STATISTICS, SUMMARY_TOTALS, names
+from ._columns import (
+    CHUNK_COLUMNS,
+    REASONING_COLUMNS,
+    RUN_COLUMNS,
+    RUN_STATUSES,
+    SUMMARY_DISTRIBUTIONS,
+    SUMMARY_STATISTICS,
+    SUMMARY_TOTALS,
+    TOOL_CALL_COLUMNS,
+    names,
+)
 from ._load import load_events
 from .tables._chunks import Chunks, chunks_df
 from .tables._frame import EventFrame, category_values, take
@@ -60,19 +72,19 @@ class _Tables:
             )
         self.prices = None if prices is None else checked_prices(prices)
         self.events = events
-        self._ev: EventFrame | None = None
-        self._chunks: Chunks | None = None
+        self._built: tuple[EventFrame, Chunks] | None = None
 
     def _frame(self, wanted: str) -> tuple[EventFrame, Chunks]:
-        if self._ev is None:
+        if self._built is None:
             if self.events is None:
                 raise OptionError(
                     f"give the events, or the {wanted} table as {wanted}= (no events to build it from)"
                 )
-            self._ev = event_frame(self.events)
-            self._chunks = Chunks.of(self._ev)
-        self._ev.odd = type(self._ev.odd)()  # each table reports the odd values it reads itself
-        return self._ev, self._chunks  # type: ignore[return-value]
+            ev = event_frame(self.events)
+            self._built = (ev, Chunks.of(ev))
+        ev, chunks = self._built
+        ev.odd = type(ev.odd)()  # each table reports the odd values it reads itself
+        return ev, chunks
 
     def table(self, name: str) -> pd.DataFrame:
         if name not in self.given:
@@ -92,8 +104,8 @@ class _Tables:
         The run keys only when ``keyed`` (a summary by group), else None.
         """
         if "chunks" in self.given:
-            chunks = self.given["chunks"]
-            streamed = chunks[chunks["kind"] != "tool_args"]
+            chunk_table = self.given["chunks"]
+            streamed = chunk_table[chunk_table["kind"] != "tool_args"]
             keys = streamed["run_key"].to_numpy(dtype=object) if keyed else None
             return keys, streamed["gap_s"].to_numpy(dtype=float)
         ev, chunks = self._frame("chunks")
@@ -105,6 +117,28 @@ class _Tables:
         return keys, chunks.gap[streamed]
 
 
+_GIVEN_COLUMNS = {
+    "runs": [name for name in names(RUN_COLUMNS) if name != "cost_usd"],
+    "tool_calls": names(TOOL_CALL_COLUMNS),
+    "reasoning": [name for name in names(REASONING_COLUMNS) if name != "tokens"],
+    "chunks": names(CHUNK_COLUMNS),
+}
+"""The columns a table given to ``summarize``/``totals_df`` has: those of the table function's result."""
+
+
+def _check_given(given: dict[str, Any]) -> None:
+    for name, table in given.items():
+        if table is None:
+            continue
+        if not isinstance(table, pd.DataFrame):
+            raise OptionError(
+                f"{name}= must be the {name}_df table (a DataFrame), not {type(table).__name__}"
+            )
+        missing = [column for column in _GIVEN_COLUMNS[name] if column not in table.columns]
+        if missing:
+            raise OptionError(f"{name}= is not a {name}_df table: it has no {', '.join(missing[:5])} column")
+
+
 def _from_files(
     events: Any,
     given: dict[str, pd.DataFrame | None],
@@ -112,12 +146,13 @@ def _from_files(
     workers: int | None,
     client: Any,
     progress: bool | None,
-    errors: ErrorMode,
+    errors: ReadErrorMode,
 ) -> tuple[Any, dict[str, pd.DataFrame | None], Any]:
     """The missing tables of files, built file by file in one pass (``_by_file``); other events unchanged.
 
     Returns ``(events, given, prices)`` for :class:`_Tables`: with files, every table it needs is given.
     """
+    _check_given(given)
     skipped: list[dict[str, str]] = []
     paths = None if events is None else file_paths(events, skipped)
     if paths is None:
@@ -151,19 +186,17 @@ def _streamed_chunks(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _group_keys(runs: pd.DataFrame, by: Any) -> list[str]:
-    keys = [by] if isinstance(by, str) else list(by)
-    missing = [key for key in keys if key not in runs.columns]
+    keys = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else []
+    missing = [key for key in keys if type(key) is not str or key not in runs.columns]
     if missing or not keys:
         raise OptionError(
-            f"by must name runs_df columns (such as 'model' or 'source'), not {missing or by!r}"
+            f"by must name runs_df columns (such as 'model' or 'source'), not {shown(missing or by)}"
         )
     return keys
 
 
-def _labels(runs: pd.DataFrame, keys: list[str] | None, run_keys: Any) -> pd.Series | None:
-    """The group of each value, found from the run it was measured in (None: no grouping)."""
-    if keys is None:
-        return None
+def _labels(runs: pd.DataFrame, keys: list[str], run_keys: Any) -> pd.Series:
+    """The group of each value, found from the run it was measured in."""
     groups = runs.set_index(runs["run_key"].astype(object))[keys]
     index = pd.Index(np.asarray(run_keys, dtype=object))
     picked = groups.reindex(index)
@@ -180,6 +213,7 @@ def _statistics(values: np.ndarray) -> list[float]:
     return [float(len(array)), float(array.mean()), float(p50), float(p90), float(p99)]
 
 
+@keyword_options
 def summarize(
     events: Any = None,
     *,
@@ -192,7 +226,7 @@ def summarize(
     workers: int | None = None,
     client: Any = None,
     progress: bool | None = None,
-    errors: ErrorMode = "raise",
+    errors: ReadErrorMode = "raise",
 ) -> pd.DataFrame:
     """Latency (and cost) distributions: one row per metric, with its count, mean, p50, p90 and p99.
 
@@ -247,7 +281,7 @@ def summarize(
         out.index.name = "metric"
     else:
         groups = _labels(runs_table_, keys, run_keys)
-        order = pd.unique(groups.to_numpy()) if groups is not None else []
+        order: list[Any] = list(pd.unique(groups.to_numpy()))
         with contextlib.suppress(TypeError):  # groups that do not compare keep their order of appearance
             order = sorted(order, key=lambda g: (pd.isna(g) if not isinstance(g, tuple) else False, g))
         records = []
@@ -268,6 +302,7 @@ def _missing(value: Any) -> bool:
     return not isinstance(value, tuple) and pd.isna(value)
 
 
+@keyword_options
 def totals_df(
     events: Any = None,
     *,
@@ -278,7 +313,7 @@ def totals_df(
     workers: int | None = None,
     client: Any = None,
     progress: bool | None = None,
-    errors: ErrorMode = "raise",
+    errors: ReadErrorMode = "raise",
 ) -> pd.DataFrame:
     """The totals of a set of runs: runs by status, tokens, characters, chunks, tool calls (and cost).
 
@@ -332,10 +367,7 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     output_tokens = _number(runs["output_tokens"].sum(min_count=1))
     totals: dict[str, Any] = {
         "runs": len(runs),
-        **{
-            f"runs_{name}": int(status.get(name, 0))
-            for name in ("success", "error", "interrupt", "cancelled", "incomplete")
-        },
+        **{f"runs_{name}": int(status.get(name, 0)) for name in RUN_STATUSES},
         "span_s": span,
         "input_tokens": _number(runs["input_tokens"].sum(min_count=1)),
         "output_tokens": output_tokens,

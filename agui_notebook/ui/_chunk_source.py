@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, TypeAlias
 
-from agui_notebook._errors import ChunkDecodeError
+from agui_notebook._errors import ChunkDecodeError, InputTypeError
 from agui_notebook._types import TextSource
 from agui_notebook.wire._reader import (
     ITEMS_SOURCE,
@@ -57,7 +57,7 @@ def iter_ui_chunks(source: ChunkSource) -> Iterator[dict[str, Any]]:
     [{'type': 'start'}, {'type': 'finish'}]
     """
     if isinstance(source, dict):
-        raise TypeError("pass an iterable of chunks, not one chunk dict")
+        raise InputTypeError("pass an iterable of chunks, not one chunk dict")
     text = read_text_source(source)
     if text is not None:
         name, frames = text[0], text_frames(text[1])
@@ -67,7 +67,7 @@ def iter_ui_chunks(source: ChunkSource) -> Iterator[dict[str, Any]]:
             return
         name, frames = ITEMS_SOURCE, iter_frames(source)
     else:
-        raise TypeError(f"cannot read UI chunks from {type(source).__name__}")
+        raise InputTypeError(f"cannot read UI chunks from {type(source).__name__}")
     for index, frame in enumerate(frames):
         yield _chunk(frame, name, index)
 

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from agui_notebook.agui._compat import LEGACY_EVENT_TYPES
-from agui_notebook.agui._intake import EVENT_TYPES
-
 __all__ = ["UI_CHUNK_TYPES", "TypeKind", "classify_type", "is_ui_chunk_type"]
 
 TypeKind = Literal["event", "chunk"]
@@ -55,8 +52,6 @@ UI_CHUNK_TYPES = frozenset(
 )
 """The chunk types of the AI SDK UI-message stream (``data-*`` chunks besides)."""
 
-_AGUI_EVENT_TYPES = EVENT_TYPES | LEGACY_EVENT_TYPES
-
 
 def is_ui_chunk_type(chunk_type: Any) -> bool:
     """Whether ``chunk_type`` names an AI SDK UI-message chunk rather than an AG-UI event.
@@ -70,16 +65,16 @@ def is_ui_chunk_type(chunk_type: Any) -> bool:
 def classify_type(item_type: str) -> TypeKind:
     """Tell whether a stream item's ``type`` names an AG-UI event (1.0 or legacy) or an AI SDK chunk.
 
-    A name neither protocol defines goes by its spelling: AG-UI types are UPPER_SNAKE, AI SDK types
-    lower-kebab. An unknown upper-case name is an event, so the event checks report it as an unknown event
-    type (and drop it, as @ag-ui/client does); an unknown lower-case name is a chunk, which the chunk reducer
-    ignores, as the AI SDK does.
+    The AI SDK's chunk types are listed here (:data:`UI_CHUNK_TYPES`, ``data-*``); every other name goes by its
+    spelling: AG-UI types are UPPER_SNAKE (every 1.0 and legacy one: tests/ui/test_chunk_types.py checks them
+    all), AI SDK types lower-kebab. So the AG-UI side needs no list here (the ui room does not import agui). An
+    unknown upper-case name is an event, so the event checks report it as an unknown event type (and drop it,
+    as @ag-ui/client does); an unknown lower-case name is a chunk, which the chunk reducer ignores, as the AI
+    SDK does.
 
     >>> classify_type("THINKING_START"), classify_type("NOT_AN_AG_UI_EVENT"), classify_type("future-chunk")
     ('event', 'event', 'chunk')
     """
-    if item_type in _AGUI_EVENT_TYPES:
-        return "event"
     if is_ui_chunk_type(item_type):
         return "chunk"
     return "event" if item_type[:1].isupper() else "chunk"

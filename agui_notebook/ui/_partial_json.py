@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import orjson
 
+from agui_notebook._errors import InputTypeError
 from agui_notebook.wire._json import join_surrogates
 
 __all__ = ["PartialJsonBuffer", "PartialJsonState", "parse_partial_json"]
@@ -130,6 +131,8 @@ class PartialJsonBuffer:
     __slots__ = ("_literal_start", "_scanned", "_stack", "_text", "_unicode_digits", "_valid_end")
 
     def __init__(self, text: str = "") -> None:
+        if type(text) is not str:
+            raise InputTypeError(f"partial JSON is text (a str), not {type(text).__name__}")
         self._text = text
         self._stack = [_ROOT]
         self._scanned = 0

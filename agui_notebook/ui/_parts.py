@@ -253,8 +253,9 @@ class _NamedPart(UIPart):
             part_type = f"{cls._type_prefix}{name}"
             cls.part_type = part_type
             # Narrow `type` before pydantic collects the fields, so parsing checks it and it has a default.
-            cls.__annotations__["type"] = Literal[part_type]  # type: ignore[valid-type]
-            cls.type = part_type  # type: ignore[assignment]
+            cls.__annotations__["type"] = Literal[part_type]
+            # `type` is a field of each subclass (DataUIPart, ToolUIPart ...), not of this base.
+            cls.type = part_type  # type: ignore[attr-defined]
 
 
 class DataUIPart(_NamedPart, Generic[DataT]):

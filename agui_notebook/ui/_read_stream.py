@@ -10,6 +10,11 @@ import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterable, Iterator
 from typing import Any, overload
 
+from pydantic import BaseModel
+
+from agui_notebook._errors import UIMessageValidationError
+from agui_notebook._options import keyword_options
+
 from ._chunk_source import ChunkSource, aiter_ui_chunks, iter_ui_chunks
 from ._parts import MessageT, UIMessage
 from ._reducer import UIMessageStreamError, UIMessageStreamErrorChunk, UIMessageStreamReducer
@@ -22,7 +27,11 @@ __all__ = ["read_ui_message_stream", "ui_message_from_chunks"]
 def _starting_message(message: UIMessage | dict[str, Any] | None) -> dict[str, Any] | None:
     if message is None or isinstance(message, dict):
         return message
-    return message.model_dump(mode="json")
+    if isinstance(message, BaseModel):
+        return message.model_dump(mode="json")
+    raise UIMessageValidationError(
+        "message", f"expected a UIMessage (a model or a dict), not {type(message).__name__}"
+    )
 
 
 def _error_reporter(
@@ -115,6 +124,7 @@ def read_ui_message_stream(
     on_data: Callable[[dict[str, Any]], None] | None = None,
     message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
 ) -> Iterator[MessageT]: ...
+@keyword_options
 def read_ui_message_stream(
     chunks: ChunkSource,
     *,
@@ -150,6 +160,7 @@ def read_ui_message_stream(
         _starting_message(message), on_data=on_data, on_error=_error_reporter(on_error, terminate_on_error)
     )
     if hasattr(chunks, "__aiter__"):
+        # An async iterable of chunks (hasattr tells; the source type names sync and async sources together).
         return _read_async(chunks, reducer, message_type, on_error, terminate_on_error)  # type: ignore[arg-type]
     return _read_sync(chunks, reducer, message_type, on_error, terminate_on_error)
 
@@ -172,6 +183,7 @@ def ui_message_from_chunks(
     on_data: Callable[[dict[str, Any]], None] | None = None,
     message_type: type[MessageT] = ...,  # pyright: ignore[reportInvalidTypeVarUse]
 ) -> MessageT: ...
+@keyword_options
 def ui_message_from_chunks(
     chunks: ChunkSource,
     *,
@@ -195,9 +207,10 @@ def ui_message_from_chunks(
     """
     reducer = UIMessageStreamReducer(_starting_message(message), on_data=on_data, on_error=on_error)
     if hasattr(chunks, "__aiter__"):
+        # An async iterable, as above.
         return _message_from_async(chunks, reducer, message_type)  # type: ignore[arg-type]
     push = reducer.push
-    for chunk in iter_ui_chunks(chunks):  # type: ignore[arg-type]
+    for chunk in iter_ui_chunks(chunks):
         push(chunk)
     return model_of(message_type, reducer.message, "message")
 

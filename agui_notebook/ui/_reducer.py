@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from agui_notebook._errors import (
     UIMessageStreamError,
     UIMessageStreamErrorChunk,
@@ -17,7 +19,9 @@ from agui_notebook._errors import (
     check_error_mode,
     internal_failure,
 )
-from agui_notebook.wire._json import copy_json, join_surrogates, js_string, shown
+from agui_notebook._options import callback, keyword_options
+from agui_notebook._shown import shown
+from agui_notebook.wire._json import copy_json, join_surrogates, js_string
 
 from ._changes import MessageChange
 from ._metadata import deep_merge_metadata
@@ -42,10 +46,11 @@ def _assign(part: dict[str, Any], key: str, value: Any) -> None:
 
 _PART_CHANGES: list[MessageChange] = []
 _new_object = object.__new__
-_set_kind = MessageChange.kind.__set__  # type: ignore[attr-defined]
-_set_message_index = MessageChange.message_index.__set__  # type: ignore[attr-defined]
-_set_part_index = MessageChange.part_index.__set__  # type: ignore[attr-defined]
-_set_delta = MessageChange.delta.__set__  # type: ignore[attr-defined]
+_SLOTS = vars(MessageChange)  # the frozen dataclass's slot descriptors, which set a field past its freeze
+_set_kind = _SLOTS["kind"].__set__
+_set_message_index = _SLOTS["message_index"].__set__
+_set_part_index = _SLOTS["part_index"].__set__
+_set_delta = _SLOTS["delta"].__set__
 
 
 def _part_change(index: int) -> MessageChange:
@@ -117,6 +122,7 @@ class UIMessageStreamReducer:
     every state it reads is one the AI SDK passes through.
     """
 
+    @keyword_options
     def __init__(
         self,
         message: dict[str, Any] | UIMessage | None = None,
@@ -128,8 +134,8 @@ class UIMessageStreamReducer:
     ) -> None:
         self.defer_tool_input = defer_tool_input
         self._unsettled: dict[Any, tuple[int, PartialJsonBuffer]] = {}
-        self.on_data = on_data
-        self.on_error = on_error
+        self.on_data = callback(on_data, "on_data")
+        self.on_error = callback(on_error, "on_error")
         self.collect = check_error_mode(errors, ("raise", "collect")) == "collect"
         self.problems: list[UIMessageStreamError] = []
         self.finish_reason: str | None = None
@@ -165,7 +171,7 @@ class UIMessageStreamReducer:
             "error": self._error,
             "abort": self._ignore,
         }
-        if message is not None and not isinstance(message, dict):
+        if isinstance(message, BaseModel):
             message = message.model_dump(mode="json")  # a UIMessage model
         if message is not None and not isinstance(message, dict):
             raise UIMessageValidationError("message", "expected a UIMessage (an object)")
@@ -219,10 +225,10 @@ class UIMessageStreamReducer:
             raise  # an on_error callback that ends the stream (read_ui_message_stream's terminate_on_error)
         except Exception as exc:
             # A value the reducer cannot take (nested too deeply, ...): said where, as the AI SDK's stream fails.
-            error = self._stream_error(f"malformed chunk ({internal_failure(exc)})", "")
+            failure = self._stream_error(f"malformed chunk ({internal_failure(exc)})", "")
             if not self.collect:
-                raise error from exc
-            self.problems.append(error)
+                raise failure from exc
+            self.problems.append(failure)
             return [MessageChange("message")]  # the chunk may have changed the message part way: resend it
         return []  # unknown chunk types are ignored, as by the AI SDK
 
@@ -253,7 +259,7 @@ class UIMessageStreamReducer:
             self._partial_tool_calls[_js_key(part.get("toolCallId", _MISSING))] = _PartialToolCall(
                 PartialJsonBuffer("" if raw_input is None else raw_input),
                 part.get("inputEncoding", _MISSING),
-                part.get("toolName", _MISSING) if dynamic else part_type[5:],
+                part.get("toolName", _MISSING) if dynamic else str(part_type)[5:],
                 dynamic,
                 part.get("title", _MISSING),
                 part.get("toolMetadata", _MISSING),

@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from agui_notebook._errors import UIMessageStreamError, UIMessageValidationError
-from agui_notebook.wire._json import shown
+from agui_notebook._errors import OptionError, UIMessageStreamError, UIMessageValidationError
+from agui_notebook._shown import shown
 
 from ._changes import MessageChange
 from ._parts import UIMessage
@@ -114,10 +114,13 @@ class SnapshotBuilder:
 
 
 def _validators(message_type: type[UIMessage]) -> tuple[TypeAdapter[Any], TypeAdapter[Any]]:
+    if not (isinstance(message_type, type) and issubclass(message_type, UIMessage)):
+        raise OptionError(f"message_type= must be a UIMessage model, not {shown(message_type)}")
     validators = _VALIDATORS.get(message_type)
     if validators is None:
         fields = message_type.model_fields
         (part_type,) = typing.get_args(fields["parts"].annotation)
-        validators = (TypeAdapter(part_type), TypeAdapter(fields["metadata"].annotation or Any))
+        metadata_type: Any = fields["metadata"].annotation or Any
+        validators = (TypeAdapter(part_type), TypeAdapter(metadata_type))
         _VALIDATORS[message_type] = validators
     return validators

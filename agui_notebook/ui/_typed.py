@@ -191,7 +191,7 @@ def tool_function(
         taken.add(field_name)
         default = ... if parameter.default is inspect.Parameter.empty else parameter.default
         # A description of the annotation's own (``Annotated[int, Field(description=...)]``) is kept.
-        described = (
+        described: dict[str, Any] = (
             {"description": parameter_docs[parameter.name]} if parameter.name in parameter_docs else {}
         )
         definitions[field_name] = (
@@ -352,6 +352,7 @@ def ui_tools(*tools: Callable[..., Any] | ToolFunction) -> type[ToolUIPart[Any, 
     for tool in tools:
         described = tool if isinstance(tool, ToolFunction) else tool_function(tool)
         parts.append(_tool_part(described))
+    # A union built at run time (of the tools' part classes) is a type form mypy cannot follow.
     return parts[0] if len(parts) == 1 else Union[tuple(parts)]  # type: ignore[return-value]  # noqa: UP007
 
 
@@ -366,6 +367,7 @@ def _tool_part(tool: ToolFunction) -> type[ToolUIPart[Any, Any]]:
     class_name = "".join(word[:1].upper() + word[1:] for word in re.split(r"[_-]+", tool.name) if word)
     part = types.new_class(
         f"{class_name or 'Tool'}ToolPart",
+        # The tool's own argument and output types, known at run time only.
         (ToolUIPart[tool.arguments, tool.output],),  # type: ignore[name-defined]
         {"name": tool.name},
     )

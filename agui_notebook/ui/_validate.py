@@ -11,7 +11,9 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 from typing_extensions import TypeIs
 
-from agui_notebook._errors import UIMessageValidationError, json_path, no_unraisable_reports
+from agui_notebook._errors import OptionError, UIMessageValidationError, json_path, no_unraisable_reports
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
 
 from ._parts import DynamicToolUIPart, MessageT, ToolUIPart, UIMessage, UIPart
 
@@ -419,7 +421,7 @@ def _apply_schema(schema: Schema, value: Any, path: list[str | int]) -> Any:
             return schema(value)
     except Exception as error:  # any failure of a user's schema is a validation failure, as in the AI SDK
         raise _Invalid(path, f"does not match the schema: {error}") from error
-    raise TypeError(f"{schema!r} is not a schema (a pydantic model, a TypeAdapter or a callable)")
+    raise OptionError(f"{shown(schema)} is not a schema (a pydantic model, a TypeAdapter or a callable)")
 
 
 def _jsonable(value: Any) -> Any:
@@ -510,12 +512,14 @@ def _validate(
     return validated
 
 
+@keyword_options
 def safe_validate_ui_messages(
     messages: Any,
     *,
     metadata_schema: Schema | None = None,
     data_schemas: Mapping[str, Schema] | None = None,
     tools: Mapping[str, ToolSchemas] | None = None,
+    # A TypeVar's default type (PEP 696) is what this means; mypy does not read a default class as one.
     message_type: type[MessageT] = UIMessage,  # type: ignore[assignment]
 ) -> SafeValidationResult[MessageT]:
     """Like ``validate_ui_messages``, but returns ``SafeValidationResult(success, data, error)``, never raises.
@@ -537,12 +541,14 @@ def safe_validate_ui_messages(
     return SafeValidationResult(success=True, data=data)
 
 
+@keyword_options
 def validate_ui_messages(
     messages: Any,
     *,
     metadata_schema: Schema | None = None,
     data_schemas: Mapping[str, Schema] | None = None,
     tools: Mapping[str, ToolSchemas] | None = None,
+    # A TypeVar's default type (PEP 696) is what this means; mypy does not read a default class as one.
     message_type: type[MessageT] = UIMessage,  # type: ignore[assignment]
 ) -> list[MessageT]:
     """Check UIMessages (dicts or models) as the AI SDK's ``validateUIMessages``; return them as models.
@@ -580,6 +586,8 @@ def model_of(model: Any, value: Any, path: str) -> Any:
     ...
     agui_notebook.UIMessageValidationError: message.parts[0].text: Input should be a valid string
     """
+    if not (hasattr(model, "model_validate") or hasattr(model, "validate_python")):
+        raise OptionError(f"message_type= must be a UIMessage model, not {shown(model)}")
     validate = model.model_validate if hasattr(model, "model_validate") else model.validate_python
     try:
         with no_unraisable_reports():
@@ -635,6 +643,7 @@ def get_tool_name(part: ToolUIPart[Any, Any] | DynamicToolUIPart | Mapping[str, 
     """
     part_type = _type_of(part)
     if part_type == "dynamic-tool":
+        # A "dynamic-tool" part: a dict, or a DynamicToolUIPart (mypy cannot narrow a union by a field's value).
         name = part.get("toolName") if isinstance(part, dict) else part.tool_name  # type: ignore[union-attr]
         if type(name) is not str:
             raise UIMessageValidationError("part.toolName", "a dynamic tool part needs a string toolName")

@@ -1,11 +1,11 @@
-"""``inspect(source)``: a recorded run in a widget, event by event: the conversation as it stood right after the
+"""``inspect_run(source)``: a recorded run in a widget, event by event: the conversation as it stood right after the
 selected event (drawn by the chat's own front end), the part that event changed, the event list, the event's
 JSON and receive time, ``verify_events``' problems at their events and the shared state.
 
 The kernel owns the position: the front end writes ``position`` (scrubber, keys, a click in the list) and the
 widget answers with the messages after that event (``_timeline.py`` keeps seeking fast on big logs).
 
->>> insp = inspect([
+>>> insp = inspect_run([
 ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
 ...     {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
 ...     {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi"},
@@ -28,17 +28,20 @@ from typing import Any
 import anywidget
 import traitlets
 
+from agui_notebook._errors import InputTypeError, OptionError, SeekError, internal_failure
 from agui_notebook._gc import collections_paused
+from agui_notebook._options import check_keywords, listed
+from agui_notebook._shown import json_kind, shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline, RunStart, run_starts
-from agui_notebook.widget._chat import BUNDLE, bundle_missing
+from agui_notebook.widget._opening import BUNDLE, bundle_missing
 from agui_notebook.widget._renderers import PartRenderers
 from agui_notebook.widget._static_copy import StaticCopy
 from agui_notebook.widget._static_html import static_bundle
 
-__all__ = ["Inspector", "inspect"]
+__all__ = ["Inspector", "inspect_run"]
 
 STATIC_REST_SECONDS = 0.5
 """How long the position must rest before the static copy follows it."""
@@ -62,9 +65,10 @@ def _summary(event: dict[str, JSON]) -> str:
 
 
 class Inspector(anywidget.AnyWidget):
-    """A recorded run, event by event (see :func:`inspect`)."""
+    """A recorded run, event by event (see :func:`inspect_run`)."""
 
-    _esm = BUNDLE if BUNDLE.is_file() else None
+    # The bundle's path, or anywidget's FileContents of it once built (a missing bundle is said at first use).
+    _esm: Any = BUNDLE if BUNDLE.is_file() else None
     _view = traitlets.Unicode("inspector").tag(sync=True)
     """Which view of the bundle draws this model (the chat's bundle draws both)."""
 
@@ -108,18 +112,30 @@ class Inspector(anywidget.AnyWidget):
         renderers: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
+        check_keywords("Inspector", kwargs, _OPTIONS, self.class_trait_names())
         if Inspector._esm is None:
             if not BUNDLE.is_file():
                 raise bundle_missing()
             from anywidget._util import try_file_contents
 
             Inspector._esm = try_file_contents(BUNDLE)
+        events = _checked_events(events)
+        _check_options(len(events), times, runs, checkpoint_every, starts, renderers)
         self.events = events
         """The run's events (AG-UI wire dicts); event ``i`` is ``events[i]``."""
         self.timeline_index = EventTimeline(events, every=checkpoint_every, starts=starts)
         self.problems = verify_events(events, validate=False)
         """``verify_events``' problems (``index`` is the event's)."""
-        super().__init__(title=title, **kwargs)
+        if type(title) is not str:
+            raise OptionError(f"title must be a str, not {type(title).__name__}")
+        try:
+            super().__init__(title=title, **kwargs)
+        except (
+            traitlets.TraitError,
+            ValueError,
+        ) as error:  # a widget option of the wrong kind (theme="blue")
+            # (a ValueError: traitlets could not even show the value, an int of 5,000 digits)
+            raise OptionError(f"Inspector: {internal_failure(error)}") from None
         self.renderer_warnings: list[str] = []
         """What renderers failed on (each part and error once); the part shows the error too."""
         self._renderers = PartRenderers(
@@ -166,7 +182,7 @@ class Inspector(anywidget.AnyWidget):
         """Show the conversation after ``events[:n + 1]`` (``n`` counts from the end when negative)."""
         count = len(self.events)
         if not -count <= n < count:
-            raise IndexError(f"seek({n}): the run has {count} events (0 to {count - 1})")
+            raise SeekError(f"seek({n}): the run has {count} events (0 to {count - 1})")
         self.position = n % count
         return self
 
@@ -253,7 +269,7 @@ def _seconds(frame: Any) -> list[float | None]:
         return [None] * len(frame)
     stamps = frame["time"]
     try:
-        seconds = stamps.astype("int64") / 1e9  # type: ignore[union-attr]
+        seconds = stamps.astype("int64") / 1e9
         first = seconds[stamps.notna()].min() if stamps.notna().any() else 0.0
         values = (seconds - first).tolist()
     except (TypeError, ValueError):
@@ -264,7 +280,7 @@ def _seconds(frame: Any) -> list[float | None]:
     ]
 
 
-def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwargs: Any) -> Inspector:
+def inspect_run(source: Any, *, run: int | str | None = None, title: str = "", **kwargs: Any) -> Inspector:
     """An inspector widget over ``source``: a log path, an events frame (``load_events``), a list of events or a
     :class:`ChatWidget` (its ``chat.events``); ``run=`` picks one run (its index or id) as in ``expect``.
 
@@ -274,6 +290,7 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
     ``insp.seek(n)`` shows the conversation after ``events[:n + 1]``; ``insp.position`` is the selected event
     (the front end's scrubber writes it), ``insp.selected_event`` that event. See docs/inspect.md.
     """
+    check_keywords("inspect_run", kwargs, ("run", "title", *_OPTIONS[5:]), Inspector.class_trait_names())
     picked = inspected_run(source, run=run)
     starts = [i for i, key in enumerate(_run_starts(picked.frame)) if key]
     chat_renderers = getattr(source, "_renderers", None)
@@ -289,6 +306,63 @@ def inspect(source: Any, *, run: int | str | None = None, title: str = "", **kwa
         starts=run_starts(picked.inputs),  # a chat's user turns and state: in its run inputs
         **kwargs,
     )
+
+
+def _checked_events(events: Any) -> list[dict[str, JSON]]:
+    """The Inspector's events: a list of AG-UI wire dicts (``inspect_run`` reads any source into one)."""
+    found = listed(events, "events", "AG-UI events (wire dicts; inspect_run() reads any source)")
+    for index, event in enumerate(found):
+        if type(event) is not dict:
+            raise InputTypeError(f"events[{index}] is {json_kind(event)}, not an AG-UI event (a dict)")
+    return found
+
+
+def _check_options(
+    count: int,
+    times: Any,
+    runs: Any,
+    checkpoint_every: Any,
+    starts: Any,
+    renderers: Any,
+) -> None:
+    """Refuse options of the wrong kind before anything is built from them (an OptionError naming the option)."""
+    if times is not None and (
+        type(times) is not list
+        or len(times) != count
+        or not all(t is None or (type(t) in (int, float) and t == t) for t in times)
+    ):
+        raise OptionError(f"times= must be a list of {count} numbers (seconds) or None, one per event")
+    if runs is not None and (
+        type(runs) is not list or not all(type(r) is int and 0 <= r < max(count, 1) for r in runs)
+    ):
+        raise OptionError(f"runs= must be a list of event positions (0 to {count - 1}) where runs start")
+    if type(checkpoint_every) is not int or not 1 <= checkpoint_every <= 2**31:
+        raise OptionError(
+            f"checkpoint_every= must be a whole number of events from 1, not {shown(checkpoint_every)}"
+        )
+    if starts is not None and (
+        not isinstance(starts, Mapping)
+        or not all(type(k) is int and isinstance(v, RunStart) for k, v in starts.items())
+    ):
+        raise OptionError("starts= maps event positions to the RunStart each run begins from")
+    if renderers is not None and not isinstance(renderers, Mapping):
+        raise OptionError(f"renderers= maps part types to renderers, not {type(renderers).__name__}")
+
+
+_OPTIONS = (
+    "times",
+    "runs",
+    "title",
+    "checkpoint_every",
+    "starts",
+    "renderers",
+    "theme",
+    "height",
+    "builtin_renderers",
+    "trusted_origins",
+)
+"""The Inspector's options: its parameters, then the traits it documents (the widget's other traits, such as
+``layout``, are taken too)."""
 
 
 def _run_starts(frame: Any) -> list[bool]:

@@ -25,8 +25,6 @@ __all__ = [
     "js_concat",
     "js_string",
     "json_error_text",
-    "json_kind",
-    "shown",
 ]
 
 JSONDecodeError = orjson.JSONDecodeError
@@ -161,8 +159,8 @@ def copy_json(value: Any) -> Any:
     """
     if type(value) is not dict and type(value) is not list:
         return value
-    root = {} if type(value) is dict else []
-    pending = [(value, root)]
+    root: dict[str, Any] | list[Any] = {} if type(value) is dict else []
+    pending: list[tuple[Any, Any]] = [(value, root)]
     while pending:
         source, target = pending.pop()
         items = source.items() if type(source) is dict else enumerate(source)
@@ -209,30 +207,9 @@ def join_surrogates(text: str) -> str:
 
 
 def _pair(match: re.Match[str]) -> str:
-    high, low = match.group()
+    pair = match.group()
+    high, low = pair[0], pair[1]
     return chr(0x10000 + ((ord(high) - 0xD800) << 10) + (ord(low) - 0xDC00))
-
-
-def shown(value: Any, limit: int = 60) -> str:
-    """A short ``repr`` of a value for an error message, whatever it is (huge ints and deep nesting included).
-
-    >>> shown("m1"), shown(10**5000), shown(list(range(100)), 20)
-    ("'m1'", 'an int of 5001 digits', '[0, 1, 2, 3, 4, 5, …')
-    """
-    if type(value) is int and not -(10**100) < value < 10**100:
-        return f"an int of {_digit_count(value)} digits"
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):
-        return json_kind(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _digit_count(value: int) -> int:
-    """How many decimal digits ``abs(value)`` has, without converting it to a string."""
-    value = abs(value)
-    digits = int(value.bit_length() * math.log10(2)) + 1
-    return digits - 1 if digits > 1 and value < 10 ** (digits - 1) else digits
 
 
 def _js_int(digits: str) -> int | float:
@@ -251,27 +228,6 @@ def _reject_constant(name: str) -> Any:
 def json_error_text(exc: orjson.JSONDecodeError) -> str:
     """The one wording of a JSON syntax error: ``invalid JSON (unexpected character at column 3)``."""
     return f"invalid JSON ({exc.msg} at column {exc.colno})"
-
-
-def json_kind(value: Any) -> str:
-    """What a JSON value is, for error messages: ``an array``, ``a string``, ``null``, ``a number``...
-
-    >>> json_kind([]), json_kind(None), json_kind(True)
-    ('an array', 'null', 'a boolean')
-    """
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def js_number(value: float | int) -> str:

@@ -34,7 +34,10 @@ from typing import Any
 
 import orjson
 
-from ._json import JSONDecodeError, decode_json, json_error_text, json_kind
+from agui_notebook._errors import InputTypeError, SourceError, SourceFolderError, SourceNotFoundError
+from agui_notebook._shown import json_kind
+
+from ._json import JSONDecodeError, decode_json, json_error_text
 from ._records import is_recorded, recorded_time
 
 __all__ = [
@@ -48,8 +51,10 @@ __all__ = [
     "frame_of_value",
     "iter_frames",
     "looks_like_text",
+    "missing_path",
     "read_text_source",
     "text_frames",
+    "unreadable",
     "whole_jsonl_values",
 ]
 
@@ -407,6 +412,7 @@ def whole_jsonl_values(data: bytes | str) -> list[Any] | None:
     >>> whole_jsonl_values(b'{"type":"A"}\\n{"type":"B"}\\n'), whole_jsonl_values(b'{"type":"A"}\\n\\n{"a":1}')
     ([{'type': 'A'}, {'type': 'B'}], None)
     """
+    lines: list[str] | list[bytes]
     if isinstance(data, str):
         if not data.startswith("{") or "\r" in data:
             return None
@@ -463,6 +469,8 @@ def iter_frames(items: Iterable[Any]) -> Iterator[Frame]:
 
 async def aiter_frames(items: AsyncIterable[Any]) -> AsyncIterator[Frame]:
     """Async :func:`iter_frames`, for an HTTP body (``aiter_bytes()``, ``aiter_text()``, ``aiter_lines()``)."""
+    if not hasattr(items, "__aiter__"):
+        raise InputTypeError(f"cannot read {type(items).__name__} as an async stream (it has no __aiter__)")
     reader = WireReader()
     async for item in items:
         if isinstance(item, (bytes, bytearray, memoryview, str)):
@@ -491,13 +499,43 @@ def looks_like_text(source: str) -> bool:
     return stripped[:1] in ("{", "[") or stripped.encode("utf-8", "surrogatepass").startswith(SSE_FIELDS)
 
 
+def missing_path(path: str) -> SourceNotFoundError:
+    """The error for a string that names no file (and is not JSON, JSONL or SSE text either), or a path that
+    names none: the one wording of every reader.
+
+    >>> str(missing_path("hello"))
+    "'hello' is neither an existing file nor JSON, JSONL or SSE text"
+    """
+    if os.path.islink(path):
+        return SourceNotFoundError(
+            f"{path!r} is a symbolic link to nothing readable (a loop, or a missing target)", path=path
+        )
+    return SourceNotFoundError(f"{path!r} is neither an existing file nor JSON, JSONL or SSE text", path=path)
+
+
+def unreadable(path: str, error: OSError) -> SourceError:
+    """The error for a file the system would not read (a folder, no permission, gone since it was listed).
+
+    >>> str(unreadable("run.jsonl", PermissionError(13, "Permission denied")))
+    "'run.jsonl' cannot be read: Permission denied"
+    """
+    if isinstance(error, SourceError):
+        return error
+    if isinstance(error, FileNotFoundError):
+        return missing_path(path)
+    return SourceError(f"{path!r} cannot be read: {error.strerror or error}", path=path)
+
+
 def _read_path(path: str) -> bytes:
+    if os.path.isdir(path):
+        raise SourceFolderError(f"{path!r} is a folder, not a file of events", path=path)
     if not os.path.isfile(path):
-        if os.path.isdir(path):
-            raise IsADirectoryError(f"{path!r} is a folder, not a file of events")
-        raise FileNotFoundError(f"{path!r} is neither an existing file nor JSON, JSONL or SSE text")
-    with open(path, "rb") as handle:
-        return handle.read()
+        raise missing_path(path)
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise unreadable(path, exc) from exc
 
 
 def read_text_source(source: Any) -> tuple[str, bytes | str] | None:

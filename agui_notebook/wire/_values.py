@@ -73,10 +73,11 @@ import orjson
 from pydantic import BaseModel
 
 from agui_notebook._errors import JsonValueError
+from agui_notebook._shown import shown as _shown
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import js_int_value, js_string
 
-__all__ = ["MAX_DEPTH", "is_plain_json", "json_value"]
+__all__ = ["MAX_DEPTH", "is_plain_json", "json_error", "json_form_problem", "json_value"]
 
 MAX_DEPTH = 200
 """How deeply a value may nest: the notebook's JSON encoders (orjson, which saves and copies the conversation,
@@ -119,6 +120,36 @@ def is_plain_json(value: Any, depth: int = 0) -> bool:
                 return False
         return True
     return False
+
+
+def json_form_problem(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The JSON path and the reason of the first part of ``value`` that is not a JSON value (``str`` keys, no
+    NaN, only JSON's kinds; an infinity is how ``JSON.parse`` reads ``1e400``, an int of any size is what
+    ``JSON.stringify`` writes), or None. Values are not converted here (that is :func:`json_value`'s rule,
+    for what agents hand the widget): this finds, where it enters, a value that no JSON text could have given.
+
+    >>> json_form_problem({"a": [1, b"x"]}), json_form_problem({(1, 2): 1.0}), json_form_problem([float("inf")])
+    (('.a[1]', "a <class 'bytes'> is not JSON"), ('', 'a key (1, 2) is not a string'), None)
+    """
+    pending: list[tuple[Any, str]] = [(value, path)]
+    while pending:
+        item, where = pending.pop()
+        kind = type(item)
+        if kind is str or kind is bool or kind is int or item is None:
+            continue
+        if kind is float:
+            if item != item:
+                return where, "NaN is not JSON"
+        elif kind is list:
+            pending.extend((child, f"{where}[{i}]") for i, child in reversed(list(enumerate(item))))
+        elif kind is dict:
+            for key in item:
+                if type(key) is not str:
+                    return where, f"a key {_shown(key)} is not a string"
+            pending.extend((child, where + _member(key)) for key, child in reversed(list(item.items())))
+        else:
+            return where, f"a {kind!r} is not JSON"
+    return None
 
 
 def json_value(value: Any, where: str = "value") -> JSON:
@@ -268,7 +299,7 @@ class _NoJson(Exception):
 
     def __init__(self, path: list[str | int], reason: str) -> None:
         super().__init__(reason)
-        self.path = "".join(f"[{part}]" if type(part) is int else _member(part) for part in path)
+        self.path = "".join(f"[{part}]" if isinstance(part, int) else _member(part) for part in path)
         self.reason = reason
 
 
@@ -277,9 +308,18 @@ def _member(name: str) -> str:
     return f".{name}" if name.isidentifier() else f"[{orjson.dumps(name).decode()}]"
 
 
+def json_error(where: str, path: str, reason: str) -> JsonValueError:
+    """The :class:`~agui_notebook.JsonValueError` for ``reason`` at ``path`` of the value ``where`` names.
+
+    >>> str(json_error("event 3 (TOOL_CALL_RESULT)", ".content", "NaN is not JSON"))
+    'event 3 (TOOL_CALL_RESULT) .content: NaN is not JSON'
+    """
+    return _error(where, path, reason)
+
+
 def _error(where: str, path: str, reason: str) -> JsonValueError:
     if where and path:
         location = where + path if " " not in where else f"{where} {path}"  # ``state.a``, ``item 3 (x) .a``
     else:
         location = where or path or "value"
-    return JsonValueError(f"{location}: {reason}", path=path)
+    return JsonValueError(f"{location}: {reason}", path=path, reason=reason)

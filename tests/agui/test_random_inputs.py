@@ -18,16 +18,15 @@ from hypothesis import strategies as st
 
 from agui_notebook import (
     AguiNotebookError,
-    EventReducer,
     aapply_events,
     aparse_events,
     apply_events,
-    apply_json_patch,
     averify_events,
     iter_wire_events,
     parse_events,
     verify_events,
 )
+from agui_notebook.agui import EventReducer, apply_json_patch
 from tests.support.hostile import (
     DEEP_500,
     DEEP_LIST,

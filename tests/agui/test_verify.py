@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from agui_notebook.agui._verify import RULES, Problem, averify_events, verify_events
+from agui_notebook.agui._problem import Problem
+from agui_notebook.agui._verify import RULES, averify_events, verify_events
 from tests.agui.apply_cases import (
     CASES,
     activity,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import pytest
+
+from agui_notebook import AguiNotebookError, JsonValueError, ui_chunks_from_events, ui_messages_from_events
 from agui_notebook.bridge._event_chunks import RoutedChunk, WholeMessage, iter_routed
 
 RUN = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}]
@@ -82,3 +86,43 @@ def test_a_split_emoji_is_one_character_in_the_chunks():
     )
     text = "".join(chunk["delta"] for _, chunk in routed if chunk["type"] == "text-delta")
     assert text.encode("utf-16", "surrogatepass").decode("utf-16") == "\U0001f600!"
+
+
+# -- a tool result's content is checked where it enters --------------------------------------------------------
+
+
+def _with_result(content: Any) -> list[dict[str, Any]]:
+    return [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c"},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c", "messageId": "m", "content": content},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+
+
+@pytest.mark.parametrize("convert", [lambda e: list(ui_chunks_from_events(e)), ui_messages_from_events])
+def test_a_result_content_with_no_json_form_is_blamed_on_its_event_once(convert: Any) -> None:
+    # The result waits for the next event (an outcome claim may follow): it was blamed on event 4
+    # (RUN_FINISHED), and ui_messages_from_events said so twice ("cannot be processed (EventParseError: ...").
+    with pytest.raises(JsonValueError) as caught:
+        convert(_with_result(b"raw bytes"))
+    assert str(caught.value) == "<events>: event 3 (TOOL_CALL_RESULT) .content: a <class 'bytes'> is not JSON"
+    assert caught.value.path == ".content"
+
+
+def test_content_that_is_not_json_is_caught_where_it_enters() -> None:
+    # {(1, 2): nan} used to pass into the chunks as if it were JSON, to fail far from its cause.
+    events = _with_result([{"type": "text", "text": "x", "score": math.nan}])
+    with pytest.raises(
+        JsonValueError, match=r"^<events>: event 3 \(TOOL_CALL_RESULT\) \.content\[0\]\.score: NaN"
+    ):
+        list(ui_chunks_from_events(events))
+    with pytest.raises(AguiNotebookError, match=r"^<events>: event 3 \(TOOL_CALL_RESULT\)"):
+        list(ui_chunks_from_events(_with_result({(1, 2): math.nan})))
+
+
+def test_a_result_read_from_json_text_passes_infinities_included() -> None:
+    # 1e400 is how JSON.parse reads it: infinite, and JSON as our readers give it.
+    chunks = list(ui_chunks_from_events(_with_result('{"big": 1e400}')))
+    assert [c["output"] for c in chunks if c["type"] == "tool-output-available"] == [{"big": math.inf}]

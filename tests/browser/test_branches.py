@@ -247,11 +247,7 @@ def test_the_picker_drives_a_real_widget_loaded_with_branches(chat, tmp_path):
     )
     SavedConversation("t1", tree.messages, None, [], tree.to_saved()).write(tmp_path / "chat.json")
     kernel = ChatWidget.load(tmp_path / "chat.json")
-    state = {
-        k: v
-        for k, v in kernel.get_state().items()
-        if k in ("branch_points", "status", "replay_only")
-    }
+    state = {k: v for k, v in kernel.get_state().items() if k in ("branch_points", "status", "replay_only")}
     widget = chat.open(**state, messages=kernel.messages)  # the harness answers the view's resync with them
 
     def to_page(data=None, metadata=None, buffers=None):

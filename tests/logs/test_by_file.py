@@ -141,7 +141,7 @@ def test_a_progress_bar_over_the_files(tmp_path: Path, capsys: pytest.CaptureFix
 def test_options_that_need_files_say_so() -> None:
     with pytest.raises(OptionError, match="workers="):
         runs_df(known_events(), workers=2)
-    with pytest.raises(TypeError, match="client="):
+    with pytest.raises(OptionError, match="client="):
         runs_df(CAPTURES / "pydantic_ai_runs.jsonl", lazy=True)
 
 
@@ -232,6 +232,73 @@ def test_a_worker_that_dies_is_reported_with_the_files_not_read(tmp_path: Path) 
     assert is_runtime_error
     assert message.startswith("a worker process stopped before it returned its tables")
     assert message.endswith("Not read: " + ", ".join(paths))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux's and macOS's")
+def test_a_fork_server_killed_before_it_forks_is_a_worker_error_naming_the_files(tmp_path: Path) -> None:
+    folder = _split(tmp_path / "split", LINES, [60, 120])
+    script = f"""
+        import json
+        import multiprocessing.forkserver as forkserver
+        import os
+        import signal
+        import threading
+
+        from agui_notebook import WorkerError
+        from agui_notebook.logs import _by_file
+        from agui_notebook.logs.tables._runs import runs_df
+
+        if __name__ == "__main__":
+            _by_file.BATCH_BYTES = 0  # a file a task: a pool of two workers
+            threading.Thread(target=threading.Event().wait, daemon=True).start()  # a kernel: the fork server
+            runs_df({str(folder)!r}, workers=2)  # starts the server
+            server = forkserver._forkserver
+            os.kill(server._forkserver_pid, signal.SIGKILL)
+            os.waitpid(server._forkserver_pid, 0)
+            server.ensure_running = lambda: None  # killed after the pool checked that it runs: a race, made sure
+            try:
+                runs_df({str(folder)!r}, workers=2)
+            except WorkerError as error:
+                print(json.dumps([error.paths, str(error)]))
+    """
+    done = _run_script(tmp_path, script)
+    assert done.returncode == 0, done.stderr
+    paths, message = json.loads(done.stdout)
+    assert paths == sorted(str(path) for path in folder.iterdir())
+    assert message.startswith("the process pool could not start its workers (ConnectionRefusedError")
+    assert message.endswith("Not read: " + ", ".join(paths))
+
+
+def test_an_unreadable_line_read_by_a_worker_is_raised_as_itself(tmp_path: Path) -> None:
+    # The worker's EventParseError comes back pickled; it did not unpickle (keyword-only attributes), and the
+    # pool reported a worker that had stopped instead.
+    folder = _split(tmp_path / "split", LINES, [60])
+    (folder / "000.jsonl").write_bytes((folder / "000.jsonl").read_bytes() + b"{oops}\n")
+    script = f"""
+        import json
+        from agui_notebook import EventParseError
+        from agui_notebook.logs import _by_file
+        from agui_notebook.logs.tables._runs import runs_df
+
+        if __name__ == "__main__":
+            _by_file.BATCH_BYTES = 0  # a file a task
+            try:
+                runs_df({str(folder)!r}, workers=2, progress=False)
+            except EventParseError as error:
+                print(json.dumps([error.source, error.line, str(error)]))
+    """
+    done = _run_script(tmp_path, script)
+    assert done.returncode == 0, done.stderr
+    source, line, message = json.loads(done.stdout)
+    assert source == str(folder / "000.jsonl") and line == 61
+    assert message.startswith(f"{source}:61: invalid JSON")
+
+
+def test_too_many_workers_is_an_option_error_before_any_starts(tmp_path: Path) -> None:
+    folder = _split(tmp_path / "split", LINES, [60])
+    for workers in (0, 10**9, 2.5, "2", True):
+        with pytest.raises(OptionError, match=r"^workers must be a number of processes from 1 to 1024"):
+            runs_df(folder, workers=workers)
 
 
 @pytest.fixture(scope="module")

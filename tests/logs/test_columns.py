@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
+
+import pandas as pd
 
 from agui_notebook.logs._columns import TABLES, markdown_tables
 
@@ -10,7 +13,7 @@ DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "metrics.md"
 
 
 def test_docs_list_every_column_with_its_meaning() -> None:
-    # Regenerate with: python -m agui_notebook.logs._columns
+    # Regenerate with: python scripts/metrics_doc.py
     assert markdown_tables() in DOC.read_text(), "docs/metrics.md is out of date with logs/_columns.py"
 
 
@@ -19,3 +22,55 @@ def test_column_names_are_unique_and_described() -> None:
         column_names = [c.name for c in columns]
         assert len(column_names) == len(set(column_names)), title
         assert all(c.meaning and "\n" not in c.meaning for c in columns), title
+
+
+def test_the_committed_doc_is_the_generated_one() -> None:
+    # Regenerate with: python scripts/metrics_doc.py
+    from agui_notebook.logs._columns import metrics_doc
+
+    assert metrics_doc(DOC.read_text()) == DOC.read_text(), "run python scripts/metrics_doc.py"
+
+
+def _tables() -> dict[str, pd.DataFrame]:
+    from agui_notebook import load_events, messages_df, reasoning_df, runs_df, tool_calls_df, totals_df
+    from agui_notebook.logs import chunks_df
+    from tests.logs.samples import CAPTURES
+
+    events = load_events(CAPTURES / "pydantic_ai_runs.jsonl")
+    prices = {"any": {"input": 1.0, "output": 2.0}}
+    return {
+        "load_events": events,
+        "runs_df": runs_df(events, prices=prices),
+        "messages_df": messages_df(events),
+        "chunks_df": chunks_df(events),
+        "tool_calls_df": tool_calls_df(events),
+        "reasoning_df": reasoning_df(events, tokenizer=str.split),
+        "totals_df": totals_df(events, prices=prices),
+    }
+
+
+def test_every_table_has_the_declared_columns_and_dtypes() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the unpriced model's warning
+        built = _tables()
+    for title, table in built.items():
+        declared = TABLES[title]
+        assert [c.name for c in declared] == list(table.columns), title
+        for column in declared:
+            dtype = str(table[column.name].dtype)
+            expected = (
+                "object" if column.dtype == "str" and dtype == "object" else column.dtype
+            )  # pandas < 2.3
+            assert dtype == expected, (title, column.name, dtype)
+
+
+def test_the_table_columns_say_how_they_are_computed() -> None:
+    computed = ("runs_df", "messages_df", "chunks_df", "tool_calls_df", "reasoning_df")
+    for title in computed:
+        assert all(callable(column.compute) for column in TABLES[title]), title
+    assert [c.name for c in TABLES["runs_df"] if c.only] == ["cost_usd"]
+    assert [c.name for c in TABLES["reasoning_df"] if c.only] == ["tokens"]
+    for title, columns in TABLES.items():
+        assert all(
+            c.unit in ("", "s", "1/s", "chars", "words", "tokens", "tokens/s", "USD") for c in columns
+        ), title

@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from agui_notebook._errors import SourceError
 from agui_notebook.logs import _file_buffer, _read, _sources
 from agui_notebook.logs._file_buffer import FileBuffer
+from agui_notebook.logs._file_slices import FileSlice
 from agui_notebook.logs._load import load_events
+from agui_notebook.logs.tables._runs import runs_df
 from tests.logs.samples import jsonl, known_events
 
 
@@ -53,6 +56,32 @@ def test_a_file_that_shrinks_while_read_is_an_error(tmp_path: Path, monkeypatch:
         buffer.ready(50)
     with pytest.raises(OSError, match="got shorter"):
         load_events(path)
+
+
+def test_runs_df_of_a_log_that_shrinks_while_read_is_a_source_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(jsonl(known_events()))
+    real_fstat = os.fstat
+
+    class Taller:
+        def __init__(self, result: os.stat_result) -> None:
+            self.st_size = result.st_size + 100
+
+    monkeypatch.setattr(_file_buffer.os, "fstat", lambda fd: Taller(real_fstat(fd)))
+    with pytest.raises(SourceError, match=r"log\.jsonl' got shorter while it was being read$") as caught:
+        runs_df(path)
+    assert caught.value.path == str(path) and isinstance(caught.value, OSError)
+
+
+def test_a_slice_of_a_log_that_shrank_is_a_source_error(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b'{"type":"A"}\n' * 10)
+    part = FileSlice(str(path), 0, 130, 1)
+    path.write_bytes(b'{"type":"A"}\n')  # truncated after it was sliced
+    with pytest.raises(SourceError, match="got shorter while it was being read"):
+        part.read()
 
 
 def test_slices_wait_for_their_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from agui_notebook import export_otel, to_otel_spans
+from agui_notebook.logs import export_otel, to_otel_spans
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agui_notebook import UIMessageStreamReducer
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES
 from agui_notebook.agui._intake import EVENT_TYPES
+from agui_notebook.ui import UIMessageStreamReducer
 from agui_notebook.ui._chunk_types import UI_CHUNK_TYPES, classify_type, is_ui_chunk_type
 
 

@@ -16,18 +16,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agui_notebook import (
-    PartialJsonBuffer,
     UIMessageStreamError,
-    UIMessageStreamReducer,
-    get_tool_name,
-    is_tool_output_error_part,
-    is_tool_ui_part,
     iter_ui_chunks,
-    parse_partial_json,
     read_ui_message_stream,
     safe_validate_ui_messages,
     ui_message_from_chunks,
     validate_ui_messages,
+)
+from agui_notebook.ui import (
+    PartialJsonBuffer,
+    UIMessageStreamReducer,
+    get_tool_name,
+    is_tool_output_error_part,
+    is_tool_ui_part,
+    parse_partial_json,
 )
 from tests.support.hostile import (
     DEEP_LIST,

@@ -217,3 +217,20 @@ def test_deferred_inputs_wait_for_settle() -> None:
 
 def test_docstring_examples():
     assert doctest.testmod(_reducer).failed == 0
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        {"type": "tool-input-start", "toolCallId": ["c"], "toolName": "f"},
+        {"type": "source-url"},
+        {"type": "tool-input-available", "toolCallId": {"a": 1}, "toolName": 5, "input": b"x"},
+        {"type": "text-delta", "id": [], "delta": None},
+    ],
+)
+def test_collect_mode_never_raises_on_content(chunk: dict[str, Any]) -> None:
+    reducer = UIMessageStreamReducer(errors="collect")
+    reducer.push({"type": "start"})
+    reducer.push(chunk)  # documented never to raise on content with errors="collect"
+    reducer.push({"type": "finish"})
+    assert isinstance(reducer.message, dict)

@@ -11,8 +11,10 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
-from agui_notebook import ChatWidget, Inspector, inspect, load_events, ui_messages_from_events
+from agui_notebook import ChatWidget, load_events, ui_messages_from_events
+from agui_notebook import inspect_run as inspect
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.inspection import Inspector
 from agui_notebook.widget._inspector import STATIC_REST_SECONDS
 from tests.logs.samples import CAPTURES, jsonl, known_events
 from tests.support.pydantic_ai_runs import _text_only, make_agent

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
-from .._columns import CHUNK_COLUMNS, names
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
+
+from .._columns import CHUNK_COLUMNS, columns_of
 from .._kinds import REASONING_DELTA_TYPES, TEXT_DELTA_TYPES, TOOL_ARGS_TYPES
-from ._frame import NAT, EventFrame, category_values, compact, from_sources, utc
+from ._frame import NAT, EventFrame, compact, read_table, reading_documented
 from ._shared import event_frame
 
 __all__ = ["Chunks", "chunks_df"]
@@ -83,34 +87,80 @@ class Chunks:
         return self._positions
 
 
-@from_sources
-def chunks_df(events: Any) -> pd.DataFrame:
+@overload
+def chunks_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def chunks_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def chunks_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per streamed delta (text, reasoning, tool arguments), with its gap and running length.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Parameters
+    ----------
+
+    Returns
+    -------
+    DataFrame
+        One row per chunk, the columns of ``CHUNK_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.chunks_df("run.jsonl").groupby("kind").gap_s.describe()  # doctest: +SKIP
     """
-    ev = event_frame(events)
-    frame = ev.frame
-    chunks = Chunks.of(ev)
-    rows = chunks.rows
-    index, cum_chars = chunks.positions()
-    is_tool = chunks.kind == 2
-    kind = pd.Categorical.from_codes(chunks.kind, categories=["text", "reasoning", "tool_args"])
-    out = pd.DataFrame(
-        {
-            "run_id": category_values(ev.col("run_id"), rows),
-            "run_key": category_values(ev.col("run_key"), rows),
-            "message_id": category_values(ev.col("message_id"), np.where(is_tool, -1, rows)),
-            "tool_call_id": category_values(ev.col("tool_call_id"), np.where(is_tool, rows, -1)),
-            "kind": kind,
-            "index": index,
-            "time": utc(chunks.time),
-            "t": frame["t"].to_numpy()[rows],
-            "gap_s": chunks.gap,
-            "chars": chunks.chars.astype(np.int64),
-            "cum_chars": cum_chars,
-            "delta": frame["delta"].array[rows] if len(rows) else frame["delta"].array[:0],
-        }
+    return read_table(
+        "chunks_df",
+        _chunks_of,
+        events,
+        {},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
     )
-    return ev.finished(out[names(CHUNK_COLUMNS)], "chunks_df")
+
+
+def _chunks_of(events: Any) -> pd.DataFrame:
+    ev = event_frame(events)
+    chunks = Chunks.of(ev)
+    index, cum_chars = chunks.positions()
+    parts = _ChunkParts(ev, chunks, chunks.rows, index, cum_chars, chunks.kind == 2)
+    return ev.finished(pd.DataFrame(columns_of(CHUNK_COLUMNS, parts)), "chunks_df")
+
+
+@dataclass(slots=True)
+class _ChunkParts:
+    """What ``CHUNK_COLUMNS`` are made of (``_columns.py`` says which column is made of what)."""
+
+    ev: EventFrame
+    chunks: Chunks
+    rows: np.ndarray
+    index: np.ndarray
+    cum_chars: np.ndarray
+    is_tool: np.ndarray

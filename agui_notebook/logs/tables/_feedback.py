@@ -11,16 +11,14 @@ one wins, and one with ``rating: null`` takes the rating back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._kinds import FEEDBACK_EVENT_NAME
 from ._frame import EventFrame, text_column
-
-if TYPE_CHECKING:
-    from ._messages import Messages
+from ._message_groups import Messages
 
 __all__ = ["RATINGS", "feedback_columns"]
 
@@ -82,7 +80,8 @@ def _apply(
             continue
         comment = value.get("comment") if type(value.get("comment")) is str else None
         source = int(sources[row])
-        ids = value.get("messageIds") if type(value.get("messageIds")) is list else []
+        listed = value.get("messageIds")
+        ids: list[Any] = listed if type(listed) is list else []
         targets: list[int] = []
         for message_id in [*ids, value["messageId"]]:
             if type(message_id) is str:

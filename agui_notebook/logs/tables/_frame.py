@@ -17,11 +17,30 @@ from typing import Any, TypeVar
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionError, check_error_mode
 from agui_notebook._gc import collections_paused
+from agui_notebook._types import ReadErrorMode
 
+from .._arrays import (
+    NAT,
+    category_values,
+    compact,
+    first_in_group,
+    group_count,
+    group_max,
+    group_min,
+    group_quantiles,
+    join_by_key,
+    last_in_group,
+    seconds_between,
+    take,
+    text_column,
+    utc,
+    word_count,
+)
 from .._by_file import by_file, column_array, file_paths
 from .._event_array import EventArray
+from .._load import load_events
 from .._odd_values import OddValues, warn_odd_values
 
 __all__ = [
@@ -31,13 +50,14 @@ __all__ = [
     "compact",
     "delta_texts",
     "first_in_group",
-    "from_sources",
     "group_count",
     "group_max",
     "group_min",
     "group_quantiles",
     "join_by_key",
     "last_in_group",
+    "read_table",
+    "reading_documented",
     "seconds_between",
     "take",
     "text_column",
@@ -45,8 +65,6 @@ __all__ = [
     "word_count",
 ]
 
-NAT = np.iinfo(np.int64).min
-"""A missing time among int64 nanoseconds (what NaT is as an integer)."""
 
 _Shared = TypeVar("_Shared")
 
@@ -71,7 +89,7 @@ class EventFrame:
         self.runs = len(self.run_first_row)
         self._masks: dict[frozenset[str], np.ndarray] = {}
         self._decoded: dict[int, Any] = {}
-        self._shared: dict[str, Any] = {}
+        self._shared: dict[Hashable, Any] = {}
         self.odd = OddValues()
         """Odd values in the payloads the table decodes (reported with the table by ``finished``)."""
 
@@ -79,6 +97,7 @@ class EventFrame:
         """This frame's arrays and shared work for one more table of ``frame`` (the same, unchanged events
         table: ``_shared``), with odd values of its own."""
         ev = copy.copy(self)
+        # None for the base kept between tables (it must not hold the frame), which is only ever bound again.
         ev.frame = frame  # type: ignore[assignment]
         ev.odd = OddValues()
         ev._columns = {}
@@ -198,225 +217,97 @@ class EventFrame:
         return table
 
 
-_Table = TypeVar("_Table", bound=Callable[..., pd.DataFrame])
+READING_PARAMETERS = """\
+    workers : int, optional
+        Files are read file by file (never more than a file's events at once); ``workers=n`` reads them on a
+        pool of ``n`` worker processes (a :class:`~agui_notebook.WorkerError` lists the files of a worker that
+        stopped). Only for files.
+    client : dask.distributed.Client, optional
+        Reads the files on a Dask cluster instead. Only for files.
+    lazy : bool, default False
+        With ``client=``: a ``dask.dataframe.DataFrame`` whose partitions stay on the cluster.
+    progress : bool, optional
+        A tqdm progress bar while reading: ``None`` when reading takes more than half a second, ``True``
+        always, ``False`` never.
+    errors : {"raise", "collect"}, default "raise"
+        An unreadable line raises an :class:`~agui_notebook.EventParseError` naming the file and line
+        (``"raise"``), or is skipped and listed in ``attrs["errors"]`` with a warning (``"collect"``), as
+        :func:`~agui_notebook.load_events` reads.
+"""
+"""The parameters every table function takes for reading its events, in the docstrings' NumPy style."""
+
+EVENTS_PARAMETER = """\
+    events : DataFrame or log source
+        The events table :func:`~agui_notebook.load_events` returns, or anything it reads: a path, glob, folder
+        or list of paths (read file by file), JSONL/JSON/SSE text, a list of events, a recorder, a ChatWidget.
+"""
+
+_Documented = TypeVar("_Documented", bound=Callable[..., Any])
 
 
-def from_sources(table_function: _Table) -> _Table:
-    """Let a table function take files (a path, glob, folder or list of paths) and build its table file by
-    file (``_by_file``), with ``workers=``, ``client=``, ``lazy=``, ``progress=`` and ``errors=``."""
-    name = table_function.__name__
+def reading_documented(table_function: _Documented) -> _Documented:
+    """``table_function`` with ``events`` and the reading parameters in its docstring's Parameters section (the
+    first and the last entries: written once, here). The docstring has a Parameters section (empty when the
+    function has no options of its own) followed by a Returns section."""
+    head, parameters, rest = (table_function.__doc__ or "").partition("    Parameters\n    ----------\n")
+    own, returns, tail = rest.partition("    Returns\n")
+    own = own.rstrip() + "\n" if own.strip() else ""
+    table_function.__doc__ = f"{head}{parameters}{EVENTS_PARAMETER}{own}{READING_PARAMETERS}\n{returns}{tail}"
+    return table_function
 
-    @functools.wraps(table_function)
-    def table(
-        events: Any,
-        *args: Any,
-        workers: int | None = None,
-        client: Any = None,
-        lazy: bool = False,
-        progress: bool | None = None,
-        errors: Any = "raise",
-        **kwargs: Any,
-    ) -> Any:
-        skipped: list[dict[str, str]] = []
-        paths = file_paths(events, skipped)
-        if paths is None:
-            if workers is not None or client is not None or lazy:
-                raise OptionError(
-                    f"{name}: workers=, client= and lazy= read files: give a path, glob, folder or list of paths"
-                )
-            if errors != "raise" or progress is not None:
-                from .._load import load_events
 
-                if not isinstance(events, pd.DataFrame):
-                    events = load_events(events, errors=errors, progress=progress)
-            # The tens of thousands of payload dicts a table decodes would trigger collections that free
-            # nothing (a third of the time of runs_df at a million events).
-            with collections_paused():
-                return table_function(events, *args, **kwargs)
-        build = functools.partial(table, *args, **kwargs) if args or kwargs else table
-        tables = by_file(
-            paths,
-            {name: build},
-            errors=errors,
-            workers=workers,
-            client=client,
-            lazy=lazy,
-            progress=progress,
-            skipped=skipped,
-        )
-        return tables[name]
+def read_table(
+    name: str,
+    build: Callable[..., pd.DataFrame],
+    events: Any,
+    options: dict[str, Any],
+    *,
+    workers: int | None,
+    client: Any,
+    lazy: bool,
+    progress: bool | None,
+    errors: ReadErrorMode,
+) -> Any:
+    """``build(events, **options)``, the table ``name`` of ``events``: files (a path, glob, folder or list of
+    paths) are read file by file (``_by_file``: here, on a pool of ``workers``, or on Dask's ``client``);
+    anything else is loaded (with ``progress`` and ``errors``) and built at once."""
+    skipped: list[dict[str, str]] = []
+    paths = file_paths(events, skipped)
+    if paths is None:
+        if workers is not None or client is not None or lazy:
+            raise OptionError(
+                f"{name}: workers=, client= and lazy= read files: give a path, glob, folder or list of paths"
+            )
+        check_error_mode(errors, ("raise", "collect"))
+        if (errors != "raise" or progress is not None) and not isinstance(events, pd.DataFrame):
+            events = load_events(events, errors=errors, progress=progress)
+        return built(build, options, events)
+    tables = by_file(
+        paths,
+        {name: functools.partial(built, build, options)},
+        errors=errors,
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        skipped=skipped,
+    )
+    return tables[name]
 
-    return table  # type: ignore[return-value]
+
+def built(build: Callable[..., pd.DataFrame], options: dict[str, Any], events: Any) -> pd.DataFrame:
+    """``build(events, **options)``, without the garbage collector: the tens of thousands of payload dicts a
+    table decodes would trigger collections that free nothing (a third of the time of runs_df at a million
+    events). Module-level, so that a process pool or Dask pickles it (by name) with its table."""
+    with collections_paused():
+        return build(events, **options)
 
 
 def _ns(column: pd.Series) -> np.ndarray:
     return column.to_numpy(dtype="datetime64[ns]").view(np.int64)
 
 
-def utc(ns: np.ndarray) -> pd.DatetimeIndex:
-    """int64 nanoseconds (NAT for missing) as UTC datetimes."""
-    return pd.DatetimeIndex(np.asarray(ns, dtype=np.int64).view("M8[ns]")).tz_localize("UTC")
-
-
-def compact(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Renumber non-negative keys 0..k-1 by first appearance; returns (first row of each, new keys).
-
-    >>> first, keys = compact(np.array([5, -1, 3, 5]))
-    >>> first.tolist(), keys.tolist()
-    ([0, 2], [0, -1, 1, 0])
-    """
-    if not len(raw):
-        return np.empty(0, dtype=np.int64), np.full(0, -1, dtype=np.int64)
-    # Keys already numbered by first appearance (run keys as loaded): each new one is one past the last.
-    reach = np.maximum.accumulate(raw)
-    new = np.empty(len(raw), dtype=bool)
-    new[0] = raw[0] >= 0
-    np.greater(raw[1:], reach[:-1], out=new[1:])
-    firsts = np.flatnonzero(new)
-    if len(firsts) and raw[firsts[0]] == 0 and (np.diff(raw[firsts]) == 1).all():
-        keys = np.maximum(raw, -1).astype(np.int64)
-        return firsts.astype(np.int64), keys
-    del reach, new, firsts
-    valid = raw >= 0
-    if not valid.any():
-        return np.empty(0, dtype=np.int64), np.full(len(raw), -1, dtype=np.int64)
-    rows = np.flatnonzero(valid)
-    codes, uniques = pd.factorize(raw[valid])
-    keys = np.full(len(raw), -1, dtype=np.int64)
-    keys[rows] = codes
-    first = np.full(len(uniques), len(raw), dtype=np.int64)
-    np.minimum.at(first, codes, rows)
-    return first, keys
-
-
-def seconds_between(later: np.ndarray, earlier: np.ndarray) -> np.ndarray:
-    """``later - earlier`` in seconds, NaN where either is NAT."""
-    out = (later - earlier) / 1e9
-    return np.where((later == NAT) | (earlier == NAT), np.nan, out)
-
-
-def group_min(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Per-key minimum of int64 times, ignoring NaT; NaT where a key has none."""
-    out = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
-    valid = (keys >= 0) & (values != NAT)
-    np.minimum.at(out, keys[valid], values[valid])
-    out[out == np.iinfo(np.int64).max] = NAT
-    return out
-
-
-def group_max(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Per-key maximum of int64 times, ignoring NaT; NaT where a key has none."""
-    out = np.full(size, NAT, dtype=np.int64)
-    valid = (keys >= 0) & (values != NAT)
-    np.maximum.at(out, keys[valid], values[valid])
-    return out
-
-
-def group_count(keys: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
-    """Rows per key (int64), or the sum of ``weights`` per key (float)."""
-    valid = keys >= 0
-    counted = np.bincount(keys[valid], weights=None if weights is None else weights[valid], minlength=size)
-    return counted[:size] if weights is not None else counted[:size].astype(np.int64)
-
-
-def group_quantiles(
-    keys: np.ndarray, values: np.ndarray, size: int, quantiles: tuple[float, ...]
-) -> list[np.ndarray]:
-    """Per key, each quantile of ``values`` (no NaN among them), NaN where a key has none: linear
-    interpolation, computed as pandas' ``groupby(...).quantile`` computes it (bit for bit)."""
-    found = [np.full(size, np.nan) for _ in quantiles]
-    if not len(keys):
-        return found
-    # Grouped by key (stable: keys mostly come in runs), then each group's values sorted in place.
-    ordered = values[np.argsort(keys, kind="stable")]
-    counts = np.bincount(keys, minlength=size)[:size]
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    present = np.flatnonzero(counts)
-    for start, end in zip(
-        starts[present].tolist(), (starts[present] + counts[present]).tolist(), strict=True
-    ):
-        if end - start > 1:
-            ordered[start:end].sort()
-    for out, q in zip(found, quantiles, strict=True):
-        position = q * (counts[present] - 1).astype(np.float64)
-        index = starts[present] + position.astype(np.int64)
-        frac = position % 1
-        value = ordered[index]
-        between = frac != 0.0
-        following = ordered[np.minimum(index + 1, len(ordered) - 1)]
-        out[present] = np.where(between, value + (following - value) * frac, value)
-    return found
-
-
-def first_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
-    """The first of ``rows`` (ascending) for each key, -1 where none."""
-    out = np.full(size, -1, dtype=np.int64)
-    if len(rows):
-        k = keys[rows]
-        ok = k >= 0
-        # Reversed so that the earliest row is written last and wins.
-        out[k[ok][::-1]] = rows[ok][::-1]
-    return out
-
-
-def last_in_group(keys: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:
-    """The last of ``rows`` (ascending) for each key, -1 where none."""
-    out = np.full(size, -1, dtype=np.int64)
-    if len(rows):
-        k = keys[rows]
-        ok = k >= 0
-        out[k[ok]] = rows[ok]
-    return out
-
-
-def take(values: np.ndarray, index: np.ndarray, fill: Any) -> np.ndarray:
-    """``values[index]``, with ``fill`` where the index is -1."""
-    out = (
-        np.where(index >= 0, values[np.maximum(index, 0)], fill) if len(values) else np.full(len(index), fill)
-    )
-    return out
-
-
-def category_values(column: pd.Series | pd.Categorical, rows: np.ndarray) -> pd.Categorical:
-    """The values of a categorical column (or its array) at rows (-1 = missing), as a categorical of the same
-    categories."""
-    codes = column.codes if isinstance(column, pd.Categorical) else column.cat.codes.to_numpy()
-    picked = np.where(rows >= 0, codes[np.maximum(rows, 0)], -1) if len(codes) else np.full(len(rows), -1)
-    return pd.Categorical.from_codes(picked, dtype=column.dtype)
-
-
-def text_column(values: list[Any]) -> Any:
-    """A text column (None for missing), in pandas' ``str`` dtype where it has one."""
-    array = np.array([np.nan if v is None else v for v in values], dtype=object)
-    try:
-        return pd.array(array, dtype=pd.StringDtype("python", na_value=np.nan))
-    except TypeError:  # pandas before 2.3
-        return array
-
-
 def delta_texts(ev: EventFrame) -> np.ndarray:
     """The ``delta`` column as an object array, for joining (shared by the tables of ``ev``; often the
     column's own array: never written)."""
     return ev.shared("deltas", lambda: ev.frame["delta"].to_numpy(dtype=object))
-
-
-def word_count(text: str) -> int:
-    """Whitespace-separated words."""
-    return len(text.split())
-
-
-def join_by_key(keys: np.ndarray, rows: np.ndarray, deltas: np.ndarray, size: int) -> list[str]:
-    """The deltas at ``rows`` joined per key (in row order)."""
-    texts = [""] * size
-    valid = keys >= 0
-    keys, rows = keys[valid], rows[valid]
-    if len(rows):
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        pieces = deltas[rows[order]].tolist()
-        bounds = (np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1).tolist()
-        starts = [0, *bounds]
-        join = "".join
-        for k, start, end in zip(sorted_keys[starts].tolist(), starts, [*bounds, len(pieces)], strict=True):
-            texts[k] = join(pieces[start:end])
-    return texts

@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 from pydantic import BaseModel
 
+from agui_notebook._options import keyword_options, listed
 from agui_notebook.wire._json import encode_json
 
 __all__ = ["parts_df"]
@@ -22,6 +23,7 @@ SUMMARY_CHARS = 80
 COLUMNS = ["message_id", "role", "part", "type", "state", "tool_name", "tool_call_id", "summary"]
 
 
+@keyword_options
 def parts_df(messages: Any, *, summary_chars: int = SUMMARY_CHARS) -> pd.DataFrame:
     """One row per part of ``messages``: UIMessages (dicts or models), one UIMessage, or anything with a
     ``messages`` list of them (a :class:`~agui_notebook.ChatWidget`).
@@ -69,11 +71,11 @@ def _messages(source: Any) -> Iterable[Any]:
         return [source]
     held = getattr(source, "messages", None)
     if held is not None and not callable(held):
-        return held
-    return source
+        return listed(held, "messages", "UIMessages")
+    return listed(source, "messages", "UIMessages (dicts or models), or a ChatWidget")
 
 
-def _plain(value: Any) -> dict[str, Any]:
+def _plain(value: Any) -> Mapping[str, Any]:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_none=True)
     return value if isinstance(value, Mapping) else {}

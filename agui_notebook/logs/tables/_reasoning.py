@@ -3,30 +3,90 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import pandas as pd
 
-from .._columns import REASONING_COLUMNS, names
+from agui_notebook._options import callback, keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
+
+from .._columns import REASONING_COLUMNS, columns_of
 from ._chunks import Chunks
-from ._frame import EventFrame, from_sources
-from ._messages import Messages, message_columns
+from ._frame import EventFrame, read_table, reading_documented
+from ._message_groups import MessageParts, Messages
 from ._shared import event_frame
 from ._tool_calls import outcome_markers
 
 __all__ = ["reasoning_df", "reasoning_table"]
 
 
-@from_sources
-def reasoning_df(events: Any, *, tokenizer: Callable[[str], Any] | None = None) -> pd.DataFrame:
+@overload
+def reasoning_df(
+    events: EventsOrSource,
+    *,
+    tokenizer: Callable[[str], Any] | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def reasoning_df(
+    events: EventsOrSource,
+    *,
+    tokenizer: Callable[[str], Any] | None = None,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def reasoning_df(
+    events: EventsOrSource,
+    *,
+    tokenizer: Callable[[str], Any] | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per reasoning message (or span): duration, chunks, length, whether it came encrypted.
 
-    ``tokenizer`` (text -> token count or token list) adds a ``tokens`` column.
+    Parameters
+    ----------
+    tokenizer : callable, optional
+        Text to a token count or a list of tokens: adds a ``tokens`` column.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Returns
+    -------
+    DataFrame
+        One row per reasoning message, the columns of ``REASONING_COLUMNS`` (docs/metrics.md; ``tokens`` only
+        with ``tokenizer=``); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.reasoning_df("run.jsonl", tokenizer=lambda s: len(s.split())).tokens.sum()  # doctest: +SKIP
     """
+    return read_table(
+        "reasoning_df",
+        _reasoning_of,
+        events,
+        {"tokenizer": callback(tokenizer, "tokenizer")},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _reasoning_of(events: Any, *, tokenizer: Callable[[str], Any] | None) -> pd.DataFrame:
     ev = event_frame(events)
     if tokenizer is not None:
         return reasoning_table(ev, Chunks.of(ev), tokenizer)
@@ -43,21 +103,31 @@ def reasoning_table(
 ) -> pd.DataFrame:
     """``reasoning_df`` of an events frame whose chunks are already found."""
     messages = Messages(ev, chunks, reasoning_only=True)
-    rows = np.flatnonzero(messages.reasoning)
-    columns = message_columns(ev, messages, rows)
-    _, encrypted_ids = outcome_markers(ev, ev.odd)
-    sources = ev.col("source").codes[messages.first_row[rows]]
-    columns["encrypted"] = np.array(
-        [(int(s), m) in encrypted_ids for s, m in zip(sources, columns["message_id"], strict=True)],
-        dtype=bool,
-    )
-    wanted = names(REASONING_COLUMNS)
-    if tokenizer is not None:
+    parts = _ReasoningParts(ev, messages, np.flatnonzero(messages.reasoning), tokenizer)
+    given = ("tokenizer=",) if tokenizer is not None else ()
+    return ev.finished(pd.DataFrame(columns_of(REASONING_COLUMNS, parts, given)), "reasoning_df")
+
+
+class _ReasoningParts(MessageParts):
+    def __init__(
+        self, ev: EventFrame, messages: Messages, rows: np.ndarray, tokenizer: Callable[[str], Any] | None
+    ) -> None:
+        super().__init__(ev, messages, rows)
+        self.tokenizer = tokenizer
+
+    @property
+    def encrypted(self) -> np.ndarray:
+        _, encrypted_ids = outcome_markers(self.ev, self.ev.odd)
+        sources = self.ev.col("source").codes[self.first]
+        return np.array(
+            [(int(s), m) in encrypted_ids for s, m in zip(sources, self.message_ids, strict=True)], dtype=bool
+        )
+
+    @property
+    def tokens(self) -> np.ndarray:
+        tokenizer = cast(Callable[[str], Any], self.tokenizer)  # the column comes with tokenizer= only
         counts = []
-        for text in messages.texts(rows):
+        for text in self.texts:
             tokens = tokenizer(text)
             counts.append(tokens if isinstance(tokens, (int, np.integer)) else len(tokens))
-        columns["tokens"] = np.array(counts, dtype=np.int64)
-    else:
-        wanted.remove("tokens")
-    return ev.finished(pd.DataFrame(columns)[wanted], "reasoning_df")
+        return np.array(counts, dtype=np.int64)

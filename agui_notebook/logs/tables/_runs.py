@@ -5,37 +5,39 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 import pandas as pd
 
 from agui_notebook._errors import AguiNotebookWarning, OptionError
+from agui_notebook._options import keyword_options
+from agui_notebook._shown import shown
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 
-from .._columns import RUN_COLUMNS, names
+from .._columns import RUN_COLUMNS, columns_of
 from .._kinds import MESSAGE_START_TYPES, RUN_START_TYPES
 from .._odd_values import OddValues, odd_problem
 from ._chunks import Chunks
 from ._frame import (
     NAT,
     EventFrame,
-    category_values,
     first_in_group,
-    from_sources,
     group_count,
     group_max,
     group_min,
     group_quantiles,
+    read_table,
+    reading_documented,
     seconds_between,
     take,
-    text_column,
-    utc,
 )
 from ._run_endings import run_endings, run_error_text
 from ._shared import event_frame
 from ._tool_calls import ToolCalls
 
-__all__ = ["PRICE_KEYS", "checked_prices", "runs_df", "runs_table"]
+__all__ = ["PRICE_KEYS", "Prices", "checked_prices", "runs_df", "runs_table"]
 
 PRICE_KEYS = ("input", "output", "cached_input")
 """What a model's entry in ``prices=`` gives, in US dollars per million tokens (``cached_input`` defaults to
@@ -144,22 +146,29 @@ def checked_prices(prices: Any) -> dict[str, dict[str, float]]:
     checked = {}
     for model, price in prices.items():
         if not isinstance(price, Mapping):
-            raise OptionError(f"prices[{model!r}] must be a dict of {', '.join(PRICE_KEYS)}, not {price!r}")
+            raise OptionError(
+                f"prices[{shown(model)}] must be a dict of {', '.join(PRICE_KEYS)}, not {shown(price)}"
+            )
         unknown = sorted(set(price) - set(PRICE_KEYS))
         if unknown or "input" not in price or "output" not in price:
             raise OptionError(
-                f"prices[{model!r}] takes input and output (and optionally cached_input), USD per million"
+                f"prices[{shown(model)}] takes input and output (and optionally cached_input), USD per million"
                 f" tokens; got {sorted(price)}"
             )
         for key, value in price.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise OptionError(f"prices[{model!r}][{key!r}] must be a non-negative number, not {value!r}")
+                raise OptionError(
+                    f"prices[{shown(model)}][{shown(key)}] must be a non-negative number, not {shown(value)}"
+                )
         checked[str(model)] = {key: float(price.get(key, price["input"])) for key in PRICE_KEYS}
     return checked
 
 
 def _cost(
-    entries: list[tuple[Any, dict[str, int]]], fallback: str | None, prices: dict, unpriced: set
+    entries: list[tuple[Any, dict[str, int]]],
+    fallback: str | None,
+    prices: dict[str, dict[str, float]],
+    unpriced: set[str],
 ) -> float:
     """The USD cost of a run's usage entries (NaN when an entry's model has no price)."""
     total = 0.0
@@ -183,16 +192,17 @@ def _cost(
 
 def _union_seconds(intervals: list[tuple[int, int]]) -> float:
     total = 0
-    current_start = current_end = None
+    current_start = 0
+    current_end: int | None = None
     for start, end in sorted(intervals):
         if current_end is None or start > current_end:
             if current_end is not None:
-                total += current_end - current_start  # type: ignore[operator]
+                total += current_end - current_start
             current_start, current_end = start, end
         else:
             current_end = max(current_end, end)
     if current_end is not None:
-        total += current_end - current_start  # type: ignore[operator]
+        total += current_end - current_start
     return total / 1e9
 
 
@@ -220,23 +230,82 @@ def _tool_time(calls: ToolCalls, size: int) -> np.ndarray:
     return totals / 1e9
 
 
-@from_sources
-def runs_df(events: Any, *, prices: Mapping[str, Mapping[str, float]] | None = None) -> pd.DataFrame:
+Prices: TypeAlias = Mapping[str, Mapping[str, float]]
+"""``prices=``: ``{model: {"input": usd, "output": usd, "cached_input": usd}}``, US dollars per million tokens."""
+
+
+@overload
+def runs_df(
+    events: EventsOrSource,
+    *,
+    prices: Prices | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def runs_df(
+    events: EventsOrSource,
+    *,
+    prices: Prices | None = None,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def runs_df(
+    events: EventsOrSource,
+    *,
+    prices: Prices | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per run: status, latencies, stream rates, tool time, model and tokens.
 
-    ``prices`` (``{model: {"input": usd_per_Mtok, "output": usd_per_Mtok, "cached_input": usd_per_Mtok}}``)
-    adds ``cost_usd``: each usage entry priced by the model it names (else the model the run's metadata
-    names); NaN for a run without usage or with a model not in ``prices`` (those are listed in
-    ``attrs["unpriced_models"]``, with a warning). Files are read file by file (``workers=``, ``client=``,
-    ``lazy=``: see ``from_sources``).
+    Parameters
+    ----------
+    prices : dict, optional
+        ``{model: {"input": usd_per_Mtok, "output": usd_per_Mtok, "cached_input": usd_per_Mtok}}``
+        (``cached_input`` defaults to ``input``) adds ``cost_usd``: each usage entry priced by the model it
+        names (else the model the run's metadata names); NaN for a run without usage or with a model not in
+        ``prices`` (those are listed in ``attrs["unpriced_models"]``, with a warning).
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Returns
+    -------
+    DataFrame
+        One row per run, the columns of ``RUN_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.runs_df("logs/").groupby("status").ttft_s.median()  # doctest: +SKIP
     >>> logs.runs_df("logs/", prices={"gpt-4o": {"input": 2.5, "output": 10}}).cost_usd.sum()  # doctest: +SKIP
     """
     priced = None if prices is None else checked_prices(prices)
+    return read_table(
+        "runs_df",
+        _runs_of,
+        events,
+        {"prices": priced},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _runs_of(events: Any, *, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
     ev = event_frame(events)
-    return kept_runs_table(ev, Chunks.of(ev), priced)
+    return kept_runs_table(ev, Chunks.of(ev), prices)
 
 
 def kept_runs_table(
@@ -266,8 +335,51 @@ def _warn_unpriced(unpriced: list[str], stacklevel: int) -> None:
     )
 
 
+@dataclass(slots=True)
+class _RunParts:
+    """What ``RUN_COLUMNS`` are made of (``_columns.py`` says which column is made of what), per run."""
+
+    ev: EventFrame
+    chunks: Chunks
+    size: int
+    first: np.ndarray
+    parents: list[Any]
+    started: np.ndarray
+    finished: np.ndarray
+    status: np.ndarray
+    error: list[Any]
+    models: list[Any]
+    text: np.ndarray
+    reasoning: np.ndarray
+    text_first: np.ndarray
+    stream_first: np.ndarray
+    rate: np.ndarray
+    itl50: np.ndarray
+    itl95: np.ndarray
+    tool_counts: np.ndarray
+    tool_time: np.ndarray
+    usage: dict[str, list[Any]]
+    output_tokens: Any
+    tpot: np.ndarray
+    costs: np.ndarray | None
+
+
 def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None) -> pd.DataFrame:
     """``runs_df`` of an events frame whose chunks are already found (``prices`` checked)."""
+    unpriced: set[str] = set()
+    parts = _run_parts(ev, chunks, prices, unpriced)
+    given = ("prices=",) if prices is not None else ()
+    table = ev.finished(pd.DataFrame(columns_of(RUN_COLUMNS, parts, given)), "runs_df")
+    if prices is not None:
+        table.attrs["unpriced_models"] = sorted(unpriced)
+        if unpriced:
+            _warn_unpriced(sorted(unpriced), stacklevel=3)
+    return table
+
+
+def _run_parts(
+    ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float]] | None, unpriced: set[str]
+) -> _RunParts:
     size = ev.runs
     last, endings = run_endings(ev)
     # The calls' own odd values are tool_calls_df's to report; events that do not decode, both tables'.
@@ -325,66 +437,52 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     stream_first = group_min(chunks.run[streamed], chunks.time[streamed], size)
     stream_last = group_max(chunks.run[streamed], chunks.time[streamed], size)
     stream_count = group_count(chunks.run[streamed], size)
-    reasoning = chunks.kind == 1
     span = np.where(stream_count > 1, seconds_between(stream_last, stream_first), np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(span > 0, (stream_count - 1) / span, np.nan)
     timed = streamed & (chunks.run >= 0) & ~np.isnan(chunks.gap)
     itl50, itl95 = group_quantiles(chunks.run[timed], chunks.gap[timed], size, (0.5, 0.95))
 
-    tool_counts = group_count(calls.run, size)
-    tool_time = _tool_time(calls, size)
-
     output_tokens = pd.array(usage["output_tokens"], dtype="Int64")
     out_float = output_tokens.to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         tpot = np.where(out_float > 1, span / (out_float - 1), np.nan)
 
-    first = ev.run_first_row
-    columns = {
-        "source": category_values(ev.col("source"), first),
-        "thread_id": category_values(ev.col("thread_id"), first),
-        "run_id": category_values(ev.col("run_id"), first),
-        "run_key": category_values(ev.col("run_key"), first),
-        "parent_run_id": text_column(parents),
-        "started_at": utc(started),
-        "finished_at": utc(finished),
-        "status": pd.Categorical(
-            status, categories=["success", "error", "interrupt", "cancelled", "incomplete"]
-        ),
-        "error": text_column(error),
-        "model": text_column(models),
-        "events": group_count(ev.run, size),
-        "duration_s": seconds_between(finished, started),
-        "ttft_s": seconds_between(stream_first, started),
-        "time_to_first_text_s": seconds_between(text_first, started),
-        "text_chars": group_count(chunks.run[text], size, weights=chunks.chars[text]).astype(np.int64),
-        "reasoning_chars": group_count(chunks.run[reasoning], size, weights=chunks.chars[reasoning]).astype(
-            np.int64
-        ),
-        "text_chunks": group_count(chunks.run[text], size),
-        "reasoning_chunks": group_count(chunks.run[reasoning], size),
-        "tool_calls": tool_counts,
-        "tool_time_s": tool_time,
-        "itl_p50_s": itl50,
-        "itl_p95_s": itl95,
-        "chunks_per_s": rate,
-        **{column: pd.array(values, dtype="Int64") for column, values in usage.items()},
-        "tpot_s": tpot,
-    }
-    wanted = names(RUN_COLUMNS)
-    unpriced: set[str] = set()
-    if prices is None:
-        wanted.remove("cost_usd")
-    else:
-        costs = []
-        for run in range(size):
-            fallback = next(iter(named[run])) if len(named[run]) == 1 else None
-            costs.append(_cost(entries[run], fallback, prices, unpriced) if entries[run] else np.nan)
-        columns["cost_usd"] = np.array(costs, dtype=float)
-    table = ev.finished(pd.DataFrame(columns)[wanted], "runs_df")
+    costs = None
     if prices is not None:
-        table.attrs["unpriced_models"] = sorted(unpriced)
-        if unpriced:
-            _warn_unpriced(sorted(unpriced), stacklevel=3)
-    return table
+        costs = np.array(
+            [
+                _cost(
+                    entries[run], next(iter(named[run])) if len(named[run]) == 1 else None, prices, unpriced
+                )
+                if entries[run]
+                else np.nan
+                for run in range(size)
+            ],
+            dtype=float,
+        )
+    return _RunParts(
+        ev=ev,
+        chunks=chunks,
+        size=size,
+        first=ev.run_first_row,
+        parents=parents,
+        started=started,
+        finished=finished,
+        status=status,
+        error=error,
+        models=models,
+        text=text,
+        reasoning=chunks.kind == 1,
+        text_first=text_first,
+        stream_first=stream_first,
+        rate=rate,
+        itl50=itl50,
+        itl95=itl95,
+        tool_counts=group_count(calls.run, size),
+        tool_time=_tool_time(calls, size),
+        usage=usage,
+        output_tokens=output_tokens,
+        tpot=tpot,
+        costs=costs,
+    )

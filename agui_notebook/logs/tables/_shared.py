@@ -28,7 +28,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import weakref
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -41,7 +41,7 @@ from ._frame import EventFrame
 __all__ = ["Fingerprint", "event_frame", "forget"]
 
 try:  # one C loop, identical objects equal without a comparison (NaN included)
-    from pandas._libs.lib import array_equivalent_object as _same_objects
+    from pandas._libs.lib import array_equivalent_object as _same_objects  # type: ignore[attr-defined]  # private: not in pandas-stubs
 except ImportError:  # pragma: no cover - a pandas without it
 
     def _same_objects(left: np.ndarray, right: np.ndarray) -> bool:
@@ -81,12 +81,12 @@ class Fingerprint:
                 _digest(digest, array._blob)
                 _digest(digest, array._line)
             elif isinstance(array, pd.arrays.DatetimeArray):
-                _digest(digest, array.asi8)
+                _digest(digest, cast(Any, array).asi8)  # its int64 nanoseconds (asi8: not in pandas-stubs)
             elif isinstance(array, pd.arrays.StringArray):
                 values = array._ndarray
                 objects.append(values.copy() if copies else values)
             elif isinstance(array, pd.arrays.ArrowExtensionArray):
-                held.append(array._pa_array)
+                held.append(cast(Any, array)._pa_array)  # pandas' own attribute, not in pandas-stubs
             elif (
                 isinstance(array, (np.ndarray, pd.arrays.NumpyExtensionArray)) and array.dtype.kind in "biuf"
             ):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, overload
 
 import numpy as np
 import pandas as pd
 
+from agui_notebook._options import keyword_options
+from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 from agui_notebook.agui._tool_outcome import (
     DENIED_TOOL_MESSAGE_ERROR,
     UNSUCCESSFUL_OUTCOMES,
@@ -14,7 +17,7 @@ from agui_notebook.agui._tool_outcome import (
 )
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
-from .._columns import TOOL_CALL_COLUMNS, names
+from .._columns import TOOL_CALL_COLUMNS, columns_of
 from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
@@ -26,22 +29,18 @@ from ._frame import (
     compact,
     delta_texts,
     first_in_group,
-    from_sources,
     group_count,
     group_min,
     join_by_key,
-    seconds_between,
+    read_table,
+    reading_documented,
     take,
-    text_column,
-    utc,
 )
 from ._run_endings import errors_by_run, run_endings
 from ._shared import event_frame
 
-__all__ = ["TOOL_STATUSES", "ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
+__all__ = ["ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
 
-TOOL_STATUSES = ("ok", "error", "denied", "pending")
-"""The values of ``tool_calls_df``'s ``status``, in the order of its categories."""
 
 DENIED = "denied"
 """pydantic-ai's claimed outcome for a refused call, and the status ``tool_calls_df`` gives it."""
@@ -333,13 +332,66 @@ def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, s
     return refused
 
 
-@from_sources
-def tool_calls_df(events: Any) -> pd.DataFrame:
+@overload
+def tool_calls_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: Literal[False] = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame: ...
+@overload
+def tool_calls_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any,
+    lazy: Literal[True],
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> LazyTable: ...
+@reading_documented
+@keyword_options
+def tool_calls_df(
+    events: EventsOrSource,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    lazy: bool = False,
+    progress: bool | None = None,
+    errors: ReadErrorMode = "raise",
+) -> pd.DataFrame | LazyTable:
     """One row per tool call: argument streaming, execution latency, arguments, result and status.
 
-    >>> import agui_notebook.logs as logs  # doctest: +SKIP
+    Parameters
+    ----------
+
+    Returns
+    -------
+    DataFrame
+        One row per tool call, the columns of ``TOOL_CALL_COLUMNS`` (docs/metrics.md); a Dask DataFrame with ``lazy=True``.
+
+    Examples
+    --------
+    >>> from agui_notebook import logs  # doctest: +SKIP
     >>> logs.tool_calls_df("run.jsonl").groupby("tool_name").latency_s.median()  # doctest: +SKIP
     """
+    return read_table(
+        "tool_calls_df",
+        _tool_calls_of,
+        events,
+        {},
+        workers=workers,
+        client=client,
+        lazy=lazy,
+        progress=progress,
+        errors=errors,
+    )
+
+
+def _tool_calls_of(events: Any) -> pd.DataFrame:
     ev = event_frame(events)
     return kept_tool_calls_table(ev, Chunks.of(ev))
 
@@ -362,26 +414,12 @@ def tool_calls_table(ev: EventFrame, chunks: Chunks) -> pd.DataFrame:
 
 
 def _tool_frame(ev: EventFrame, calls: ToolCalls) -> pd.DataFrame:
-    out = pd.DataFrame(
-        {
-            "run_id": category_values(ev.col("run_id"), calls.first_row),
-            "run_key": category_values(ev.col("run_key"), calls.first_row),
-            "tool_call_id": category_values(ev.col("tool_call_id"), calls.first_row),
-            "tool_name": calls.name,
-            "parent_message_id": calls.parent,
-            "started_at": utc(calls.started),
-            "args_end_at": utc(calls.args_end),
-            "result_at": utc(calls.result_at),
-            "args_s": seconds_between(calls.args_end, calls.started),
-            "latency_s": np.where(calls.executed, seconds_between(calls.result_at, calls.args_end), np.nan),
-            "total_s": seconds_between(calls.result_at, calls.started),
-            "args_chars": calls.args_chars,
-            "args_json_valid": calls.args_valid,
-            "args": pd.array(calls.arguments(), dtype=object),
-            "result_chars": calls.result_chars,
-            "result": text_column(calls.result),
-            "error": text_column(calls.error),
-            "status": pd.Categorical(calls.status, categories=list(TOOL_STATUSES)),
-        }
-    )
-    return out[names(TOOL_CALL_COLUMNS)]
+    return pd.DataFrame(columns_of(TOOL_CALL_COLUMNS, _ToolCallParts(ev, calls)))
+
+
+@dataclass(slots=True)
+class _ToolCallParts:
+    """What ``TOOL_CALL_COLUMNS`` are made of (``_columns.py`` says which column is made of what)."""
+
+    ev: EventFrame
+    calls: ToolCalls

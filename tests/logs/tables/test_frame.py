@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+import pydoc
+import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +32,7 @@ from agui_notebook.logs.tables._frame import (
     take,
 )
 from agui_notebook.logs.tables._messages import messages_df
+from agui_notebook.logs.tables._reasoning import reasoning_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
 from tests.logs.samples import at
@@ -127,3 +133,28 @@ def test_group_quantiles_are_pandas_groupby_quantiles_bit_for_bit(pairs: list[tu
         if len(want):
             expected[want.index.to_numpy()] = want[q].to_numpy()
         assert np.array_equal(found, expected, equal_nan=True)
+
+
+# -- every option in the signature (read_table, reading_documented) -----------------------------------------------
+
+TABLES = [runs_df, tool_calls_df, messages_df, chunks_df, reasoning_df]
+READING = ["workers", "client", "lazy", "progress", "errors"]
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_table_option_is_in_the_signature(table: Any) -> None:
+    parameters = list(inspect.signature(table).parameters.values())
+    assert parameters[0].name == "events"
+    assert [p.name for p in parameters[-5:]] == READING
+    assert all(p.kind is p.KEYWORD_ONLY for p in parameters[1:])
+    signature_line = pydoc.render_doc(table, renderer=pydoc.plaintext).split("\n\n", 2)[1].split("\n")[0]
+    assert all(f" {option}: " in signature_line for option in READING)  # what help() shows
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_table_option_is_documented_in_order(table: Any) -> None:
+    doc = inspect.getdoc(table) or ""
+    section = doc.split("Parameters\n----------\n", 1)[1].split("\n\nReturns\n-------\n", 1)[0]
+    documented = re.findall(r"^(\w+) : ", section, flags=re.M)
+    assert documented == list(inspect.signature(table).parameters)
+    assert "\nReturns\n-------\nDataFrame\n" in doc
