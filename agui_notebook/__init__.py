@@ -54,6 +54,7 @@ _EXPORTS: dict[str, str] = {
     "InterruptPayloadError": "agui_notebook._errors",
     "JsonPatchError": "agui_notebook._errors",
     "JsonValueError": "agui_notebook._errors",
+    "MessageIndexError": "agui_notebook._errors",
     "MessageNotFoundError": "agui_notebook._errors",
     "MessageValidationError": "agui_notebook._errors",
     "OptionError": "agui_notebook._errors",
@@ -226,6 +227,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         InterruptPayloadError as InterruptPayloadError,
         JsonPatchError as JsonPatchError,
         JsonValueError as JsonValueError,
+        MessageIndexError as MessageIndexError,
         MessageNotFoundError as MessageNotFoundError,
         MessageValidationError as MessageValidationError,
         OptionError as OptionError,
@@ -275,12 +277,16 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         frontend_tool as frontend_tool,
     )
     from agui_notebook.chat._http import HttpAgent as HttpAgent
-    from agui_notebook.chat._recorder import EventRecorder as EventRecorder, record as record
+    from agui_notebook.chat._recorder import (
+        EventRecorder as EventRecorder,
+        RecordedEvent as RecordedEvent,
+        record as record,
+    )
     from agui_notebook.demo import DemoAgent as DemoAgent
     from agui_notebook.inspection._diff import diff_runs as diff_runs
     from agui_notebook.inspection._expect import expect as expect
     from agui_notebook.inspection._fork import fork as fork
-    from agui_notebook.widget._inspector import inspect_run as inspect_run
+    from agui_notebook.widget._inspector import Inspector as Inspector, inspect_run as inspect_run
     from agui_notebook.logs._load import load_events as load_events
     from agui_notebook.logs._otel import export_otel as export_otel, to_otel_spans as to_otel_spans
     from agui_notebook.logs._parquet import to_parquet as to_parquet

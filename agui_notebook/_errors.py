@@ -22,6 +22,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── AgentError                 (TypeError)    an agent the widget cannot run, or one that broke its contract
     ├── ChatStateError             (RuntimeError) a chat action that cannot be taken now (busy, no event loop, ...)
     ├── MessageNotFoundError       (KeyError)     an id that names no message, approval or interrupt of the chat
+    ├── MessageIndexError          (IndexError)   a message place or branch number the conversation does not have
     ├── ChatLogError               (ValueError)   a chat log or saved conversation that cannot be read: file, line
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
     ├── ToolLoopError              (RuntimeError) an agent still calling frontend tools after the follow-up limit
@@ -74,6 +75,7 @@ __all__ = [
     "InterruptPayloadError",
     "JsonPatchError",
     "JsonValueError",
+    "MessageIndexError",
     "MessageNotFoundError",
     "MessageValidationError",
     "OptionError",
@@ -358,6 +360,11 @@ class MessageNotFoundError(AguiNotebookError, KeyError):
 
     def __str__(self) -> str:  # KeyError would show the message quoted
         return str(self.args[0]) if self.args else ""
+
+
+class MessageIndexError(AguiNotebookError, IndexError):
+    """A place in the conversation it does not have (``chat.regenerate_at(9)`` of five messages), or a branch
+    number a fork does not have; the message gives the range."""
 
 
 class ChatLogError(AguiNotebookError, ValueError):

@@ -19,12 +19,23 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
-from collections.abc import Callable, Collection, Iterable, Sequence
+import os
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from agui_notebook._errors import InputTypeError, OptionError
+from agui_notebook._shown import shown
 
-__all__ = ["callback", "check_keywords", "keyword_options", "listed", "unknown_option"]
+__all__ = [
+    "callback",
+    "check_keywords",
+    "count",
+    "file_path",
+    "keyword_options",
+    "listed",
+    "typed",
+    "unknown_option",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -43,9 +54,62 @@ def listed(value: Any, name: str, items: str) -> list[Any]:
     """
     if type(value) is list:
         return value
-    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Iterable):
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
         raise InputTypeError(f"{name} must be a list of {items}, not {type(value).__name__}")
     return list(value)
+
+
+def typed(value: Any, name: str, kinds: type | tuple[type, ...], what: str) -> Any:
+    """``value`` if it is an instance of ``kinds`` (``True`` is not an ``int`` here unless ``bool`` is named), else
+    an :class:`~agui_notebook.InputTypeError` naming the argument and saying ``what`` it takes.
+
+    >>> typed("t1", "thread_id", (str, type(None)), "a string or None")
+    't1'
+    >>> typed(3, "thread_id", (str, type(None)), "a string or None")
+    Traceback (most recent call last):
+        ...
+    agui_notebook.InputTypeError: thread_id must be a string or None, not int
+    """
+    named = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, named) or (type(value) is bool and bool not in named):
+        raise InputTypeError(f"{name} must be {what}, not {type(value).__name__}")
+    return value
+
+
+def count(value: Any, name: str, *, least: int = 0) -> int:
+    """``value`` if it is an ``int`` of at least ``least`` (a limit, a number of things), else the family's error:
+    :class:`~agui_notebook.InputTypeError` for another kind, :class:`~agui_notebook.OptionError` for too few.
+
+    >>> count(-1, "max_follow_ups")
+    Traceback (most recent call last):
+        ...
+    agui_notebook.OptionError: max_follow_ups must be at least 0, not -1
+    """
+    typed(value, name, int, "a whole number")
+    if value < least:
+        raise OptionError(f"{name} must be at least {least}, not {shown(value)}")
+    return int(value)
+
+
+def file_path(value: Any, name: str) -> str:
+    """``value``, a path to write (a ``str`` or ``os.PathLike``), as a ``str``; else the family's error naming the
+    argument: :class:`~agui_notebook.InputTypeError` for another kind, :class:`~agui_notebook.OptionError` for a
+    text no file system takes (empty, a NUL, a lone surrogate).
+
+    >>> file_path("", "store")
+    Traceback (most recent call last):
+        ...
+    agui_notebook.OptionError: store must name a file, not ''
+    """
+    typed(value, name, (str, os.PathLike), "a path (str or os.PathLike)")
+    path = os.fspath(value)
+    try:
+        fine = isinstance(path, str) and bool(path) and "\0" not in path and bool(os.fsencode(path))
+    except UnicodeEncodeError:
+        fine = False
+    if not fine:
+        raise OptionError(f"{name} must name a file, not {shown(path)}")
+    return str(path)
 
 
 def callback(value: Any, name: str) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["json_kind", "shown"]
+__all__ = ["json_kind", "model_problem", "shown"]
 
 
 def shown(value: Any, limit: int = 60) -> str:
@@ -24,6 +24,21 @@ def shown(value: Any, limit: int = 60) -> str:
     except (ValueError, RecursionError):
         return json_kind(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def model_problem(error: Any) -> str:
+    """The first problem of a pydantic ``ValidationError``, as ``field.path: what is wrong``.
+
+    >>> from ag_ui.core import Tool
+    >>> try:
+    ...     Tool.model_validate({"name": "t"})
+    ... except ValueError as error:
+    ...     print(model_problem(error))
+    description: Field required
+    """
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    return f"{where}: {problem['msg']}" if where else str(problem["msg"])
 
 
 def _digit_count(value: int) -> int:

@@ -65,6 +65,8 @@ from ag_ui.core import (
     UserMessage,
 )
 
+from agui_notebook._options import keyword_options
+
 __all__ = ["SUGGESTIONS", "DemoAgent", "demo_input"]
 
 APPROVAL_PREFIX = "approve-"
@@ -244,6 +246,7 @@ class DemoAgent:
     ``ChatWidget(agent=DemoAgent())`` or iterate ``run(input)`` yourself.
     """
 
+    @keyword_options
     def __init__(self, *, speed: float = 1.0, model: str = "demo-1") -> None:
         self.speed = speed
         self.model = model
@@ -315,7 +318,11 @@ class DemoAgent:
             yield ToolCallArgsEvent(tool_call_id=call_id, delta=piece, timestamp=self._now())
         yield ToolCallEndEvent(tool_call_id=call_id, timestamp=self._now())
 
-    def _plan(self, message_id: str, done: int) -> list[dict[str, Any]]:
+    @staticmethod
+    def _add_item(index: int, item: str) -> list[Any]:  # a JSON Patch operation (pydantic reads it)
+        return [{"op": "add", "path": f"/packing/items/{index}", "value": {"item": item, "packed": False}}]
+
+    def _plan(self, message_id: str, done: int) -> list[Any]:  # JSON Patch operations (pydantic reads them)
         return [{"op": "replace", "path": f"/steps/{done}/status", "value": "done"}] + (
             [{"op": "replace", "path": f"/steps/{done + 1}/status", "value": "running"}] if done < 2 else []
         )
@@ -463,8 +470,8 @@ class DemoAgent:
         """The trip, day by day, from the form's answer."""
         details = answer.payload if isinstance(answer.payload, dict) else {}
         city = str(details.get("destination") or "Lisbon")
-        nights = details.get("nights") if isinstance(details.get("nights"), int) else 3
-        travellers = details.get("travellers") if isinstance(details.get("travellers"), int) else 2
+        nights: int = details["nights"] if isinstance(details.get("nights"), int) else 3
+        travellers: int = details["travellers"] if isinstance(details.get("travellers"), int) else 2
         pace = str(details.get("pace") or "balanced")
         ideas = ["the old town on foot", "a museum in the morning, the river at sunset", "a market and a long lunch",
                  "a day trip out of town", "the viewpoints, then dinner with a view", "whatever you liked best again"]  # fmt: skip
@@ -507,9 +514,7 @@ class DemoAgent:
         for index, item in enumerate(added, start=len(items)):
             await self._pause(0.15)
             yield StateDeltaEvent(
-                delta=[
-                    {"op": "add", "path": f"/packing/items/{index}", "value": {"item": item, "packed": False}}
-                ],
+                delta=self._add_item(index, item),
                 timestamp=self._now(),
             )
         total = len(items) + len(added)

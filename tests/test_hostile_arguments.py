@@ -1,5 +1,5 @@
-"""One error family: every public callable of the package (the widget room aside: the lead's), called with hostile
-arguments, returns or raises one of the package's errors (``AguiNotebookError``), never a bare builtin.
+"""One error family: every public callable of the package, called with hostile arguments, returns or raises one
+of the package's errors (``AguiNotebookError``), never a bare builtin.
 
 Arguments are random JSON-ish values (huge ints, NaN, lone surrogates, 10,000-level nesting), values of the wrong
 type, ``None``, bytes, dicts with keys that are not strings, and paths that name nothing: a missing file, a folder,
@@ -28,14 +28,8 @@ from agui_notebook import AguiNotebookError
 from tests.support.hostile import HUGE_INT, VALUES, event_sequences
 from tests.support.public import public_names, public_value
 
-NOT_HERE = (
-    "agui_notebook.widget",
-    "agui_notebook.demo",
-    "agui_notebook.inspection._fork",
-    "agui_notebook.chat._recorder",
-    "agui_notebook._errors",
-)
-"""The lead's rooms (being rewritten: their errors are theirs) and the error classes themselves."""
+NOT_HERE = ("agui_notebook._errors",)
+"""The error classes themselves."""
 
 _PLACES = Path(tempfile.mkdtemp(prefix="agui-hostile-"))
 (_PLACES / "folder").mkdir()

@@ -11,7 +11,7 @@ absent optionals left out. Readers upgrade pre-1.0 shapes and expand ``*_CHUNK``
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -214,7 +214,7 @@ def iter_event_records(
 
 async def aiter_event_records(
     source: Any, *, expand_chunks: bool = True, upgrade_legacy: bool = True
-) -> AsyncIterator[EventRecord]:
+) -> AsyncGenerator[EventRecord, None]:
     """Async :func:`iter_event_records`; also reads async iterables (of models, dicts, JSON texts or lines)."""
     if not isinstance(source, AsyncIterable):
         for record in iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy):

@@ -286,7 +286,7 @@ def _string_problems(schema: Mapping[str, Any], value: str) -> list[str]:
     if not _pattern_matches(schema.get("pattern"), value):
         problems.append(f"must match the pattern {schema['pattern']}")
     fmt = schema.get("format")
-    if not _format_ok(fmt, value):
+    if isinstance(fmt, str) and not _format_ok(fmt, value):
         problems.append(_FORMAT_MESSAGES[fmt])
     return problems
 
@@ -439,11 +439,12 @@ class _Checks:
             branches = schema.get(key)
             if not isinstance(branches, list) or not branches:
                 continue
-            tried = [self.fits(branch, value, path) for branch in branches]
+            tried: list[list[tuple[str, str]]] = [self.fits(branch, value, path) for branch in branches]
             fitting = sum(1 for found in tried if not found)
             if fitting == 0:
                 # The branch of the value's own type says most: a type mismatch is the last resort.
-                out.extend(min(tried, key=lambda found: (_wrong_type(found, path), len(found))))
+                says_most = min(tried, key=lambda found: (_wrong_type(found, path), len(found)))
+                out.extend(says_most)
                 return True
             if key == "oneOf" and fitting > 1:
                 out.append((path, "must match exactly one of the choices"))
@@ -578,7 +579,7 @@ def _validator(schema: Any) -> Any:
     base.check_schema(schema)
     cls = _VALIDATORS.get(base)
     if cls is None:
-        cls = jsonschema.validators.extend(
+        cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
             base, {"pattern": _pattern_keyword, "multipleOf": _multiple_of_keyword}
         )
         _VALIDATORS[base] = cls

@@ -27,6 +27,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from agui_notebook._errors import (
+    ChatStateError,
+    MessageNotFoundError,
     RunStreamError,
     StateUpdateWarning,
     UIMessageStreamError,
@@ -200,22 +202,24 @@ class ConversationReducer:
                 if type(approval) is not dict or approval.get("id") != approval_id:
                     continue
                 if tool_call_ended(part) == "cancelled":
-                    raise KeyError(
+                    raise MessageNotFoundError(
                         f"approval {approval_id!r} was cancelled: a new message was sent before it"
                     )
                 if part.get("state") != "approval-requested":
-                    raise KeyError(
+                    raise MessageNotFoundError(
                         f"approval {approval_id!r} was already answered (state {part.get('state')!r})"
                     )
                 if mi != len(self._messages) - 1:
-                    raise KeyError(f"approval {approval_id!r} belongs to an earlier answer, not the last one")
+                    raise MessageNotFoundError(
+                        f"approval {approval_id!r} belongs to an earlier answer, not the last one"
+                    )
                 answer = {**approval, "approved": bool(approved)}
                 if reason is not None:
                     answer["reason"] = reason
                 # A new dict in the same list: a reducer continuing this message sees it, earlier copies do not.
                 parts[pi] = {**part, "state": "approval-responded", "approval": answer}
                 return [MessageChange("part", mi, pi)]
-        raise KeyError(f"no tool call is waiting for approval {approval_id!r}")
+        raise MessageNotFoundError(f"no tool call is waiting for approval {approval_id!r}")
 
     def cancel_approvals(self) -> tuple[list[MessageChange], list[dict[str, JSON]]]:
         """Cancel every approval still waiting (the user moved on: a new message): what changed, and the AG-UI
@@ -286,7 +290,7 @@ class ConversationReducer:
         """Apply one streamed item; returns what changed. A malformed item raises :class:`RunStreamError`."""
         run = self._run
         if run is None:
-            raise RuntimeError("push() outside a run: call begin_run() first")
+            raise ChatStateError("push() outside a run: call begin_run() first")
         index = run.items
         run.items += 1
         self._received_ns = received_ns if received_ns is not None else time.time_ns()

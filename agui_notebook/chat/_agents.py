@@ -23,16 +23,17 @@ import functools
 import inspect
 import threading
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
 
-from agui_notebook._errors import AgentError
+from agui_notebook._errors import AgentError, OptionalDependencyError
 
 __all__ = [
     "AgentError",
     "AgentStopped",
     "aiter_agent_items",
     "call_agent",
+    "check_agent",
     "describe_agent",
     "is_pydantic_ai_agent",
     "runs_on_the_loop",
@@ -64,10 +65,25 @@ def _pydantic_ai_stream(agent: Any, run_input: Any) -> AsyncIterable[Any]:
     try:
         from pydantic_ai.ui.ag_ui import AGUIAdapter
     except ImportError as exc:  # pydantic-ai without its AG-UI extra
-        raise ImportError(
+        raise OptionalDependencyError(
             f"running a pydantic-ai Agent needs its AG-UI adapter ({exc}): pip install 'agui-notebook[pydantic-ai]'"
         ) from None
     return AGUIAdapter(agent=agent, run_input=run_input).run_stream()
+
+
+def check_agent(agent: Any) -> None:
+    """Refuse, as :class:`AgentError`, what no run could call (None is no agent yet: fine)."""
+    if (
+        agent is None
+        or is_pydantic_ai_agent(agent)
+        or callable(agent)
+        or callable(getattr(agent, "run", None))
+    ):
+        return
+    raise AgentError(
+        f"cannot run {type(agent).__name__!r}: an agent is a callable taking a RunAgentInput, an object with a "
+        "run(input) method, a pydantic-ai Agent or an HttpAgent"
+    )
 
 
 def call_agent(agent: Any, run_input: Any) -> Any:
@@ -88,12 +104,8 @@ def call_agent(agent: Any, run_input: Any) -> Any:
     run = getattr(agent, "run", None)
     if callable(run) and not inspect.isfunction(agent) and not inspect.ismethod(agent):
         return run(run_input)
-    if callable(agent):
-        return agent(run_input)
-    raise AgentError(
-        f"cannot run {type(agent).__name__!r}: an agent is a callable taking a RunAgentInput, an object with a "
-        "run(input) method, a pydantic-ai Agent or an HttpAgent"
-    )
+    check_agent(agent)
+    return agent(run_input)
 
 
 def runs_on_the_loop(agent: Any) -> bool:
@@ -132,7 +144,7 @@ def _as_stream(result: Any, agent: Any) -> Any:
 
 async def aiter_agent_items(
     agent: Any, run_input: Any, stop: threading.Event | None = None
-) -> AsyncIterator[tuple[int, Any]]:
+) -> AsyncGenerator[tuple[int, Any], None]:
     """Run ``agent`` on ``run_input``; yield ``(received_ns, item)`` for every item it streams.
 
     Async agents are called and iterated on the running loop. Any other agent is called in a daemon worker
@@ -232,7 +244,13 @@ class Worker:
         self.stop.set()
         thread = self._thread
         with self._guard:
-            if not self._in_agent or self._interrupted or thread is None or not thread.is_alive():
+            if (
+                not self._in_agent
+                or self._interrupted
+                or thread is None
+                or thread.ident is None
+                or not thread.is_alive()
+            ):
                 return
             self._interrupted = True
             ctypes.pythonapi.PyThreadState_SetAsyncExc(

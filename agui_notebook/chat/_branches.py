@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agui_notebook._errors import MessageNotFoundError
+from agui_notebook._errors import MessageIndexError, MessageNotFoundError
 from agui_notebook._types import JSON
 from agui_notebook.wire._json import copy_json
 
@@ -163,7 +163,7 @@ class MessageTree:
         branch back if none does.
         """
         if not 0 <= at <= len(self._path):
-            raise IndexError(f"cannot cut the conversation at {at}: it has {len(self._path)} messages")
+            raise MessageIndexError(f"cannot cut the conversation at {at}: it has {len(self._path)} messages")
         for node in self._path[at:]:
             node.message = copy_json(node.message)  # off the path: no run may change it in place any more
         del self._path[at:]
@@ -187,7 +187,7 @@ class MessageTree:
         caller makes its live list."""
         alternatives = self.alternatives(at)
         if not 0 <= index < len(alternatives):
-            raise IndexError(
+            raise MessageIndexError(
                 f"branch {index} does not exist at message {at}: there are {len(alternatives)} (0 to "
                 f"{len(alternatives) - 1})"
             )
@@ -283,7 +283,7 @@ class MessageTree:
     # ------------------------------------------------------------------------------------------ the forks
     def alternatives(self, at: int) -> list[_Node]:
         if not 0 <= at < len(self._path):
-            raise IndexError(f"no message {at} in the conversation (it has {len(self._path)})")
+            raise MessageIndexError(f"no message {at} in the conversation (it has {len(self._path)})")
         return self._parent_of(at).children
 
     def branches(self, at: int) -> list[Branch]:
@@ -353,7 +353,7 @@ class MessageTree:
         nodes: list[JSON] = []
         for node in order:
             entry: dict[str, JSON] = {
-                "parent": numbers[id(node.parent)] if node.parent is not self._root else None,  # type: ignore[arg-type]
+                "parent": numbers[id(node.parent)] if node.parent is not self._root else None,
                 "selected": selected(node),
             }
             if id(node) in on_path:
@@ -396,20 +396,22 @@ class MessageTree:
                     )
                 message = messages[at]
             else:
-                message = entry.get("message")
-                if not isinstance(message, dict):
+                stored = entry.get("message")
+                if not isinstance(stored, dict):
                     raise bad(f"{where_node}.message", "not a message object")
+                message = stored
             node = _Node(message, parent)
             if "at" in entry:
                 seen_at[id(node)] = entry["at"]
             parent.children.append(node)
             nodes.append(node)
             selections.append(entry.get("selected"))
-        for index, number in [(None, saved.get("selected")), *enumerate(selections)]:
-            owner = tree._root if index is None else nodes[index]
+        owners: list[tuple[int | None, Any]] = [(None, saved.get("selected")), *enumerate(selections)]
+        for owner_index, number in owners:
+            owner = tree._root if owner_index is None else nodes[owner_index]
             if number is None:
                 continue
-            label = ".selected" if index is None else f".nodes[{index}].selected"
+            label = ".selected" if owner_index is None else f".nodes[{owner_index}].selected"
             if type(number) is not int or not 0 <= number < len(nodes) or nodes[number].parent is not owner:
                 raise bad(label, f"{number!r} is not the number of one of its children")
             owner.selected = nodes[number]

@@ -25,22 +25,29 @@ import os
 import time
 import uuid
 import weakref
-from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping
+from collections.abc import AsyncGenerator, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypedDict
 
-from pydantic import BaseModel
+from ag_ui.core import RunAgentInput, Tool
+from pydantic import BaseModel, ValidationError
 
 from agui_notebook._errors import (
     AgentError,
+    ChatLogError,
     ChatStateError,
+    InputTypeError,
     InterruptPayloadError,
+    MessageIndexError,
     MessageNotFoundError,
     OptionError,
 )
+from agui_notebook._options import count, file_path, keyword_options, listed, typed
+from agui_notebook._shown import model_problem, shown
 from agui_notebook._types import JSON
 from agui_notebook.bridge._conversation import RunOutcome
 from agui_notebook.bridge._messages import to_agui_messages, to_agui_messages_wire, to_ui_messages
+from agui_notebook.chat._agents import check_agent
 from agui_notebook.chat._attachments import file_part
 from agui_notebook.chat._branches import Branch, edited_parts
 from agui_notebook.chat._feedback import check_rating, iso_utc
@@ -55,6 +62,7 @@ from agui_notebook.chat._run import RunStatus, TurnRunner, model_wire
 from agui_notebook.chat._saved import SavedConversation
 from agui_notebook.chat._store import ChatLog
 from agui_notebook.chat._thread import ChatThread, RunInputs, ThreadChange, thread_title
+from agui_notebook.ui._validate import validate_ui_messages
 from agui_notebook.wire._json import copy_json
 from agui_notebook.wire._values import json_value
 
@@ -87,19 +95,96 @@ class ThreadInfo(TypedDict):
     current: bool
 
 
-def _as_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
-    """UIMessage dicts (fresh JSON copies) from UIMessage dicts/models, or from AG-UI messages (converted)."""
-    items = [
-        copy_json(json_value(m if isinstance(m, Mapping) else model_wire(m), f"messages[{i}]"))
-        for i, m in enumerate(messages)
-    ]
+def _as_ui_messages(messages: Any, *, check: bool = True) -> list[dict[str, JSON]]:
+    """UIMessage dicts (fresh JSON copies) from UIMessage dicts/models, or from AG-UI messages (converted);
+    UIMessages that do not have the AI SDK's shape are refused (``check``), naming the bad value's path."""
+    items: list[Any] = []
+    for index, message in enumerate(listed(messages, "messages", "messages")):
+        if not isinstance(message, (Mapping, BaseModel)):
+            raise InputTypeError(
+                f"messages[{index}] must be a message (a dict or a pydantic model), not {type(message).__name__}"
+            )
+        wire = dict(message) if isinstance(message, Mapping) else model_wire(message)
+        items.append(copy_json(json_value(wire, f"messages[{index}]")))
     if items and all(isinstance(m, dict) and "parts" not in m for m in items):
         return to_ui_messages(items)
+    if items and check:
+        validate_ui_messages(
+            items
+        )  # the models it returns drop keys the chat keeps: only its verdict is used
     return items
 
 
 def _tool_wire(tool: Any, index: int) -> dict[str, JSON]:
-    return json_value(dict(tool) if isinstance(tool, Mapping) else model_wire(tool), f"tools[{index}]")
+    """An AG-UI tool declaration of ``tools=``, as the JSON a run input carries."""
+    where = f"tools[{index}]"
+    if not isinstance(tool, (Mapping, BaseModel)):
+        raise InputTypeError(
+            f"{where} must be a function, a frontend_tool or an AG-UI tool declaration (a dict or "
+            f"ag_ui.core.Tool), not {type(tool).__name__}"
+        )
+    wire = json_value(dict(tool) if isinstance(tool, Mapping) else model_wire(tool), where)
+    try:
+        Tool.model_validate(wire)
+    except ValidationError as exc:
+        raise OptionError(f"{where} is not an AG-UI tool declaration: {model_problem(exc)}") from None
+    return wire  # a Tool's JSON: an object
+
+
+def _log_path(store: Any) -> Path | None:
+    """The log ``store=`` names: a path, None (memory only), or by default the notebook cell's."""
+    if store is DEFAULT_STORE:
+        return default_log_path()
+    if store is None:
+        return None
+    return Path(file_path(store, "store"))
+
+
+def _message_id(value: Any) -> str:
+    return typed(value, "message_id", str, "a message id (a string)")
+
+
+def _thread_id(value: Any) -> str:
+    return typed(value, "thread_id", str, "a thread id (a string)")
+
+
+def _place(at: Any, messages: list[dict[str, JSON]]) -> int:
+    """``at``, a place on the path of ``messages``, else the family's error (the range it has)."""
+    typed(at, "at", int, "a place in the conversation (a whole number)")
+    if not 0 <= at < len(messages):
+        raise MessageIndexError(f"no message {shown(at)} in the conversation (it has {len(messages)})")
+    return int(at)
+
+
+def _run_input(value: Any) -> RunAgentInput:
+    """``value`` as a ``RunAgentInput`` (a model, or its camelCase dict), else the family's error."""
+    if isinstance(value, RunAgentInput):
+        return value
+    typed(value, "run_input", Mapping, "a RunAgentInput (what fork() builds) or its dict")
+    try:
+        return RunAgentInput.model_validate(dict(value))
+    except ValidationError as exc:
+        raise OptionError(f"run_input is not a RunAgentInput: {model_problem(exc)}") from None
+
+
+def _log_key(path: Path | None) -> str | None:
+    """The key of the open chats' registry: the log's resolved path."""
+    if path is None:
+        return None
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError) as exc:  # a symbolic link loop, a name too long
+        raise ChatLogError(f"{path}: cannot hold a chat log ({exc})") from None
+
+
+def _checked_message_type(message_type: Any) -> type[BaseModel] | None:
+    if message_type is not None and not (
+        isinstance(message_type, type) and issubclass(message_type, BaseModel)
+    ):
+        raise InputTypeError(
+            f"message_type must be a UIMessage model class (UIMessage[...]) or None, not {shown(message_type)}"
+        )
+    return message_type
 
 
 def _fresh_id() -> str:
@@ -129,6 +214,7 @@ class Chat:
     ``raise_errors=True`` makes a failed run raise its exception from ``await chat.send_message(...)``.
     """
 
+    @keyword_options
     def __init__(
         self,
         agent: Any = None,
@@ -142,20 +228,22 @@ class Chat:
         message_type: type[BaseModel] | None = None,
         max_follow_ups: int = MAX_FOLLOW_UPS,
     ) -> None:
-        path = default_log_path() if store is DEFAULT_STORE else None if store is None else Path(store)
-        key = str(path.resolve()) if path is not None else None
+        check_agent(agent)
+        path = _log_path(store)
+        key = _log_key(path)
         if key is not None and key in _OPEN:
             raise OptionError(
                 f"store: {path} is the log of another chat in this kernel; use that chat (ChatWidget(chat) shows "
                 "it again) or close() it first"
             )
         self.agent = agent
-        self.raise_errors = raise_errors
+        self.raise_errors = typed(raise_errors, "raise_errors", bool, "True or False")
         """Whether a failed run raises its exception from the run's task (``await chat.send_message(...)``)."""
-        self.max_follow_ups = max_follow_ups
+        self.max_follow_ups = count(max_follow_ups, "max_follow_ups")
         """Follow-up runs the chat starts by itself (frontend tools answered) per user turn."""
-        self.message_type = message_type
-        self._tools = FrontendTools(tools, _tool_wire)
+        self.message_type = _checked_message_type(message_type)
+        typed(thread_id, "thread_id", (str, type(None)), "a string or None")
+        self._tools = FrontendTools(listed(tools, "tools", "tools"), _tool_wire)
         self._initial_state = copy_json(json_value(state, "state"))
         self._views = Listeners()
         self._status = RunStatus()
@@ -163,7 +251,7 @@ class Chat:
         self._runner: TurnRunner | None = None
         self._log = ChatLog(path)
         self._threads: dict[str, ChatThread] = {}
-        initial = _as_ui_messages(messages)
+        initial = _as_ui_messages(messages, check=message_type is None)
         if message_type is not None:
             self._typed(initial)  # a given message that does not validate is refused at once
         if self._log.threads and self._log.current is not None:
@@ -177,7 +265,7 @@ class Chat:
     # ------------------------------------------------------------------------------------------ views
     def subscribe(self, view: ChatListener) -> None:
         """Tell ``view`` every change from now on (``_listeners.py``)."""
-        self._views.add(view)
+        self._views.add(typed(view, "view", ChatListener, "a ChatListener (subclass it: chat/_listeners.py)"))
 
     def unsubscribe(self, view: ChatListener) -> None:
         self._views.remove(view)
@@ -327,30 +415,39 @@ class Chat:
     def warn(self, text: str) -> None:
         """Add ``text`` to the warnings of the run shown (a renderer that failed, say), once: a warning shown
         already is not added again, however often its cause comes back."""
+        typed(text, "text", str, "a string")
         if text not in self._status.warnings:
             self._status.warnings.append(text)
             self._views.warnings_changed()
 
-    def configure(self, *, agent: Any = None, tools: Iterable[Any] = (), **options: Any) -> None:
-        """Take another agent, tools and run options (``raise_errors``, ``max_follow_ups``): what a notebook cell
-        run again gives the chat it opens again. Refused while the agent answers."""
+    @keyword_options
+    def configure(
+        self,
+        *,
+        agent: Any = None,
+        tools: Iterable[Any] = (),
+        raise_errors: bool | None = None,
+        max_follow_ups: int | None = None,
+    ) -> None:
+        """Take another agent, tools and run options (None: keep it): what a notebook cell run again gives the
+        chat it opens again. Refused while the agent answers."""
         self._refuse("change the agent")
-        self._tools = FrontendTools(tools, _tool_wire)
+        check_agent(agent)
+        self._tools = FrontendTools(listed(tools, "tools", "tools"), _tool_wire)
         self.agent = agent
-        for name in ("raise_errors", "max_follow_ups"):
-            if name in options:
-                setattr(self, name, options.pop(name))
-        if options:
-            raise OptionError(f"configure: unknown options {sorted(options)}")
+        if raise_errors is not None:
+            self.raise_errors = typed(raise_errors, "raise_errors", bool, "True or False")
+        if max_follow_ups is not None:
+            self.max_follow_ups = count(max_follow_ups, "max_follow_ups")
 
     def thread_messages(self, thread_id: str) -> list[dict[str, JSON]]:
         """The conversation of another thread (a JSON copy of its selected path)."""
-        self._known(thread_id)
+        self._known(_thread_id(thread_id))
         return copy_json(self._load(thread_id).messages)
 
     def set_error(self, text: str) -> None:
         """Show ``text`` as the chat's error without changing its status (a refused request from a view)."""
-        self._status.error = text
+        self._status.error = typed(text, "text", str, "a string")
         self._views.status_changed()
 
     def __repr__(self) -> str:
@@ -385,7 +482,8 @@ class Chat:
         """
         self._refuse("send a message")
         self._refuse_without_agent()
-        parts = [file_part(f) for f in files]
+        typed(text, "text", str, "a string")
+        parts = [file_part(f) for f in listed(files, "files", "files")]
         if text:
             parts.append({"type": "text", "text": text})
         if not parts:
@@ -404,7 +502,7 @@ class Chat:
         self._refuse_without_agent()
         at = None
         if message_id is not None:
-            at = self._reveal(message_id)
+            at = self._reveal(_message_id(message_id))
         return self.regenerate_at(at)
 
     def regenerate_at(self, at: int | None) -> asyncio.Task[RunOutcome]:
@@ -417,11 +515,10 @@ class Chat:
             if last_user < 0:
                 raise ChatStateError("nothing to regenerate: the conversation has no user message")
             at = last_user + 1
-        elif not 0 <= at < len(messages) or messages[at].get("role") != "assistant":
-            role = messages[at].get("role") if 0 <= at < len(messages) else "missing"
+        elif messages[_place(at, messages)].get("role") != "assistant":
             raise OptionError(
-                f"message {at} is a {role} message: only assistant messages can be regenerated "
-                "(edit a user message instead)"
+                f"message {at} is a {messages[at].get('role')} message: only assistant messages can be "
+                "regenerated (edit a user message instead)"
             )
         loop = _loop()
         if at < len(messages):
@@ -437,17 +534,20 @@ class Chat:
         ``files=[...]`` (as for ``send_message``) replaces them, ``files=[]`` drops them."""
         self._refuse("edit a message")
         self._refuse_without_agent()
-        return self.edit_at(self._reveal(message_id), text, files)
+        return self.edit_at(self._reveal(_message_id(message_id)), text, files)
 
     def edit_at(self, at: int, text: str, files: Iterable[Any] | None = None) -> asyncio.Task[RunOutcome]:
         """``edit`` for the message at place ``at`` of the path."""
         self._refuse("edit a message")
         self._refuse_without_agent()
         messages = self._thread.messages
-        if not 0 <= at < len(messages) or messages[at].get("role") != "user":
-            role = messages[at].get("role") if 0 <= at < len(messages) else "missing"
-            raise OptionError(f"message {at} is a {role} message: only user messages can be edited")
-        parts = edited_parts(messages[at], text, None if files is None else [file_part(f) for f in files])
+        if messages[_place(at, messages)].get("role") != "user":
+            raise OptionError(
+                f"message {at} is a {messages[at].get('role')} message: only user messages can be edited"
+            )
+        typed(text, "text", str, "a string")
+        new_files = None if files is None else [file_part(f) for f in listed(files, "files", "files")]
+        parts = edited_parts(messages[at], text, new_files)
         if not parts:
             raise OptionError("nothing to send: give some text or files")
         loop = _loop()
@@ -462,15 +562,16 @@ class Chat:
         each with what followed it."""
         thread = self._thread
         thread.tree_messages()
-        return thread.tree.branches_of(thread.tree.find(message_id))
+        return thread.tree.branches_of(thread.tree.find(_message_id(message_id)))
 
     def select_branch(self, message_id: str, index: int) -> None:
         """Show alternative ``index`` (0 the oldest) of the fork where message ``message_id`` sits (any message of
         the tree): it becomes the conversation, the path the next run's input carries; the others are kept."""
         self._refuse("switch branches")
+        typed(index, "index", int, "a whole number")
         thread = self._thread
         thread.tree_messages()
-        node = thread.tree.find(message_id)
+        node = thread.tree.find(_message_id(message_id))
         if not thread.tree.on_path(node):
             self._reveal(message_id)
         self.select_at(thread.tree.place(node), index)
@@ -478,17 +579,15 @@ class Chat:
     def select_at(self, at: int, index: int) -> None:
         """``select_branch`` for the fork at place ``at`` of the path."""
         self._refuse("switch branches")
-        try:
-            change = self._thread.select(at, index)
-        except IndexError as exc:
-            raise OptionError(str(exc)) from None
+        _place(at, self._thread.messages)
+        change = self._thread.select(at, typed(index, "index", int, "a whole number"))
         self._changed(change)
         self._views.branches_changed()
 
     def place_of(self, message_id: str) -> int:
         """The place on the path of message ``message_id`` (any message of the tree: a message on another branch
         has its branch shown first); :class:`MessageNotFoundError` when no message has this id."""
-        return self._reveal(message_id)
+        return self._reveal(_message_id(message_id))
 
     def _reveal(self, message_id: str) -> int:
         """The place of ``message_id`` on the path, after showing its branch when it is on another one."""
@@ -507,6 +606,9 @@ class Chat:
         """
         self._refuse("answer an approval")
         self._refuse_without_agent()
+        typed(approval_id, "approval_id", str, "a string")
+        typed(approved, "approved", bool, "True or False")
+        typed(reason, "reason", (str, type(None)), "a string or None")
         loop = _loop()
         self._changed(self._thread.answer_approval(approval_id, approved, reason))
         return self._resume_when_answered(loop)
@@ -524,12 +626,14 @@ class Chat:
         """
         self._refuse("answer an interrupt")
         self._refuse_without_agent()
+        typed(interrupt_id, "interrupt_id", str, "a string")
+        typed(cancel, "cancel", bool, "True or False")
         loop = _loop()
         if is_approval_id(self._thread.messages, interrupt_id):
             answer = payload if isinstance(payload, Mapping) else {}
             if cancel or type(answer.get("approved")) is not bool:
                 raise InterruptPayloadError(
-                    f"interrupt {interrupt_id!r} is a tool approval: payload.approved: must be true or false",
+                    f"interrupt {shown(interrupt_id)} is a tool approval: payload.approved: must be true or false",
                     interrupt_id=interrupt_id,
                     path="payload.approved",
                 )
@@ -562,15 +666,12 @@ class Chat:
 
         >>> chat.feedback(chat.messages[-1]["id"], "down", "It missed the question")  # doctest: +SKIP
         """
-        try:
-            check_rating(rating, comment)
-        except (TypeError, ValueError) as exc:
-            raise OptionError(f"feedback: {exc}") from None
+        check_rating(rating, comment)
         if self._log.read_only:
             self._refuse("rate an answer")
         thread = self._thread
         thread.tree_messages()
-        message = thread.tree.find(message_id).message
+        message = thread.tree.find(_message_id(message_id)).message
         if message.get("role") != "assistant":
             raise OptionError(
                 f"feedback: message {message_id!r} is a {message.get('role')} message, not an answer"
@@ -589,7 +690,9 @@ class Chat:
         """
         self._refuse("play a stream")
         if speed is not None and not (isinstance(speed, int | float) and speed > 0):
-            raise OptionError(f"speed must be a positive number of times the recorded pace, got {speed!r}")
+            raise OptionError(
+                f"speed must be a positive number of times the recorded pace, got {shown(speed)}"
+            )
         loop = _loop()
         return self._start(loop, source=playback_items(stream, speed))
 
@@ -600,6 +703,7 @@ class Chat:
         self._refuse("fork the conversation")
         self._refuse_without_agent()
         loop = _loop()
+        run_input = _run_input(run_input)
         wire = model_wire(run_input)
         forked = to_ui_messages(wire["messages"])
         thread = self._thread
@@ -632,8 +736,9 @@ class Chat:
 
     # ------------------------------------------------------------------------------------------ runs
     def _new_runner(self) -> TurnRunner:
+        thread = self._thread
         return TurnRunner(
-            thread=self._thread,
+            thread=thread,
             views=self._views,
             status=self._status,
             agent=self.agent,
@@ -641,13 +746,17 @@ class Chat:
             run_input=self._run_input,
             max_follow_ups=self.max_follow_ups,
             raise_errors=self.raise_errors,
-            shown=lambda thread=self._thread: self._thread is thread,
+            shown=lambda: self._thread is thread,
         )
 
     def next_run_input(self, *, resume: Iterable[dict[str, JSON]] = ()) -> Any:
         """The ``RunAgentInput`` the next run would send (a fresh run id): the path as AG-UI messages (activity
         stays on the client), the tools, the state and ``resume`` entries."""
-        return self._run_input(_fresh_id(), list(resume))
+        entries = json_value(listed(resume, "resume", "resume entries"), "resume")
+        try:
+            return self._run_input(_fresh_id(), entries)
+        except ValidationError as exc:
+            raise OptionError(f"resume: not AG-UI resume entries: {model_problem(exc)}") from None
 
     def _run_input(self, run_id: str, resume: list[dict[str, JSON]]) -> Any:
         from ag_ui.core import RunAgentInput
@@ -672,7 +781,7 @@ class Chat:
         *,
         resume: list[dict[str, JSON]] | None = None,
         continues: bool = True,
-        source: AsyncIterator[tuple[int | None, Any]] | None = None,
+        source: AsyncGenerator[tuple[int | None, Any], None] | None = None,
         run_input: Any = None,
         runner: TurnRunner | None = None,
     ) -> asyncio.Task[RunOutcome]:
@@ -756,15 +865,15 @@ class Chat:
     def new_thread(self, *, stop: bool = False) -> str:
         """Start a new conversation in the same log (the others stay: ``threads``, ``switch_thread``); returns its
         id. While the agent answers it is refused, unless ``stop=True`` stops the run first."""
-        self._stop_for("start a new chat", stop)
+        self._stop_for("start a new chat", typed(stop, "stop", bool, "True or False"))
         thread = self._new_thread(_fresh_id(), [], self._initial_state)
         self._show(thread)
         return thread.id
 
     def switch_thread(self, thread_id: str, *, stop: bool = False) -> None:
         """Show the thread ``thread_id`` again (refused while the agent answers, unless ``stop=True``)."""
-        self._stop_for("switch threads", stop)
-        if thread_id == self._thread.id:
+        self._stop_for("switch threads", typed(stop, "stop", bool, "True or False"))
+        if _thread_id(thread_id) == self._thread.id:
             return
         self._known(thread_id)
         thread = self._load(thread_id)
@@ -774,18 +883,18 @@ class Chat:
 
     def rename_thread(self, thread_id: str, title: str) -> None:
         """Give a thread a title of its own (``""`` names it by its first question again)."""
-        if not isinstance(title, str):
-            raise OptionError(f"rename_thread: title must be a string, not {type(title).__name__}")
+        typed(title, "title", str, "a string")
         if self._log.read_only:
             self._refuse("rename a thread")
-        self._known(thread_id)
+        self._known(_thread_id(thread_id))
         self._load(thread_id).rename(" ".join(title.split())[:200])
         self._views.threads_changed()
 
     def delete_thread(self, thread_id: str, *, stop: bool = False) -> None:
         """Delete a thread and remove its lines from the log (there is no undo). Deleting the thread shown shows
         the most recent other one (a new one when there is none)."""
-        self._known(thread_id)
+        self._known(_thread_id(thread_id))
+        typed(stop, "stop", bool, "True or False")
         if thread_id == self._thread.id:
             self._stop_for("delete the thread", stop)
             others = [t for t in self.threads if t["id"] != thread_id]
@@ -812,8 +921,8 @@ class Chat:
 
     def _known(self, thread_id: str) -> None:
         if thread_id not in self._threads and all(t.id != thread_id for t in self._log.threads):
-            known = ", ".join(repr(t["id"]) for t in self.threads[:5]) or "none"
-            raise MessageNotFoundError(f"no thread {thread_id!r} in this chat (threads: {known})")
+            known = ", ".join(shown(t["id"]) for t in self.threads[:5]) or "none"
+            raise MessageNotFoundError(f"no thread {shown(thread_id)} in this chat (threads: {known})")
 
     def _stop_for(self, action: str, stop: bool) -> None:
         if self.busy:
@@ -843,6 +952,7 @@ class Chat:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the conversation shown (messages, thread id, state, records, branches, run inputs) as one JSON
         document; ``Chat.load`` reads it (the log keeps every thread: this is a copy to share)."""
+        file_path(path, "path")
         thread = self._thread
         thread.tree_messages()
         branches = thread.tree.to_saved() if thread.tree.forked else None
@@ -854,7 +964,7 @@ class Chat:
     def load(cls, path: str | os.PathLike[str], agent: Any = None, **options: Any) -> Chat:
         """A chat holding the conversation ``save`` wrote (``agent`` and options as for the constructor; in
         memory unless ``store=`` names a log, which gets the conversation as a new thread)."""
-        saved = SavedConversation.read(path)
+        saved = SavedConversation.read(file_path(path, "path"))
         options.setdefault("store", None)
         chat = cls(agent, **options)
         made = chat._thread
@@ -880,7 +990,7 @@ class Chat:
         """Stop a run in progress, let go of the log (its lock) and of every view."""
         self.stop()
         self._log.close()
-        key = str(self.store.resolve()) if self.store is not None else None
+        key = _log_key(self.store)
         if key is not None and _OPEN.get(key) is self:
             del _OPEN[key]
         for view in list(self._views):
@@ -889,7 +999,8 @@ class Chat:
     @classmethod
     def opened(cls, store: str | os.PathLike[str]) -> Chat | None:
         """The chat of this process whose log is ``store``, if one is open."""
-        return _OPEN.get(str(Path(store).resolve()))
+        key = _log_key(_log_path(store))
+        return _OPEN.get(key) if key is not None else None
 
 
 def _first_question(records: list[RecordedEvent]) -> str:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from agui_notebook._errors import InputTypeError, OptionError
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.bridge._messages import AGUI_KEY, OWN_METADATA_KEY
 
@@ -46,11 +48,11 @@ def iso_utc(ns: int) -> str:
 def check_rating(rating: Any, comment: Any) -> None:
     """Refuse a rating other than ``"up"``, ``"down"`` or ``None``, and a comment that is not text."""
     if rating is not None and rating not in RATINGS:
-        raise ValueError(f"rating must be 'up', 'down' or None, got {rating!r}")
+        raise OptionError(f"rating must be 'up', 'down' or None, got {shown(rating)}")
     if comment is not None and type(comment) is not str:
-        raise TypeError(f"comment must be a string, got {type(comment).__name__}")
+        raise InputTypeError(f"comment must be a string, got {type(comment).__name__}")
     if rating is None and comment:
-        raise ValueError("a comment needs a rating ('up' or 'down')")
+        raise OptionError("a comment needs a rating ('up' or 'down')")
 
 
 def feedback_entry(rating: str, comment: str | None, at_ns: int) -> dict[str, JSON]:
@@ -91,7 +93,7 @@ def agui_message_ids(message: dict[str, JSON]) -> list[str]:
     ['t1']
     """
     ids: list[str] = []
-    for part in message.get("parts") or ():  # type: ignore[union-attr]
+    for part in message.get("parts") or ():
         if type(part) is not dict or part.get("type") not in ("text", "reasoning"):
             continue
         provider = part.get("providerMetadata")

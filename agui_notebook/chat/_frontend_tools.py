@@ -28,7 +28,9 @@ from typing import Any, overload
 
 from pydantic import BaseModel
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import InputTypeError, OptionError
+from agui_notebook._options import keyword_options, typed
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.bridge._conversation import ended_as
 from agui_notebook.chat._agents import Worker
@@ -81,6 +83,7 @@ def frontend_tool(
 def frontend_tool(
     function: None = None, *, name: str | None = None, description: str | None = None, approval: bool = False
 ) -> Callable[[Callable[..., Any]], FrontendTool]: ...
+@keyword_options
 def frontend_tool(
     function: Callable[..., Any] | None = None,
     *,
@@ -103,8 +106,13 @@ def frontend_tool(
     >>> delete_file, delete_file.parameters["required"]
     (FrontendTool('delete_file', approval=True), ['path'])
     """
+    typed(name, "name", (str, type(None)), "a string or None")
+    typed(description, "description", (str, type(None)), "a string or None")
+    typed(approval, "approval", bool, "True or False")
     if function is None:
-        return functools.partial(frontend_tool, name=name, description=description, approval=approval)  # type: ignore[return-value]
+        return functools.partial(frontend_tool, name=name, description=description, approval=approval)
+    if not callable(function) or isinstance(function, type):
+        raise InputTypeError(f"frontend_tool takes a function, not {shown(function)}")
     described = tool_function(function, name=name, description=description)
     fields = {k: getattr(described, k) for k in described.__dataclass_fields__}
     return FrontendTool(**fields, approval=bool(approval))
@@ -174,7 +182,7 @@ class FrontendTools:
                     continue
                 state = part.get("state")
                 if state == "input-available" or (state == "approval-responded" and _ours(part)):
-                    calls.append(ToolCall(tool, part["toolCallId"], state, part))  # type: ignore[arg-type]
+                    calls.append(ToolCall(tool, part["toolCallId"], state, part))
         return calls
 
 
@@ -186,7 +194,7 @@ def cancel_waiting_approvals(messages: list[dict[str, JSON]]) -> list[MessageCha
         parts = message.get("parts") or []
         for pi, part in enumerate(parts):
             if part.get("state") == "approval-requested" and _ours(part):
-                approval = {**part["approval"], "approved": False}  # type: ignore[dict-item]
+                approval = {**part["approval"], "approved": False}
                 parts[pi] = ended_as({**part, "state": "output-denied", "approval": approval}, "cancelled")
                 changes.append(MessageChange("part", mi, pi))
     return changes

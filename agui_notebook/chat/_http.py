@@ -24,10 +24,14 @@ however the body is cut (both are rules of the one wire reader).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping
+import math
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
-from agui_notebook._errors import HttpAgentError
+from agui_notebook._errors import HttpAgentError, InputTypeError, OptionalDependencyError, OptionError
+from agui_notebook._options import keyword_options, typed
+from agui_notebook._shown import shown
 from agui_notebook.agui._intake import aiter_event_records
 
 __all__ = ["HttpAgent", "HttpAgentError"]
@@ -49,7 +53,7 @@ def _import_httpx() -> Any:
     try:
         import httpx
     except ImportError:
-        raise ImportError("HttpAgent needs httpx: pip install 'agui-notebook[http]'") from None
+        raise OptionalDependencyError("HttpAgent needs httpx: pip install 'agui-notebook[http]'") from None
     return httpx
 
 
@@ -103,7 +107,7 @@ class _Reply:
     def error(self, problem: str) -> HttpAgentError:
         return HttpAgentError(f"{self.where}{problem}", status=self.response.status_code)
 
-    async def body(self) -> AsyncIterator[bytes]:
+    async def body(self) -> AsyncGenerator[bytes, None]:
         """The body as it arrives, keeping its first bytes."""
         head = self.head
         async for piece in self.response.aiter_bytes():
@@ -135,6 +139,7 @@ class HttpAgent:
     (see the module docstring).
     """
 
+    @keyword_options
     def __init__(
         self,
         url: str,
@@ -144,6 +149,18 @@ class HttpAgent:
         client: Any = None,
     ) -> None:
         _import_httpx()
+        typed(url, "url", str, "a URL (a string)")
+        if urlsplit(url).scheme not in ("http", "https"):
+            raise OptionError(f"url must be an http:// or https:// URL, not {shown(url)}")
+        typed(headers, "headers", (Mapping, type(None)), "a mapping of header names to values, or None")
+        for key, value in (headers or {}).items():
+            if not isinstance(key, str) or not isinstance(value, str):
+                raise InputTypeError(
+                    f"headers: {shown(key)}: {shown(value)} is not a header (a string: a string)"
+                )
+        typed(timeout, "timeout", (int, float, type(None)), "a number of seconds or None")
+        if timeout is not None and not 0 < timeout < math.inf:
+            raise OptionError(f"timeout must be a positive number of seconds or None, not {shown(timeout)}")
         self.url = url
         self.headers = dict(headers or {})
         self.timeout = timeout

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from agui_notebook._errors import InterruptPayloadError
+from agui_notebook._errors import InterruptPayloadError, MessageNotFoundError
 from agui_notebook._types import JSON
 from agui_notebook.agui._interrupts import build_resume_entries, is_interrupt_expired, payload_problems
 from agui_notebook.ui._changes import MessageChange
@@ -168,9 +168,11 @@ def answer_interrupt(
                     if data.get("cancelledBy") == "new-message"
                     else f"already answered ({status})"
                 )
-                raise KeyError(f"interrupt {interrupt_id!r} was {how}")
+                raise MessageNotFoundError(f"interrupt {interrupt_id!r} was {how}")
             if mi != _last_assistant(messages):
-                raise KeyError(f"interrupt {interrupt_id!r} belongs to an earlier answer, not the last one")
+                raise MessageNotFoundError(
+                    f"interrupt {interrupt_id!r} belongs to an earlier answer, not the last one"
+                )
             interrupt = data.get("interrupt") if isinstance(data.get("interrupt"), dict) else {}
             answer: dict[str, JSON] = {**data}
             if cancel:
@@ -184,7 +186,7 @@ def answer_interrupt(
                     answer["payload"] = payload
             parts[pi] = {**part, "data": answer}
             return [MessageChange("part", mi, pi)]
-    raise KeyError(f"no interrupt is waiting with id {interrupt_id!r}")
+    raise MessageNotFoundError(f"no interrupt is waiting with id {interrupt_id!r}")
 
 
 def resend_interrupt(messages: list[dict[str, JSON]], interrupt_id: str) -> list[MessageChange]:

@@ -16,17 +16,17 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterable, Iterable, Mapping
 from typing import Any
 
-from agui_notebook._errors import EventParseError
+from agui_notebook._errors import EventParseError, InputTypeError
 from agui_notebook.wire._reader import Frame, read_text_source, text_frames
 from agui_notebook.wire._records import is_recorded, recorded_time
 
 __all__ = ["playback_items"]
 
 
-def playback_items(stream: Any, speed: float | None) -> AsyncIterator[tuple[int | None, Any]]:
+def playback_items(stream: Any, speed: float | None) -> AsyncGenerator[tuple[int | None, Any], None]:
     """``(received_ns | None, item)`` pairs of ``stream``, as a run's source, spaced by their times / ``speed``.
 
     A log path or bytes is read here, at once, so a log that cannot be read fails before a run starts.
@@ -44,6 +44,11 @@ def _timed_items(stream: Any) -> Any:
         return [_log_item(frame, name, index) for index, frame in enumerate(text_frames(data))]
     if isinstance(stream, AsyncIterable):
         return _atimed(stream)
+    if not isinstance(stream, Iterable) or isinstance(stream, Mapping):
+        raise InputTypeError(
+            "play takes a log (a path, text or bytes) or a stream of events, chunks or records (an iterable or "
+            f"async iterable), not {type(stream).__name__}"
+        )
     return (_timed(item) for item in stream)
 
 
@@ -55,7 +60,7 @@ def _log_item(frame: Frame, source: str, index: int) -> tuple[int | None, Any]:
     return frame.received_ns, frame.value
 
 
-async def _atimed(stream: AsyncIterable[Any]) -> AsyncIterator[tuple[int | None, Any]]:
+async def _atimed(stream: AsyncIterable[Any]) -> AsyncGenerator[tuple[int | None, Any], None]:
     async for item in stream:
         yield _timed(item)
 
@@ -66,7 +71,7 @@ def _timed(item: Any) -> tuple[int | None, Any]:
     return None, item
 
 
-async def _paced(items: Any, speed: float | None) -> AsyncIterator[tuple[int | None, Any]]:
+async def _paced(items: Any, speed: float | None) -> AsyncGenerator[tuple[int | None, Any], None]:
     """Yield items, sleeping between them to keep their recorded spacing divided by ``speed``."""
     first_time: float | None = None
     started = time.monotonic()
@@ -74,7 +79,7 @@ async def _paced(items: Any, speed: float | None) -> AsyncIterator[tuple[int | N
         iterator: Any = items
     else:
 
-        async def from_sync() -> AsyncIterator[tuple[int | None, Any]]:
+        async def from_sync() -> AsyncGenerator[tuple[int | None, Any], None]:
             for pair in items:
                 yield pair
 

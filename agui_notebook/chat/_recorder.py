@@ -20,14 +20,18 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any, TypedDict, TypeVar, overload
 
 import orjson
 from pydantic import BaseModel
 
-from agui_notebook._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning, InputTypeError, SourceError
+from agui_notebook._options import callback, file_path, keyword_options, typed
+from agui_notebook._shown import shown
+from agui_notebook.wire._json import encode_json
 from agui_notebook.wire._reader import Frame, WireReader
+from agui_notebook.wire._values import json_value
 
 T = TypeVar("T")
 
@@ -66,6 +70,7 @@ class EventRecorder:
     1
     """
 
+    @keyword_options
     def __init__(
         self,
         path: str | os.PathLike[str] | None = None,
@@ -73,10 +78,10 @@ class EventRecorder:
         keep: bool = True,
         clock: Callable[[], int] = time.time_ns,
     ) -> None:
-        self.path = None if path is None else os.fspath(path)
-        self.keep = keep
+        self.path = None if path is None else file_path(path, "path")
+        self.keep = typed(keep, "keep", bool, "True or False")
         self.events: list[RecordedEvent] = []
-        self._clock = clock
+        self._clock = callback(clock, "clock") or time.time_ns
         self._file: Any = None
         self._lock = threading.Lock()
         self._reader = WireReader()  # text items (SSE or JSONL in any slices) through the one wire reader
@@ -120,11 +125,8 @@ class EventRecorder:
                 self.events.append(entry)
             if self.path is not None:
                 if self._file is None:
-                    os.makedirs(
-                        os.path.dirname(self.path) or ".", exist_ok=True
-                    )  # record(..., "logs/run.jsonl")
-                    self._file = open(self.path, "ab")  # noqa: SIM115 - kept open across events
-                self._file.write(orjson.dumps(entry, default=str) + b"\n")
+                    self._file = _opened(self.path)
+                self._file.write(_entry_line(entry))
                 # Flushed per event so that a crashed or interrupted run still leaves its log behind.
                 self._file.flush()
         return entry
@@ -187,7 +189,29 @@ def record(
     recorder = EventRecorder(path, keep=False)
     if isinstance(stream, AsyncIterable):
         return _closing_async(recorder, stream)
+    if not isinstance(stream, Iterable) or isinstance(stream, (str, bytes, bytearray, Mapping)):
+        raise InputTypeError(
+            f"record takes a stream of events (an iterable or async iterable), not {shown(stream)}"
+        )
     return _closing_sync(recorder, stream)
+
+
+def _opened(path: str) -> Any:
+    """The log file, opened for appending (its folder made: ``record(..., "logs/run.jsonl")``)."""
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        return open(path, "ab")
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot write the log ({exc.strerror or exc})", path=path) from None
+
+
+def _entry_line(entry: RecordedEvent) -> bytes:
+    try:
+        return orjson.dumps(entry) + b"\n"
+    except (
+        TypeError
+    ):  # a value orjson does not write (an int past 64 bits, a lone surrogate): JavaScript's JSON
+        return (encode_json(json_value(entry, "event")) + "\n").encode()
 
 
 def _closing_sync(recorder: EventRecorder, stream: Iterable[T]) -> Iterator[T]:

@@ -18,7 +18,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,9 +182,9 @@ class TurnRunner:
         *,
         resume: list[dict[str, JSON]] | None = None,
         continues: bool = True,
-        source: AsyncIterator[tuple[int | None, Any]] | None = None,
+        source: AsyncGenerator[tuple[int | None, Any], None] | None = None,
         run_input: Any = None,
-    ) -> AsyncIterator[tuple[int | None, Any]]:
+    ) -> AsyncGenerator[tuple[int | None, Any], None]:
         """Start a run of the agent (or play ``source``): its input built and recorded, the status submitted;
         returns the items to ``drive``. A run input that cannot be built ends the turn at once (and raises)."""
         run_id = uuid.uuid4().hex if run_input is None else run_input.run_id
@@ -208,7 +208,7 @@ class TurnRunner:
         self.set_status("submitted")
         return source
 
-    async def drive(self, source: AsyncIterator[tuple[int | None, Any]]) -> RunOutcome:
+    async def drive(self, source: AsyncGenerator[tuple[int | None, Any], None]) -> RunOutcome:
         """Apply the run's items as they arrive; whatever fails, end the run and leave the chat usable."""
         outcome: RunOutcome = "success"
         failure: BaseException | None = None
@@ -330,7 +330,7 @@ class TurnRunner:
         return self.thread.conversation.resume_entries() + interrupt_resume_entries(self.thread.messages)
 
     # ------------------------------------------------------------------------------------------ the turn
-    async def turn(self, first: AsyncIterator[tuple[int | None, Any]] | None) -> RunOutcome:
+    async def turn(self, first: AsyncGenerator[tuple[int | None, Any], None] | None) -> RunOutcome:
         """Drive ``first`` (a run's items), then answer its frontend-tool calls and follow up, until a run ends
         without such calls; ``None`` starts by answering (the user just answered their approvals). Returns the
         outcome of the last run (``"interrupt"`` while an approval waits, ``"cancelled"`` when stopped mid-call)."""
@@ -377,7 +377,7 @@ class TurnRunner:
 
         async def answer(call: ToolCall) -> None:
             name = call.tool.name
-            if call.state == "approval-responded" and call.part["approval"].get("approved") is False:  # type: ignore[union-attr]
+            if call.state == "approval-responded" and call.part["approval"].get("approved") is False:
                 settle(call, lambda part: {**part, "state": "output-denied"})
                 return
             try:
@@ -414,9 +414,7 @@ class TurnRunner:
                 "id": APPROVAL_PREFIX + call.call_id,
                 "requestReason": f"The agent wants to run {call.tool.name} in this notebook's kernel.",
             }
-            self._set_part(
-                call.call_id, lambda part, a=approval: {**part, "state": "approval-requested", "approval": a}
-            )
+            self._set_part(call.call_id, _asked(approval))
         self.finish("", None)
 
     def _too_many_follow_ups(self, calls: list[ToolCall]) -> RunOutcome:
@@ -432,6 +430,13 @@ class TurnRunner:
         if self.raise_errors:
             raise error
         return "error"
+
+
+def _asked(approval: dict[str, JSON]) -> Callable[[dict[str, JSON]], dict[str, JSON]]:
+    def change(part: dict[str, JSON]) -> dict[str, JSON]:
+        return {**part, "state": "approval-requested", "approval": approval}
+
+    return change
 
 
 def _failed(text: str, ended: str | None = None) -> Callable[[dict[str, JSON]], dict[str, JSON]]:

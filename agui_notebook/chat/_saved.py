@@ -66,8 +66,13 @@ class SavedConversation:
         return encode_json(document).encode()
 
     def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the saved document to ``path``."""
-        Path(path).write_bytes(self.to_json())
+        """Write the saved document to ``path`` (:class:`ChatLogError` naming it when it cannot be written)."""
+        try:
+            Path(path).write_bytes(self.to_json())
+        except OSError as exc:
+            raise ChatLogError(
+                f"{os.fspath(path)}: cannot write the conversation ({exc.strerror or exc})"
+            ) from None
 
     @classmethod
     def from_json(cls, data: bytes, source: str) -> SavedConversation:
@@ -152,5 +157,5 @@ def _unpacked(packed: Any, source: str) -> RunInputs:
             RunAgentInput.model_validate(wire)  # what inspect and fork read: refused here, by the file's name
             out.append((count, wire))
     except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise ValueError(f"{source}: runInputs are not as ChatWidget.save writes them ({exc!r})") from None
+        raise ChatLogError(f"{source}: runInputs are not as ChatWidget.save writes them ({exc!r})") from None
     return out

@@ -290,7 +290,7 @@ class ChatThread:
             value["input"], value["messages"] = encode_run_input(run_input, self._previous_input)
         self._record("run-start", value)
         if run_input is not None:
-            self._previous_input = (run_id, list(run_input.get("messages") or []))  # type: ignore[arg-type]
+            self._previous_input = (run_id, list(run_input.get("messages") or []))
             self.run_inputs.append((len(self.records), run_input))
         self.conversation.begin_run(run_id=run_id, thread_id=self.id, resume=resume if continues else [])
         self._run_id = run_id
@@ -480,8 +480,8 @@ class ChatThread:
             finally:
                 self._replaying = False
             return True
-        run_id = run.get("runId") if isinstance(run.get("runId"), str) else f"run-{len(self.records)}"
-        resume = run.get("resume") if isinstance(run.get("resume"), list) else []
+        run_id = given if isinstance(given := run.get("runId"), str) else f"run-{len(self.records)}"
+        resume = asked if isinstance(asked := run.get("resume"), list) else []
         continues = run.get("continues") is not False
         self.conversation.begin_run(run_id=run_id, thread_id=self.id, resume=resume if continues else [])
         self._run_id, self._run_changed, self._run_state = run_id, set(), False
@@ -507,7 +507,7 @@ class ChatThread:
                     self.run_inputs.append((count, wire))
         if self.run_inputs:
             last = self.run_inputs[-1][1]
-            self._previous_input = (str(last.get("runId")), list(last.get("messages") or []))  # type: ignore[arg-type]
+            self._previous_input = (str(last.get("runId")), list(last.get("messages") or []))
 
     def _replay_op(self, kind: str, value: dict[str, Any], record: RecordedEvent) -> None:
         """One recorded operation done again (on a copy: the conversation changes what it takes in, the record
@@ -559,7 +559,7 @@ class ChatThread:
         """A run as its ``run-end`` left the messages (its events are not streamed again)."""
         messages = self.conversation.messages
         length = value.get("length")
-        changed = value.get("messages") if isinstance(value.get("messages"), dict) else {}
+        changed = stored if isinstance(stored := value.get("messages"), dict) else {}
         if type(length) is int and length >= 0:
             places = sorted(
                 (int(k), copy_json(m)) for k, m in changed.items() if k.isdigit() and isinstance(m, dict)
@@ -577,8 +577,8 @@ class ChatThread:
 
     def _replay_events(self, run: dict[str, Any], items: list[tuple[int | None, Any]]) -> None:
         """A stream recorded without a chat (or a played one never ended): its events streamed again."""
-        run_id = run.get("runId") if isinstance(run.get("runId"), str) else f"run-{len(self.records)}"
-        resume = run.get("resume") if isinstance(run.get("resume"), list) else []
+        run_id = given if isinstance(given := run.get("runId"), str) else f"run-{len(self.records)}"
+        resume = asked if isinstance(asked := run.get("resume"), list) else []
         self.conversation.begin_run(run_id=run_id, thread_id=self.id, resume=resume)
         for received_ns, item in items:
             try:

@@ -26,10 +26,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from agui_notebook._errors import OptionError
+from agui_notebook._options import keyword_options, listed, typed
+from agui_notebook._shown import model_problem, shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._apply import apply_events
 from agui_notebook.agui._thread import ThreadState
 from agui_notebook.wire._json import copy_json, encode_json
+from agui_notebook.wire._values import json_value
 
 from ._source import chat_run_inputs, events_frame
 
@@ -47,6 +50,7 @@ class _AsItStood:
 _KEEP: Any = _AsItStood()
 
 
+@keyword_options
 def fork(
     source: Any,
     at: int | None = None,
@@ -70,38 +74,49 @@ def fork(
     send (default: those of the last run input recorded, else none). The run id is fresh, the thread the last
     run's. An id that names no message is an :class:`OptionError`.
     """
+    typed(messages, "messages", (Mapping, type(None)), "a mapping of message ids to new content, or None")
+    typed(
+        tool_results, "tool_results", (Mapping, type(None)), "a mapping of tool call ids to results, or None"
+    )
+    new_tools = None if tools is None else json_value(listed(tools, "tools", "tool declarations"), "tools")
+    new_state = _KEEP if state is _KEEP else json_value(state, "state")
     thread, thread_id, recorded_tools = _conversation(source, at)
     wire_messages = [copy_json(m) for m in thread.message_dicts if m.get("role") != "activity"]
     where = f"the conversation after event {at}" if at is not None else "the conversation"
     for message_id, content in (messages or {}).items():
         target = next((m for m in wire_messages if m.get("id") == message_id), None)
         if target is None:
-            shown = ", ".join(repr(m.get("id")) for m in wire_messages) or "none"
-            raise OptionError(f"fork: no message {message_id!r} in {where} (messages: {shown})")
-        target["content"] = copy_json(content)
+            ids = ", ".join(shown(m.get("id")) for m in wire_messages) or "none"
+            raise OptionError(f"fork: no message {shown(message_id)} in {where} (messages: {ids})")
+        target["content"] = copy_json(json_value(content, f"messages[{shown(message_id)}]"))
     for call_id, content in (tool_results or {}).items():
         target = next(
             (m for m in wire_messages if m.get("role") == "tool" and m.get("toolCallId") == call_id), None
         )
         if target is None:
-            shown = [m.get("toolCallId") for m in wire_messages if m.get("role") == "tool"]
-            listed = ", ".join(repr(c) for c in shown) or "none"
-            raise OptionError(f"fork: no tool result for call {call_id!r} in {where} (results: {listed})")
-        target["content"] = content if isinstance(content, str) else encode_json(content)
+            results = [m.get("toolCallId") for m in wire_messages if m.get("role") == "tool"]
+            calls = ", ".join(shown(c) for c in results) or "none"
+            raise OptionError(f"fork: no tool result for call {shown(call_id)} in {where} (results: {calls})")
+        value = json_value(content, f"tool_results[{shown(call_id)}]")
+        target["content"] = value if isinstance(value, str) else encode_json(value)
     from ag_ui.core import RunAgentInput
+    from pydantic import ValidationError
 
     wire: dict[str, Any] = {
         "threadId": thread_id or uuid.uuid4().hex,
         "runId": uuid.uuid4().hex,
         "messages": wire_messages,
-        "tools": copy_json(recorded_tools if tools is None else tools),
+        "tools": copy_json(recorded_tools if new_tools is None else new_tools),
         "context": [],
         "protocolVersion": "1.0",
     }
-    forked_state = thread.state if state is _KEEP else state
+    forked_state = thread.state if new_state is _KEEP else new_state
     if forked_state is not None:
         wire["state"] = copy_json(forked_state)
-    return RunAgentInput.model_validate(wire)
+    try:
+        return RunAgentInput.model_validate(wire)
+    except ValidationError as exc:
+        raise OptionError(f"fork: the run input is not valid: {model_problem(exc)}") from None
 
 
 def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None, list[Any]]:
@@ -111,7 +126,7 @@ def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None,
     if at is None:
         at = len(events)
     if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(events):
-        raise OptionError(f"fork: at={at!r} is not a number of events from 0 to {len(events)}")
+        raise OptionError(f"fork: at={shown(at)} is not a number of events from 0 to {len(events)}")
     inputs = chat_run_inputs(source, frame)
     if inputs:
         return _chat_conversation(inputs, events, at)
@@ -142,5 +157,5 @@ def _chat_conversation(
         start = max(begun)
         run_input = inputs[start]
         thread = apply_events(events[start:at], messages=run_input["messages"], state=run_input.get("state"))
-    tools = last.get("tools") if isinstance(last.get("tools"), list) else []
-    return thread, last.get("threadId"), list(tools)
+    tools = last.get("tools")
+    return thread, last.get("threadId"), list(tools) if isinstance(tools, list) else []

@@ -12,7 +12,6 @@ step: a second ``ChatWidget(chat)`` is another view of the same conversation.
 
 from __future__ import annotations
 
-import inspect
 import os
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -21,6 +20,7 @@ from typing import Any
 import anywidget
 import traitlets
 
+from agui_notebook._options import keyword_options, typed
 from agui_notebook._types import JSON
 from agui_notebook.chat._chat import DEFAULT_STORE, Chat
 from agui_notebook.chat._frontend_tools import MAX_FOLLOW_UPS
@@ -31,6 +31,7 @@ from agui_notebook.widget._live import LiveSync, sendable
 from agui_notebook.widget._metrics import LiveMetrics
 from agui_notebook.widget._opening import (
     BUNDLE,
+    THEMES,
     bundle_missing,
     chat_attribute,
     chat_method,
@@ -38,8 +39,8 @@ from agui_notebook.widget._opening import (
     checked_origins,
     load_bundle,
     open_chat,
-    refuse_options,
     store_trait,
+    view_options,
 )
 from agui_notebook.widget._renderers import PartRenderers, RendererRegistry
 from agui_notebook.widget._requests import handle_request
@@ -79,7 +80,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     placeholder = traitlets.Unicode("Send a message").tag(sync=True)
     height = traitlets.Union([traitlets.Unicode(), traitlets.Int()], default_value="32rem").tag(sync=True)
     show_reasoning = traitlets.Bool(True).tag(sync=True)
-    theme = traitlets.Enum(("auto", "light", "dark"), default_value="auto").tag(sync=True)
+    theme = traitlets.Enum(THEMES, default_value="auto").tag(sync=True)
     trusted_origins = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Origins whose http(s) images, audio and video load at once; from anywhere else they wait behind "Load"."""
     suggestions = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -107,6 +108,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     store = traitlets.Dict().tag(sync=True)
     """Where the chat's log is: ``{"kind": "file" | "memory", "path", "readOnly"}``."""
 
+    @keyword_options
     def __init__(
         self,
         agent: Any = None,
@@ -129,16 +131,16 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         show_metrics: bool = False,
         builtin_renderers: bool = True,
         renderers: Mapping[str, Any] | None = None,
-        **unknown: Any,
     ) -> None:
-        if unknown:
-            refuse_options("ChatWidget", unknown, list(inspect.signature(ChatWidget).parameters)[:-1])
         load_bundle(ChatWidget, type(self))
         self._syncing = True
+        typed(renderers, "renderers", (Mapping, type(None)), "a mapping of part types to renderers, or None")
         super().__init__(
-            title=title or "", placeholder=placeholder, height=height, show_reasoning=show_reasoning,
-            theme=theme, suggestions=list(suggestions), trusted_origins=list(trusted_origins),
-            show_metrics=show_metrics, builtin_renderers=builtin_renderers,
+            **view_options(
+                title=title, placeholder=placeholder, height=height, show_reasoning=show_reasoning, theme=theme,
+                suggestions=suggestions, trusted_origins=trusted_origins, show_metrics=show_metrics,
+                builtin_renderers=builtin_renderers,
+            )
         )  # fmt: skip
         self._syncing = False
         options = {"tools": tools, "raise_errors": raise_errors, "max_follow_ups": max_follow_ups}
@@ -327,7 +329,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
                 if branches and (points := chat.branch_points) != self.branch_points:
                     self.branch_points = points
                 if threads:
-                    self.threads = chat.threads
+                    self.threads = [dict(info) for info in chat.threads]
                     self.thread_id = chat.thread_id
                     self.store = store_trait(chat)
                 self.replay_only = chat.agent is None or chat.read_only

@@ -4,21 +4,19 @@ A widget made in a notebook cell opens the cell's log (``chat/_identity.py``). W
 kernel, that log's chat is already open: the new widget shows it (taking this run's agent and tools) and the
 widget the earlier run made is closed, its output having gone with the cell's. A widget given ``store=`` shows the
 chat open on that log, if there is one, and leaves the other views of it alone: they stay in step.
-
->>> closest_option("show_metric", ["show_metrics", "title"])
-"; did you mean 'show_metrics'?"
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from agui_notebook._errors import OptionError
+from agui_notebook._options import listed, typed
+from agui_notebook._shown import shown
 from agui_notebook.chat._chat import DEFAULT_STORE, Chat
 from agui_notebook.chat._identity import default_log_path
 from agui_notebook.widget._static_copy import display_path
@@ -30,12 +28,13 @@ __all__ = [
     "chat_method",
     "chat_property",
     "checked_origins",
-    "closest_option",
     "load_bundle",
     "open_chat",
-    "refuse_options",
     "store_trait",
+    "view_options",
 ]
+
+THEMES = ("auto", "light", "dark")
 
 BUNDLE = Path(__file__).resolve().parent.parent / "static" / "widget.js"
 """The built front end (``cd js && npm run build``)."""
@@ -87,15 +86,55 @@ def chat_attribute(name: str, doc: str) -> Any:
     )
 
 
-def checked_origins(origins: list[str]) -> list[str]:
+def checked_origins(origins: Any) -> list[str]:
     """``trusted_origins`` as given, each an http(s) origin (any URL stands for its origin)."""
-    for entry in origins:
-        url = urlsplit(entry)
-        if url.scheme.lower() not in ("http", "https") or not url.hostname:
+    entries = _strings(origins, "trusted_origins")
+    for entry in entries:
+        try:
+            url = urlsplit(entry)
+            fine = url.scheme.lower() in ("http", "https") and bool(url.hostname)
+        except ValueError:  # an unclosed IPv6 bracket, a bad port
+            fine = False
+        if not fine:
             raise OptionError(
-                f"trusted_origins: {entry!r} is not an http(s) origin such as 'https://images.example'"
+                f"trusted_origins: {shown(entry)} is not an http(s) origin such as 'https://images.example'"
             )
-    return origins
+    return entries
+
+
+def _strings(value: Any, name: str) -> list[str]:
+    items = listed(value, name, "strings")
+    for index, item in enumerate(items):
+        typed(item, f"{name}[{index}]", str, "a string")
+    return items
+
+
+def view_options(
+    *,
+    title: Any,
+    placeholder: Any,
+    height: Any,
+    show_reasoning: Any,
+    theme: Any,
+    suggestions: Any,
+    trusted_origins: Any,
+    show_metrics: Any,
+    builtin_renderers: Any,
+) -> dict[str, Any]:
+    """A ChatWidget's look options checked (the family's errors, naming the option), as its traits take them."""
+    if theme not in THEMES:
+        raise OptionError(f"theme must be one of {', '.join(map(repr, THEMES))}, not {shown(theme)}")
+    return {
+        "title": typed(title, "title", (str, type(None)), "a string or None") or "",
+        "placeholder": typed(placeholder, "placeholder", str, "a string"),
+        "height": typed(height, "height", (str, int), "a CSS length (a string) or a number of pixels"),
+        "show_reasoning": typed(show_reasoning, "show_reasoning", bool, "True or False"),
+        "theme": theme,
+        "suggestions": _strings(suggestions, "suggestions"),
+        "trusted_origins": checked_origins(trusted_origins),
+        "show_metrics": typed(show_metrics, "show_metrics", bool, "True or False"),
+        "builtin_renderers": typed(builtin_renderers, "builtin_renderers", bool, "True or False"),
+    }
 
 
 def store_trait(chat: Chat) -> dict[str, Any]:
@@ -106,19 +145,6 @@ def store_trait(chat: Chat) -> dict[str, Any]:
         "path": None if path is None else display_path(path),
         "readOnly": chat.read_only,
     }
-
-
-def closest_option(name: str, valid: Iterable[str]) -> str:
-    """The hint that ends an unknown-option error: the closest valid name, else the list of them."""
-    names = list(valid)
-    close = difflib.get_close_matches(name, names, n=1)
-    return f"; did you mean {close[0]!r}?" if close else f" (options: {', '.join(names)})"
-
-
-def refuse_options(where: str, unknown: Mapping[str, Any], valid: Iterable[str]) -> None:
-    """Unknown keyword options are an :class:`OptionError` naming the closest valid one."""
-    name = next(iter(unknown))
-    raise OptionError(f"{where}: unknown option {name!r}{closest_option(name, valid)}")
 
 
 def open_chat(agent: Any, options: dict[str, Any], *, store: Any, **first: Any) -> tuple[Chat, str | None]:
@@ -132,6 +158,7 @@ def open_chat(agent: Any, options: dict[str, Any], *, store: Any, **first: Any) 
         return Chat(agent, store=path, **first, **options), cell
     opened.configure(agent=agent, **options)
     for view in opened.views:
-        if cell is not None and getattr(view, "cell", None) == cell:
-            view.close()  # the widget an earlier run of the same cell made: its output is gone
+        close = getattr(view, "close", None)
+        if cell is not None and getattr(view, "cell", None) == cell and callable(close):
+            close()  # the widget an earlier run of the same cell made: its output is gone
     return opened, cell

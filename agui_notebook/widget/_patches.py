@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agui_notebook._errors import PatchError
+from agui_notebook._errors import OptionError, PatchError
 from agui_notebook.ui._changes import MessageChange
 
 DEFAULT_MAX_RATE = 30.0
@@ -64,7 +64,7 @@ class PatchBatcher:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if max_rate <= 0:
-            raise ValueError(f"max_rate must be positive, got {max_rate}")
+            raise OptionError(f"max_rate must be positive, got {max_rate}")
         self.messages = messages
         self.interval = 1.0 / max_rate
         self._clock = clock

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from agui_notebook._errors import JsonValueError, OptionError, RendererOutputError
+from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.wire._json import copy_json
@@ -374,13 +375,13 @@ class PartRenderers:
         self._clock = clock
         self._shown: dict[str, _Shown] = {}
         self._dirty: set[tuple[int, int]] = set()  # (message index, part index or -1 for all its parts)
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: asyncio.Handle | None = None
 
     # ------------------------------------------------------------------ registration
     def register(self, part_type: str, renderer: Any) -> None:
         """Register (``renderer`` a function or ES module source/path) or unregister (``None``) one part type."""
         if not isinstance(part_type, str) or not part_type:
-            raise OptionError(f"renderers: a part type is a non-empty string, not {part_type!r}")
+            raise OptionError(f"renderers: a part type is a non-empty string, not {shown(part_type)}")
         self.python.pop(part_type, None)
         self.frontend.pop(part_type, None)
         if renderer is None:
@@ -391,7 +392,7 @@ class PartRenderers:
             self.python[part_type] = renderer
         else:
             raise OptionError(
-                f"renderers[{part_type!r}]: a function, ES module source (str) or a path to one, "
+                f"renderers[{shown(part_type)}]: a function, ES module source (str) or a path to one, "
                 f"not {type(renderer).__name__}"
             )
         for key in [k for k, v in self._shown.items() if v.part_type == part_type]:
@@ -609,9 +610,13 @@ def _static_cell(value: Any) -> str:
     return escape(str(value)[:200])
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _static_table(table: Mapping[str, Any]) -> str:
-    columns = table.get("columns") if isinstance(table.get("columns"), list) else []
-    rows = table.get("rows") if isinstance(table.get("rows"), list) else []
+    columns = _list(table.get("columns"))
+    rows = _list(table.get("rows"))
     head = "".join(f"<th>{_static_cell(c)}</th>" for c in columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{_static_cell(c)}</td>" for c in row) + "</tr>"

@@ -86,7 +86,7 @@ class StateChanges:
             "seq": self.seq,
             "source": kind,
             "updates": len(updates),
-            "changes": changes[:MAX_CHANGES],  # type: ignore[dict-item]
+            "changes": changes[:MAX_CHANGES],
             "truncated": truncated,
         }
 

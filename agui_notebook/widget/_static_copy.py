@@ -50,10 +50,10 @@ class StaticCopy:
 
         bundle = widget._repr_mimebundle_(**kwargs)
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        display({k: v for k, v in data.items() if k != "text/plain"}, metadata=metadata, raw=True)
+        display({k: v for k, v in data.items() if k != "text/plain"}, metadata=metadata, raw=True)  # type: ignore[no-untyped-call]
         self._displayed = True
         self._shown = self._build()
-        display(self._shown, raw=True, display_id=self.display_id)
+        display(self._shown, raw=True, display_id=self.display_id)  # type: ignore[no-untyped-call]
 
     def update(self) -> None:
         """Send the copy as it stands now (an ``update_display_data``), if it was displayed and has changed."""
@@ -65,7 +65,7 @@ class StaticCopy:
         from IPython.display import update_display
 
         with contextlib.suppress(Exception):  # no kernel to publish to: nothing shows the copy either
-            update_display(bundle, raw=True, display_id=self.display_id)
+            update_display(bundle, raw=True, display_id=self.display_id)  # type: ignore[no-untyped-call]
             self._shown = bundle
 
 

@@ -319,7 +319,7 @@ def _markdown() -> MarkdownIt:
     # URL is parsed as a link or an image, and judged by the renderer (a refused link is its text, as the live
     # view's link without an href; a refused image names itself), not left as markdown source.
     parser = MarkdownIt("commonmark", {"html": False, "maxNesting": 20}).enable(["table", "strikethrough"])
-    parser.validateLink = lambda url: True
+    parser.validateLink = lambda url: True  # type: ignore[method-assign]  # markdown-it-py's documented hook
     parser.block.ruler.before("fence", "math_block", _math_block, {"alt": ["paragraph"]})
     parser.inline.ruler.before("escape", "math_inline", _math_inline)
     return parser
@@ -364,7 +364,7 @@ def _math_inline(state: Any, silent: bool) -> bool:
             state.src, state.pos, state.posMax
         )
     tex = (match.group(1) or match.group(2) or "").strip() if match else ""
-    if not tex:
+    if match is None or not tex:
         return False
     if not silent:
         token = state.push("math_inline", "math", 0)

@@ -640,7 +640,7 @@ def test_a_function_whose_signature_cannot_be_described_is_refused_at_constructi
     with pytest.raises(OptionError, match="a second tool named 'get_time'"):
         ChatWidget(None, tools=[get_time, frontend_tool(get_time, approval=True)])
     with pytest.raises(OptionError, match="'get_time' is both a function and a declaration"):
-        ChatWidget(None, tools=[get_time, {"name": "get_time", "parameters": {}}])
+        ChatWidget(None, tools=[get_time, {"name": "get_time", "description": "Now.", "parameters": {}}])
     with pytest.raises(OptionError, match="not a tool name"):
         ChatWidget(None, tools=[lambda: 1])
     assert ChatWidget(None, tools=[frontend_tool(lambda: 1, name="one")]).tools[0]["name"] == "one"
