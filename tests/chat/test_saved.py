@@ -191,7 +191,7 @@ def test_branches_that_do_not_fit_the_messages_are_refused() -> None:
 async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path: Path) -> None:
     """The user's turns are in the run inputs, which the records keep as changes of the previous one: a loaded
     chat inspects and forks as the chat did, and a picture sent once is not written again at every turn."""
-    from agui_notebook import fork, inspect, load_events
+    from agui_notebook import fork, inspect_run, load_events
 
     chat = ChatWidget(agui_agent, thread_id="thread-1")
     picture = bytes(30_000)  # 40,000 characters of base64 in each run input that repeats it
@@ -206,8 +206,8 @@ async def test_run_inputs_survive_save_and_load_with_each_message_once(tmp_path:
     assert path.read_bytes().count(b"A" * 40_000) == 3
     loaded = ChatWidget.load(path, agent=agui_agent)
     assert loaded.run_inputs == chat.run_inputs
-    assert inspect(loaded).messages == inspect(chat).messages
-    assert [m["role"] for m in inspect(loaded).messages].count("user") == 3
+    assert inspect_run(loaded).messages == inspect_run(chat).messages
+    assert [m["role"] for m in inspect_run(loaded).messages].count("user") == 3
     at = len(load_events(chat)) - 1
     assert fork(loaded, at=at).messages == fork(chat, at=at).messages
     assert [m.role for m in fork(loaded, at=at).messages].count("user") == 3

@@ -25,7 +25,14 @@ import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
-from agui_notebook import AgentRunError, ChatStateError, JsonValueError, OptionError, StateUpdateWarning
+from agui_notebook import (
+    AgentRunError,
+    ChatStateError,
+    InputTypeError,
+    JsonValueError,
+    OptionError,
+    StateUpdateWarning,
+)
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.bridge._messages import to_agui_messages_wire
 from agui_notebook.chat._run import MAX_WARNINGS
@@ -1423,7 +1430,7 @@ def test_suggestions_are_example_prompts_for_the_empty_state() -> None:
     assert chat.suggestions == ["Weather in Paris?", "Plan a trip"]
     assert ChatWidget(agui_agent).suggestions == []
     assert chat.trait_metadata("suggestions", "sync") is True
-    with pytest.raises(traitlets.TraitError):
+    with pytest.raises(InputTypeError, match=r"suggestions\[0\] must be a string, not int"):
         ChatWidget(suggestions=[1])
 
 
