@@ -26,6 +26,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── ChatLogError               (ValueError)   a chat log or saved conversation that cannot be read: file, line
     ├── AgentRunError              (RuntimeError) the agent reported that its run failed (RUN_ERROR, error chunk)
     ├── ToolLoopError              (RuntimeError) an agent still calling frontend tools after the follow-up limit
+    ├── ContextError               (RuntimeError) a computed context value whose callable raised: which entry
     ├── HttpAgentError             (RuntimeError) an AG-UI server that answered with an error or a bad stream
     ├── PatchError                                a live patch the widget front end could not apply
     ├── RendererOutputError        (ValueError)   a renderer's output a part cannot show (too large)
@@ -68,6 +69,7 @@ __all__ = [
     "ChatStateError",
     "ChunkDecodeError",
     "ChunkExpansionError",
+    "ContextError",
     "EventLogWarning",
     "EventParseError",
     "HttpAgentError",
@@ -303,6 +305,11 @@ class AgentRunError(AguiNotebookError, RuntimeError):
 class ToolLoopError(AguiNotebookError, RuntimeError):
     """The agent kept calling frontend tools: a run after ``ChatWidget.max_follow_ups`` automatic follow-up runs
     of one user turn still called them, so the widget stopped without running them (what the turn ends with)."""
+
+
+class ContextError(AguiNotebookError, RuntimeError):
+    """A context value (or ``forwarded_props``) computed at a run whose callable raised; the message names the
+    entry, and the callable's exception is the cause. The run does not start."""
 
 
 class HttpAgentError(AguiNotebookError, RuntimeError):

@@ -27,6 +27,7 @@ from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callab
 from typing import Any
 
 from agui_notebook._errors import AgentError, OptionalDependencyError
+from agui_notebook.chat._context import context_instructions
 
 __all__ = [
     "AgentError",
@@ -62,13 +63,17 @@ def describe_agent(agent: Any) -> str:
 
 
 def _pydantic_ai_stream(agent: Any, run_input: Any) -> AsyncIterable[Any]:
+    """The run of a pydantic-ai ``Agent`` in the kernel, through its AG-UI adapter. The adapter leaves AG-UI
+    ``context`` to the application; here the application is the notebook, as trusted as the agent, so the
+    entries reach the model as the run's extra instructions."""
     try:
         from pydantic_ai.ui.ag_ui import AGUIAdapter
     except ImportError as exc:  # pydantic-ai without its AG-UI extra
         raise OptionalDependencyError(
             f"running a pydantic-ai Agent needs its AG-UI adapter ({exc}): pip install 'agui-notebook[pydantic-ai]'"
         ) from None
-    return AGUIAdapter(agent=agent, run_input=run_input).run_stream()
+    instructions = context_instructions(run_input.context)
+    return AGUIAdapter(agent=agent, run_input=run_input).run_stream(instructions=instructions)
 
 
 def check_agent(agent: Any) -> None:

@@ -25,7 +25,7 @@ import os
 import time
 import uuid
 import weakref
-from collections.abc import AsyncGenerator, Coroutine, Iterable, Mapping
+from collections.abc import AsyncGenerator, Coroutine, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -50,6 +50,15 @@ from agui_notebook.bridge._messages import to_agui_messages, to_agui_messages_wi
 from agui_notebook.chat._agents import check_agent
 from agui_notebook.chat._attachments import file_part
 from agui_notebook.chat._branches import Branch, edited_parts
+from agui_notebook.chat._context import (
+    CONTEXT_BUDGET,
+    ContextSource,
+    checked_budget,
+    context_preview,
+    context_sources,
+    forwarded_props,
+    resolve_context,
+)
 from agui_notebook.chat._feedback import check_rating, iso_utc
 from agui_notebook.chat._frontend_tools import MAX_FOLLOW_UPS, FrontendTools
 from agui_notebook.chat._identity import default_log_path
@@ -187,6 +196,13 @@ def _checked_message_type(message_type: Any) -> type[BaseModel] | None:
     return message_type
 
 
+def _checked_props(value: Any) -> Any:
+    """``forwarded_props=`` checked where it can be before a run: a JSON object, a callable, or None."""
+    if value is None or (callable(value) and not isinstance(value, type)):
+        return value
+    return forwarded_props(value)
+
+
 def _fresh_id() -> str:
     return uuid.uuid4().hex
 
@@ -212,6 +228,10 @@ class Chat:
     (``frontend_tool``). ``store`` is the log: a path, ``None`` (memory only) or, by default, the notebook cell's
     log (``_identity.py``). ``message_type`` (a typed ``UIMessage[...]``) is what ``ui_messages`` validates.
     ``raise_errors=True`` makes a failed run raise its exception from ``await chat.send_message(...)``.
+    ``context`` is what the agent sees of the notebook (AG-UI context entries, whose values may be DataFrames,
+    figures, any object or a callable evaluated at each run, each described within ``context_budget``
+    characters: ``_context.py``); ``forwarded_props`` (a JSON object, or a callable giving one) goes with every
+    run as ``forwardedProps``.
     """
 
     @keyword_options
@@ -227,6 +247,9 @@ class Chat:
         raise_errors: bool = False,
         message_type: type[BaseModel] | None = None,
         max_follow_ups: int = MAX_FOLLOW_UPS,
+        context: Any = None,
+        forwarded_props: Any = None,
+        context_budget: int = CONTEXT_BUDGET,
     ) -> None:
         check_agent(agent)
         path = _log_path(store)
@@ -244,6 +267,11 @@ class Chat:
         self.message_type = _checked_message_type(message_type)
         typed(thread_id, "thread_id", (str, type(None)), "a string or None")
         self._tools = FrontendTools(listed(tools, "tools", "tools"), _tool_wire)
+        self.context_budget = checked_budget(context_budget)
+        """Characters each context entry may send (its description is cut there, with a note)."""
+        self._context = context_sources(context)
+        self._forwarded_props = _checked_props(forwarded_props)
+        self._context_sent: list[dict[str, JSON]] | None = None
         self._initial_state = copy_json(json_value(state, "state"))
         self._views = Listeners()
         self._status = RunStatus()
@@ -284,6 +312,36 @@ class Chat:
     @property
     def frontend_tools(self) -> FrontendTools:
         return self._tools
+
+    @property
+    def context(self) -> list[dict[str, Any]]:
+        """What the agent sees of the notebook: the context entries (``{"description", "value"}``) as given,
+        values not yet described (assign entries or a ``{description: value}`` mapping to replace them)."""
+        return [{"description": s.description, "value": s.value} for s in self._context]
+
+    @context.setter
+    def context(self, value: Any) -> None:
+        self._context = context_sources(value)
+        self._context_sent = None
+        self._views.context_changed()
+
+    @property
+    def forwarded_props(self) -> Any:
+        """What goes with every run as ``forwardedProps`` (a JSON object, or a callable giving one)."""
+        return self._forwarded_props
+
+    @forwarded_props.setter
+    def forwarded_props(self, value: Any) -> None:
+        self._forwarded_props = _checked_props(value)
+
+    @property
+    def context_sent(self) -> list[dict[str, JSON]]:
+        """What each context entry sent at the last run (``{description, kind, chars, cut, dynamic}``; ``cut``
+        counts the characters the budget left out); before a run, what it would send (``chars`` is None for a
+        callable, evaluated only at a run)."""
+        if self._context_sent is not None:
+            return copy_json(self._context_sent)
+        return context_preview(self._context, self.context_budget)
 
     @property
     def messages(self) -> list[dict[str, JSON]]:
@@ -428,13 +486,20 @@ class Chat:
         tools: Iterable[Any] = (),
         raise_errors: bool | None = None,
         max_follow_ups: int | None = None,
+        context: Any = None,
+        forwarded_props: Any = None,
+        context_budget: int | None = None,
     ) -> None:
-        """Take another agent, tools and run options (None: keep it): what a notebook cell run again gives the
-        chat it opens again. Refused while the agent answers."""
+        """Take another agent, tools, context and run options: what a notebook cell run again gives the chat it
+        opens again (``agent``, ``tools``, ``context`` and ``forwarded_props`` are replaced; the rest kept when
+        None). Refused while the agent answers."""
         self._refuse("change the agent")
         check_agent(agent)
-        self._tools = FrontendTools(listed(tools, "tools", "tools"), _tool_wire)
-        self.agent = agent
+        declared = FrontendTools(listed(tools, "tools", "tools"), _tool_wire)
+        sources, props = context_sources(context), _checked_props(forwarded_props)
+        budget = self.context_budget if context_budget is None else checked_budget(context_budget)
+        self._tools, self.agent, self._forwarded_props, self.context_budget = declared, agent, props, budget
+        self.context = [{"description": s.description, "value": s.value} for s in sources]
         if raise_errors is not None:
             self.raise_errors = typed(raise_errors, "raise_errors", bool, "True or False")
         if max_follow_ups is not None:
@@ -473,16 +538,20 @@ class Chat:
             self._views.messages_reset()
 
     # ------------------------------------------------------------------------------------------ the user's turns
-    def send_message(self, text: str = "", *, files: Iterable[Any] = ()) -> asyncio.Task[RunOutcome]:
+    def send_message(
+        self, text: str = "", *, files: Iterable[Any] = (), context: Any = None
+    ) -> asyncio.Task[RunOutcome]:
         """Append the user's message and start a run; returns the run's task (await it for the outcome).
 
         ``files`` are paths, ``(data, media_type)`` or ``(name, data, media_type)`` tuples, or file part dicts;
-        they become data URLs in ``file`` parts (and AG-UI media content in the run input). Approvals and
-        interrupts still waiting are cancelled: the run carries a ``cancelled`` resume entry for each.
+        they become data URLs in ``file`` parts (and AG-UI media content in the run input). ``context`` adds
+        entries (as ``Chat(context=)`` takes them) to this turn's runs only. Approvals and interrupts still
+        waiting are cancelled: the run carries a ``cancelled`` resume entry for each.
         """
         self._refuse("send a message")
         self._refuse_without_agent()
         typed(text, "text", str, "a string")
+        extra = context_sources(context)
         parts = [file_part(f) for f in listed(files, "files", "files")]
         if text:
             parts.append({"type": "text", "text": text})
@@ -493,7 +562,7 @@ class Chat:
         self._changed(change)
         self._views.threads_changed()
         # The new message starts a new answer; the entries only tell the agent the old question is gone.
-        return self._start(loop, resume=cancelled, continues=False)
+        return self._start(loop, resume=cancelled, continues=False, runner=self._new_runner(extra))
 
     def regenerate(self, message_id: str | None = None) -> asyncio.Task[RunOutcome]:
         """Run the agent again in place of an assistant message (by default the answer to the last user message);
@@ -735,15 +804,16 @@ class Chat:
             task.cancel()
 
     # ------------------------------------------------------------------------------------------ runs
-    def _new_runner(self) -> TurnRunner:
+    def _new_runner(self, extra_context: list[ContextSource] | None = None) -> TurnRunner:
         thread = self._thread
+        extra = extra_context or []
         return TurnRunner(
             thread=thread,
             views=self._views,
             status=self._status,
             agent=self.agent,
             tools=self._tools,
-            run_input=self._run_input,
+            run_input=lambda run_id, resume: self._run_input(run_id, resume, extra),
             max_follow_ups=self.max_follow_ups,
             raise_errors=self.raise_errors,
             shown=lambda: self._thread is thread,
@@ -758,22 +828,31 @@ class Chat:
         except ValidationError as exc:
             raise OptionError(f"resume: not AG-UI resume entries: {model_problem(exc)}") from None
 
-    def _run_input(self, run_id: str, resume: list[dict[str, JSON]]) -> Any:
-        from ag_ui.core import RunAgentInput
-
+    def _run_input(
+        self, run_id: str, resume: list[dict[str, JSON]], extra_context: Sequence[ContextSource] = ()
+    ) -> Any:
+        """The next run's input; the context's callables are called here, once per run."""
+        entries, sent = resolve_context([*self._context, *extra_context], self.context_budget)
+        props = forwarded_props(self._forwarded_props)
         wire: dict[str, JSON] = {
             "threadId": self._thread.id,
             "runId": run_id,
             "messages": self._thread.run_input_messages(),
             "tools": self.tools,
-            "context": [],
+            "context": entries,
             "protocolVersion": "1.0",
         }
         if self._thread.state is not None:
             wire["state"] = self._thread.state
         if resume:
             wire["resume"] = resume
-        return RunAgentInput.model_validate(wire)
+        if props is not None:
+            wire["forwardedProps"] = props
+        run_input = RunAgentInput.model_validate(wire)
+        if sent != self._context_sent:
+            self._context_sent = sent
+            self._views.context_changed()
+        return run_input
 
     def _start(
         self,

@@ -48,6 +48,9 @@ class ChatListener:
     def threads_changed(self) -> None:
         """The thread list or the current thread changed."""
 
+    def context_changed(self) -> None:
+        """The context entries, or what they sent at the last run (``chat.context_sent``), changed."""
+
     def run_begun(self, sent_ns: int | None, resumes: bool) -> None:
         """A run began (``sent_ns``: when its input went to the agent; None for a played stream)."""
 
@@ -103,6 +106,10 @@ class Listeners(ChatListener):
     def threads_changed(self) -> None:
         for view in list(self._views):
             view.threads_changed()
+
+    def context_changed(self) -> None:
+        for view in list(self._views):
+            view.context_changed()
 
     def run_begun(self, sent_ns: int | None, resumes: bool) -> None:
         for view in list(self._views):

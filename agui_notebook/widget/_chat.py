@@ -20,9 +20,10 @@ from typing import Any
 import anywidget
 import traitlets
 
-from agui_notebook._options import keyword_options, typed
+from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON
 from agui_notebook.chat._chat import DEFAULT_STORE, Chat
+from agui_notebook.chat._context import CONTEXT_BUDGET
 from agui_notebook.chat._frontend_tools import MAX_FOLLOW_UPS
 from agui_notebook.chat._listeners import ChatListener
 from agui_notebook.chat._run import BUSY
@@ -107,6 +108,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     """The thread shown; assign another thread's id to switch to it."""
     store = traitlets.Dict().tag(sync=True)
     """Where the chat's log is: ``{"kind": "file" | "memory", "path", "readOnly"}``."""
+    context_sent = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """What each context entry sent at the last run, for the views' context chip (``chat.context_sent``)."""
 
     @keyword_options
     def __init__(
@@ -121,6 +124,9 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         raise_errors: bool = False,
         message_type: Any = None,
         max_follow_ups: int = MAX_FOLLOW_UPS,
+        context: Any = None,
+        forwarded_props: Any = None,
+        context_budget: int = CONTEXT_BUDGET,
         title: str | None = None,
         placeholder: str = "Send a message",
         height: str | int = "32rem",
@@ -134,7 +140,6 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     ) -> None:
         load_bundle(ChatWidget, type(self))
         self._syncing = True
-        typed(renderers, "renderers", (Mapping, type(None)), "a mapping of part types to renderers, or None")
         super().__init__(
             **view_options(
                 title=title, placeholder=placeholder, height=height, show_reasoning=show_reasoning, theme=theme,
@@ -143,7 +148,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
             )
         )  # fmt: skip
         self._syncing = False
-        options = {"tools": tools, "raise_errors": raise_errors, "max_follow_ups": max_follow_ups}
+        options = dict(tools=tools, raise_errors=raise_errors, max_follow_ups=max_follow_ups, context=context)
+        options.update(forwarded_props=forwarded_props, context_budget=context_budget)
         self.chat, self.cell = open_chat(
             agent, options, messages=messages, thread_id=thread_id, state=state, store=store,
             message_type=message_type,
@@ -157,9 +163,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._renderers = PartRenderers(
             lambda: self.chat.live_messages, self._publish_rendered, self.chat.warn
         )
-        for part_type, renderer in (renderers or {}).items():
-            self._renderers.register(part_type, renderer)
-        self._sync_traits(status=True, warnings=True, branches=True, threads=True)
+        self._renderers.register_all(renderers)
+        self._sync_traits(status=True, warnings=True, branches=True, threads=True, context=True)
         self._publish_state(copy_json(self.chat.state), {})
         self.chat.subscribe(self)
         self.on_msg(self._on_front_end_message)
@@ -190,27 +195,15 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     busy = chat_property("busy")
     tools = chat_property("tools")
 
-    @property
-    def messages(self) -> list[dict[str, JSON]]:
-        """The conversation shown: a JSON copy of its UIMessages (assign UIMessages or AG-UI messages to replace it)."""
-        return self.chat.messages
-
-    @messages.setter
-    def messages(self, value: Iterable[Any]) -> None:
-        self.chat.messages = value
-
+    messages = chat_attribute("messages", "the conversation shown: a JSON copy of its UIMessages")
+    context = chat_attribute("context", "what the agent sees of the notebook: its context entries")
+    forwarded_props = chat_attribute("forwarded_props", "what goes with every run as forwardedProps")
     raise_errors = chat_attribute("raise_errors", "whether a failed run raises its exception")
     max_follow_ups = chat_attribute("max_follow_ups", "follow-up runs the chat starts by itself per turn")
 
-    @property
-    def agent(self) -> Any:
-        """What answers the messages; ``None`` makes the widget replay-only (its views hide the input)."""
-        return self.chat.agent
-
-    @agent.setter
-    def agent(self, value: Any) -> None:
-        self.chat.agent = value
-        self._sync_traits()
+    agent = chat_attribute(
+        "agent", "what answers; None makes the widget replay-only", then=lambda w: w._sync_traits()
+    )
 
     def fork(self, at: int | None = None, **options: Any) -> Any:
         """Continue the conversation as it stood after the first ``at`` events of ``load_events(chat)``, on a new
@@ -306,6 +299,9 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     def threads_changed(self) -> None:
         self._sync_traits(threads=True)
 
+    def context_changed(self) -> None:
+        self._sync_traits(context=True)
+
     def run_begun(self, sent_ns: int | None, resumes: bool) -> None:
         self._metrics.run_begun(self.chat.live_messages, sent_ns, resumes)
 
@@ -317,7 +313,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     # ------------------------------------------------------------------------------------------ traits
     def _sync_traits(self, *, status: bool = False, warnings: bool = False, **groups: bool) -> None:
         """Bring the synced traits named (and ``branches``, ``threads``) up to the chat, ``replay_only`` always."""
-        branches, threads = groups.get("branches", False), groups.get("threads", False)
+        branches, threads, context = (groups.get(name, False) for name in ("branches", "threads", "context"))
         chat = self.chat
         self._syncing = True
         try:
@@ -332,6 +328,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
                     self.threads = [dict(info) for info in chat.threads]
                     self.thread_id = chat.thread_id
                     self.store = store_trait(chat)
+                if context:
+                    self.context_sent = chat.context_sent
                 self.replay_only = chat.agent is None or chat.read_only
         finally:
             self._syncing = False
@@ -339,12 +337,11 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     def _publish_state(self, state: JSON, changes: dict[str, JSON]) -> None:
         self._syncing = True
         try:
-            try:
-                with self.hold_sync():
-                    self.state, self.state_changes = state, changes
-            except Exception:  # what the comm cannot carry (half an emoji), replaced; the chat keeps it
-                with self.hold_sync():
-                    self.state, self.state_changes = sendable(state), changes
+            with self.hold_sync():
+                self.state, self.state_changes = state, changes
+        except Exception:  # what the comm cannot carry (half an emoji), replaced; the chat keeps it
+            with self.hold_sync():
+                self.state, self.state_changes = sendable(state), changes
         finally:
             self._syncing = False
 

@@ -77,12 +77,17 @@ def chat_property(name: str) -> Any:
     return property(lambda self: getter(self.chat), doc=getter.__doc__)
 
 
-def chat_attribute(name: str, doc: str) -> Any:
-    """A property of the widget that reads and writes its chat's attribute of that name."""
+def chat_attribute(name: str, doc: str, then: Callable[[Any], object] | None = None) -> Any:
+    """A property of the widget that reads and writes its chat's attribute of that name (``then(widget)`` after
+    each write)."""
+
+    def write(self: Any, value: Any) -> None:
+        setattr(self.chat, name, value)
+        if then is not None:
+            then(self)
+
     return property(
-        lambda self: getattr(self.chat, name),
-        lambda self, value: setattr(self.chat, name, value),
-        doc=f"{doc[0].upper()}{doc[1:]} (``Chat.{name}``).",
+        lambda self: getattr(self.chat, name), write, doc=f"{doc[0].upper()}{doc[1:]} (``Chat.{name}``)"
     )
 
 

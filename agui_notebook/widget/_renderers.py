@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from agui_notebook._errors import JsonValueError, OptionError, RendererOutputError
+from agui_notebook._options import typed
 from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.ui._changes import MessageChange
@@ -378,6 +379,12 @@ class PartRenderers:
         self._handle: asyncio.Handle | None = None
 
     # ------------------------------------------------------------------ registration
+    def register_all(self, renderers: Any) -> None:
+        """Register each entry of ``renderers=`` (a mapping of part types to renderers, or None)."""
+        typed(renderers, "renderers", (Mapping, type(None)), "a mapping of part types to renderers, or None")
+        for part_type, renderer in (renderers or {}).items():
+            self.register(part_type, renderer)
+
     def register(self, part_type: str, renderer: Any) -> None:
         """Register (``renderer`` a function or ES module source/path) or unregister (``None``) one part type."""
         if not isinstance(part_type, str) or not part_type:

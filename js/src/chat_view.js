@@ -46,6 +46,7 @@ const TRAITS = [
   "threads",
   "thread_id",
   "store",
+  "context_sent",
 ];
 
 function sameJson(a, b) {
@@ -469,6 +470,8 @@ export class ChatView {
       this.root.dataset.replayOnly = replayOnly ? "true" : "false";
       this.emptyState.update(this.model.get("suggestions"), replayOnly);
       if (trait === "replay_only") this.applyTrait("threads");
+    } else if (trait === "context_sent") {
+      this.composer.context.update(value);
     } else if (trait === "threads" || trait === "thread_id" || trait === "store") {
       this.threadMenu.update({
         threads: this.model.get("threads"),

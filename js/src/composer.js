@@ -3,6 +3,7 @@
 // notice line for refusals, and a question asked before New chat stops an answer; and the empty
 // state above it, whose example prompts (the `suggestions` trait) send themselves when clicked.
 import { NOT_CONNECTED } from "./connection.js";
+import { ContextChip } from "./context_chip.js";
 import { button, element, icon, label } from "./dom.js";
 import { BUSY_STATUSES } from "./sync.js";
 
@@ -83,6 +84,7 @@ export class Composer {
     this.newChatButton.hidden = true;
     this.newChatButton.addEventListener("click", () => this.chat.newThread({ from: "composer" }));
     this.question = null;
+    this.context = new ContextChip();
     const spacer = element("span", "agui-spacer");
     this.stopButton = button("stop", "Stop the answer", {
       icon: icon("stop"),
@@ -91,7 +93,7 @@ export class Composer {
     this.stopButton.addEventListener("click", () => this.stop());
     this.sendButton = button("send", "Send (Enter)", { icon: icon("send"), className: "agui-round-button agui-send" });
     this.sendButton.addEventListener("click", () => this.submit());
-    bar.append(this.attachButton, this.newChatButton, this.fileInput, this.statusEl, this.notice, spacer);
+    bar.append(this.attachButton, this.newChatButton, this.context.el, this.fileInput, this.statusEl, this.notice, spacer);
     bar.append(this.stopButton, this.sendButton);
 
     const box = element("div", "agui-composer-box");

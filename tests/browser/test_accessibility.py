@@ -126,6 +126,10 @@ def sample() -> dict[str, Any]:
         "thread_id": "t2",
         "store": {"kind": "file", "path": ".agui-chats/quickstart.ipynb/3f2a.jsonl", "readOnly": False},
         "warnings": ["event 4 (TEXT_MESSAGE_STRAT): unknown event type"],
+        "context_sent": [
+            {"description": "sales", "kind": "DataFrame 1,200×6", "chars": 612, "cut": 0, "dynamic": False},
+            {"description": "selection", "kind": "callable", "chars": None, "cut": 0, "dynamic": True},
+        ],
         "height": "auto",
     }
 
