@@ -144,7 +144,7 @@ def test_the_budget_and_forwarded_props_are_checked() -> None:
         Chat(Seen(), store=None, context_budget=10)
     with pytest.raises(InputTypeError, match="forwarded_props must be a mapping"):
         Chat(Seen(), store=None, forwarded_props=[1])
-    with pytest.raises(OptionError, match="did you mean context=?"):
+    with pytest.raises(OptionError, match=r"did you mean context=\?"):
         Chat(Seen(), store=None, contxt=[])
 
 

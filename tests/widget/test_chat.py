@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-import traitlets
 from ag_ui.core import RunAgentInput, TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
 from pydantic import BaseModel
 
