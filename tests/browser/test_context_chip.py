@@ -47,7 +47,9 @@ def test_the_chip_says_what_the_agent_sees_and_opens_to_list_it(chat):
 
 def test_a_callable_not_yet_run_shows_a_plus_and_no_size(chat):
     widget = chat.open(
-        context_sent=[{"description": "selection", "kind": "callable", "chars": None, "cut": 0, "dynamic": True}]
+        context_sent=[
+            {"description": "selection", "kind": "callable", "chars": None, "cut": 0, "dynamic": True}
+        ]
     )
     summary = widget.locator("[data-agui=context] summary")
     assert summary.inner_text() == "Context 1 · 0+"

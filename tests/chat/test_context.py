@@ -23,7 +23,10 @@ from agui_notebook.chat._context import context_sources, describe_value, resolve
 from agui_notebook.chat._listeners import ChatListener
 
 CITIES = pd.DataFrame(
-    {"city": ["Paris", "Oslo", "Rome", "Lima", "Kyiv", "Nice", "Bern"], "temp_c": [21.0, 9.5, 25, 18, 12, 22, 15]}
+    {
+        "city": ["Paris", "Oslo", "Rome", "Lima", "Kyiv", "Nice", "Bern"],
+        "temp_c": [21.0, 9.5, 25, 18, 12, 22, 15],
+    }
 )
 
 
@@ -209,7 +212,9 @@ async def test_a_callable_that_raises_refuses_the_run_and_the_chat_goes_on() -> 
 
     agent = Seen()
     chat = Chat(agent, store=None, context={"ratio": broken})
-    with pytest.raises(ContextError, match=r"context\[0\] \('ratio'\): the callable raised ZeroDivisionError"):
+    with pytest.raises(
+        ContextError, match=r"context\[0\] \('ratio'\): the callable raised ZeroDivisionError"
+    ):
         chat.send_message("Hi")
     assert chat.status == "error"
     assert "ZeroDivisionError" in chat.error
