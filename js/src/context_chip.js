@@ -12,8 +12,8 @@ export function contextEntries(value) {
   return value.filter((entry) => entry !== null && typeof entry === "object" && typeof entry.description === "string");
 }
 
-/** The chip's size (e.g. "2.4k", with a "+" while a computed entry's size is not known yet) and its accessible
- * name ("The agent sees 3 context entries from the notebook, 2,412 characters"). */
+/** The chip's size (e.g. "2.4k", with a "+" while a computed entry's size is not known yet) and its description
+ * ("The agent sees 3 context entries from the notebook, 2,412 characters"). */
 export function contextSummary(entries) {
   const chars = entries.reduce((sum, entry) => sum + (Number.isFinite(entry.chars) ? entry.chars : 0), 0);
   const computed = entries.some((entry) => !Number.isFinite(entry.chars));
@@ -62,7 +62,7 @@ export class ContextChip {
     const [size, name] = contextSummary(entries);
     this.countText.textContent = String(entries.length);
     this.sizeText.textContent = ` · ${size}`;
-    this.summary.setAttribute("aria-label", name);
+    // The sentence is the chip's description (its tooltip); its name stays the text it shows, as axe asks.
     this.summary.title = name;
     this.list.replaceChildren(...entries.map((entry) => this.row(entry)));
   }

@@ -29,7 +29,7 @@ def test_the_chip_says_what_the_agent_sees_and_opens_to_list_it(chat):
     summary = chip.locator("summary")
     assert chip.is_visible()
     assert summary.inner_text() == "Context 3 · 4.3k"
-    assert summary.get_attribute("aria-label") == (
+    assert summary.get_attribute("title") == (
         "The agent sees 3 context entries from the notebook, 4,268 characters"
     )
     assert not widget.locator(".agui-context-panel").is_visible()
@@ -53,7 +53,7 @@ def test_a_callable_not_yet_run_shows_a_plus_and_no_size(chat):
     )
     summary = widget.locator("[data-agui=context] summary")
     assert summary.inner_text() == "Context 1 · 0+"
-    assert summary.get_attribute("aria-label") == (
+    assert summary.get_attribute("title") == (
         "The agent sees 1 context entry from the notebook, 0 characters and more computed at each run"
     )
     summary.click()
