@@ -279,6 +279,7 @@ class Chat:
         self._runner: TurnRunner | None = None
         self._log = ChatLog(path)
         self._threads: dict[str, ChatThread] = {}
+        self._turn_counts: dict[str, tuple[list[RecordedEvent], int, int]] = {}  # (records, counted, turns)
         initial = _as_ui_messages(messages, check=message_type is None)
         if message_type is not None:
             self._typed(initial)  # a given message that does not validate is refused at once
@@ -933,13 +934,23 @@ class Chat:
                     id=thread_id,
                     title=title,
                     updated=iso_utc(updated) if updated else None,
-                    turns=sum(1 for r in records if record_kind(r["event"]) == "send"),
+                    turns=self._turns(thread_id, records),
                     bytes=sizes.get(thread_id, 0),
                     current=thread_id == self._thread.id,
                 )
             )
         ranked = sorted(range(len(out)), key=lambda i: order[i], reverse=True)
         return [out[i] for i in ranked]
+
+    def _turns(self, thread_id: str, records: list[RecordedEvent]) -> int:
+        """The user's turns in ``records``, counting only the records added since the last count (the thread
+        list is asked for at every run's end: a long conversation must not be read whole each time)."""
+        seen, counted, turns = self._turn_counts.get(thread_id, (records, 0, 0))
+        if seen is not records or counted > len(records):  # other records (a reload, a clear): count again
+            counted, turns = 0, 0
+        turns += sum(1 for r in records[counted:] if record_kind(r["event"]) == "send")
+        self._turn_counts[thread_id] = (records, len(records), turns)
+        return turns
 
     def new_thread(self, *, stop: bool = False) -> str:
         """Start a new conversation in the same log (the others stay: ``threads``, ``switch_thread``); returns its

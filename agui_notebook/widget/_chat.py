@@ -262,6 +262,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._live.changed(changes, now=not self.chat.busy)
         self._rows.changed(changes)
         self._renderers.changed(changes)
+        self._metrics.follow()
         if self.show_metrics:
             self._metrics.sync(self.chat.live_messages)
 

@@ -163,6 +163,39 @@ def test_metrics_are_not_synced_while_off_and_appear_when_turned_on() -> None:
     assert chat.message_metrics["r1"]["ttft_s"] == 0.25
 
 
+@pytest.mark.parametrize("shown", [False, True])
+def test_a_flood_is_read_in_small_batches_shown_or_not(shown: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The metrics keep up with a run as it streams: no read, its end's included, takes more than READ_BATCH
+    records at once (5,000 deltas read at the run's end stalled the kernel's loop in proportion)."""
+    from agui_notebook.widget import _metrics
+
+    batches: list[int] = []
+    read = _metrics.MessageMetrics.read
+
+    def counted(self: Any) -> None:
+        batches.append(len(self._records) - self._read)
+        read(self)
+
+    monkeypatch.setattr(_metrics.MessageMetrics, "read", counted)
+
+    async def agent(run_input: Any) -> Any:
+        for _ in range(5_000):
+            yield "x"
+
+    async def run() -> ChatWidget:
+        chat = ChatWidget(agent, show_metrics=shown, store=None)
+        await chat.send_message("Flood")
+        return chat
+
+    chat = asyncio.run(run())
+    assert chat.status == "ready", chat.error
+    assert sum(batches) >= 5_000
+    assert max(batches) <= _metrics.READ_BATCH
+    chat.show_metrics = True
+    (final,) = chat.message_metrics.values()
+    assert final["chunks"] == 5_000
+
+
 def test_a_run_without_run_started_is_timed_from_the_send() -> None:
     async def agent(run_input: Any) -> Any:
         await asyncio.sleep(0.2)
