@@ -59,7 +59,7 @@ def columns_of(columns: tuple[Column, ...], parts: Any, given: Collection[str] =
 RUN_STATUSES = ("success", "error", "interrupt", "cancelled", "incomplete")
 """The categories of ``runs_df``'s ``status``, in order."""
 
-TOOL_STATUSES = ("ok", "error", "denied", "pending")
+TOOL_STATUSES = ("ok", "error", "denied", "cancelled", "pending")
 """The categories of ``tool_calls_df``'s ``status``, in order."""
 
 MESSAGE_KINDS = pd.CategoricalDtype(["text", "reasoning"])
@@ -592,16 +592,24 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "error",
-        "the tool's error: an `error` field on the result, a producer failure marker, or RUN_ERROR",
+        "the tool's error: an `error` field on the result, a producer failure marker, or RUN_ERROR (the call"
+        " that failed a run carries its message)",
         dtype="str",
         compute=lambda t: text_column(t.calls.error),
     ),
     Column(
         "status",
-        "ok (result without error), error, denied (refused by the user or client: never ran), or pending"
-        " (no result yet)",
+        "ok (result without error), error, denied (refused by the user or client: never ran), cancelled"
+        " (stopped before it returned: a sibling call failed, its run was cancelled, or its approval was"
+        " cancelled by a new message), or pending (no result yet)",
         dtype="category",
         compute=lambda t: pd.Categorical(t.calls.status, categories=list(TOOL_STATUSES)),
+    ),
+    Column(
+        "cause",
+        "of a call cancelled because a sibling failed: that call's `tool_call_id` (its `error` says why)",
+        dtype="str",
+        compute=lambda t: text_column(t.calls.cause),
     ),
 )
 
@@ -742,6 +750,7 @@ SUMMARY_TOTALS: tuple[Column, ...] = (
     Column("tool_calls", "tool calls over all runs", dtype="int64"),
     Column("tool_errors", "tool calls with status error", dtype="int64"),
     Column("tool_denied", "tool calls with status denied", dtype="int64"),
+    Column("tool_cancelled", "tool calls with status cancelled (not errors: see `cause`)", dtype="int64"),
 )
 """The columns of :func:`totals_df`, in order."""
 

@@ -378,6 +378,7 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
         "tool_calls": len(calls),
         "tool_errors": int((calls["status"] == "error").sum()),
         "tool_denied": int((calls["status"] == "denied").sum()),
+        "tool_cancelled": int((calls["status"] == "cancelled").sum()),
     }
     if "cost_usd" in runs.columns:
         totals["cost_usd"] = _number(runs["cost_usd"].sum(min_count=1))

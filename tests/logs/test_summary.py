@@ -55,6 +55,7 @@ def test_known_totals() -> None:
         "span_s": 7.0,  # r1 starts at 0 s, r4 (incomplete) at 7 s
         "input_tokens": 120, "output_tokens": 15, "output_tokens_per_s": 15 / 7.0,
         "text_chars": 24, "reasoning_chars": 9, "chunks": 8, "tool_calls": 4, "tool_errors": 2, "tool_denied": 0,
+        "tool_cancelled": 0,
     }  # fmt: skip
     assert totals.loc["all"].to_dict() == pytest.approx(expected)
     assert str(totals["runs"].dtype) == "int64" and str(totals["input_tokens"].dtype) == "Int64"
