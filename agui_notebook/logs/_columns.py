@@ -200,7 +200,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "model",
-        "the model(s) the run's usage entries name (`a + b` for several), else its metadata's `model`",
+        "the model(s) the run's usage entries name (`a + b` for several), else its metadata's `model`; a run"
+        " that ended without usage (RUN_ERROR, cancelled, incomplete): its request's `forwardedProps.model`,"
+        " else the model of its thread's previous run",
         dtype="str",
         compute=lambda r: text_column(r.models),
     ),
@@ -737,12 +739,22 @@ SUMMARY_TOTALS: tuple[Column, ...] = (
     ),
     Column("input_tokens", "input tokens over all runs that reported usage", dtype="Int64", unit="tokens"),
     Column("output_tokens", "output tokens over all runs that reported usage", dtype="Int64", unit="tokens"),
+    Column(
+        "runs_without_usage",
+        "runs that reported no usage: left out of the token totals (a warning says so when others did)",
+        dtype="int64",
+    ),
     Column("output_tokens_per_s", "output_tokens / span_s", dtype="float64", unit="tokens/s"),
     Column(
         "cost_usd",
         "cost over the runs with a price (only when the runs have `cost_usd`)",
         dtype="float64",
         unit="USD",
+    ),
+    Column(
+        "runs_without_cost",
+        "runs left out of cost_usd: no usage or no price (only when the runs have `cost_usd`)",
+        dtype="int64",
     ),
     Column("text_chars", "characters of text over all runs", dtype="int64", unit="chars"),
     Column("reasoning_chars", "characters of reasoning over all runs", dtype="int64", unit="chars"),

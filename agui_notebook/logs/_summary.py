@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
@@ -295,7 +296,20 @@ def summarize(
         out = out.sort_values([*keys, "metric"], kind="stable").set_index([*keys, "metric"])
         out.index = out.index.set_levels(out.index.levels[-1].astype(str), level=-1)
     out["count"] = out["count"].astype(np.int64)
+    if "cost_usd" in measured:
+        _warn_left_out("summarize", "cost_usd", measured["cost_usd"][1], "no usage or no price")
     return out
+
+
+def _warn_left_out(function: str, what: str, values: np.ndarray, why: str) -> None:
+    """Warn when ``what`` is measured over some runs but not all: how many are left out and why."""
+    missing = int(np.isnan(values).sum())
+    if 0 < missing < len(values):
+        warnings.warn(
+            f"{function}: {what} leaves out {missing} of {len(values)} runs ({why})",
+            EventLogWarning,
+            stacklevel=3,
+        )
 
 
 def _missing(value: Any) -> bool:
@@ -332,7 +346,10 @@ def totals_df(
     runs_ = tables.table("runs")
     calls = tables.table("tool_calls")
     keys = None if by is None else _group_keys(runs_, by)
-    wanted = [name for name in names(SUMMARY_TOTALS) if name != "cost_usd" or "cost_usd" in runs_.columns]
+    priced = "cost_usd" in runs_.columns
+    wanted = [
+        name for name in names(SUMMARY_TOTALS) if priced or name not in ("cost_usd", "runs_without_cost")
+    ]
     if keys is None:
         run_groups = pd.Series("all", index=runs_.index, dtype=object)
         call_groups = pd.Series("all", index=calls.index, dtype=object)
@@ -346,10 +363,15 @@ def totals_df(
         called = calls[(call_groups.isna() if _missing(group) else call_groups == group).to_numpy()]
         rows[group] = _totals(these, called)
     out = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=wanted)
+    _warn_left_out("totals_df", "input_tokens/output_tokens", _usage_reported(runs_), "no usage reported")
+    if "cost_usd" in runs_.columns:
+        _warn_left_out(
+            "totals_df", "cost_usd", runs_["cost_usd"].to_numpy(dtype=float), "no usage or no price"
+        )
     for name in wanted:  # counts as integers; token sums as nullable integers (NA: no run reported any)
         if name in ("input_tokens", "output_tokens"):
             out[name] = out[name].astype("Int64")
-        elif name not in ("span_s", "output_tokens_per_s", "cost_usd"):
+        elif name not in ("span_s", "busy_s", "output_tokens_per_s", "cost_usd"):
             out[name] = out[name].astype(np.int64)
     if keys is not None:
         with contextlib.suppress(TypeError):
@@ -371,6 +393,7 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
         "span_s": span,
         "input_tokens": _number(runs["input_tokens"].sum(min_count=1)),
         "output_tokens": output_tokens,
+        "runs_without_usage": int(np.isnan(_usage_reported(runs)).sum()),
         "output_tokens_per_s": output_tokens / span if span and not np.isnan(output_tokens) else np.nan,
         "text_chars": int(runs["text_chars"].sum()),
         "reasoning_chars": int(runs["reasoning_chars"].sum()),
@@ -382,7 +405,14 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
     }
     if "cost_usd" in runs.columns:
         totals["cost_usd"] = _number(runs["cost_usd"].sum(min_count=1))
+        totals["runs_without_cost"] = int(runs["cost_usd"].isna().sum())
     return totals
+
+
+def _usage_reported(runs: pd.DataFrame) -> np.ndarray:
+    """Per run: 1.0 when it reported input or output tokens, NaN when it reported none."""
+    reported = runs["input_tokens"].notna().to_numpy() | runs["output_tokens"].notna().to_numpy()
+    return np.where(reported, 1.0, np.nan)
 
 
 def _number(value: Any) -> float:

@@ -334,10 +334,37 @@ def make_sibling_failure_agent(failure: str) -> Agent:
     return agent
 
 
-async def agui_run(agent: Agent, run_id: str = "run-1", prompt: str = PROMPT) -> list[dict[str, Any]]:
-    """One run of ``agent`` streamed as AG-UI wire dicts."""
+def make_answer_or_fail_agent() -> Agent:
+    """An agent (model ``function:answer_or_fail``) that answers in text, unless the prompt asks for a lookup:
+    then its tool raises and the run ends with RUN_ERROR."""
+
+    async def answer_or_fail(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+        prompt = str(getattr(messages[-1].parts[-1], "content", ""))
+        if "lookup" in prompt:
+            yield {0: DeltaToolCall(name="lookup_db", json_args='{"k": "b"}', tool_call_id="call_l")}
+            return
+        yield "Hello."
+
+    agent = Agent(FunctionModel(stream_function=answer_or_fail, model_name="function:answer_or_fail"))
+
+    @agent.tool_plain
+    def lookup_db(k: str) -> str:
+        """A lookup whose backend is down."""
+        raise RuntimeError("search backend down")
+
+    return agent
+
+
+async def agui_run(
+    agent: Agent,
+    run_id: str = "run-1",
+    prompt: str = PROMPT,
+    include_usage: bool = False,
+    thread_id: str = "thread-1",
+) -> list[dict[str, Any]]:
+    """One run of ``agent`` streamed as AG-UI wire dicts (``include_usage``: RUN_FINISHED reports usage)."""
     run_input = RunAgentInput(
-        thread_id="thread-1",
+        thread_id=thread_id,
         run_id=run_id,
         messages=[UserMessage(id=f"user-{run_id}", content=prompt)],
         state=None,
@@ -347,5 +374,7 @@ async def agui_run(agent: Agent, run_id: str = "run-1", prompt: str = PROMPT) ->
     )
     return [
         json.loads(event.model_dump_json(by_alias=True, exclude_none=True))
-        async for event in AGUIAdapter(agent=agent, run_input=run_input).run_stream()
+        async for event in AGUIAdapter(
+            agent=agent, run_input=run_input, include_usage=include_usage
+        ).run_stream()
     ]

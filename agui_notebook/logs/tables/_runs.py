@@ -120,6 +120,49 @@ def _usage(
     return totals
 
 
+_ENDED_EARLY = frozenset({"error", "cancelled", "incomplete"})
+"""Run statuses whose end carries no usage however the run went (so no model): they take one from elsewhere."""
+
+
+def _requested_model(event: Any) -> str | None:
+    """The model a run's request asked for: ``input.forwardedProps.model`` of its RUN_STARTED (the OpenAI-style
+    request field a client forwards), else None."""
+    run_input = event.get("input") if isinstance(event, dict) else None
+    props = run_input.get("forwardedProps") if isinstance(run_input, dict) else None
+    return _model_of(props)
+
+
+def _models_of_unfinished_runs(
+    ev: EventFrame,
+    models: list[Any],
+    status: np.ndarray,
+    entries: list[list[tuple[Any, dict[str, int]]]],
+    start_row: np.ndarray,
+) -> None:
+    """Give a model to the runs that ended without reporting usage and name none (pydantic-ai's RUN_ERROR carries
+    no usage; a cancelled or incomplete run has no end to carry it): the model their request asked for, else
+    the model of the latest earlier run of the same thread (in the same source) that names one."""
+    if not any(model is None for model in models):
+        return
+    rows = ev.run_first_row
+    threads = ev.col("thread_id").codes
+    sources = ev.col("source").codes
+    requested = dict(
+        zip(
+            np.flatnonzero(start_row >= 0).tolist(),
+            (_requested_model(event) for event in ev.decode(start_row[start_row >= 0])),
+            strict=True,
+        )
+    )
+    latest: dict[tuple[int, int], str] = {}  # (source, thread) -> the model of its latest run naming one
+    for run in range(len(models)):
+        thread = (int(sources[rows[run]]), int(threads[rows[run]])) if rows[run] >= 0 else None
+        if models[run] is None and status[run] in _ENDED_EARLY and not entries[run]:
+            models[run] = requested.get(run) or (latest.get(thread) if thread is not None else None)
+        if models[run] is not None and thread is not None and thread[1] >= 0:
+            latest[thread] = models[run]
+
+
 def _model_of(metadata: Any) -> str | None:
     model = metadata.get("model") if isinstance(metadata, dict) else None
     return model if isinstance(model, str) and model else None
@@ -430,6 +473,7 @@ def _run_parts(
     for run in range(size):
         found = dict.fromkeys(model for model, _ in entries[run] if model is not None) or named[run]
         models.append(" + ".join(found) if found else None)
+    _models_of_unfinished_runs(ev, models, status, entries, start_row)
 
     text = chunks.kind == 0
     streamed = chunks.kind != 2
