@@ -234,7 +234,10 @@ def summarize(
     The rows are ``SUMMARY_DISTRIBUTIONS`` (``cost_usd`` when the runs have a cost: give ``prices=``, or
     runs from ``runs_df(events, prices=...)``). ``by`` names one or more ``runs_df`` columns (``"model"``,
     ``"source"``, ``"status"``): the index is then (group, metric), every value counted in the group of the
-    run it was measured in. Tables already built are reused when given (``runs=``, ``tool_calls=``,
+    run it was measured in. Given a table instead of events (``summarize(tool_calls_df(log),
+    by="tool_name")``), it summarises that table's own rows, grouped by any of its columns: a ``runs_df`` gives
+    the per-run rows, a ``tool_calls_df`` ``tool_latency_s``, a ``reasoning_df`` ``reasoning_duration_s``.
+    Tables already built are reused when given (``runs=``, ``tool_calls=``,
     ``reasoning=``, ``chunks=``); given all four, ``events`` may be left out. The totals (runs by status,
     tokens, characters, cost) are :func:`totals_df`'s. Files (a path, glob, folder or list of paths) are read
     file by file, as the tables read them (``workers=``, ``client=``, ``progress=``, ``errors=``).
@@ -249,6 +252,16 @@ def summarize(
     ttft_s             1  0.25
     e2e_latency_s      1  1.00
     """
+    kind = _table_kind(events)
+    if kind is not None:
+        if any(
+            t is not None for t in (runs, tool_calls, reasoning, chunks, prices, workers, client, progress)
+        ):
+            raise OptionError(
+                f"summarize of a {kind}_df table takes only by=: runs=, tool_calls=, reasoning=, chunks=,"
+                " prices=, workers=, client= and progress= are for events"
+            )
+        return _summarize_table(kind, events, by)
     given = {"runs": runs, "tool_calls": tool_calls, "reasoning": reasoning, "chunks": chunks}
     events, given, prices = _from_files(events, given, prices, workers, client, progress, errors)
     tables = _Tables(events, given, prices)
@@ -275,29 +288,91 @@ def summarize(
                 spans["run_key"].to_numpy(dtype=object),
                 spans["duration_s"].to_numpy(dtype=float),
             )
+    labelled = {
+        name: (None if keys is None else _labels(runs_table_, keys, owners), values)
+        for name, (owners, values) in measured.items()
+    }
+    groups = None if keys is None else _labels(runs_table_, keys, run_keys)
+    out = _distribution_table(labelled, keys, groups)
+    if "cost_usd" in measured:
+        _warn_left_out("summarize", "cost_usd", measured["cost_usd"][1], "no usage or no price")
+    return out
+
+
+def _distribution_table(
+    labelled: dict[str, tuple[pd.Series | None, np.ndarray]], keys: list[str] | None, groups: pd.Series | None
+) -> pd.DataFrame:
+    """One row per metric (and group of ``keys``): count, mean, p50, p90, p99 of its values. ``labelled``
+    gives each metric's values and, with ``keys``, the group of each; ``groups`` every group, in any order."""
     columns = ["count", *SUMMARY_STATISTICS]
-    if keys is None:
-        rows = {name: _statistics(values) for name, (_, values) in measured.items()}
+    if keys is None or groups is None:
+        rows = {name: _statistics(values) for name, (_, values) in labelled.items()}
         out = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
         out.index.name = "metric"
     else:
-        groups = _labels(runs_table_, keys, run_keys)
         order: list[Any] = list(pd.unique(groups.to_numpy()))
         with contextlib.suppress(TypeError):  # groups that do not compare keep their order of appearance
             order = sorted(order, key=lambda g: (pd.isna(g) if not isinstance(g, tuple) else False, g))
         records = []
-        for name, (owners, values) in measured.items():
-            labels = _labels(runs_table_, keys, owners)
+        for name, (labels, values) in labelled.items():
+            assert labels is not None
+            keyed = [_group_key(label) for label in labels.tolist()]
             for group in order:
-                same = labels.to_numpy() == group if not _missing(group) else labels.isna().to_numpy()
+                wanted = _group_key(group)
+                same = np.fromiter((key == wanted for key in keyed), dtype=bool, count=len(keyed))
                 records.append((*(group if len(keys) > 1 else (group,)), name, *_statistics(values[same])))
         out = pd.DataFrame.from_records(records, columns=[*keys, "metric", *columns])
-        out["metric"] = pd.Categorical(out["metric"], categories=list(measured))
+        out["metric"] = pd.Categorical(out["metric"], categories=list(labelled))
         out = out.sort_values([*keys, "metric"], kind="stable").set_index([*keys, "metric"])
         out.index = out.index.set_levels(out.index.levels[-1].astype(str), level=-1)
     out["count"] = out["count"].astype(np.int64)
-    if "cost_usd" in measured:
-        _warn_left_out("summarize", "cost_usd", measured["cost_usd"][1], "no usage or no price")
+    return out
+
+
+_TABLE_METRICS = {
+    "runs": {**_PER_RUN},
+    "tool_calls": {"tool_latency_s": "latency_s"},
+    "reasoning": {"reasoning_duration_s": "duration_s"},
+}
+"""The summary rows a table gives on its own: summary row -> the table's column."""
+
+_TABLE_NAMES = {"runs": "runs_df", "tool_calls": "tool_calls_df", "reasoning": "reasoning_df"}
+
+
+def _table_kind(events: Any) -> str | None:
+    """Which table ``events`` is (``runs``, ``tool_calls``, ``reasoning``), or None (events, a path ...)."""
+    if not isinstance(events, pd.DataFrame) or "event" in events.columns:
+        return None
+    for kind in _TABLE_METRICS:
+        if all(column in events.columns for column in _GIVEN_COLUMNS[kind]):
+            return kind
+    return None
+
+
+def _summarize_table(kind: str, table: pd.DataFrame, by: Any) -> pd.DataFrame:
+    """``summarize`` of a runs, tool calls or reasoning table: its own rows, grouped by its own columns."""
+    keys = None
+    if by is not None:
+        keys = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else []
+        missing = [key for key in keys if type(key) is not str or key not in table.columns]
+        if missing or not keys:
+            raise OptionError(f"by must name {_TABLE_NAMES[kind]} columns, not {shown(missing or by)}")
+    groups = None
+    if keys is not None:
+        picked = table[keys].astype(object)
+        groups = (
+            pd.Series(picked[keys[0]].to_numpy(), dtype=object)
+            if len(keys) == 1
+            else pd.Series(list(picked.itertuples(index=False, name=None)), dtype=object)
+        )
+    labelled = {
+        name: (groups, table[column].to_numpy(dtype=float))
+        for name, column in _TABLE_METRICS[kind].items()
+        if column in table.columns
+    }
+    out = _distribution_table(labelled, keys, groups)
+    if "cost_usd" in labelled:
+        _warn_left_out("summarize", "cost_usd", labelled["cost_usd"][1], "no usage or no price")
     return out
 
 
@@ -310,6 +385,13 @@ def _warn_left_out(function: str, what: str, values: np.ndarray, why: str) -> No
             EventLogWarning,
             stacklevel=3,
         )
+
+
+def _group_key(value: Any) -> Any:
+    """A group as a comparable key: a missing value (NaN, None, NA) as None, inside a tuple too."""
+    if isinstance(value, tuple):
+        return tuple(_group_key(v) for v in value)
+    return None if pd.isna(value) else value
 
 
 def _missing(value: Any) -> bool:

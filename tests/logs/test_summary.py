@@ -254,3 +254,26 @@ def test_a_total_that_leaves_runs_out_says_how_many() -> None:
     with pytest.warns(EventLogWarning, match=r"summarize: cost_usd leaves out 3 of 4 runs"):
         summary = summarize(events, prices=prices)
     assert summary.loc["cost_usd", "count"] == 1
+
+
+def test_a_table_is_summarised_by_any_of_its_columns() -> None:
+    events = known_events()
+    calls = tool_calls_df(events)
+    # c1 (search) ran 1.0 s, c2 (calc) 0.5 s; c3 (search) and c4 (calc) have no result.
+    by_tool = summarize(calls, by="tool_name")
+    assert by_tool.index.tolist() == [("calc", "tool_latency_s"), ("search", "tool_latency_s")]
+    assert by_tool["count"].tolist() == [1, 1]
+    assert by_tool["mean"].tolist() == pytest.approx([0.5, 1.0])
+    by_status = summarize(calls, by=["tool_name", "status"])
+    assert by_status.loc[("search", "ok", "tool_latency_s"), "count"] == 1
+    runs = runs_df(events)
+    assert summarize(runs, by="status").loc[("success", "e2e_latency_s"), "count"] == 1
+    assert summarize(runs).equals(summarize(events).loc[list(summarize(runs).index)])
+    spans = reasoning_df(events)
+    assert summarize(spans, by="run_id").index.get_level_values("metric").unique().tolist() == [
+        "reasoning_duration_s"
+    ]
+    with pytest.raises(OptionError, match=r"by must name tool_calls_df columns, not \['nope'\]"):
+        summarize(calls, by="nope")
+    with pytest.raises(OptionError, match="takes only by="):
+        summarize(calls, runs=runs)
