@@ -19,6 +19,7 @@ from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 from .._columns import RUN_COLUMNS, columns_of
 from .._kinds import MESSAGE_START_TYPES, RUN_START_TYPES
 from .._odd_values import OddValues, odd_problem
+from .._run_models import ENDED_EARLY, inherit_models
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -120,10 +121,6 @@ def _usage(
     return totals
 
 
-_ENDED_EARLY = frozenset({"error", "cancelled", "incomplete"})
-"""Run statuses whose end carries no usage however the run went (so no model): they take one from elsewhere."""
-
-
 def _requested_model(event: Any) -> str | None:
     """The model a run's request asked for: ``input.forwardedProps.model`` of its RUN_STARTED (the OpenAI-style
     request field a client forwards), else None."""
@@ -132,35 +129,14 @@ def _requested_model(event: Any) -> str | None:
     return _model_of(props)
 
 
-def _models_of_unfinished_runs(
-    ev: EventFrame,
-    models: list[Any],
-    status: np.ndarray,
-    entries: list[list[tuple[Any, dict[str, int]]]],
-    start_row: np.ndarray,
-) -> None:
-    """Give a model to the runs that ended without reporting usage and name none (pydantic-ai's RUN_ERROR carries
-    no usage; a cancelled or incomplete run has no end to carry it): the model their request asked for, else
-    the model of the latest earlier run of the same thread (in the same source) that names one."""
-    if not any(model is None for model in models):
-        return
-    rows = ev.run_first_row
-    threads = ev.col("thread_id").codes
-    sources = ev.col("source").codes
-    requested = dict(
-        zip(
-            np.flatnonzero(start_row >= 0).tolist(),
-            (_requested_model(event) for event in ev.decode(start_row[start_row >= 0])),
-            strict=True,
-        )
-    )
-    latest: dict[tuple[int, int], str] = {}  # (source, thread) -> the model of its latest run naming one
-    for run in range(len(models)):
-        thread = (int(sources[rows[run]]), int(threads[rows[run]])) if rows[run] >= 0 else None
-        if models[run] is None and status[run] in _ENDED_EARLY and not entries[run]:
-            models[run] = requested.get(run) or (latest.get(thread) if thread is not None else None)
-        if models[run] is not None and thread is not None and thread[1] >= 0:
-            latest[thread] = models[run]
+def _requested_models(ev: EventFrame, models: list[Any], status: np.ndarray, start_row: np.ndarray) -> None:
+    """Give the runs that ended without usage (``_ENDED_EARLY``) and name no model the model their request asked
+    for (``_requested_model``)."""
+    early = [run for run, model in enumerate(models) if model is None and status[run] in ENDED_EARLY]
+    rows = np.array([start_row[run] for run in early if start_row[run] >= 0], dtype=np.int64)
+    runs = [run for run in early if start_row[run] >= 0]
+    for run, event in zip(runs, ev.decode(rows), strict=True):
+        models[run] = _requested_model(event)
 
 
 def _model_of(metadata: Any) -> str | None:
@@ -413,6 +389,7 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     parts = _run_parts(ev, chunks, prices, unpriced)
     given = ("prices=",) if prices is not None else ()
     table = ev.finished(pd.DataFrame(columns_of(RUN_COLUMNS, parts, given)), "runs_df")
+    inherit_models(table)
     if prices is not None:
         table.attrs["unpriced_models"] = sorted(unpriced)
         if unpriced:
@@ -473,7 +450,7 @@ def _run_parts(
     for run in range(size):
         found = dict.fromkeys(model for model, _ in entries[run] if model is not None) or named[run]
         models.append(" + ".join(found) if found else None)
-    _models_of_unfinished_runs(ev, models, status, entries, start_row)
+    _requested_models(ev, models, status, start_row)
 
     text = chunks.kind == 0
     streamed = chunks.kind != 2
