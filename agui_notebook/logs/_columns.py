@@ -744,7 +744,20 @@ SUMMARY_TOTALS: tuple[Column, ...] = (
         "runs that reported no usage: left out of the token totals (a warning says so when others did)",
         dtype="int64",
     ),
-    Column("output_tokens_per_s", "output_tokens / span_s", dtype="float64", unit="tokens/s"),
+    Column(
+        "busy_s",
+        "the runs' durations summed: time spent in runs (idle time between them left out; overlapping runs"
+        " each count)",
+        dtype="float64",
+        unit="s",
+    ),
+    Column(
+        "output_tokens_per_s",
+        "output tokens per second of run time: over the finished runs that reported output tokens, their"
+        " tokens / their durations summed (not / span_s, which includes the idle time between runs)",
+        dtype="float64",
+        unit="tokens/s",
+    ),
     Column(
         "cost_usd",
         "cost over the runs with a price (only when the runs have `cost_usd`)",

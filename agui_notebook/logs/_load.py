@@ -61,8 +61,8 @@ def load_events(
     equivalent AG-UI events.
 
     Gzip-compressed logs are read as they are (told by their first bytes; a folder's ``*.jsonl.gz`` and the
-    like); a folder's suffixes match in any case, and the entries of a folder that are not logs are listed
-    in ``df.attrs["skipped"]`` with a warning.
+    like); a folder's suffixes match in any case, and the entries of a folder that are not logs, and the
+    files that hold no events (empty), are listed in ``df.attrs["skipped"]`` with a warning.
 
     ``errors="raise"`` stops at the first unreadable line with an ``EventParseError`` naming the file and
     line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. Readable events
@@ -82,7 +82,7 @@ def load_events(
     skipped: list[dict[str, str]] = []
     builder = EventTableBuilder()
     try:
-        frame = _read(sources(source, skipped), builder, problems, progress)
+        frame = _read(sources(source, skipped), builder, problems, progress, skipped)
     except SourceError:
         raise
     except OSError as exc:  # a file that went away since it was listed, or that the system would not read
@@ -99,14 +99,23 @@ def load_events(
     return frame
 
 
+EMPTY_FILE = "empty: no events"
+"""The reason ``attrs["skipped"]`` gives for a file that holds no events (no bytes, or only blank lines)."""
+
+
 def _read(
-    items: list[Source], builder: EventTableBuilder, problems: Problems, progress: bool | None
+    items: list[Source],
+    builder: EventTableBuilder,
+    problems: Problems,
+    progress: bool | None,
+    skipped: list[dict[str, str]],
 ) -> pd.DataFrame:
     bar = _progress_bar(progress, sum(s.size for s in items))
     try:
         # Millions of short-lived dicts would trigger collections that find nothing to free.
         with collections_paused():
             for item in items:
+                before = builder.rows, len(problems.items)
                 code = builder.sources.code(item.name)
                 for batch in normalized(item.batches(problems), item.name, problems):
                     builder.add(code, batch)
@@ -114,6 +123,12 @@ def _read(
                         bar.update(batch.nbytes)
                     del batch  # freed before the next one is read: its memory serves the next
                 item.data = None
+                if (
+                    item.path is not None
+                    and item.slice is None
+                    and (builder.rows, len(problems.items)) == before
+                ):
+                    skipped.append({"path": item.path, "reason": EMPTY_FILE})
             return builder.finish()
     finally:
         if bar is not None:
@@ -192,12 +207,16 @@ def _warn_skipped(skipped: list[dict[str, str]]) -> None:
         folder, name = os.path.split(entry["path"])
         by_folder.setdefault(folder, []).append(name)
     parts = []
+    empty = [entry["path"] for entry in skipped if entry["reason"] == EMPTY_FILE]
     for folder, found in by_folder.items():
-        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
-        parts.append(f"skipped {len(found)} entries of folder {folder!r}: {shown}")
-    warnings.warn(
-        "; ".join(parts) + " (not event logs; listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3
-    )
+        found = [name for name in found if os.path.join(folder, name) not in empty]
+        if found:
+            shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+            parts.append(f"skipped {len(found)} entries of folder {folder!r} (not event logs): {shown}")
+    if empty:
+        shown = ", ".join(map(repr, empty[:5])) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+        parts.append(f"{len(empty)} empty files (no events): {shown}")
+    warnings.warn("; ".join(parts) + " (listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3)
 
 
 _CATEGORICAL = ("source", "thread_id", "run_id", "run_key", "type", "message_id", "tool_call_id",

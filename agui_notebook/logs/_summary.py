@@ -476,7 +476,8 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
         "input_tokens": _number(runs["input_tokens"].sum(min_count=1)),
         "output_tokens": output_tokens,
         "runs_without_usage": int(np.isnan(_usage_reported(runs)).sum()),
-        "output_tokens_per_s": output_tokens / span if span and not np.isnan(output_tokens) else np.nan,
+        "busy_s": float(runs["duration_s"].sum()),
+        "output_tokens_per_s": _tokens_per_busy_second(runs),
         "text_chars": int(runs["text_chars"].sum()),
         "reasoning_chars": int(runs["reasoning_chars"].sum()),
         "chunks": int((runs["text_chunks"] + runs["reasoning_chunks"]).sum()),
@@ -489,6 +490,16 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
         totals["cost_usd"] = _number(runs["cost_usd"].sum(min_count=1))
         totals["runs_without_cost"] = int(runs["cost_usd"].isna().sum())
     return totals
+
+
+def _tokens_per_busy_second(runs: pd.DataFrame) -> float:
+    """Output tokens per second of run time: over the finished runs that reported output tokens, their tokens
+    over the sum of their durations (the idle time between runs is no one's)."""
+    tokens = runs["output_tokens"].to_numpy(dtype=float, na_value=np.nan)
+    seconds = runs["duration_s"].to_numpy(dtype=float)
+    both = ~np.isnan(tokens) & ~np.isnan(seconds)
+    busy = float(seconds[both].sum())
+    return float(tokens[both].sum()) / busy if busy > 0 else np.nan
 
 
 def _usage_reported(runs: pd.DataFrame) -> np.ndarray:

@@ -56,7 +56,10 @@ def test_known_totals() -> None:
         "runs": 4, "runs_success": 1, "runs_error": 1, "runs_interrupt": 1, "runs_cancelled": 0,
         "runs_incomplete": 1,
         "span_s": 7.0,  # r1 starts at 0 s, r4 (incomplete) at 7 s
-        "input_tokens": 120, "output_tokens": 15, "runs_without_usage": 3, "output_tokens_per_s": 15 / 7.0,
+        "input_tokens": 120, "output_tokens": 15, "runs_without_usage": 3,
+        # Busy time: r1 3.0 s + r2 0.5 s + r3 0.1 s (r4 never ended). Only r1 reported tokens: 15 in its 3 s,
+        # not over the 7 s span, most of it idle between runs.
+        "busy_s": 3.6, "output_tokens_per_s": 15 / 3.0,
         "text_chars": 24, "reasoning_chars": 9, "chunks": 8, "tool_calls": 4, "tool_errors": 2, "tool_denied": 0,
         "tool_cancelled": 0,
     }  # fmt: skip
