@@ -52,8 +52,8 @@ from .tables._tool_calls import kept_tool_calls_table, tool_calls_df
 __all__ = ["summarize", "totals_df"]
 
 _PER_RUN = {
-    "ttft_s": "ttft_s",
     "time_to_first_text_s": "time_to_first_text_s",
+    "ttft_s": "ttft_s",
     "tpot_s": "tpot_s",
     "e2e_latency_s": "duration_s",
     "chunks_per_s": "chunks_per_s",
@@ -246,11 +246,11 @@ def summarize(
     >>> log = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0},
     ...        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi", "timestamp": 250},
     ...        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": 1000}]
-    >>> summarize(log).loc[["ttft_s", "e2e_latency_s"], ["count", "p50"]]
-                   count   p50
+    >>> summarize(log).loc[["time_to_first_text_s", "e2e_latency_s"], ["count", "p50"]]
+                          count   p50
     metric
-    ttft_s             1  0.25
-    e2e_latency_s      1  1.00
+    time_to_first_text_s      1  0.25
+    e2e_latency_s             1  1.00
     """
     kind = _table_kind(events)
     if kind is not None:
