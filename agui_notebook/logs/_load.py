@@ -18,6 +18,7 @@ from agui_notebook._errors import EventLogWarning, OptionalDependencyError, Opti
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
 from agui_notebook._types import LogSource, ReadErrorMode
+from agui_notebook.agui._tool_outcome import DENIED_TOOL_MESSAGE_ERROR
 from agui_notebook.chat._records import RUN_START, decode_run_inputs
 from agui_notebook.wire._reader import unreadable
 
@@ -93,6 +94,9 @@ def load_events(
     sent = tool_results_sent(source, frame)
     if sent:
         frame.attrs[TOOL_RESULTS_SENT] = sent
+    decided = tool_decisions_sent(source, frame)
+    if decided:
+        frame.attrs[TOOL_DECISIONS_SENT] = decided
     problems.warn()
     _warn_skipped(skipped)
     warn_odd_values("load_events", builder.odd_entries)
@@ -196,6 +200,62 @@ def tool_results_sent(source: Any, frame: pd.DataFrame) -> dict[str, dict[str, A
             if isinstance(call_id, str) and call_id not in streamed and call_id not in sent:
                 sent[call_id] = {"runId": run_input.get("runId"), "message": message}
     return sent
+
+
+TOOL_DECISIONS_SENT = "tool_decisions_sent"
+"""The ``attrs`` key of a chat's events table that holds ``tool_decisions_sent``."""
+
+
+def tool_decisions_sent(source: Any, frame: pd.DataFrame) -> dict[str, str]:
+    """What a chat decided for the tool calls the user refused, by tool call id: ``"denied"`` (the user denied
+    the approval) or ``"cancelled"`` (a new message cancelled it), from the run inputs it sent: a ToolMessage
+    whose ``error`` is ``DENIED_TOOL_MESSAGE_ERROR``, or a resume entry answering the interrupt that asked for
+    the call's approval (the interrupts are read from the frame's RUN_FINISHED events).
+
+    The decision is the client's: it stands whatever the agent sends afterwards (agents commonly answer a denied
+    call with a TOOL_CALL_RESULT "cancelled"). ``{}`` for a source that is no chat or chat log.
+    """
+    run_inputs = recorded_run_inputs(source, frame)
+    if not run_inputs:
+        return {}
+    asked = _approvals_asked(frame) if any(run_input.get("resume") for _, run_input in run_inputs) else {}
+    decided: dict[str, str] = {}
+    for _, run_input in run_inputs:  # in order: the first decision on a call is the user's
+        for entry in run_input.get("resume") or ():
+            interrupt_id = entry.get("interruptId") if isinstance(entry, dict) else None
+            call_id = asked.get(interrupt_id) if isinstance(interrupt_id, str) else None
+            if call_id is None:
+                continue
+            payload = entry.get("payload")
+            if entry.get("status") == "cancelled":
+                decided.setdefault(call_id, "cancelled")
+            elif (
+                entry.get("status") == "resolved"
+                and isinstance(payload, dict)
+                and payload.get("approved") is False
+            ):
+                decided.setdefault(call_id, "denied")
+        for message in run_input.get("messages") or ():
+            if isinstance(message, dict) and message.get("role") == "tool":
+                call_id = message.get("toolCallId")
+                if isinstance(call_id, str) and message.get("error") == DENIED_TOOL_MESSAGE_ERROR:
+                    decided.setdefault(call_id, "denied")
+    return decided
+
+
+def _approvals_asked(frame: pd.DataFrame) -> dict[str, str]:
+    """Interrupt id -> the tool call whose approval it asks, from the frame's RUN_FINISHED interrupts."""
+    asked: dict[str, str] = {}
+    finished = (frame["type"] == "RUN_FINISHED").to_numpy()
+    for event in frame["event"].array[finished] if finished.any() else ():
+        outcome = event.get("outcome") if isinstance(event, dict) else None
+        listed = outcome.get("interrupts") if isinstance(outcome, dict) else None
+        for interrupt in listed if isinstance(listed, list) else ():
+            if isinstance(interrupt, dict):
+                interrupt_id, call_id = interrupt.get("id"), interrupt.get("toolCallId")
+                if isinstance(interrupt_id, str) and isinstance(call_id, str):
+                    asked[interrupt_id] = call_id
+    return asked
 
 
 def _warn_skipped(skipped: list[dict[str, str]]) -> None:

@@ -22,7 +22,7 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, columns_of
 from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
-from .._load import TOOL_RESULTS_SENT
+from .._load import TOOL_DECISIONS_SENT, TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
 from ._frame import (
@@ -249,10 +249,13 @@ class ToolCalls:
             status[k] = "ok" if error is None else "error"
         self._blame_closed(closed, run_errors, call_ids, status)
         unanswered = np.flatnonzero(result_rows < 0)
+        stopped = cancelled_runs(last, endings)
         sent = ev.frame.attrs.get(TOOL_RESULTS_SENT) if unanswered.size else None
         if sent:  # a ChatWidget's frontend tools: their results went to the agent in a run input
-            unanswered = self._sent_results(ev, sent, unanswered, status)
-        stopped = cancelled_runs(last, endings)
+            # (not those of a stopped run: the chat's closing message for them is no result of the tool)
+            in_stopped = np.isin(self.run[unanswered], list(stopped)) if stopped else np.zeros(0, dtype=bool)
+            left = self._sent_results(ev, sent, unanswered[~in_stopped] if stopped else unanswered, status)
+            unanswered = np.sort(np.concatenate([left, unanswered[in_stopped]])) if stopped else left
         for k in unanswered.tolist():
             message = run_errors.get(int(self.run[k]))
             if message is not None:
@@ -268,6 +271,14 @@ class ToolCalls:
                     status[k] = how
                     self.error[k] = None
                     self.cause[k] = None
+        decided: dict[str, str] = ev.frame.attrs.get(TOOL_DECISIONS_SENT) or {}
+        for k, call_id in enumerate(call_ids) if decided else ():
+            how = decided.get(call_id) if isinstance(call_id, str) else None
+            if how is not None:  # the chat's decision stands, whatever the agent sent afterwards
+                status[k] = how
+                self.error[k] = None
+                self.cause[k] = None
+                refused[(int(self.run[k]), call_id)] = how
         self.status = status
         self.executed = status != DENIED
         """Per call: it ran (a denied call, or an approval cancelled before an answer, never did: it has no

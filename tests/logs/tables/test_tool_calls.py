@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -316,3 +318,136 @@ def test_calls_open_when_their_run_is_cancelled_are_cancelled() -> None:
     ]  # fmt: skip
     calls = tool_calls_df(interrupted)
     assert values(calls["status"]) == ["cancelled"] and values(calls["error"]) == [None]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The widget's badge and tool_calls_df agree on every status a call can end in.
+
+_BADGE_STATUS = {
+    "Done": "ok",
+    "Error": "error",
+    "Denied": "denied",
+    "Cancelled": "cancelled",
+    "Stopped": "cancelled",
+    "Waiting for approval": "pending",
+    "Running": "pending",
+    "Preparing": "pending",
+}
+"""The status word a tool card's badge shows (widget/_static_html.py's ``_tool_state``, the live card's words)
+and the ``tool_calls_df`` status that says the same."""
+
+
+def _claimed(message_id: str, outcome: str) -> dict:
+    claim = json.dumps({"pydantic_ai": {"outcome": outcome}})
+    return {
+        "type": "REASONING_ENCRYPTED_VALUE",
+        "subtype": "message",
+        "entityId": message_id,
+        "encryptedValue": claim,
+    }
+
+
+class _EveryEnding:
+    """A Python agent whose turns end tool calls every way: the user's text picks the turn. Results and claims
+    are pydantic-ai's wire shapes (its AG-UI adapter's); after any resume it answers each call "cancelled", as
+    agents commonly do for a call they were told not to run."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.stopped = asyncio.Event()
+
+    async def __call__(self, run_input):
+        thread, run_id = run_input.thread_id, f"run-{len(run_input.messages)}"
+        yield {"type": "RUN_STARTED", "threadId": thread, "runId": run_id}
+        for entry in run_input.resume or ():
+            call_id = entry.interrupt_id.removeprefix("int-")
+            yield {"type": "TOOL_CALL_RESULT", "messageId": f"r-{call_id}", "toolCallId": call_id,
+                   "content": "cancelled", "role": "tool"}  # fmt: skip
+        prompt = run_input.messages[-1].content if run_input.messages[-1].role == "user" else ""
+
+        def call(call_id: str, name: str) -> list[dict]:
+            return [
+                {"type": "TOOL_CALL_START", "toolCallId": call_id, "toolCallName": name},
+                {"type": "TOOL_CALL_ARGS", "toolCallId": call_id, "delta": "{}"},
+                {"type": "TOOL_CALL_END", "toolCallId": call_id},
+            ]
+
+        def result(call_id: str, content: str) -> dict:
+            return {"type": "TOOL_CALL_RESULT", "messageId": f"r-{call_id}", "toolCallId": call_id,
+                    "content": content, "role": "tool"}  # fmt: skip
+
+        if prompt == "results":
+            for event in [*call("c_ok", "get_time"), result("c_ok", "12:00"), *call("c_err", "flaky"),
+                          result("c_err", "boom"), _claimed("r-c_err", "failed")]:  # fmt: skip
+                yield event
+        elif prompt == "sibling fails":
+            closeout = "Tool execution was interrupted by an error."
+            for event in [*call("c_search", "slow_search"), *call("c_lookup", "lookup_db"),
+                          result("c_search", closeout), _claimed("r-c_search", "failed"),
+                          result("c_lookup", closeout), _claimed("r-c_lookup", "failed")]:  # fmt: skip
+                yield event
+            yield {"type": "RUN_ERROR", "message": "Tool 'lookup_db' exceeded max retries count of 0."}
+            return
+        elif prompt.startswith("approve"):
+            call_id = {"approve to deny": "c_deny", "approve, then move on": "c_moved", "approve": "c_wait"}[
+                prompt
+            ]
+            for event in call(call_id, "delete_file"):
+                yield event
+            interrupt = {"id": f"int-{call_id}", "reason": "tool_call", "toolCallId": call_id}
+            yield {"type": "RUN_FINISHED", "threadId": thread, "runId": run_id,
+                   "outcome": {"type": "interrupt", "interrupts": [interrupt]}}  # fmt: skip
+            return
+        elif prompt == "run long":
+            for event in call("c_stop", "slow_search"):
+                yield event
+            await self.stopped.wait()  # until the user stops the run
+        yield {"type": "RUN_FINISHED", "threadId": thread, "runId": run_id}
+
+
+def test_the_widgets_badge_and_tool_calls_df_agree_on_every_status(tmp_path) -> None:
+    import asyncio
+
+    from agui_notebook import Chat
+    from agui_notebook.logs._columns import TOOL_STATUSES
+    from agui_notebook.widget._static_html import _tool_state
+
+    agent = _EveryEnding()
+    chat = Chat(agent, store=tmp_path / "chat.jsonl")
+
+    async def converse() -> None:
+        assert await chat.send_message("results") == "success"
+        assert await chat.send_message("sibling fails") == "error"
+        assert await chat.send_message("approve to deny") == "interrupt"
+        assert await chat.answer_approval("int-c_deny", False, reason="not that file") == "success"
+        assert await chat.send_message("approve, then move on") == "interrupt"
+        task = chat.send_message("run long")  # a new message cancels the open approval
+        await asyncio.sleep(0.2)
+        chat.stop()
+        assert await task == "cancelled"
+        assert await chat.send_message("approve") == "interrupt"  # left waiting
+
+    asyncio.run(converse())
+    badges = {
+        part["toolCallId"]: _tool_state(part)
+        for message in chat.messages
+        for part in message["parts"]
+        if part["type"].startswith("tool-")
+    }
+    assert badges == {
+        "c_ok": "Done", "c_err": "Error", "c_search": "Cancelled", "c_lookup": "Error",
+        "c_deny": "Denied: not that file", "c_moved": "Cancelled", "c_stop": "Stopped",
+        "c_wait": "Waiting for approval",
+    }  # fmt: skip
+    calls = tool_calls_df(chat).set_index("tool_call_id")
+    table = dict(calls["status"].astype(str))
+    assert table == {call_id: _BADGE_STATUS[badge.split(":")[0]] for call_id, badge in badges.items()}
+    assert set(table.values()) == set(TOOL_STATUSES)  # every status a call can end in
+    assert calls.loc["c_search", "cause"] == "c_lookup"
+    assert calls.loc["c_lookup", "error"] == "Tool 'lookup_db' exceeded max retries count of 0."
+    assert calls.loc["c_deny", "result"] == "cancelled" and pd.isna(calls.loc["c_deny", "error"])
+    # The chat's log read back from its file says the same.
+    assert (
+        dict(tool_calls_df(tmp_path / "chat.jsonl").set_index("tool_call_id")["status"].astype(str)) == table
+    )
