@@ -372,18 +372,19 @@ def _summarize_table(kind: str, table: pd.DataFrame, by: Any) -> pd.DataFrame:
     }
     out = _distribution_table(labelled, keys, groups)
     if "cost_usd" in labelled:
-        _warn_left_out("summarize", "cost_usd", labelled["cost_usd"][1], "no usage or no price")
+        _warn_left_out("summarize", "cost_usd", labelled["cost_usd"][1], "no usage or no price", stacklevel=5)
     return out
 
 
-def _warn_left_out(function: str, what: str, values: np.ndarray, why: str) -> None:
-    """Warn when ``what`` is measured over some runs but not all: how many are left out and why."""
+def _warn_left_out(function: str, what: str, values: np.ndarray, why: str, stacklevel: int = 4) -> None:
+    """Warn when ``what`` is measured over some runs but not all: how many are left out and why (``stacklevel``:
+    the user's call, through the public function and its option checks)."""
     missing = int(np.isnan(values).sum())
     if 0 < missing < len(values):
         warnings.warn(
             f"{function}: {what} leaves out {missing} of {len(values)} runs ({why})",
             EventLogWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
