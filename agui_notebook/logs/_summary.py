@@ -206,6 +206,40 @@ def _labels(runs: pd.DataFrame, keys: list[str], run_keys: Any) -> pd.Series:
     return pd.Series(list(picked.astype(object).itertuples(index=False, name=None)), dtype=object)
 
 
+_NO_GROUP = ("<measured outside any run>",)
+"""The label of a value measured outside any run: no group of ``by`` has it, so no group counts it."""
+
+
+def _grouped_labels(
+    runs: pd.DataFrame, keys: list[str], owners: Any, values: np.ndarray, name: str, outside: dict[str, int]
+) -> pd.Series:
+    """The group of each value (``_labels``); a value measured outside any run of ``runs`` is in none (its
+    count, when it has a value, is added to ``outside[name]``)."""
+    labels = _labels(runs, keys, owners)
+    known = pd.Index(runs["run_key"].astype(object)).get_indexer(np.asarray(owners, dtype=object)) >= 0
+    if not known.all():
+        marked = labels.to_numpy(dtype=object, copy=True)
+        for i in np.flatnonzero(~known).tolist():
+            marked[i] = _NO_GROUP
+        labels = pd.Series(marked, dtype=object)
+        left = int((~known & ~np.isnan(values)).sum())
+        if left:
+            outside[name] = left
+    return labels
+
+
+def _warn_outside(function: str, keys: list[str], outside: dict[str, int]) -> None:
+    """Warn that values measured outside any run are in no group of ``by`` (how many, per metric)."""
+    if outside:
+        counts = ", ".join(f"{name}: {count}" for name, count in outside.items())
+        warnings.warn(
+            f"{function}: by={keys[0] if len(keys) == 1 else keys}: values measured outside any run are in no"
+            f" group and left out ({counts})",
+            EventLogWarning,
+            stacklevel=4,
+        )
+
+
 def _statistics(values: np.ndarray) -> list[float]:
     array = values[~np.isnan(values)]
     if not len(array):
@@ -288,10 +322,16 @@ def summarize(
                 spans["run_key"].to_numpy(dtype=object),
                 spans["duration_s"].to_numpy(dtype=float),
             )
+    outside: dict[str, int] = {}
     labelled = {
-        name: (None if keys is None else _labels(runs_table_, keys, owners), values)
+        name: (
+            None if keys is None else _grouped_labels(runs_table_, keys, owners, values, name, outside),
+            values,
+        )
         for name, (owners, values) in measured.items()
     }
+    if keys is not None:
+        _warn_outside("summarize", keys, outside)
     groups = None if keys is None else _labels(runs_table_, keys, run_keys)
     out = _distribution_table(labelled, keys, groups)
     if "cost_usd" in measured:
@@ -438,7 +478,12 @@ def totals_df(
         call_groups = pd.Series("all", index=calls.index, dtype=object)
     else:
         run_groups = _labels(runs_, keys, runs_["run_key"].to_numpy(dtype=object)).set_axis(runs_.index)
-        call_groups = _labels(runs_, keys, calls["run_key"].to_numpy(dtype=object)).set_axis(calls.index)
+        outside: dict[str, int] = {}
+        call_owners = calls["run_key"].to_numpy(dtype=object)
+        call_groups = _grouped_labels(
+            runs_, keys, call_owners, np.zeros(len(calls)), "tool_calls", outside
+        ).set_axis(calls.index)
+        _warn_outside("totals_df", keys, outside)
     rows = {}
     for group in ["all"] if keys is None else pd.unique(run_groups.to_numpy()):
         in_group = (run_groups.isna() if _missing(group) else run_groups == group).to_numpy()

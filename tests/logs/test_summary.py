@@ -280,3 +280,27 @@ def test_a_table_is_summarised_by_any_of_its_columns() -> None:
         summarize(calls, by="nope")
     with pytest.raises(OptionError, match="takes only by="):
         summarize(calls, runs=runs)
+
+
+def test_a_grouping_says_how_many_values_it_leaves_out() -> None:
+    # c0 is called and answered outside any run: no run, so no model, holds it.
+    events = [
+        at(0, "TOOL_CALL_START", toolCallId="c0", toolCallName="search"),
+        at(100, "TOOL_CALL_END", toolCallId="c0"),
+        at(300, "TOOL_CALL_RESULT", toolCallId="c0", messageId="m0", content="x"),
+        at(1000, "RUN_STARTED", threadId="t", runId="r1"),
+        at(1100, "TOOL_CALL_START", toolCallId="c1", toolCallName="search"),
+        at(1200, "TOOL_CALL_END", toolCallId="c1"),
+        at(1700, "TOOL_CALL_RESULT", toolCallId="c1", messageId="m1", content="y"),
+        at(2000, "RUN_FINISHED", threadId="t", runId="r1", usage=[{"model": "m", "outputTokens": 5}]),
+    ]
+    with pytest.warns(EventLogWarning, match=r"summarize: by=model: values measured outside any run are in no"
+                      r" group and left out \(tool_latency_s: 1\)"):  # fmt: skip
+        summary = summarize(events, by="model")
+    assert summary.index.get_level_values("model").unique().tolist() == ["m"]
+    assert summary.loc[("m", "tool_latency_s"), ["count", "mean"]].tolist() == [1, pytest.approx(0.5)]
+    with pytest.warns(EventLogWarning, match=r"totals_df: by=model: .* \(tool_calls: 1\)"):
+        totals = totals_df(events, by="model")
+    assert totals.loc["m", "tool_calls"] == 1
+    # Without by= every value is counted.
+    assert summarize(events).loc["tool_latency_s", "count"] == 2
