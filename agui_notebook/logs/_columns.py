@@ -550,7 +550,8 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "latency_s",
-        "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran)",
+        "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran); a cancelled call's"
+        " ends when it was cancelled",
         dtype="float64",
         unit="s",
         compute=lambda t: np.where(
