@@ -37,7 +37,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     └── OptionError                (ValueError)   an argument value a function does not take
 
     AguiNotebookWarning            (UserWarning)
-    ├── EventLogWarning                           logs: input skipped, or odd values read as missing
+    ├── EventLogWarning                           logs: input skipped, odd values read as missing, runs left out
     └── StateUpdateWarning                        a STATE_DELTA that did not apply; the old state is kept
 
 >>> from agui_notebook import AguiNotebookError, EventParseError, iter_wire_events
@@ -458,7 +458,8 @@ def internal_failure(exc: BaseException) -> str:
 
 class EventLogWarning(AguiNotebookWarning):
     """Some input could not be read and was skipped (``errors="collect"``, a folder's entries that are not logs,
-    a recorder given non-events), or a log table read odd values as missing (``attrs["odd_values"]``)."""
+    an empty file, a recorder given non-events), a log table read odd values as missing
+    (``attrs["odd_values"]``), or a summary's total leaves some runs out (no usage, no price: how many)."""
 
 
 class StateUpdateWarning(AguiNotebookWarning):

@@ -38,6 +38,7 @@ from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EventRecord, to_wire_event
 from agui_notebook.agui._interrupts import approval_response, build_resume_entries
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
+from agui_notebook.agui._tool_outcome import FAILED_CLOSEOUT, failed_call
 from agui_notebook.agui._verify import EventChecker
 from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler
 from agui_notebook.bridge._messages import AGUI_KEY
@@ -125,6 +126,8 @@ class _Run:
     text_parts: int = 0
     interrupted: bool = False
     errors: list[str] = field(default_factory=list)
+    run_error: str | None = None  # the message of the RUN_ERROR the agent sent
+    agent_run: tuple[str, str] | None = None  # (threadId, runId) of the agent's RUN_STARTED
 
 
 class ConversationReducer:
@@ -337,6 +340,8 @@ class ConversationReducer:
         finally:
             self._run = None
             self.last_run = run
+        if run.run_error is not None:
+            changes += self._blame_closed_calls(run.run_error)
         if outcome in ("cancelled", "error"):
             changes += self._close_open_parts()
         changes += self._settle_cancelled_approvals()
@@ -366,6 +371,42 @@ class ConversationReducer:
                 else:
                     continue
                 changes.append(MessageChange("part", mi, pi))
+        return changes
+
+    def _blame_closed_calls(self, run_error: str) -> list[MessageChange]:
+        """The calls pydantic-ai closed when the run failed (``FAILED_CLOSEOUT``): the one that failed shows the
+        RUN_ERROR's message, the others are marked ``ended: "cancelled"`` (their card says "Cancelled"), as
+        ``tool_calls_df`` reads them (``failed_call``). When the error does not tell which call failed, each shows
+        the message."""
+        self.settle()
+        closed: list[tuple[int, int]] = []
+        for mi, message in enumerate(self._messages):
+            for pi, part in enumerate(message.get("parts") or []):
+                if (
+                    part.get("state") == "output-error"
+                    and part.get("errorText") == FAILED_CLOSEOUT
+                    and not tool_call_ended(part)
+                ):
+                    closed.append((mi, pi))
+        if not closed:
+            return []
+        calls = []
+        for mi, pi in closed:
+            part = self._messages[mi]["parts"][pi]
+            kind = str(part.get("type", ""))
+            name = part.get("toolName") if kind == "dynamic-tool" else kind.removeprefix("tool-")
+            calls.append((str(part.get("toolCallId")), name if isinstance(name, str) else None))
+        culprit = failed_call(calls, run_error)
+        names = dict(calls)
+        changes: list[MessageChange] = []
+        for (mi, pi), (call_id, _) in zip(closed, calls, strict=True):
+            parts = self._messages[mi]["parts"]
+            if culprit is None or call_id == culprit:
+                parts[pi] = {**parts[pi], "errorText": run_error}
+            else:
+                text = f"Cancelled: {names[culprit] or 'another tool'} failed"
+                parts[pi] = ended_as({**parts[pi], "errorText": text}, "cancelled")
+            changes.append(MessageChange("part", mi, pi))
         return changes
 
     def _settle_cancelled_approvals(self) -> list[MessageChange]:
@@ -408,6 +449,8 @@ class ConversationReducer:
         if kind == "RUN_STARTED":
             live = dict(event) if run.event_started else self._run_started(run, event)
             run.event_started = run.event_open = True
+            if isinstance(event.get("runId"), str):  # the run the client's own ending closes
+                run.agent_run = (str(event.get("threadId", run.thread_id)), str(event["runId"]))
             return self._assemble(live, index)
         if kind == "STATE_SNAPSHOT":
             self.state = event.get("snapshot")
@@ -430,6 +473,7 @@ class ConversationReducer:
         elif kind == "RUN_ERROR":
             run.event_open = False
             run.errors.append(str(event.get("message", "")))
+            run.run_error = str(event.get("message", ""))
         return self._assemble(event, index)
 
     def _run_started(self, run: _Run, received: dict[str, JSON] | None = None) -> dict[str, JSON]:
@@ -478,7 +522,8 @@ class ConversationReducer:
             if code:
                 terminal["code"] = code
         else:
-            terminal = {"type": "RUN_FINISHED", "threadId": run.thread_id, "runId": run.run_id}
+            thread_id, run_id = run.agent_run or (run.thread_id, run.run_id)
+            terminal = {"type": "RUN_FINISHED", "threadId": thread_id, "runId": run_id}
             if outcome == "cancelled":
                 terminal["outcome"] = {"type": "cancelled"}
         if outcome in ("error", "cancelled"):

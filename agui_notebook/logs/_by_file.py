@@ -39,16 +39,20 @@ from agui_notebook._errors import (
 from agui_notebook._shown import shown
 from agui_notebook._types import ReadErrorMode
 
+from ._columns import RUN_COLUMNS, names
 from ._file_slices import piece_size, split_large_files
-from ._load import _progress_bar, _warn_skipped, file_error, load_events
+from ._load import EMPTY_FILE, _progress_bar, _warn_skipped, file_error, load_events
 from ._odd_values import id_text, warn_odd_values
 from ._read import Problems
 from ._run_assignment import assign_runs, run_keys
+from ._run_models import inherit_models
 from ._sources import sources
 
 __all__ = ["FilePart", "by_file", "column_array", "file_part", "file_paths", "start_method"]
 
 _BOUNDARIES = ("RUN_STARTED", "RUN_FINISHED", "RUN_ERROR")
+_RUN_TABLE_COLUMNS = frozenset(name for name in names(RUN_COLUMNS) if name != "cost_usd")
+"""The columns that tell a runs table (``runs_df``), whose models are given over the whole load."""
 
 
 def file_paths(source: Any, skipped: list[dict[str, str]]) -> list[str] | None:
@@ -68,12 +72,15 @@ def file_paths(source: Any, skipped: list[dict[str, str]]) -> list[str] | None:
 class FilePart:
     """What one file (or a few files read together) gives: its tables, its runs and its run boundaries."""
 
-    __slots__ = ("boundaries", "errors", "events", "odd", "run_ids", "source_starts", "tables")
+    __slots__ = ("boundaries", "empty", "errors", "events", "odd", "run_ids", "source_starts", "tables")
 
     def __init__(self, tables: dict[str, pd.DataFrame], frame: pd.DataFrame) -> None:
         self.tables = tables
         self.events = len(frame)
         self.errors = frame.attrs.get("errors", [])
+        self.empty: list[dict[str, str]] = [
+            e for e in frame.attrs.get("skipped", []) if e["reason"] == EMPTY_FILE
+        ]
         self.odd = {name: table.attrs.get("odd_values", []) for name, table in tables.items()}
         self.odd["load_events"] = frame.attrs.get("odd_values", [])
         self.run_ids = _run_ids(frame)
@@ -410,21 +417,27 @@ def by_file(
         tables = _lazy_tables(client, parts, outlines, builders)
     else:
         tables = {name: _combined([part.tables[name] for part in parts], outlines) for name in builders}
+        for table in tables.values():
+            if _RUN_TABLE_COLUMNS.issubset(table.columns):
+                inherit_models(table)  # from a run in an earlier piece of the same log
     _report(tables, outlines, skipped)
     return tables
 
 
 def _report(tables: dict[str, Any], outlines: list[FilePart], skipped: list[dict[str, str]] | None) -> None:
-    """The odd values, unreadable lines and skipped folder entries of the whole load: in attrs, warned once."""
+    """The odd values, unreadable lines, skipped folder entries and empty files of the whole load: in attrs,
+    warned once."""
     warn_odd_values(
         "load_events", [entry for part in outlines for entry in part.odd["load_events"]], stacklevel=5
     )
     problems = [entry for part in outlines for entry in part.errors]
+    skipped = [*(skipped or []), *(entry for part in outlines for entry in part.empty)]
     for name, table in tables.items():
         odd = [entry for part in outlines for entry in part.odd[name]]
         if isinstance(table, pd.DataFrame):  # a Dask table has no attrs
             table.attrs["odd_values"] = odd
             table.attrs["errors"] = problems
+            table.attrs["skipped"] = skipped
         warn_odd_values(name, odd, stacklevel=5)
     if problems:
         warnings.warn(

@@ -59,7 +59,7 @@ def columns_of(columns: tuple[Column, ...], parts: Any, given: Collection[str] =
 RUN_STATUSES = ("success", "error", "interrupt", "cancelled", "incomplete")
 """The categories of ``runs_df``'s ``status``, in order."""
 
-TOOL_STATUSES = ("ok", "error", "denied", "pending")
+TOOL_STATUSES = ("ok", "error", "denied", "cancelled", "pending")
 """The categories of ``tool_calls_df``'s ``status``, in order."""
 
 MESSAGE_KINDS = pd.CategoricalDtype(["text", "reasoning"])
@@ -200,7 +200,9 @@ RUN_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "model",
-        "the model(s) the run's usage entries name (`a + b` for several), else its metadata's `model`",
+        "the model(s) the run's usage entries name (`a + b` for several), else its metadata's `model`; a run"
+        " that ended without usage (RUN_ERROR, cancelled, incomplete): its request's `forwardedProps.model`,"
+        " else the model of its thread's previous run",
         dtype="str",
         compute=lambda r: text_column(r.models),
     ),
@@ -218,18 +220,19 @@ RUN_COLUMNS: tuple[Column, ...] = (
         compute=lambda r: seconds_between(r.finished, r.started),
     ),
     Column(
-        "ttft_s",
-        "RUN_STARTED to the first non-empty text or reasoning delta",
-        dtype="float64",
-        unit="s",
-        compute=lambda r: seconds_between(r.stream_first, r.started),
-    ),
-    Column(
         "time_to_first_text_s",
-        "RUN_STARTED to the first non-empty text delta",
+        "RUN_STARTED to the first non-empty text delta: the wait a chat user feels",
         dtype="float64",
         unit="s",
         compute=lambda r: seconds_between(r.text_first, r.started),
+    ),
+    Column(
+        "ttft_s",
+        "RUN_STARTED to the first non-empty text or reasoning delta (vLLM's TTFT over chunks: a model that"
+        " reasons first makes it shorter than time_to_first_text_s)",
+        dtype="float64",
+        unit="s",
+        compute=lambda r: seconds_between(r.stream_first, r.started),
     ),
     Column(
         "text_chars",
@@ -547,7 +550,8 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "latency_s",
-        "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran)",
+        "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran); a cancelled call's"
+        " ends when it was cancelled",
         dtype="float64",
         unit="s",
         compute=lambda t: np.where(
@@ -592,16 +596,24 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "error",
-        "the tool's error: an `error` field on the result, a producer failure marker, or RUN_ERROR",
+        "the tool's error: an `error` field on the result, a producer failure marker, or RUN_ERROR (the call"
+        " that failed a run carries its message)",
         dtype="str",
         compute=lambda t: text_column(t.calls.error),
     ),
     Column(
         "status",
-        "ok (result without error), error, denied (refused by the user or client: never ran), or pending"
-        " (no result yet)",
+        "ok (result without error), error, denied (refused by the user or client: never ran), cancelled"
+        " (stopped before it returned: a sibling call failed, its run was cancelled, or its approval was"
+        " cancelled by a new message), or pending (no result yet)",
         dtype="category",
         compute=lambda t: pd.Categorical(t.calls.status, categories=list(TOOL_STATUSES)),
+    ),
+    Column(
+        "cause",
+        "of a call cancelled because a sibling failed: that call's `tool_call_id` (its `error` says why)",
+        dtype="str",
+        compute=lambda t: text_column(t.calls.cause),
     ),
 )
 
@@ -678,12 +690,17 @@ REASONING_COLUMNS: tuple[Column, ...] = (
 
 SUMMARY_DISTRIBUTIONS: tuple[Column, ...] = (
     Column(
+        "time_to_first_text_s",
+        "time to first text chunk, per run: the wait a chat user feels",
+        dtype="",
+        unit="s",
+    ),
+    Column(
         "ttft_s",
         "time to first text or reasoning chunk, per run (vLLM's TTFT, chunk-based)",
         dtype="",
         unit="s",
     ),
-    Column("time_to_first_text_s", "time to first text chunk, per run", dtype="", unit="s"),
     Column(
         "inter_chunk_latency_s",
         "gaps between consecutive text/reasoning chunks, all runs pooled (ITL over chunks)",
@@ -729,12 +746,35 @@ SUMMARY_TOTALS: tuple[Column, ...] = (
     ),
     Column("input_tokens", "input tokens over all runs that reported usage", dtype="Int64", unit="tokens"),
     Column("output_tokens", "output tokens over all runs that reported usage", dtype="Int64", unit="tokens"),
-    Column("output_tokens_per_s", "output_tokens / span_s", dtype="float64", unit="tokens/s"),
+    Column(
+        "runs_without_usage",
+        "runs that reported no usage: left out of the token totals (a warning says so when others did)",
+        dtype="int64",
+    ),
+    Column(
+        "busy_s",
+        "the runs' durations summed: time spent in runs (idle time between them left out; overlapping runs"
+        " each count)",
+        dtype="float64",
+        unit="s",
+    ),
+    Column(
+        "output_tokens_per_s",
+        "output tokens per second of run time: over the finished runs that reported output tokens, their"
+        " tokens / their durations summed (not / span_s, which includes the idle time between runs)",
+        dtype="float64",
+        unit="tokens/s",
+    ),
     Column(
         "cost_usd",
         "cost over the runs with a price (only when the runs have `cost_usd`)",
         dtype="float64",
         unit="USD",
+    ),
+    Column(
+        "runs_without_cost",
+        "runs left out of cost_usd: no usage or no price (only when the runs have `cost_usd`)",
+        dtype="int64",
     ),
     Column("text_chars", "characters of text over all runs", dtype="int64", unit="chars"),
     Column("reasoning_chars", "characters of reasoning over all runs", dtype="int64", unit="chars"),
@@ -742,6 +782,7 @@ SUMMARY_TOTALS: tuple[Column, ...] = (
     Column("tool_calls", "tool calls over all runs", dtype="int64"),
     Column("tool_errors", "tool calls with status error", dtype="int64"),
     Column("tool_denied", "tool calls with status denied", dtype="int64"),
+    Column("tool_cancelled", "tool calls with status cancelled (not errors: see `cause`)", dtype="int64"),
 )
 """The columns of :func:`totals_df`, in order."""
 

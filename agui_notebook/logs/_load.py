@@ -18,6 +18,7 @@ from agui_notebook._errors import EventLogWarning, OptionalDependencyError, Opti
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
 from agui_notebook._types import LogSource, ReadErrorMode
+from agui_notebook.agui._tool_outcome import DENIED_TOOL_MESSAGE_ERROR
 from agui_notebook.chat._records import RUN_START, decode_run_inputs
 from agui_notebook.wire._reader import unreadable
 
@@ -61,8 +62,8 @@ def load_events(
     equivalent AG-UI events.
 
     Gzip-compressed logs are read as they are (told by their first bytes; a folder's ``*.jsonl.gz`` and the
-    like); a folder's suffixes match in any case, and the entries of a folder that are not logs are listed
-    in ``df.attrs["skipped"]`` with a warning.
+    like); a folder's suffixes match in any case, and the entries of a folder that are not logs, and the
+    files that hold no events (empty), are listed in ``df.attrs["skipped"]`` with a warning.
 
     ``errors="raise"`` stops at the first unreadable line with an ``EventParseError`` naming the file and
     line; ``errors="collect"`` skips them, lists them in ``df.attrs["errors"]`` and warns. Readable events
@@ -82,7 +83,7 @@ def load_events(
     skipped: list[dict[str, str]] = []
     builder = EventTableBuilder()
     try:
-        frame = _read(sources(source, skipped), builder, problems, progress)
+        frame = _read(sources(source, skipped), builder, problems, progress, skipped)
     except SourceError:
         raise
     except OSError as exc:  # a file that went away since it was listed, or that the system would not read
@@ -93,20 +94,32 @@ def load_events(
     sent = tool_results_sent(source, frame)
     if sent:
         frame.attrs[TOOL_RESULTS_SENT] = sent
+    decided = tool_decisions_sent(source, frame)
+    if decided:
+        frame.attrs[TOOL_DECISIONS_SENT] = decided
     problems.warn()
     _warn_skipped(skipped)
     warn_odd_values("load_events", builder.odd_entries)
     return frame
 
 
+EMPTY_FILE = "empty: no events"
+"""The reason ``attrs["skipped"]`` gives for a file that holds no events (no bytes, or only blank lines)."""
+
+
 def _read(
-    items: list[Source], builder: EventTableBuilder, problems: Problems, progress: bool | None
+    items: list[Source],
+    builder: EventTableBuilder,
+    problems: Problems,
+    progress: bool | None,
+    skipped: list[dict[str, str]],
 ) -> pd.DataFrame:
     bar = _progress_bar(progress, sum(s.size for s in items))
     try:
         # Millions of short-lived dicts would trigger collections that find nothing to free.
         with collections_paused():
             for item in items:
+                before = builder.rows, len(problems.items)
                 code = builder.sources.code(item.name)
                 for batch in normalized(item.batches(problems), item.name, problems):
                     builder.add(code, batch)
@@ -114,6 +127,12 @@ def _read(
                         bar.update(batch.nbytes)
                     del batch  # freed before the next one is read: its memory serves the next
                 item.data = None
+                if (
+                    item.path is not None
+                    and item.slice is None
+                    and (builder.rows, len(problems.items)) == before
+                ):
+                    skipped.append({"path": item.path, "reason": EMPTY_FILE})
             return builder.finish()
     finally:
         if bar is not None:
@@ -183,6 +202,62 @@ def tool_results_sent(source: Any, frame: pd.DataFrame) -> dict[str, dict[str, A
     return sent
 
 
+TOOL_DECISIONS_SENT = "tool_decisions_sent"
+"""The ``attrs`` key of a chat's events table that holds ``tool_decisions_sent``."""
+
+
+def tool_decisions_sent(source: Any, frame: pd.DataFrame) -> dict[str, str]:
+    """What a chat decided for the tool calls the user refused, by tool call id: ``"denied"`` (the user denied
+    the approval) or ``"cancelled"`` (a new message cancelled it), from the run inputs it sent: a ToolMessage
+    whose ``error`` is ``DENIED_TOOL_MESSAGE_ERROR``, or a resume entry answering the interrupt that asked for
+    the call's approval (the interrupts are read from the frame's RUN_FINISHED events).
+
+    The decision is the client's: it stands whatever the agent sends afterwards (agents commonly answer a denied
+    call with a TOOL_CALL_RESULT "cancelled"). ``{}`` for a source that is no chat or chat log.
+    """
+    run_inputs = recorded_run_inputs(source, frame)
+    if not run_inputs:
+        return {}
+    asked = _approvals_asked(frame) if any(run_input.get("resume") for _, run_input in run_inputs) else {}
+    decided: dict[str, str] = {}
+    for _, run_input in run_inputs:  # in order: the first decision on a call is the user's
+        for entry in run_input.get("resume") or ():
+            interrupt_id = entry.get("interruptId") if isinstance(entry, dict) else None
+            call_id = asked.get(interrupt_id) if isinstance(interrupt_id, str) else None
+            if call_id is None:
+                continue
+            payload = entry.get("payload")
+            if entry.get("status") == "cancelled":
+                decided.setdefault(call_id, "cancelled")
+            elif (
+                entry.get("status") == "resolved"
+                and isinstance(payload, dict)
+                and payload.get("approved") is False
+            ):
+                decided.setdefault(call_id, "denied")
+        for message in run_input.get("messages") or ():
+            if isinstance(message, dict) and message.get("role") == "tool":
+                call_id = message.get("toolCallId")
+                if isinstance(call_id, str) and message.get("error") == DENIED_TOOL_MESSAGE_ERROR:
+                    decided.setdefault(call_id, "denied")
+    return decided
+
+
+def _approvals_asked(frame: pd.DataFrame) -> dict[str, str]:
+    """Interrupt id -> the tool call whose approval it asks, from the frame's RUN_FINISHED interrupts."""
+    asked: dict[str, str] = {}
+    finished = (frame["type"] == "RUN_FINISHED").to_numpy()
+    for event in frame["event"].array[finished] if finished.any() else ():
+        outcome = event.get("outcome") if isinstance(event, dict) else None
+        listed = outcome.get("interrupts") if isinstance(outcome, dict) else None
+        for interrupt in listed if isinstance(listed, list) else ():
+            if isinstance(interrupt, dict):
+                interrupt_id, call_id = interrupt.get("id"), interrupt.get("toolCallId")
+                if isinstance(interrupt_id, str) and isinstance(call_id, str):
+                    asked[interrupt_id] = call_id
+    return asked
+
+
 def _warn_skipped(skipped: list[dict[str, str]]) -> None:
     """One warning naming the entries of the folders read that were not read (by folder)."""
     if not skipped:
@@ -192,12 +267,16 @@ def _warn_skipped(skipped: list[dict[str, str]]) -> None:
         folder, name = os.path.split(entry["path"])
         by_folder.setdefault(folder, []).append(name)
     parts = []
+    empty = [entry["path"] for entry in skipped if entry["reason"] == EMPTY_FILE]
     for folder, found in by_folder.items():
-        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
-        parts.append(f"skipped {len(found)} entries of folder {folder!r}: {shown}")
-    warnings.warn(
-        "; ".join(parts) + " (not event logs; listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3
-    )
+        found = [name for name in found if os.path.join(folder, name) not in empty]
+        if found:
+            shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+            parts.append(f"skipped {len(found)} entries of folder {folder!r} (not event logs): {shown}")
+    if empty:
+        shown = ", ".join(map(repr, empty[:5])) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+        parts.append(f"{len(empty)} empty files (no events): {shown}")
+    warnings.warn("; ".join(parts) + " (listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3)
 
 
 _CATEGORICAL = ("source", "thread_id", "run_id", "run_key", "type", "message_id", "tool_call_id",

@@ -199,14 +199,23 @@ def _seconds_since(times: pd.Series, start: pd.Timestamp) -> np.ndarray:
     return ((times - start).dt.total_seconds()).to_numpy(dtype=float)
 
 
+_HATCHES = {"denied": "xx", "cancelled": ".."}
+"""How a call that did not run to its end is drawn: grey, hatched by why (never red: it did not fail)."""
+
 _SHORT_ID = 16
 """Ids up to this long are shown in labels; longer ones (UUIDs) are left out, never cut."""
 
 
-def _call_label(name: Any, call_id: Any, status: Any) -> str:
+def _short_id(call_id: Any) -> bool:
+    return isinstance(call_id, str) and len(call_id) <= _SHORT_ID
+
+
+def _call_label(name: Any, call_id: Any, status: Any, cause: Any = None) -> str:
     label = f"tool {name}"
-    if isinstance(call_id, str) and len(call_id) <= _SHORT_ID:
+    if _short_id(call_id):
         label += f" ({call_id})"
+    if status == "cancelled" and isinstance(cause, str):
+        return f"{label} [cancelled: {cause if _short_id(cause) else 'a sibling'} failed]"
     return label if status == "ok" else f"{label} [{status}]"
 
 
@@ -222,8 +231,9 @@ def plot_run_timeline(
     """One run on a time axis: a lane per reasoning/text message with its chunks, and per tool call.
 
     Tool lanes show argument streaming (START to END) and execution (END to RESULT, red when it failed);
-    a denied call is grey and hatched up to its answer (it never ran), a call without a result is hatched
-    red to the end of the run. ``run_id`` is a ``run_key`` or a ``run_id`` (its first run); it defaults to
+    a denied call is grey and cross-hatched up to its answer (it never ran), a cancelled call (a sibling
+    failed, or the run stopped) grey and dotted up to its end, a call without a result is hatched red to the
+    end of the run. ``run_id`` is a ``run_key`` or a ``run_id`` (its first run); it defaults to
     the first run. ``theme``: see the module.
     """
     frame = events_table(events)
@@ -257,7 +267,7 @@ def plot_run_timeline(
             (
                 seconds(call.started_at),
                 len(lanes),
-                _call_label(call.tool_name, call.tool_call_id, call.status),
+                _call_label(call.tool_name, call.tool_call_id, call.status, call.cause),
                 call,
             )
         )
@@ -283,12 +293,15 @@ def plot_run_timeline(
         ax.broken_barh([(begin, max(args_end - begin, floor))], (lane - 0.3, 0.6), color=palette.args)
         shown.add("args")
         result = seconds(item.result_at)
-        if item.status == "denied":
+        if item.status in ("denied", "cancelled"):
             until = result if math.isfinite(result) else run_end
-            ax.broken_barh([(args_end, max(until - args_end, floor))], (lane - 0.3, 0.6),
-                           facecolor="none", edgecolor=palette.denied, hatch="xx")  # fmt: skip
-            shown.add("denied")
-        elif math.isfinite(result):
+            ax.broken_barh([(args_end, max(until - args_end, floor))], (lane - 0.3, 0.6), facecolor="none",
+                           edgecolor=palette.denied, hatch=_HATCHES[item.status])  # fmt: skip
+            shown.add(item.status)
+        elif math.isfinite(result) or item.status == "error":
+            # A call that failed its run may have no time of its own (pydantic-ai's closing results carry
+            # none): it failed by the end of the run.
+            result = result if math.isfinite(result) else run_end
             color = palette.error if item.status == "error" else palette.tool
             ax.broken_barh([(args_end, max(result - args_end, floor))], (lane - 0.3, 0.6), color=color)
             shown.add("error" if item.status == "error" else "tool")
@@ -306,6 +319,12 @@ def plot_run_timeline(
         "tool": Patch(color=palette.tool, label="tool executing"),
         "error": Patch(color=palette.error, label="tool failed"),
         "denied": Patch(facecolor="none", edgecolor=palette.denied, hatch="xx", label="denied (never ran)"),
+        "cancelled": Patch(
+            facecolor="none",
+            edgecolor=palette.denied,
+            hatch=_HATCHES["cancelled"],
+            label="cancelled (a sibling failed, or the run stopped)",
+        ),
         "pending": Patch(facecolor="none", edgecolor=palette.error, hatch="//", label="no result"),
     }
     handles = [patch for key, patch in legend.items() if key in shown]
@@ -374,6 +393,9 @@ def plot_tool_latency(events: EventsOrSource, *, ax: Any = None, palette: _Palet
         mine = calls[calls["tool_name"] == tool]
         timed = ran[ran["tool_name"] == tool]
         parts = [f"{len(timed)} ran"]
+        cancelled = int((timed["status"] == "cancelled").sum())
+        if cancelled:
+            parts.append(f"{cancelled} of them cancelled")
         for status in ("denied", "pending"):
             count = int((mine["status"] == status).sum())
             if count:
@@ -391,7 +413,8 @@ def plot_tool_latency(events: EventsOrSource, *, ax: Any = None, palette: _Palet
                 whiskerprops={"color": palette.muted}, capprops={"color": palette.muted}, **_horizontal(),
             )  # fmt: skip
             jitter = np.random.default_rng(i).uniform(-0.15, 0.15, len(timed))
-            colors = [palette.error if s == "error" else palette.tool for s in timed["status"]]
+            shade = {"error": palette.error, "cancelled": palette.denied}
+            colors = [shade.get(s, palette.tool) for s in timed["status"]]
             ax.scatter(timed["latency_s"], i + jitter, c=colors, s=18, zorder=3)
         else:
             ax.annotate(

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import EventLogWarning, OptionError
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
@@ -51,8 +52,8 @@ from .tables._tool_calls import kept_tool_calls_table, tool_calls_df
 __all__ = ["summarize", "totals_df"]
 
 _PER_RUN = {
-    "ttft_s": "ttft_s",
     "time_to_first_text_s": "time_to_first_text_s",
+    "ttft_s": "ttft_s",
     "tpot_s": "tpot_s",
     "e2e_latency_s": "duration_s",
     "chunks_per_s": "chunks_per_s",
@@ -205,6 +206,40 @@ def _labels(runs: pd.DataFrame, keys: list[str], run_keys: Any) -> pd.Series:
     return pd.Series(list(picked.astype(object).itertuples(index=False, name=None)), dtype=object)
 
 
+_NO_GROUP = ("<measured outside any run>",)
+"""The label of a value measured outside any run: no group of ``by`` has it, so no group counts it."""
+
+
+def _grouped_labels(
+    runs: pd.DataFrame, keys: list[str], owners: Any, values: np.ndarray, name: str, outside: dict[str, int]
+) -> pd.Series:
+    """The group of each value (``_labels``); a value measured outside any run of ``runs`` is in none (its
+    count, when it has a value, is added to ``outside[name]``)."""
+    labels = _labels(runs, keys, owners)
+    known = pd.Index(runs["run_key"].astype(object)).get_indexer(np.asarray(owners, dtype=object)) >= 0
+    if not known.all():
+        marked = labels.to_numpy(dtype=object, copy=True)
+        for i in np.flatnonzero(~known).tolist():
+            marked[i] = _NO_GROUP
+        labels = pd.Series(marked, dtype=object)
+        left = int((~known & ~np.isnan(values)).sum())
+        if left:
+            outside[name] = left
+    return labels
+
+
+def _warn_outside(function: str, keys: list[str], outside: dict[str, int]) -> None:
+    """Warn that values measured outside any run are in no group of ``by`` (how many, per metric)."""
+    if outside:
+        counts = ", ".join(f"{name}: {count}" for name, count in outside.items())
+        warnings.warn(
+            f"{function}: by={keys[0] if len(keys) == 1 else keys}: values measured outside any run are in no"
+            f" group and left out ({counts})",
+            EventLogWarning,
+            stacklevel=4,
+        )
+
+
 def _statistics(values: np.ndarray) -> list[float]:
     array = values[~np.isnan(values)]
     if not len(array):
@@ -233,7 +268,10 @@ def summarize(
     The rows are ``SUMMARY_DISTRIBUTIONS`` (``cost_usd`` when the runs have a cost: give ``prices=``, or
     runs from ``runs_df(events, prices=...)``). ``by`` names one or more ``runs_df`` columns (``"model"``,
     ``"source"``, ``"status"``): the index is then (group, metric), every value counted in the group of the
-    run it was measured in. Tables already built are reused when given (``runs=``, ``tool_calls=``,
+    run it was measured in. Given a table instead of events (``summarize(tool_calls_df(log),
+    by="tool_name")``), it summarises that table's own rows, grouped by any of its columns: a ``runs_df`` gives
+    the per-run rows, a ``tool_calls_df`` ``tool_latency_s``, a ``reasoning_df`` ``reasoning_duration_s``.
+    Tables already built are reused when given (``runs=``, ``tool_calls=``,
     ``reasoning=``, ``chunks=``); given all four, ``events`` may be left out. The totals (runs by status,
     tokens, characters, cost) are :func:`totals_df`'s. Files (a path, glob, folder or list of paths) are read
     file by file, as the tables read them (``workers=``, ``client=``, ``progress=``, ``errors=``).
@@ -242,12 +280,22 @@ def summarize(
     >>> log = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 0},
     ...        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "Hi", "timestamp": 250},
     ...        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": 1000}]
-    >>> summarize(log).loc[["ttft_s", "e2e_latency_s"], ["count", "p50"]]
-                   count   p50
+    >>> summarize(log).loc[["time_to_first_text_s", "e2e_latency_s"], ["count", "p50"]]
+                          count   p50
     metric
-    ttft_s             1  0.25
-    e2e_latency_s      1  1.00
+    time_to_first_text_s      1  0.25
+    e2e_latency_s             1  1.00
     """
+    kind = _table_kind(events)
+    if kind is not None:
+        if any(
+            t is not None for t in (runs, tool_calls, reasoning, chunks, prices, workers, client, progress)
+        ):
+            raise OptionError(
+                f"summarize of a {kind}_df table takes only by=: runs=, tool_calls=, reasoning=, chunks=,"
+                " prices=, workers=, client= and progress= are for events"
+            )
+        return _summarize_table(kind, events, by)
     given = {"runs": runs, "tool_calls": tool_calls, "reasoning": reasoning, "chunks": chunks}
     events, given, prices = _from_files(events, given, prices, workers, client, progress, errors)
     tables = _Tables(events, given, prices)
@@ -274,28 +322,117 @@ def summarize(
                 spans["run_key"].to_numpy(dtype=object),
                 spans["duration_s"].to_numpy(dtype=float),
             )
+    outside: dict[str, int] = {}
+    labelled = {
+        name: (
+            None if keys is None else _grouped_labels(runs_table_, keys, owners, values, name, outside),
+            values,
+        )
+        for name, (owners, values) in measured.items()
+    }
+    if keys is not None:
+        _warn_outside("summarize", keys, outside)
+    groups = None if keys is None else _labels(runs_table_, keys, run_keys)
+    out = _distribution_table(labelled, keys, groups)
+    if "cost_usd" in measured:
+        _warn_left_out("summarize", "cost_usd", measured["cost_usd"][1], "no usage or no price")
+    return out
+
+
+def _distribution_table(
+    labelled: dict[str, tuple[pd.Series | None, np.ndarray]], keys: list[str] | None, groups: pd.Series | None
+) -> pd.DataFrame:
+    """One row per metric (and group of ``keys``): count, mean, p50, p90, p99 of its values. ``labelled``
+    gives each metric's values and, with ``keys``, the group of each; ``groups`` every group, in any order."""
     columns = ["count", *SUMMARY_STATISTICS]
-    if keys is None:
-        rows = {name: _statistics(values) for name, (_, values) in measured.items()}
+    if keys is None or groups is None:
+        rows = {name: _statistics(values) for name, (_, values) in labelled.items()}
         out = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
         out.index.name = "metric"
     else:
-        groups = _labels(runs_table_, keys, run_keys)
         order: list[Any] = list(pd.unique(groups.to_numpy()))
         with contextlib.suppress(TypeError):  # groups that do not compare keep their order of appearance
             order = sorted(order, key=lambda g: (pd.isna(g) if not isinstance(g, tuple) else False, g))
         records = []
-        for name, (owners, values) in measured.items():
-            labels = _labels(runs_table_, keys, owners)
+        for name, (labels, values) in labelled.items():
+            assert labels is not None
+            keyed = [_group_key(label) for label in labels.tolist()]
             for group in order:
-                same = labels.to_numpy() == group if not _missing(group) else labels.isna().to_numpy()
+                wanted = _group_key(group)
+                same = np.fromiter((key == wanted for key in keyed), dtype=bool, count=len(keyed))
                 records.append((*(group if len(keys) > 1 else (group,)), name, *_statistics(values[same])))
         out = pd.DataFrame.from_records(records, columns=[*keys, "metric", *columns])
-        out["metric"] = pd.Categorical(out["metric"], categories=list(measured))
+        out["metric"] = pd.Categorical(out["metric"], categories=list(labelled))
         out = out.sort_values([*keys, "metric"], kind="stable").set_index([*keys, "metric"])
         out.index = out.index.set_levels(out.index.levels[-1].astype(str), level=-1)
     out["count"] = out["count"].astype(np.int64)
     return out
+
+
+_TABLE_METRICS = {
+    "runs": {**_PER_RUN},
+    "tool_calls": {"tool_latency_s": "latency_s"},
+    "reasoning": {"reasoning_duration_s": "duration_s"},
+}
+"""The summary rows a table gives on its own: summary row -> the table's column."""
+
+_TABLE_NAMES = {"runs": "runs_df", "tool_calls": "tool_calls_df", "reasoning": "reasoning_df"}
+
+
+def _table_kind(events: Any) -> str | None:
+    """Which table ``events`` is (``runs``, ``tool_calls``, ``reasoning``), or None (events, a path ...)."""
+    if not isinstance(events, pd.DataFrame) or "event" in events.columns:
+        return None
+    for kind in _TABLE_METRICS:
+        if all(column in events.columns for column in _GIVEN_COLUMNS[kind]):
+            return kind
+    return None
+
+
+def _summarize_table(kind: str, table: pd.DataFrame, by: Any) -> pd.DataFrame:
+    """``summarize`` of a runs, tool calls or reasoning table: its own rows, grouped by its own columns."""
+    keys = None
+    if by is not None:
+        keys = [by] if isinstance(by, str) else list(by) if isinstance(by, (list, tuple)) else []
+        missing = [key for key in keys if type(key) is not str or key not in table.columns]
+        if missing or not keys:
+            raise OptionError(f"by must name {_TABLE_NAMES[kind]} columns, not {shown(missing or by)}")
+    groups = None
+    if keys is not None:
+        picked = table[keys].astype(object)
+        groups = (
+            pd.Series(picked[keys[0]].to_numpy(), dtype=object)
+            if len(keys) == 1
+            else pd.Series(list(picked.itertuples(index=False, name=None)), dtype=object)
+        )
+    labelled = {
+        name: (groups, table[column].to_numpy(dtype=float))
+        for name, column in _TABLE_METRICS[kind].items()
+        if column in table.columns
+    }
+    out = _distribution_table(labelled, keys, groups)
+    if "cost_usd" in labelled:
+        _warn_left_out("summarize", "cost_usd", labelled["cost_usd"][1], "no usage or no price", stacklevel=5)
+    return out
+
+
+def _warn_left_out(function: str, what: str, values: np.ndarray, why: str, stacklevel: int = 4) -> None:
+    """Warn when ``what`` is measured over some runs but not all: how many are left out and why (``stacklevel``:
+    the user's call, through the public function and its option checks)."""
+    missing = int(np.isnan(values).sum())
+    if 0 < missing < len(values):
+        warnings.warn(
+            f"{function}: {what} leaves out {missing} of {len(values)} runs ({why})",
+            EventLogWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _group_key(value: Any) -> Any:
+    """A group as a comparable key: a missing value (NaN, None, NA) as None, inside a tuple too."""
+    if isinstance(value, tuple):
+        return tuple(_group_key(v) for v in value)
+    return None if pd.isna(value) else value
 
 
 def _missing(value: Any) -> bool:
@@ -332,13 +469,21 @@ def totals_df(
     runs_ = tables.table("runs")
     calls = tables.table("tool_calls")
     keys = None if by is None else _group_keys(runs_, by)
-    wanted = [name for name in names(SUMMARY_TOTALS) if name != "cost_usd" or "cost_usd" in runs_.columns]
+    priced = "cost_usd" in runs_.columns
+    wanted = [
+        name for name in names(SUMMARY_TOTALS) if priced or name not in ("cost_usd", "runs_without_cost")
+    ]
     if keys is None:
         run_groups = pd.Series("all", index=runs_.index, dtype=object)
         call_groups = pd.Series("all", index=calls.index, dtype=object)
     else:
         run_groups = _labels(runs_, keys, runs_["run_key"].to_numpy(dtype=object)).set_axis(runs_.index)
-        call_groups = _labels(runs_, keys, calls["run_key"].to_numpy(dtype=object)).set_axis(calls.index)
+        outside: dict[str, int] = {}
+        call_owners = calls["run_key"].to_numpy(dtype=object)
+        call_groups = _grouped_labels(
+            runs_, keys, call_owners, np.zeros(len(calls)), "tool_calls", outside
+        ).set_axis(calls.index)
+        _warn_outside("totals_df", keys, outside)
     rows = {}
     for group in ["all"] if keys is None else pd.unique(run_groups.to_numpy()):
         in_group = (run_groups.isna() if _missing(group) else run_groups == group).to_numpy()
@@ -346,10 +491,15 @@ def totals_df(
         called = calls[(call_groups.isna() if _missing(group) else call_groups == group).to_numpy()]
         rows[group] = _totals(these, called)
     out = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=wanted)
+    _warn_left_out("totals_df", "input_tokens/output_tokens", _usage_reported(runs_), "no usage reported")
+    if "cost_usd" in runs_.columns:
+        _warn_left_out(
+            "totals_df", "cost_usd", runs_["cost_usd"].to_numpy(dtype=float), "no usage or no price"
+        )
     for name in wanted:  # counts as integers; token sums as nullable integers (NA: no run reported any)
         if name in ("input_tokens", "output_tokens"):
             out[name] = out[name].astype("Int64")
-        elif name not in ("span_s", "output_tokens_per_s", "cost_usd"):
+        elif name not in ("span_s", "busy_s", "output_tokens_per_s", "cost_usd"):
             out[name] = out[name].astype(np.int64)
     if keys is not None:
         with contextlib.suppress(TypeError):
@@ -371,17 +521,37 @@ def _totals(runs: pd.DataFrame, calls: pd.DataFrame) -> dict[str, Any]:
         "span_s": span,
         "input_tokens": _number(runs["input_tokens"].sum(min_count=1)),
         "output_tokens": output_tokens,
-        "output_tokens_per_s": output_tokens / span if span and not np.isnan(output_tokens) else np.nan,
+        "runs_without_usage": int(np.isnan(_usage_reported(runs)).sum()),
+        "busy_s": float(runs["duration_s"].sum()),
+        "output_tokens_per_s": _tokens_per_busy_second(runs),
         "text_chars": int(runs["text_chars"].sum()),
         "reasoning_chars": int(runs["reasoning_chars"].sum()),
         "chunks": int((runs["text_chunks"] + runs["reasoning_chunks"]).sum()),
         "tool_calls": len(calls),
         "tool_errors": int((calls["status"] == "error").sum()),
         "tool_denied": int((calls["status"] == "denied").sum()),
+        "tool_cancelled": int((calls["status"] == "cancelled").sum()),
     }
     if "cost_usd" in runs.columns:
         totals["cost_usd"] = _number(runs["cost_usd"].sum(min_count=1))
+        totals["runs_without_cost"] = int(runs["cost_usd"].isna().sum())
     return totals
+
+
+def _tokens_per_busy_second(runs: pd.DataFrame) -> float:
+    """Output tokens per second of run time: over the finished runs that reported output tokens, their tokens
+    over the sum of their durations (the idle time between runs is no one's)."""
+    tokens = runs["output_tokens"].to_numpy(dtype=float, na_value=np.nan)
+    seconds = runs["duration_s"].to_numpy(dtype=float)
+    both = ~np.isnan(tokens) & ~np.isnan(seconds)
+    busy = float(seconds[both].sum())
+    return float(tokens[both].sum()) / busy if busy > 0 else np.nan
+
+
+def _usage_reported(runs: pd.DataFrame) -> np.ndarray:
+    """Per run: 1.0 when it reported input or output tokens, NaN when it reported none."""
+    reported = runs["input_tokens"].notna().to_numpy() | runs["output_tokens"].notna().to_numpy()
+    return np.where(reported, 1.0, np.nan)
 
 
 def _number(value: Any) -> float:

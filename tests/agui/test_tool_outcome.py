@@ -14,6 +14,7 @@ from agui_notebook.agui._tool_outcome import (
     ERROR_OUTCOMES,
     UNSUCCESSFUL_OUTCOMES,
     claimed_outcome,
+    failed_call,
 )
 
 CAPTURE = Path(__file__).resolve().parent.parent / "fixtures" / "logs" / "pydantic_ai_runs.jsonl"
@@ -106,7 +107,7 @@ def result_with(encrypted_value: str) -> list[dict[str, Any]]:
         ("failed", "tool-output-error", "error", "failed: boom"),
         ("retried", "tool-output-error", "error", "retried: boom"),
         ("denied", "tool-output-denied", "denied", None),
-        ("interrupted", "tool-output-available", "error", "interrupted: boom"),
+        ("interrupted", "tool-output-available", "cancelled", None),
         ("success", "tool-output-available", "ok", None),
     ],
 )
@@ -130,3 +131,18 @@ def test_an_encrypted_value_that_is_not_text_is_no_claim_for_the_bridge() -> Non
         chunk["type"] for chunk in ui_chunks_from_events(events) if chunk["type"].startswith("tool-output")
     ]
     assert outputs == ["tool-output-available"]
+
+
+@pytest.mark.parametrize(
+    ("closed", "error", "culprit"),
+    [
+        ([("c1", "search")], "anything at all", "c1"),
+        ([("c1", "search"), ("c2", "lookup_db")], "Tool 'lookup_db' exceeded max retries count of 0.", "c2"),
+        ([("c1", "search"), ("c2", "lookup_db")], "Tool 'other' exceeded max retries count of 0.", None),
+        ([("c1", "search"), ("c2", "search")], "Tool 'search' exceeded max retries count of 0.", None),
+        ([("c1", "search"), ("c2", "lookup_db")], "search backend down", None),
+        ([], "boom", None),
+    ],
+)
+def test_the_call_that_failed_a_run(closed: list, error: str, culprit: str | None) -> None:
+    assert failed_call(closed, error) == culprit

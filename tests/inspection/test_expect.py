@@ -81,7 +81,7 @@ def test_tool_errors_are_listed_with_their_error() -> None:
     assert message == (
         'expected no tool errors in the events; flaky_lookup({"key":"x"}) at event 54 (TOOL_CALL_START): '
         'retried: lookup of \'x\' failed: backend unavailable; broken_lookup({"key":"y"}) at event 72 '
-        "(TOOL_CALL_START): failed: Tool execution was interrupted by an error."
+        "(TOOL_CALL_START): lookup service crashed on 'y'"  # the run's error: the call that failed it
     )
     assert "failed: failed:" not in message  # the error says how the call ended; it is not said twice
     expect(LOG, run="parallel_tools").no_tool_errors()

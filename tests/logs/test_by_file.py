@@ -415,3 +415,17 @@ def test_what_is_not_plain_jsonl_is_read_whole(tmp_path: Path) -> None:
     gz = tmp_path / "run.jsonl.gz"
     gz.write_bytes(gzip.compress(b"".join(LINES)))
     assert split_large_files([str(sse), str(gz)], slice_bytes=100) == [str(sse), str(gz)]
+
+
+def test_lazy_tables_have_a_partition_per_batch_of_files(
+    tmp_path: Path, dask_client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seven small logs of whole runs: read together (a batch up to BATCH_BYTES), they are one partition; read
+    # one by one (a batch per file, as files larger than BATCH_BYTES are), one partition each.
+    log = (CAPTURES / "pydantic_ai_runs.jsonl").read_bytes()
+    for i in range(7):
+        (tmp_path / f"log{i}.jsonl").write_bytes(log)
+    assert _quiet(runs_df, tmp_path, client=dask_client, lazy=True).npartitions == 1
+    monkeypatch.setattr(_by_file, "BATCH_BYTES", 0)
+    lazy = _quiet(runs_df, tmp_path, client=dask_client, lazy=True)
+    assert lazy.npartitions == 7 and len(lazy.compute()) == 42

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from agui_notebook.logs._columns import TABLES, markdown_tables
+from agui_notebook.logs._columns import RUN_COLUMNS, SUMMARY_DISTRIBUTIONS, TABLES, markdown_tables, names
 
 DOC = Path(__file__).resolve().parent.parent.parent / "docs" / "metrics.md"
 
@@ -74,3 +74,22 @@ def test_the_table_columns_say_how_they_are_computed() -> None:
         assert all(
             c.unit in ("", "s", "1/s", "chars", "words", "tokens", "tokens/s", "USD") for c in columns
         ), title
+
+
+def test_the_docs_lead_with_time_to_first_text() -> None:
+    # What a chat user waits for comes first, in the tables and in the docs' first examples; ttft_s (which
+    # counts reasoning chunks) is explained beside it.
+    assert names(SUMMARY_DISTRIBUTIONS)[:2] == ["time_to_first_text_s", "ttft_s"]
+    run_names = names(RUN_COLUMNS)
+    assert run_names.index("time_to_first_text_s") + 1 == run_names.index("ttft_s")
+    root = Path(__file__).resolve().parents[2]
+    metrics = (root / "docs" / "metrics.md").read_text()
+    first_example = metrics.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "time_to_first_text_s" in first_example and "ttft_s" not in first_example
+    intro = metrics.split("```", 3)[2]
+    assert "**Time to first text** (`time_to_first_text_s`) is the wait a chat user feels" in intro
+    assert "`ttft_s` beside it is vLLM's TTFT read over chunks, so a reasoning chunk" in intro
+    readme = (root / "README.md").read_text()
+    logs_example = readme.split("**Logs**", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    first_text, ttft = logs_example.index("time_to_first_text_s"), logs_example.index("ttft_s")
+    assert first_text < ttft

@@ -295,3 +295,27 @@ def test_mixed_type_fields_are_read(tmp_path: Path) -> None:
     assert df.loc[df["type"] == "STATE_DELTA", "event"].iloc[0]["delta"][0]["op"] == "add"
     for calls in (tool_calls_df(df), tool_calls_df(path)):
         assert calls["result"].tolist() == ["plain", "parts"]
+
+
+def test_an_empty_file_is_listed_as_skipped_with_a_warning(tmp_path) -> None:
+    import shutil
+
+    from agui_notebook._errors import EventLogWarning
+    from agui_notebook.logs.tables._runs import runs_df
+
+    shutil.copy(CAPTURES / "pydantic_ai_runs.jsonl", tmp_path / "a.jsonl")
+    (tmp_path / "b.jsonl").write_bytes(b"")
+    (tmp_path / "c.jsonl").write_bytes(b"\n\n")
+    empty = [
+        {"path": str(tmp_path / "b.jsonl"), "reason": "empty: no events"},
+        {"path": str(tmp_path / "c.jsonl"), "reason": "empty: no events"},
+    ]
+    with pytest.warns(EventLogWarning, match=r"2 empty files \(no events\): .*b\.jsonl', .*c\.jsonl'"):
+        df = load_events(tmp_path)
+    assert df.attrs["skipped"] == empty and len(df) == 86
+    with pytest.warns(EventLogWarning, match=r"1 empty files"):
+        assert load_events(tmp_path / "b.jsonl").attrs["skipped"] == empty[:1]
+    for workers in (None, 2):  # read file by file, here and on a pool
+        with pytest.warns(EventLogWarning, match=r"2 empty files"):
+            runs = runs_df(tmp_path, workers=workers)
+        assert runs.attrs["skipped"] == empty and len(runs) == 6

@@ -95,6 +95,29 @@ def test_run_timeline(captured, denied, artifacts_dir: Path, theme: str) -> None
 
 
 @pytest.mark.parametrize("theme", THEMES)
+def test_a_call_cancelled_because_a_sibling_failed_is_drawn_apart(artifacts_dir: Path, theme: str) -> None:
+    from tests.support.pydantic_ai_runs import agui_run, make_sibling_failure_agent
+
+    events = load_events(asyncio.run(agui_run(make_sibling_failure_agent("retries"))))
+    ax = plot_run_timeline(events, theme=theme)
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "text 1 (empty)", "tool slow_search (call_s) [cancelled: call_l failed]", "tool lookup_db (call_l) [error]",
+    ]  # fmt: skip
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == [
+        "text (ticks: chunks)", "tool arguments streaming", "tool failed",
+        "cancelled (a sibling failed, or the run stopped)",
+    ]  # fmt: skip
+    # One red bar (the call that failed); the cancelled call grey and dotted.
+    error, grey = {"light": ("#d32f2f", "#757575"), "dark": ("#ef5350", "#9e9e9e")}[theme]
+    bars = [c for c in ax.collections if type(c).__name__ == "PolyCollection"]
+    red = [c for c in bars if not c.get_hatch() and to_hex(c.get_facecolor()[0]) == error]
+    dotted = [c for c in bars if c.get_hatch() == ".." and to_hex(c.get_edgecolor()[0]) == grey]
+    assert (len(red), len(dotted)) == (1, 1)
+    check_and_save(ax, artifacts_dir, "timeline_cancelled_sibling", theme)
+
+
+@pytest.mark.parametrize("theme", THEMES)
 def test_token_stream(captured, artifacts_dir: Path, theme: str) -> None:
     ax = plot_token_stream(captured, "reasoning_tool_text", theme=theme)
     # Labels say what the line is, whole: no message ids cut to eight characters.

@@ -18,7 +18,7 @@ from agui_notebook.logs.tables._chunks import chunks_df
 from agui_notebook.logs.tables._reasoning import reasoning_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
-from tests.logs.samples import CAPTURES, at, jsonl, known_events
+from tests.logs.samples import CAPTURES, at, jsonl, known_events, values
 
 LATENCIES = [name for name in names(SUMMARY_DISTRIBUTIONS) if name != "cost_usd"]
 
@@ -46,15 +46,22 @@ def test_known_summary() -> None:
 
 
 def test_known_totals() -> None:
-    totals = totals_df(known_events())
-    assert totals.columns.tolist() == [name for name in names(SUMMARY_TOTALS) if name != "cost_usd"]
+    # r2 (error), r3 (interrupt) and r4 (incomplete) report no usage: the token totals are r1's alone.
+    with pytest.warns(EventLogWarning, match=r"input_tokens/output_tokens leaves out 3 of 4 runs"):
+        totals = totals_df(known_events())
+    priced = ("cost_usd", "runs_without_cost")
+    assert totals.columns.tolist() == [name for name in names(SUMMARY_TOTALS) if name not in priced]
     assert totals.index.tolist() == ["all"]
     expected = {
         "runs": 4, "runs_success": 1, "runs_error": 1, "runs_interrupt": 1, "runs_cancelled": 0,
         "runs_incomplete": 1,
         "span_s": 7.0,  # r1 starts at 0 s, r4 (incomplete) at 7 s
-        "input_tokens": 120, "output_tokens": 15, "output_tokens_per_s": 15 / 7.0,
+        "input_tokens": 120, "output_tokens": 15, "runs_without_usage": 3,
+        # Busy time: r1 3.0 s + r2 0.5 s + r3 0.1 s (r4 never ended). Only r1 reported tokens: 15 in its 3 s,
+        # not over the 7 s span, most of it idle between runs.
+        "busy_s": 3.6, "output_tokens_per_s": 15 / 3.0,
         "text_chars": 24, "reasoning_chars": 9, "chunks": 8, "tool_calls": 4, "tool_errors": 2, "tool_denied": 0,
+        "tool_cancelled": 0,
     }  # fmt: skip
     assert totals.loc["all"].to_dict() == pytest.approx(expected)
     assert str(totals["runs"].dtype) == "int64" and str(totals["input_tokens"].dtype) == "Int64"
@@ -199,3 +206,101 @@ def test_chunks_outside_any_run() -> None:
     summary = summarize(log)
     assert summary.loc["inter_chunk_latency_s", "count"] == 1 and summary.loc["ttft_s", "count"] == 0
     assert summarize(log, by="model").empty  # no run, no group
+
+
+def _answered_then_failed() -> list[dict]:
+    """Real pydantic-ai runs with usage: thread-1 answers, then fails (RUN_ERROR, no usage); thread-2 fails
+    first, its request naming the model (as a client-side recorder sees RUN_STARTED's input); thread-3 fails
+    with nothing naming its model."""
+    import asyncio
+
+    from tests.support.pydantic_ai_runs import agui_run, make_answer_or_fail_agent
+
+    agent = make_answer_or_fail_agent()
+
+    async def runs() -> list[dict]:
+        first = await agui_run(agent, "run-1", "hello", include_usage=True)
+        failed = await agui_run(agent, "run-2", "please lookup", include_usage=True)
+        asked = await agui_run(agent, "run-3", "please lookup", include_usage=True, thread_id="thread-2")
+        asked[0]["input"] = {"threadId": "thread-2", "runId": "run-3", "forwardedProps": {"model": "gpt-x"}}
+        lone = await agui_run(agent, "run-4", "please lookup", include_usage=True, thread_id="thread-3")
+        return first + failed + asked + lone
+
+    return asyncio.run(runs())
+
+
+def test_error_runs_keep_their_model() -> None:
+    events = _answered_then_failed()
+    assert [e.get("usage") is None for e in events if e["type"] in ("RUN_FINISHED", "RUN_ERROR")] == [
+        False, True, True, True,
+    ]  # fmt: skip
+    runs = runs_df(events)
+    assert values(runs["status"]) == ["success", "error", "error", "error"]
+    assert values(runs["model"]) == ["function:answer_or_fail", "function:answer_or_fail", "gpt-x", None]
+    by_model = summarize(events, by="model").xs("e2e_latency_s", level="metric")["count"]
+    assert by_model.index[:2].tolist() == ["function:answer_or_fail", "gpt-x"] and pd.isna(by_model.index[2])
+    assert by_model.tolist() == [2, 1, 1]
+
+
+def test_a_total_that_leaves_runs_out_says_how_many() -> None:
+    events = _answered_then_failed()
+    with pytest.warns(EventLogWarning, match=r"totals_df: input_tokens/output_tokens leaves out 3 of 4 runs"):
+        totals = totals_df(events)
+    assert totals.loc["all", ["runs", "runs_without_usage", "input_tokens"]].tolist() == [4, 3, 50]
+    prices = {"function:answer_or_fail": {"input": 1.0, "output": 2.0}}
+    with pytest.warns(
+        EventLogWarning, match=r"totals_df: cost_usd leaves out 3 of 4 runs \(no usage or no price\)"
+    ):
+        totals = totals_df(events, prices=prices)
+    assert totals.loc["all", ["runs_without_cost"]].tolist() == [3]
+    assert totals.loc["all", "cost_usd"] == pytest.approx((50 * 1.0 + 2 * 2.0) / 1e6)
+    with pytest.warns(EventLogWarning, match=r"summarize: cost_usd leaves out 3 of 4 runs"):
+        summary = summarize(events, prices=prices)
+    assert summary.loc["cost_usd", "count"] == 1
+
+
+def test_a_table_is_summarised_by_any_of_its_columns() -> None:
+    events = known_events()
+    calls = tool_calls_df(events)
+    # c1 (search) ran 1.0 s, c2 (calc) 0.5 s; c3 (search) and c4 (calc) have no result.
+    by_tool = summarize(calls, by="tool_name")
+    assert by_tool.index.tolist() == [("calc", "tool_latency_s"), ("search", "tool_latency_s")]
+    assert by_tool["count"].tolist() == [1, 1]
+    assert by_tool["mean"].tolist() == pytest.approx([0.5, 1.0])
+    by_status = summarize(calls, by=["tool_name", "status"])
+    assert by_status.loc[("search", "ok", "tool_latency_s"), "count"] == 1
+    runs = runs_df(events)
+    assert summarize(runs, by="status").loc[("success", "e2e_latency_s"), "count"] == 1
+    assert summarize(runs).equals(summarize(events).loc[list(summarize(runs).index)])
+    spans = reasoning_df(events)
+    assert summarize(spans, by="run_id").index.get_level_values("metric").unique().tolist() == [
+        "reasoning_duration_s"
+    ]
+    with pytest.raises(OptionError, match=r"by must name tool_calls_df columns, not \['nope'\]"):
+        summarize(calls, by="nope")
+    with pytest.raises(OptionError, match="takes only by="):
+        summarize(calls, runs=runs)
+
+
+def test_a_grouping_says_how_many_values_it_leaves_out() -> None:
+    # c0 is called and answered outside any run: no run, so no model, holds it.
+    events = [
+        at(0, "TOOL_CALL_START", toolCallId="c0", toolCallName="search"),
+        at(100, "TOOL_CALL_END", toolCallId="c0"),
+        at(300, "TOOL_CALL_RESULT", toolCallId="c0", messageId="m0", content="x"),
+        at(1000, "RUN_STARTED", threadId="t", runId="r1"),
+        at(1100, "TOOL_CALL_START", toolCallId="c1", toolCallName="search"),
+        at(1200, "TOOL_CALL_END", toolCallId="c1"),
+        at(1700, "TOOL_CALL_RESULT", toolCallId="c1", messageId="m1", content="y"),
+        at(2000, "RUN_FINISHED", threadId="t", runId="r1", usage=[{"model": "m", "outputTokens": 5}]),
+    ]
+    with pytest.warns(EventLogWarning, match=r"summarize: by=model: values measured outside any run are in no"
+                      r" group and left out \(tool_latency_s: 1\)"):  # fmt: skip
+        summary = summarize(events, by="model")
+    assert summary.index.get_level_values("model").unique().tolist() == ["m"]
+    assert summary.loc[("m", "tool_latency_s"), ["count", "mean"]].tolist() == [1, pytest.approx(0.5)]
+    with pytest.warns(EventLogWarning, match=r"totals_df: by=model: .* \(tool_calls: 1\)"):
+        totals = totals_df(events, by="model")
+    assert totals.loc["m", "tool_calls"] == 1
+    # Without by= every value is counted.
+    assert summarize(events).loc["tool_latency_s", "count"] == 2

@@ -300,3 +300,81 @@ async def resume_vercel(agent: Agent, messages: list[dict[str, Any]]) -> list[di
         json.loads(c.model_dump_json(by_alias=True, exclude_none=True)) async for c in adapter.run_stream()
     ]
     return [c for c in chunks if c.get("type") != "done"]
+
+
+def make_sibling_failure_agent(failure: str) -> Agent:
+    """An agent that calls ``slow_search`` and ``lookup_db`` together; ``lookup_db`` fails while the search
+    still runs, so pydantic-ai cancels the search. ``failure``: ``"retries"`` (a ``ModelRetry`` past its
+    retries: the RUN_ERROR names the tool) or ``"raise"`` (an exception whose message names no tool).
+
+    The model's second turn answers in text (only reached when nothing failed)."""
+
+    async def two_tools(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+        if _tool_rounds(messages):
+            yield "Done."
+            return
+        yield {1: DeltaToolCall(name="slow_search", json_args='{"q": "a"}', tool_call_id="call_s")}
+        yield {2: DeltaToolCall(name="lookup_db", json_args='{"k": "b"}', tool_call_id="call_l")}
+
+    agent = Agent(FunctionModel(stream_function=two_tools, model_name="function:two_tools"))
+
+    @agent.tool_plain
+    async def slow_search(q: str) -> str:
+        """A search that takes a while."""
+        await asyncio.sleep(5)
+        return "found"
+
+    @agent.tool_plain(retries=0)
+    async def lookup_db(k: str) -> str:
+        """A lookup that fails."""
+        if failure == "retries":
+            raise ModelRetry("db says no")
+        raise RuntimeError("search backend down")
+
+    return agent
+
+
+def make_answer_or_fail_agent() -> Agent:
+    """An agent (model ``function:answer_or_fail``) that answers in text, unless the prompt asks for a lookup:
+    then its tool raises and the run ends with RUN_ERROR."""
+
+    async def answer_or_fail(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[Any]:
+        prompt = str(getattr(messages[-1].parts[-1], "content", ""))
+        if "lookup" in prompt:
+            yield {0: DeltaToolCall(name="lookup_db", json_args='{"k": "b"}', tool_call_id="call_l")}
+            return
+        yield "Hello."
+
+    agent = Agent(FunctionModel(stream_function=answer_or_fail, model_name="function:answer_or_fail"))
+
+    @agent.tool_plain
+    def lookup_db(k: str) -> str:
+        """A lookup whose backend is down."""
+        raise RuntimeError("search backend down")
+
+    return agent
+
+
+async def agui_run(
+    agent: Agent,
+    run_id: str = "run-1",
+    prompt: str = PROMPT,
+    include_usage: bool = False,
+    thread_id: str = "thread-1",
+) -> list[dict[str, Any]]:
+    """One run of ``agent`` streamed as AG-UI wire dicts (``include_usage``: RUN_FINISHED reports usage)."""
+    run_input = RunAgentInput(
+        thread_id=thread_id,
+        run_id=run_id,
+        messages=[UserMessage(id=f"user-{run_id}", content=prompt)],
+        state=None,
+        tools=[],
+        context=[],
+        forwarded_props=None,
+    )
+    return [
+        json.loads(event.model_dump_json(by_alias=True, exclude_none=True))
+        async for event in AGUIAdapter(
+            agent=agent, run_input=run_input, include_usage=include_usage
+        ).run_stream()
+    ]

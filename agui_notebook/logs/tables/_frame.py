@@ -225,7 +225,8 @@ READING_PARAMETERS = """\
     client : dask.distributed.Client, optional
         Reads the files on a Dask cluster instead. Only for files.
     lazy : bool, default False
-        With ``client=``: a ``dask.dataframe.DataFrame`` whose partitions stay on the cluster.
+        With ``client=``: a ``dask.dataframe.DataFrame`` whose partitions stay on the cluster, one per batch
+        of files (small files together up to 4 MB, a larger file alone).
     progress : bool, optional
         A tqdm progress bar while reading: ``None`` when reading takes more than half a second, ``True``
         always, ``False`` never.

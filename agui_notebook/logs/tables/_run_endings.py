@@ -10,7 +10,7 @@ from .._kinds import RUN_END_TYPES
 from .._odd_values import OddValues, id_text, odd_problem
 from ._frame import EventFrame, last_in_group
 
-__all__ = ["errors_by_run", "run_endings", "run_error_text"]
+__all__ = ["cancelled_runs", "errors_by_run", "run_endings", "run_error_text"]
 
 
 def run_endings(ev: EventFrame, odd: OddValues | None = None) -> tuple[np.ndarray, list[Any]]:
@@ -46,3 +46,18 @@ def errors_by_run(ev: EventFrame, last: np.ndarray, endings: list[Any]) -> dict[
         if isinstance(event, dict) and event.get("type") == "RUN_ERROR":
             errors[run] = run_error_text(event)
     return errors
+
+
+def cancelled_runs(last: np.ndarray, endings: list[Any]) -> set[int]:
+    """The runs that finished with a ``cancelled`` outcome (stopped by the client: an AI SDK ``abort``, a
+    ChatWidget's ``stop()``), by run key (from ``run_endings``)."""
+    found = set()
+    for run, event in zip(np.flatnonzero(last >= 0).tolist(), endings, strict=True):
+        outcome = event.get("outcome") if isinstance(event, dict) else None
+        if (
+            event.get("type") == "RUN_FINISHED"
+            and isinstance(outcome, dict)
+            and outcome.get("type") == "cancelled"
+        ):
+            found.add(run)
+    return found

@@ -19,6 +19,7 @@ from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 from .._columns import RUN_COLUMNS, columns_of
 from .._kinds import MESSAGE_START_TYPES, RUN_START_TYPES
 from .._odd_values import OddValues, odd_problem
+from .._run_models import ENDED_EARLY, inherit_models
 from ._chunks import Chunks
 from ._frame import (
     NAT,
@@ -118,6 +119,24 @@ def _usage(
                 totals[column] = totals.get(column, 0) + count
                 counts[column] = count
     return totals
+
+
+def _requested_model(event: Any) -> str | None:
+    """The model a run's request asked for: ``input.forwardedProps.model`` of its RUN_STARTED (the OpenAI-style
+    request field a client forwards), else None."""
+    run_input = event.get("input") if isinstance(event, dict) else None
+    props = run_input.get("forwardedProps") if isinstance(run_input, dict) else None
+    return _model_of(props)
+
+
+def _requested_models(ev: EventFrame, models: list[Any], status: np.ndarray, start_row: np.ndarray) -> None:
+    """Give the runs that ended without usage (``_ENDED_EARLY``) and name no model the model their request asked
+    for (``_requested_model``)."""
+    early = [run for run, model in enumerate(models) if model is None and status[run] in ENDED_EARLY]
+    rows = np.array([start_row[run] for run in early if start_row[run] >= 0], dtype=np.int64)
+    runs = [run for run in early if start_row[run] >= 0]
+    for run, event in zip(runs, ev.decode(rows), strict=True):
+        models[run] = _requested_model(event)
 
 
 def _model_of(metadata: Any) -> str | None:
@@ -370,6 +389,7 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     parts = _run_parts(ev, chunks, prices, unpriced)
     given = ("prices=",) if prices is not None else ()
     table = ev.finished(pd.DataFrame(columns_of(RUN_COLUMNS, parts, given)), "runs_df")
+    inherit_models(table)
     if prices is not None:
         table.attrs["unpriced_models"] = sorted(unpriced)
         if unpriced:
@@ -430,6 +450,7 @@ def _run_parts(
     for run in range(size):
         found = dict.fromkeys(model for model, _ in entries[run] if model is not None) or named[run]
         models.append(" + ".join(found) if found else None)
+    _requested_models(ev, models, status, start_row)
 
     text = chunks.kind == 0
     streamed = chunks.kind != 2

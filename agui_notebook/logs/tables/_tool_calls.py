@@ -11,15 +11,18 @@ import pandas as pd
 from agui_notebook._options import keyword_options
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
 from agui_notebook.agui._tool_outcome import (
+    CANCELLED_OUTCOMES,
     DENIED_TOOL_MESSAGE_ERROR,
+    FAILED_CLOSEOUT,
     UNSUCCESSFUL_OUTCOMES,
     claimed_outcome,
+    failed_call,
 )
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, columns_of
 from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
-from .._load import TOOL_RESULTS_SENT
+from .._load import TOOL_DECISIONS_SENT, TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
 from ._frame import (
@@ -36,7 +39,7 @@ from ._frame import (
     reading_documented,
     take,
 )
-from ._run_endings import errors_by_run, run_endings
+from ._run_endings import cancelled_runs, errors_by_run, run_endings
 from ._shared import event_frame
 
 __all__ = ["ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
@@ -44,6 +47,9 @@ __all__ = ["ToolCalls", "outcome_markers", "tool_calls_df", "tool_calls_table"]
 
 DENIED = "denied"
 """pydantic-ai's claimed outcome for a refused call, and the status ``tool_calls_df`` gives it."""
+
+CANCELLED = "cancelled"
+"""The status of a call that was stopped before it returned: a sibling failed, or its run was cancelled."""
 
 _AI_SDK_DENIED = "tool-output-denied"
 """The AI SDK chunk that says a call was refused (kept as the result event's ``rawEvent``)."""
@@ -104,6 +110,10 @@ def outcome_markers(
         if outcome in UNSUCCESSFUL_OUTCOMES:
             markers[(int(sources[row]), entity)] = outcome
     return markers, encrypted
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
@@ -206,6 +216,9 @@ class ToolCalls:
         self.result_chars = np.zeros(size, dtype=np.int64)
         self.error: list[Any] = [None] * size
         status = np.full(size, "pending", dtype=object)
+        self.cause: list[Any] = [None] * size
+        closed: dict[int, list[int]] = {}  # run -> its calls closed by pydantic-ai when it failed
+        call_ids: list[Any] = list(category_values(ev.col("tool_call_id"), self.first_row))
         for k, event in zip(np.flatnonzero(result_rows >= 0).tolist(), results, strict=True):
             row = int(result_rows[k])
             event = event if isinstance(event, dict) else {}
@@ -220,6 +233,11 @@ class ToolCalls:
             if claimed == DENIED or (isinstance(raw, dict) and raw.get("type") == _AI_SDK_DENIED):
                 status[k] = DENIED
                 continue
+            if claimed in CANCELLED_OUTCOMES:
+                status[k] = CANCELLED
+                continue
+            if claimed == "failed" and text == FAILED_CLOSEOUT and error is None:
+                closed.setdefault(int(self.run[k]), []).append(k)
             if error is None and claimed is not None:
                 outcome = claimed
                 error = f"{outcome}: {text}" if text else outcome
@@ -229,25 +247,70 @@ class ToolCalls:
                 error = shown
             self.error[k] = error
             status[k] = "ok" if error is None else "error"
+        self._blame_closed(closed, run_errors, call_ids, status)
         unanswered = np.flatnonzero(result_rows < 0)
+        stopped = cancelled_runs(last, endings)
         sent = ev.frame.attrs.get(TOOL_RESULTS_SENT) if unanswered.size else None
         if sent:  # a ChatWidget's frontend tools: their results went to the agent in a run input
-            unanswered = self._sent_results(ev, sent, unanswered, status)
+            # (not those of a stopped run: the chat's closing message for them is no result of the tool)
+            in_stopped = np.isin(self.run[unanswered], list(stopped)) if stopped else np.zeros(0, dtype=bool)
+            left = self._sent_results(ev, sent, unanswered[~in_stopped] if stopped else unanswered, status)
+            unanswered = np.sort(np.concatenate([left, unanswered[in_stopped]])) if stopped else left
         for k in unanswered.tolist():
             message = run_errors.get(int(self.run[k]))
             if message is not None:
                 self.error[k] = message
                 status[k] = "error"
-        refused = _denied_by_resume(ev, decode_odd)
+            elif int(self.run[k]) in stopped:
+                status[k] = CANCELLED
+        refused = _refused_by_resume(ev, decode_odd)
         if refused:
-            call_ids = category_values(ev.col("tool_call_id"), self.first_row)
             for k, call_id in enumerate(call_ids):
-                if (int(self.run[k]), call_id) in refused:
-                    status[k] = DENIED
+                how = refused.get((int(self.run[k]), call_id))
+                if how is not None:
+                    status[k] = how
                     self.error[k] = None
+                    self.cause[k] = None
+        decided: dict[str, str] = ev.frame.attrs.get(TOOL_DECISIONS_SENT) or {}
+        for k, call_id in enumerate(call_ids) if decided else ():
+            how = decided.get(call_id) if isinstance(call_id, str) else None
+            if how is not None:  # the chat's decision stands, whatever the agent sent afterwards
+                status[k] = how
+                self.error[k] = None
+                self.cause[k] = None
+                refused[(int(self.run[k]), call_id)] = how
         self.status = status
         self.executed = status != DENIED
-        """Per call: it ran (a denied call never did: it has no execution latency)."""
+        """Per call: it ran (a denied call, or an approval cancelled before an answer, never did: it has no
+        execution latency)."""
+        for k, call_id in enumerate(call_ids) if refused else ():
+            if (int(self.run[k]), call_id) in refused:
+                self.executed[k] = False
+
+    def _blame_closed(
+        self,
+        closed: dict[int, list[int]],
+        run_errors: dict[int, str],
+        call_ids: list[Any],
+        status: np.ndarray,
+    ) -> None:
+        """The calls pydantic-ai closed when their run failed: the one that raised is an error carrying the
+        RUN_ERROR's message, the others are cancelled with it as their ``cause``. When the error does not tell
+        which call raised (``failed_call``), each is an error with the run's message: none is called cancelled
+        without knowing it was."""
+        for run, calls in closed.items():
+            message = run_errors.get(run)
+            if message is None:
+                continue
+            culprit = failed_call([(str(call_ids[k]), _text_or_none(self.name[k])) for k in calls], message)
+            for k in calls:
+                if culprit is None or call_ids[k] == culprit:
+                    self.error[k] = message
+                    status[k] = "error"
+                else:
+                    self.error[k] = None
+                    self.cause[k] = culprit
+                    status[k] = CANCELLED
 
     def _sent_results(
         self, ev: EventFrame, sent: dict[str, dict[str, Any]], calls: np.ndarray, status: np.ndarray
@@ -292,13 +355,15 @@ class ToolCalls:
         ]
 
 
-def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, str]]:
-    """(run, tool call id) of the calls a later run's resume entries refused.
+def _refused_by_resume(ev: EventFrame, decode_odd: OddValues) -> dict[tuple[int, str], str]:
+    """The status of each call, by (run, tool call id), that a later run's resume entries refused.
 
     A run that stops for approval ends with interrupts naming their ``toolCallId``; the run that resumes it
-    carries ``input.resume`` (as a client-side recorder sees its RUN_STARTED). An entry ``cancelled``, or
-    ``resolved`` with ``payload.approved`` false, refuses the call: pydantic-ai answers both with
-    ``ToolDenied``. Interrupts are matched by id within the same source and thread.
+    carries ``input.resume`` (as a client-side recorder sees its RUN_STARTED). An entry ``resolved`` with
+    ``payload.approved`` false is the user's denial (``denied``); an entry ``cancelled`` (the user asked
+    something new instead) is ``cancelled``, as the widget's card says. pydantic-ai answers both with
+    ``ToolDenied``, whatever result it sends afterwards: the decision is the client's. Interrupts are matched
+    by id within the same source and thread.
     """
     end_rows = np.flatnonzero(ev.mask(RUN_END_TYPES) & (ev.run >= 0))
     sources = ev.col("source").codes
@@ -314,8 +379,8 @@ def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, s
                     key = (int(sources[row]), int(threads[row]), interrupt_id)
                     interrupts[key] = (int(ev.run[row]), call_id)
     if not interrupts:
-        return set()
-    refused = set()
+        return {}
+    refused: dict[tuple[int, str], str] = {}
     start_rows = np.flatnonzero(ev.mask(RUN_START_TYPES))
     for row, event in zip(start_rows.tolist(), ev.decode(start_rows, decode_odd), strict=True):
         run_input = event.get("input") if event is not None else None
@@ -328,7 +393,7 @@ def _denied_by_resume(ev: EventFrame, decode_odd: OddValues) -> set[tuple[int, s
             if entry.get("status") == "cancelled" or (entry.get("status") == "resolved" and declined):
                 call = interrupts.get((int(sources[row]), int(threads[row]), entry["interruptId"]))
                 if call is not None:
-                    refused.add(call)
+                    refused[call] = DENIED if declined else CANCELLED
     return refused
 
 

@@ -16,7 +16,9 @@ from tests.logs.samples import CAPTURES, at, ts, values
 def test_runs_known_answers(known: pd.DataFrame) -> None:
     runs = runs_df(known)
     assert list(runs.columns) == [name for name in names(RUN_COLUMNS) if name != "cost_usd"]
-    assert values(runs["model"]) == ["a + b", None, None, None]
+    # r2 failed and r4 never ended: no usage, so their model is the thread's previous run's. r3 finished (an
+    # interrupt) and named none: it has none.
+    assert values(runs["model"]) == ["a + b", "a + b", None, "a + b"]
     r1, r2, r3, r4 = (runs.iloc[i] for i in range(4))
     assert values(runs["run_id"]) == ["r1", "r2", "r3", "r4"]
     assert values(runs["thread_id"]) == ["t1"] * 4
@@ -148,9 +150,13 @@ def test_prices_that_are_not_prices_are_refused(prices) -> None:
 
 def test_models_of_the_real_captures() -> None:
     runs = runs_df(load_events(CAPTURES / "pydantic_ai_runs.jsonl"))
-    # The crashed run's RUN_ERROR reports no usage, and nothing else names its model.
-    expected = [None if run == "crashing_tool" else f"function::{run}" for run in runs["run_id"]]
-    assert values(runs["model"]) == expected
+    # The crashed run's RUN_ERROR reports no usage: its model is its thread's (thread-0's) previous run's. (Each
+    # capture has a model of its own, so here that is another function's name; a real thread keeps its model.)
+    assert values(runs["thread_id"]) == ["thread-0", "thread-1"] * 3
+    assert values(runs["model"]) == [
+        "function::text_only", "function::reasoning_tool_text", "function::parallel_tools",
+        "function::retried_tool", "function::parallel_tools", "function::needs_approval",
+    ]  # fmt: skip
 
 
 def test_the_ai_sdk_message_metadata_names_the_model() -> None:

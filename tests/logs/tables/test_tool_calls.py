@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 
 from agui_notebook.logs._columns import TOOL_CALL_COLUMNS, names
 from agui_notebook.logs._load import load_events
+from agui_notebook.logs._summary import totals_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
 from tests.logs.samples import CAPTURES, ts, values
@@ -41,7 +44,9 @@ def test_captured_tool_calls(captured: pd.DataFrame) -> None:
         "call_w1": "ok", "call_p": "ok", "call_o": "ok", "call_f": "error", "call_b": "error", "call_d": "pending",
     }  # fmt: skip
     assert calls.loc["call_f", "error"] == "retried: lookup of 'x' failed: backend unavailable"
-    assert calls.loc["call_b", "error"] == "failed: Tool execution was interrupted by an error."
+    # The only call open when the run failed is the one that failed: it carries the RUN_ERROR's message.
+    assert calls.loc["call_b", "error"] == "lookup service crashed on 'y'"
+    assert calls.loc["call_b", "result"] == "Tool execution was interrupted by an error."
     assert calls.loc["call_o", "args"] == {"city": "Oslo"} and calls["args_json_valid"].all()
     assert calls.loc["call_w1", "result"] == '{"city":"Paris","sky":"sunny","temp_c":21}'
     finished = calls.dropna(subset=["result_at"])
@@ -150,7 +155,9 @@ def _approval_log(answer: dict) -> list[dict]:
     ("answer", "status"),
     [
         ({"status": "resolved", "payload": {"approved": False, "reason": "not now"}}, "denied"),
-        ({"status": "cancelled"}, "denied"),  # pydantic-ai denies a cancelled approval ("Cancelled by user.")
+        # pydantic-ai denies a cancelled approval too ("Cancelled by user."), but the user denied nothing: they
+        # asked something new, and the widget's card says "Cancelled".
+        ({"status": "cancelled"}, "cancelled"),
         ({"status": "resolved", "payload": {"approved": True}}, "ok"),
     ],
 )
@@ -158,7 +165,7 @@ def test_a_call_denied_by_its_resume_entry_is_denied(answer: dict, status: str) 
     events = _approval_log(answer)
     call = tool_calls_df(events).iloc[0]
     assert call["status"] == status
-    if status == "denied":
+    if status != "ok":
         # Never executed: no latency, no tool time in the run, no error.
         assert pd.isna(call["latency_s"]) and pd.isna(call["error"])
         assert call["result"] == "The user declined."
@@ -245,3 +252,202 @@ def test_a_chats_frontend_tools_take_their_results_from_the_follow_up_run_input(
     runs = runs_df(chat)
     assert runs["tool_calls"].tolist() == [3, 0]
     assert runs["tool_time_s"].iloc[0] > 0
+
+
+def _sibling_failure(failure: str) -> list[dict]:
+    import asyncio
+
+    from tests.support.pydantic_ai_runs import agui_run, make_sibling_failure_agent
+
+    return asyncio.run(agui_run(make_sibling_failure_agent(failure)))
+
+
+def test_a_call_cancelled_because_its_sibling_failed_is_cancelled_and_names_it() -> None:
+    # A real pydantic-ai run: lookup_db fails past its retries while slow_search runs; pydantic-ai closes both
+    # with the same "interrupted by an error" and says why only in RUN_ERROR, naming the tool.
+    events = _sibling_failure("retries")
+    reason = events[-1]["message"]
+    assert reason.startswith("Tool 'lookup_db' exceeded max retries count of 0.")
+    calls = tool_calls_df(events).set_index("tool_call_id")
+    assert dict(calls["status"].astype(str)) == {"call_s": "cancelled", "call_l": "error"}
+    assert values(calls["cause"]) == ["call_l", None]
+    assert values(calls["error"]) == [None, reason]
+    assert values(calls["result"]) == ["Tool execution was interrupted by an error."] * 2
+    totals = totals_df(events)[["tool_calls", "tool_errors", "tool_denied", "tool_cancelled"]]
+    assert totals.iloc[0].tolist() == [2, 1, 0, 1]
+
+
+def test_when_the_error_names_no_call_each_closed_call_stays_an_error() -> None:
+    # "search backend down" could be either call's: none is called cancelled without knowing it was.
+    events = _sibling_failure("raise")
+    calls = tool_calls_df(events)
+    assert values(calls["status"]) == ["error", "error"]
+    assert values(calls["error"]) == ["search backend down"] * 2
+    assert values(calls["cause"]) == [None, None]
+
+
+def test_a_sibling_that_returned_before_the_failure_is_ok() -> None:
+    events = _sibling_failure("raise")
+    # The search returned before lookup_db failed: only lookup_db was open, so it is the one that failed.
+    closed = [e for e in events if e.get("toolCallId") != "call_s" or e["type"] != "TOOL_CALL_RESULT"]
+    result = {"type": "TOOL_CALL_RESULT", "messageId": "m-s", "toolCallId": "call_s", "content": "found",
+              "role": "tool"}  # fmt: skip
+    closed.insert(next(i for i, e in enumerate(closed) if e["type"] == "TOOL_CALL_RESULT"), result)
+    calls = tool_calls_df(closed).set_index("tool_call_id")
+    assert dict(calls["status"].astype(str)) == {"call_s": "ok", "call_l": "error"}
+    assert calls.loc["call_l", "error"] == "search backend down"
+
+
+def test_calls_open_when_their_run_is_cancelled_are_cancelled() -> None:
+    # An AI SDK stream aborted while a tool ran (read as RUN_FINISHED with a cancelled outcome); and pydantic-ai's
+    # claim "interrupted" for the calls open when its run was cancelled.
+    chunks = [
+        {"type": "start"},
+        {"type": "tool-input-available", "toolCallId": "c1", "toolName": "search", "input": {"q": "x"}},
+        {"type": "abort"},
+    ]
+    assert values(tool_calls_df(chunks)["status"]) == ["cancelled"]
+    interrupted = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        {"type": "TOOL_CALL_RESULT", "messageId": "m1", "toolCallId": "c1", "content": "Interrupted."},
+        {"type": "REASONING_ENCRYPTED_VALUE", "subtype": "message", "entityId": "m1",
+         "encryptedValue": '{"pydantic_ai": {"outcome": "interrupted"}}'},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": "cancelled"}},
+    ]  # fmt: skip
+    calls = tool_calls_df(interrupted)
+    assert values(calls["status"]) == ["cancelled"] and values(calls["error"]) == [None]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The widget's badge and tool_calls_df agree on every status a call can end in.
+
+_BADGE_STATUS = {
+    "Done": "ok",
+    "Error": "error",
+    "Denied": "denied",
+    "Cancelled": "cancelled",
+    "Stopped": "cancelled",
+    "Waiting for approval": "pending",
+    "Running": "pending",
+    "Preparing": "pending",
+}
+"""The status word a tool card's badge shows (widget/_static_html.py's ``_tool_state``, the live card's words)
+and the ``tool_calls_df`` status that says the same."""
+
+
+def _claimed(message_id: str, outcome: str) -> dict:
+    claim = json.dumps({"pydantic_ai": {"outcome": outcome}})
+    return {
+        "type": "REASONING_ENCRYPTED_VALUE",
+        "subtype": "message",
+        "entityId": message_id,
+        "encryptedValue": claim,
+    }
+
+
+class _EveryEnding:
+    """A Python agent whose turns end tool calls every way: the user's text picks the turn. Results and claims
+    are pydantic-ai's wire shapes (its AG-UI adapter's); after any resume it answers each call "cancelled", as
+    agents commonly do for a call they were told not to run."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.stopped = asyncio.Event()
+
+    async def __call__(self, run_input):
+        thread, run_id = run_input.thread_id, f"run-{len(run_input.messages)}"
+        yield {"type": "RUN_STARTED", "threadId": thread, "runId": run_id}
+        for entry in run_input.resume or ():
+            call_id = entry.interrupt_id.removeprefix("int-")
+            yield {"type": "TOOL_CALL_RESULT", "messageId": f"r-{call_id}", "toolCallId": call_id,
+                   "content": "cancelled", "role": "tool"}  # fmt: skip
+        prompt = run_input.messages[-1].content if run_input.messages[-1].role == "user" else ""
+
+        def call(call_id: str, name: str) -> list[dict]:
+            return [
+                {"type": "TOOL_CALL_START", "toolCallId": call_id, "toolCallName": name},
+                {"type": "TOOL_CALL_ARGS", "toolCallId": call_id, "delta": "{}"},
+                {"type": "TOOL_CALL_END", "toolCallId": call_id},
+            ]
+
+        def result(call_id: str, content: str) -> dict:
+            return {"type": "TOOL_CALL_RESULT", "messageId": f"r-{call_id}", "toolCallId": call_id,
+                    "content": content, "role": "tool"}  # fmt: skip
+
+        if prompt == "results":
+            for event in [*call("c_ok", "get_time"), result("c_ok", "12:00"), *call("c_err", "flaky"),
+                          result("c_err", "boom"), _claimed("r-c_err", "failed")]:  # fmt: skip
+                yield event
+        elif prompt == "sibling fails":
+            closeout = "Tool execution was interrupted by an error."
+            for event in [*call("c_search", "slow_search"), *call("c_lookup", "lookup_db"),
+                          result("c_search", closeout), _claimed("r-c_search", "failed"),
+                          result("c_lookup", closeout), _claimed("r-c_lookup", "failed")]:  # fmt: skip
+                yield event
+            yield {"type": "RUN_ERROR", "message": "Tool 'lookup_db' exceeded max retries count of 0."}
+            return
+        elif prompt.startswith("approve"):
+            call_id = {"approve to deny": "c_deny", "approve, then move on": "c_moved", "approve": "c_wait"}[
+                prompt
+            ]
+            for event in call(call_id, "delete_file"):
+                yield event
+            interrupt = {"id": f"int-{call_id}", "reason": "tool_call", "toolCallId": call_id}
+            yield {"type": "RUN_FINISHED", "threadId": thread, "runId": run_id,
+                   "outcome": {"type": "interrupt", "interrupts": [interrupt]}}  # fmt: skip
+            return
+        elif prompt == "run long":
+            for event in call("c_stop", "slow_search"):
+                yield event
+            await self.stopped.wait()  # until the user stops the run
+        yield {"type": "RUN_FINISHED", "threadId": thread, "runId": run_id}
+
+
+def test_the_widgets_badge_and_tool_calls_df_agree_on_every_status(tmp_path) -> None:
+    import asyncio
+
+    from agui_notebook import Chat
+    from agui_notebook.logs._columns import TOOL_STATUSES
+    from agui_notebook.widget._static_html import _tool_state
+
+    agent = _EveryEnding()
+    chat = Chat(agent, store=tmp_path / "chat.jsonl")
+
+    async def converse() -> None:
+        assert await chat.send_message("results") == "success"
+        assert await chat.send_message("sibling fails") == "error"
+        assert await chat.send_message("approve to deny") == "interrupt"
+        assert await chat.answer_approval("int-c_deny", False, reason="not that file") == "success"
+        assert await chat.send_message("approve, then move on") == "interrupt"
+        task = chat.send_message("run long")  # a new message cancels the open approval
+        await asyncio.sleep(0.2)
+        chat.stop()
+        assert await task == "cancelled"
+        assert await chat.send_message("approve") == "interrupt"  # left waiting
+
+    asyncio.run(converse())
+    badges = {
+        part["toolCallId"]: _tool_state(part)
+        for message in chat.messages
+        for part in message["parts"]
+        if part["type"].startswith("tool-")
+    }
+    assert badges == {
+        "c_ok": "Done", "c_err": "Error", "c_search": "Cancelled", "c_lookup": "Error",
+        "c_deny": "Denied: not that file", "c_moved": "Cancelled", "c_stop": "Stopped",
+        "c_wait": "Waiting for approval",
+    }  # fmt: skip
+    calls = tool_calls_df(chat).set_index("tool_call_id")
+    table = dict(calls["status"].astype(str))
+    assert table == {call_id: _BADGE_STATUS[badge.split(":")[0]] for call_id, badge in badges.items()}
+    assert set(table.values()) == set(TOOL_STATUSES)  # every status a call can end in
+    assert calls.loc["c_search", "cause"] == "c_lookup"
+    assert calls.loc["c_lookup", "error"] == "Tool 'lookup_db' exceeded max retries count of 0."
+    assert calls.loc["c_deny", "result"] == "cancelled" and pd.isna(calls.loc["c_deny", "error"])
+    # The chat's log read back from its file says the same.
+    assert (
+        dict(tool_calls_df(tmp_path / "chat.jsonl").set_index("tool_call_id")["status"].astype(str)) == table
+    )
