@@ -1,3 +1,4 @@
+// @ts-check
 // The attention cue a browser gives every page: while a chat waits for the user (a tool approval, an interrupt
 // form) where the user cannot see it (the page is hidden behind another tab, or the waiting card is out of view),
 // the page title reads "(1) Approval needed · " before the title Jupyter set. Chats on the page count together;

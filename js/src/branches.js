@@ -1,3 +1,4 @@
+// @ts-check
 // Edit and branches on a message: the pencil of a user message (which opens the inline editor), the ‹ 1/2 ›
 // picker where the conversation forked, and the requests they send (`edit`, `select_branch`; docs/widget.md).
 // The kernel owns the message tree: a view only shows the `branch_points` trait ({at, index, count} for each
@@ -60,7 +61,10 @@ export class MessageBranches {
     this.pencil.hidden = true;
     this.pencil.addEventListener("click", () => this.openEditor());
     this.picker = buildPicker();
-    [this.previous, this.count, this.next] = this.picker.children;
+    const [previous, count, next] = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.picker.children);
+    this.previous = previous;
+    this.count = count;
+    this.next = next;
     this.previous.addEventListener("click", () => this.select(-1));
     this.next.addEventListener("click", () => this.select(1));
     const actions = view.footer.lastElementChild;

@@ -1,3 +1,4 @@
+// @ts-check
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched. The conversation comes only from the kernel's
 // custom messages: a view asks for a snapshot (`resync`) when it mounts and shows nothing of it until it comes.
@@ -88,6 +89,8 @@ export class ChatView {
       error: typeof model.get("error") === "string" ? model.get("error") : "",
       threadId: null,
     };
+    // A branch picker's button (branches.js) that was pressed: it keeps the focus once the snapshot is drawn.
+    this.branchFocus = null;
     this.loaded = false; // whether a snapshot came: until then nothing of the conversation shows
     this.sync = new PatchSync((message) => this.send(message));
     this.views = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The input area: a growing textarea (Enter sends, Shift+Enter breaks the line), file attachments read as data
 // URLs, Stop while the agent answers, New chat (a new thread; the conversation is kept), the status line and a
 // notice line for refusals, and a question asked before New chat stops an answer; and the empty
@@ -139,7 +140,10 @@ export class Composer {
   }
 
   /** Show the run status; `awaiting` ("approval" or "answer": ready, with an approval or an interrupt form the user
-   * has not answered) says so instead. */
+   * has not answered) says so instead.
+   * @param {string} status
+   * @param {{awaiting?: string | boolean}} [options]
+   */
   setStatus(status, { awaiting = false } = {}) {
     const changed = status !== this.status;
     this.status = status;

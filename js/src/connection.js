@@ -1,3 +1,4 @@
+// @ts-check
 // Whether a view can still reach the kernel that owns its model, and the rule that hides the static copy (see
 // agui_notebook/widget/_static_html.py) while a live view shows beside it.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM builders. Agent-supplied strings only ever reach the DOM as textContent or checked attribute values.
 
 /** An element with a class name and optional text (set as textContent). */
@@ -29,7 +30,13 @@ export function scrollRegion(node, name) {
   return node;
 }
 
-/** A <button type="button"> with a data-agui hook, an accessible label and optional icon and text. */
+/**
+ * A <button type="button"> with a data-agui hook, an accessible label and optional icon and text.
+ * @param {string} hook
+ * @param {string} label
+ * @param {{icon?: Node, text?: string, className?: string}} [options]
+ * @returns {HTMLButtonElement}
+ */
 export function button(hook, label, { icon, text, className } = {}) {
   const node = element("button", className ?? "agui-button");
   node.type = "button";
@@ -43,6 +50,7 @@ export function button(hook, label, { icon, text, className } = {}) {
 
 // Bidirectional-override and zero-width characters let a name display as something else ("gnp.exe" shown as
 // "exe.png"); labels drop them. Control characters are dropped too.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
 
 /** A display label from an agent-supplied string: invisible and control characters removed, length capped. */

@@ -1,3 +1,4 @@
+// @ts-check
 // The inline editor a user message shows in place of its bubble (the pencil opens it): a textarea holding the old
 // text, Save and Cancel. Enter saves, Shift+Enter breaks the line, Escape cancels; an Enter that ends an IME
 // composition does neither. Save is disabled while the agent answers and while there is nothing to send.

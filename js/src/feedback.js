@@ -1,3 +1,4 @@
+// @ts-check
 // 👍/👎 on an answer, in its footer: toggling buttons (aria-pressed) that send {"kind": "feedback"} to the kernel,
 // which keeps the rating in the message's metadata (metadata["agui-notebook"].feedback) and sends it back; and after
 // a thumbs-down, a small inline form for an optional comment. The form is built only when asked for.
@@ -36,7 +37,9 @@ export class Feedback {
     this.chat = chat;
     this.el = el;
     this.after = after;
-    [this.upButton, this.downButton] = el.children;
+    const [up, down] = /** @type {HTMLCollectionOf<HTMLButtonElement>} */ (el.children);
+    this.upButton = up;
+    this.downButton = down;
     this.messageId = null;
     this.rating = null;
     this.comment = "";

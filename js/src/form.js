@@ -1,3 +1,4 @@
+// @ts-check
 // A form generated from a JSON Schema (an AG-UI interrupt's `responseSchema`), and the checks its answer must
 // pass. The checks are those of agui_notebook/agui/_interrupts.py `payload_problems`, keyword for keyword and
 // message for message, so what the form refuses the kernel refuses too (a test keeps the two equal on fixtures
@@ -480,6 +481,12 @@ function dateTimeInput(value) {
  * whose branches not picked are neither read nor checked.
  */
 class Field {
+  /**
+   * @param {SchemaForm} form
+   * @param {any} schema this field's JSON Schema
+   * @param {{name?: string, path: string | (() => string), required: boolean, parent?: Field | null,
+   *   branch?: any, refs?: Set<string>}} place
+   */
   constructor(form, schema, { name, path, required, parent = null, branch = null, refs = new Set() }) {
     this.form = form;
     this.parent = parent;
@@ -524,12 +531,17 @@ class Field {
 
   /** Whether the field is part of the answer: not under a choice's branch that is not picked. */
   active() {
-    for (let field = this; field.parent !== null; field = field.parent) {
+    for (let field = /** @type {Field} */ (this); field.parent !== null; field = field.parent) {
       if (field.branch !== null && field.parent.picked !== field.branch) return false;
     }
     return true;
   }
 
+  /**
+   * @param {any} schema
+   * @param {{name?: string, path: string | (() => string), required: boolean, branch?: any}} options
+   * @returns {Field}
+   */
   child(schema, options) {
     return new Field(this.form, schema, { parent: this, refs: this.refs, ...options });
   }
@@ -813,7 +825,7 @@ class Field {
     const constants = properties.filter(([, sub]) => isObject(sub) && own(sub, "const"));
     const children = properties
       .filter(([, sub]) => !(isObject(sub) && own(sub, "const")))
-      .map(([name, sub]) => [name, this.child(sub, { name, path: () => `${this.path}.${name}`, required: required.has(name) })]);
+      .map(([name, sub]) => /** @type {[string, Field]} */ ([name, this.child(sub, { name, path: () => `${this.path}.${name}`, required: required.has(name) })]));
     for (const [, child] of children) box.append(child.el);
     const extra = this.schema.additionalProperties;
     const rows = isObject(extra) || extra === true ? this.mapRows(extra === true ? {} : extra, new Set(properties.map(([n]) => n))) : null;

@@ -1,3 +1,4 @@
+// @ts-check
 // Batches DOM work to animation frames: any number of requests before the next frame run the callback once.
 export class FrameScheduler {
   constructor(callback) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Syntax colouring for the code blocks of answers, in the languages of languages.js (Python, JavaScript and
 // TypeScript, JSON, shell, SQL, YAML, R, Julia, C and C++, Rust, Go, Java, Kotlin, Swift, C#, Scala, PHP, Ruby,
 // Lua, Haskell, MATLAB, HTML and XML, CSS, diff, TOML and INI, markdown, TeX, Dockerfile, Makefile). Each language

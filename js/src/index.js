@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point of the ChatWidget front end (an anywidget ESM module). See docs/widget.md for the sync protocol.
 // The same bundle draws the inspector (`inspect(source)`): its model says so in `_view`.
 import { ChatView } from "./chat_view.js";

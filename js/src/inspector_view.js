@@ -1,3 +1,4 @@
+// @ts-check
 // The inspector (`inspect(source)`, agui_notebook/widget/_inspector.py): a recorded run event by event. A
 // timeline scrubber with play/pause, steps and jumps; the conversation after the selected event, drawn by the
 // chat's own message views with the part that event changed highlighted; the event list (virtualised, filtered
@@ -25,6 +26,7 @@ const UNTIMED_EVENTS_PER_S = 20;
 const TICK_MS = 33;
 const SPEEDS = { "1": 1, "4": 4 };
 const THEMES = new Set(["auto", "light", "dark"]);
+/** @type {Array<[string, string, ((type: string) => boolean) | null]>} */
 const JUMPS = [
   ["text", "Next text event", (type) => type.startsWith("TEXT_MESSAGE") || type.startsWith("REASONING")],
   ["tool", "Next tool event", (type) => type.startsWith("TOOL_CALL")],
@@ -94,6 +96,7 @@ export class InspectorView {
     this.playing = null;
     this.selection = null; // {message, part, events: Set} after a click on a part
     this.frame = new FrameScheduler(() => this.render());
+    /** @type {{messages?: boolean, position?: boolean, list?: boolean, event?: boolean, state?: boolean, timeline?: boolean}} */
     this.dirty = { messages: true, position: true, list: true, event: true, state: true, timeline: true };
     this.build();
     this.listen();

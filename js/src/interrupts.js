@@ -1,3 +1,4 @@
+// @ts-check
 // `data-interrupt` parts: an AG-UI interrupt no tool card answers (agui_notebook/chat/_interrupts.py). The
 // card shows the interrupt's message, a form generated from its `responseSchema` (form.js), the `expiresAt`
 // countdown, and Submit / Dismiss; without a schema, Continue / Dismiss and an optional reply. Submitting sends
@@ -91,6 +92,7 @@ function reasonTitle(reason) {
 export class InterruptPartView {
   constructor(context) {
     this.context = context;
+    this.seenConnected = false;
     this.el = element("div", "agui-part agui-interrupt");
     this.el.dataset.partType = "data-interrupt";
     this.el.setAttribute("role", "group");

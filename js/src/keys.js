@@ -1,3 +1,4 @@
+// @ts-check
 // Which key events leave the widget for the page (JupyterLab and Notebook 7 read shortcuts from keydown/keyup on
 // the document, in the bubbling phase): shortcuts with Ctrl, Cmd or Alt do (Ctrl+S saves the notebook, Ctrl+Shift+C
 // opens the command palette), except text editing in a field and keys the widget handled itself. Keys without

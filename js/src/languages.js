@@ -1,3 +1,4 @@
+// @ts-check
 // The grammars highlight.js colours with: per language, token rules [kind, pattern] tried in order at every
 // position (a pattern may not match the empty string; `^` is a line start), and the word sets that turn a "word"
 // into a keyword, literal, builtin or type. A name after one of `definers` is a "def"; with `types`, a word that
@@ -15,6 +16,10 @@ const HASH_COMMENT = String.raw`#[^\n]*`;
 const TRIPLE_DQ = String.raw`"""[\s\S]*?(?:"""|$(?![\s\S]))`;
 
 // A language of the C family: line and block comments, quoted strings, numbers, words.
+/**
+ * @param {{keywords: string, builtins?: string, literals?: string, definers?: string, before?: string[][],
+ *   strings?: string, types?: boolean}} family
+ */
 function cLike({ keywords, builtins = "", literals = "true false null", definers = "class", before = [], strings, types = true }) {
   return {
     rules: [

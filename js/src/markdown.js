@@ -1,3 +1,4 @@
+// @ts-check
 // Incremental markdown: a streamed text is split into top-level blocks; completed blocks are rendered once and kept,
 // only the last (still growing) block is re-lexed and re-rendered when more text arrives.
 //

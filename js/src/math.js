@@ -1,3 +1,4 @@
+// @ts-check
 // TeX math in markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]` and fenced ```math blocks, drawn as MathML by temml.
 //
 // The MathML is an HTML string that goes through the markdown's sanitiser (sanitize.js keeps the MathML elements
@@ -11,6 +12,7 @@ import temml from "temml";
 const MAX_TEX = 10_000; // longer formulas are shown as source: temml's cost grows with them
 // Nothing an agent writes may make temml fetch, link or style the page: no \href, \url, \includegraphics (trust
 // off), sizes bounded, macro expansion bounded (a self-referencing \def stops).
+/** @type {import("temml").Options} */
 const OPTIONS = { throwOnError: true, trust: false, annotate: false, maxSize: [50, 50], maxExpand: 1000, strict: false };
 
 const escapeHtml = (text) =>
@@ -27,7 +29,7 @@ export function mathHtml(tex, display) {
       const mathml = temml.renderToString(tex, { ...OPTIONS, displayMode: display });
       return mathml.replace(/^<math/, `<math alttext="${escapeHtml(tex)}"`);
     } catch (error) {
-      problem = String(error?.message ?? error).split("\n")[0];
+      problem = String(/** @type {{message?: string}} */ (error)?.message ?? error).split("\n")[0];
     }
   }
   const code = `<code class="agui-math-error" title="TeX error: ${escapeHtml(problem)}">${escapeHtml(source)}</code>`;

@@ -1,3 +1,4 @@
+// @ts-check
 // One message: its element, a view per part (updated only when that part object changed), the run-error banner,
 // a footer with the metadata line and the Copy / Regenerate actions, and the image viewer (a click on an image
 // shows it at its natural size in a modal dialog; Escape, the close button or a click beside it closes it).
@@ -137,9 +138,14 @@ export class MessageView {
   constructor(chat) {
     this.chat = chat;
     this.el = fromTemplate("message", buildMessage);
-    [this.body, this.error, this.footer] = this.el.children;
-    this.meta = this.footer.firstElementChild;
-    [this.copyButton, this.regenerateButton] = this.footer.lastElementChild.children;
+    const [body, error, footer] = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.el.children);
+    this.body = body;
+    this.error = error;
+    this.footer = footer;
+    this.meta = /** @type {HTMLElement} */ (this.footer.firstElementChild);
+    const [copy, regenerate] = /** @type {HTMLCollectionOf<HTMLButtonElement>} */ (this.footer.lastElementChild.children);
+    this.copyButton = copy;
+    this.regenerateButton = regenerate;
     this.feedback = new Feedback(chat, this.footer.lastElementChild.lastElementChild, this.footer);
     this.suggestions = new MessageSuggestions(chat, this.body);
     this.metrics = new MetricsStrip(chat); // ChatWidget(show_metrics=True): the answer's live metrics
@@ -243,6 +249,7 @@ export class MessageView {
           continue;
         }
       }
+      /** @type {import("./parts/index.js").PartView} */
       let fresh;
       try {
         if (rendering !== null) fresh = new RenderedPartView(context, type, createPartView);
@@ -289,6 +296,7 @@ export class MessageView {
     return fallback;
   }
 
+  /** @param {unknown} metadata */
   updateMetadata(metadata) {
     const described = describeMetadata(metadata);
     this.meta.textContent = described?.short ?? "";

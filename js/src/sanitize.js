@@ -1,3 +1,4 @@
+// @ts-check
 // HTML sanitising for rendered markdown: a DOMPurify instance of our own (its hooks never touch other widgets'
 // DOMPurify) with an allow-list of the tags markdown produces, and our URL policy applied to every href/src. An
 // image from a remote origin the user has not trusted becomes a click-to-load placeholder (remote_media.js).

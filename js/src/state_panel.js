@@ -1,3 +1,4 @@
+// @ts-check
 // The shared-state panel: a collapsible bar under the header ("State · 12 keys · 2 changed") over a JSON tree of the
 // `state` trait, with what the last update changed (the `state_changes` trait) marked: a short flash, and a lasting
 // "changed in the last update" marker on the changed rows (added, replaced; removed keys show as struck-out rows)
@@ -164,7 +165,8 @@ export class StatePanel {
       root.append(this.row("", "", this.state, flash, true));
     }
     // A rebuild keeps the keyboard focus on the same control.
-    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focused = this.body.contains(active) ? active : null;
     this.body.replaceChildren(root);
     if (focused?.dataset.agui) this.refocus(focused.dataset.agui, focused.dataset.path ?? "");
     this.body.dataset.renderMs = String(Math.round(performance.now() - started));

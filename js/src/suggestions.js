@@ -1,3 +1,4 @@
+// @ts-check
 // Suggestion chips an agent sends as a `data-suggestions` part: shown under the answer (the part itself renders
 // nothing in the message body), with the look of the empty state's `suggestions=` chips; a click sends the
 // suggestion. Only the newest answer's chips are live: the stylesheet hides those of older messages, and all of

@@ -1,3 +1,4 @@
+// @ts-check
 // The live-patch protocol, front-end side: applies `patch` and `snapshot` custom messages in seq order and asks for a
 // snapshot (`resync`) whenever it cannot be sure its state matches the kernel's. See docs/widget.md.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // The conversations a widget keeps (docs/widget.md, "Threads"): a header button showing the current thread's title
 // opens a panel listing every thread (the `threads` trait, most recently updated first) with its title, when it
 // was last updated and how long it is; a click opens one (`switch_thread`), and each row can be renamed in place

@@ -1,3 +1,4 @@
+// @ts-check
 // Streaming markdown that looks finished: the last block of a text that is still arriving is drawn as if its
 // open constructs were closed (`**bold` as bold, `` `code `` as code, `[text](https://ex` as a link, a table whose
 // delimiter row is half typed as a table). Only the live block is drawn from the closed text; once the text goes

@@ -1,3 +1,4 @@
+// @ts-check
 // URL policy: which URLs an agent may put in a link or a media element. Everything else is dropped.
 //
 // Links (markdown links, source chips, download links) may be absolute http(s) or mailto URLs, or data: URLs of a
@@ -12,6 +13,7 @@ const MEDIA_PROTOCOLS = new Set(["http:", "https:", "blob:"]);
 // Browsers drop tabs and newlines anywhere in a URL and trim C0 controls and spaces; do the same before checking so
 // that the checked string is the string the browser will use ("java\tscript:" must be seen as "javascript:").
 const DROPPED = /[\t\n\r]/g;
+// eslint-disable-next-line no-control-regex -- the C0 controls browsers trim
 const TRIMMED = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const DATA_HEADER = /^data:([^,]*),/i;
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Checklists: the built-in renderer for plan / steps activities (AG-UI activities arrive as `data-{activityType}`
 // parts). It takes the shapes agents commonly send: `{steps: [...]}` (also `tasks`, `todos`), or the list itself
 // in a `data-plan`/`data-steps`/`data-tasks`/`data-todos` part, each step an object with a title (`title`,

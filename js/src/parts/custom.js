@@ -1,3 +1,4 @@
+// @ts-check
 // `custom` parts (provider-specific content), `steering-message` parts, and any part type this front end does not
 // know: shown as a labelled, collapsible JSON view so nothing an agent sends is silently lost.
 import { element, icon, label, prettyJson, scrollRegion } from "../dom.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // `data-{name}` parts: a collapsible JSON view (as text).
 import { element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // `file` and `reasoning-file` parts: images, audio and video previewed inline, any other type as a download link.
 // URLs go through the policy in urls.js; a refused URL leaves a labelled chip without a link. Remote (http(s))
 // media wait behind a click-to-load placeholder unless the widget trusts their origin (remote_media.js). A download

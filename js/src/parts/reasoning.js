@@ -1,3 +1,4 @@
+// @ts-check
 // `reasoning` parts: a collapsed block, "Thinking…" while it streams, then "Reasoning · 48 words"; a lock when the
 // provider sent it encrypted (providerMetadata["ag-ui"].encryptedValue). The label says only what the part holds,
 // so a live answer, a replay and a reopened notebook read the same (a duration would exist only for a view that

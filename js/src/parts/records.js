@@ -1,3 +1,4 @@
+// @ts-check
 // Tables: the built-in renderer for a `data-*` part whose data is a list of records (uniform-ish objects), and
 // the view of a bounded table spec, which a Python renderer's DataFrame also arrives as
 // (`application/vnd.agui-notebook.table+json`: {columns, rows, rowCount, columnCount, indexColumns}).

@@ -1,3 +1,4 @@
+// @ts-check
 // Rendered parts: a part shown as something other than its default view, by (first that applies)
 //   1. a Python renderer's output: the `rendered` trait, {"{message id}/{part index}": {type, data | error}};
 //   2. a front-end renderer: the `frontend_renderers` trait, {part type: ES module source}, whose

@@ -1,3 +1,4 @@
+// @ts-check
 // `source-url` parts as link chips, `source-document` parts as plain chips.
 import { element, icon, label } from "../dom.js";
 import { hostLabel, safeLinkHref } from "../urls.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // `text` parts: markdown for the assistant (incremental while streaming), plain text for user and system messages.
 import { element } from "../dom.js";
 import { MarkdownView } from "../markdown.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // `tool-{name}` and `dynamic-tool` parts: name, a state badge, the arguments (pretty JSON, live while they
 // stream), the output or error, and Approve/Deny for `approval-requested`.
 import { button, element, icon, label, prettyJson, scrollRegion } from "../dom.js";
