@@ -12,7 +12,12 @@ export default [
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
   },
   {
-    files: ["test/**/*.js", "build.mjs", "eslint.config.js"],
+    files: ["build.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
+  },
+  {
+    // The tests run in node with jsdom's window installed as the browser globals (test/dom.js).
+    files: ["test/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node, ...globals.browser } },
   },
 ];
