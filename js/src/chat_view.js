@@ -303,7 +303,8 @@ export class ChatView {
     if (what === "focus") {
       if (this.root.isConnected && !this.replayOnly) this.composer.input.focus({ preventScroll: true });
     } else if (what === "blur") {
-      const active = this.root.getRootNode().activeElement;
+      const root = /** @type {Document | ShadowRoot} */ (this.root.getRootNode());
+      const active = /** @type {HTMLElement | null} */ (root.activeElement);
       if (active && active !== this.root && this.root.contains(active)) active.blur();
     }
   }
@@ -636,7 +637,7 @@ export class ChatView {
     this.restoreFocus = null;
     const branches = this.views[at]?.branches;
     const target = branches && !branches.picker.hidden ? branches[which] : null;
-    const active = this.root.getRootNode().activeElement;
+    const active = /** @type {Document | ShadowRoot} */ (this.root.getRootNode()).activeElement;
     const lost = !active || active === document.body || !active.isConnected;
     if (target && target !== active && (lost || this.root.contains(active))) target.focus({ preventScroll: true });
   }

@@ -1143,6 +1143,7 @@ export class SchemaForm {
 
   setDisabled(disabled) {
     for (const field of this.fields) for (const control of field.controls) control.disabled = disabled;
-    for (const button of this.el.querySelectorAll(".agui-field-add, .agui-field-remove, .agui-field-key")) button.disabled = disabled;
+    const buttons = /** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (this.el.querySelectorAll(".agui-field-add, .agui-field-remove, .agui-field-key"));
+    for (const button of buttons) button.disabled = disabled;
   }
 }

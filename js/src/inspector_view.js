@@ -272,13 +272,14 @@ export class InspectorView {
     this.clearPart.addEventListener("click", () => this.selectPart(null));
     this.rows.addEventListener("scroll", () => this.mark("list"), { passive: true });
     this.rows.addEventListener("click", (event) => {
-      const row = event.target.closest?.("[data-agui=inspect-event]");
+      const row = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("[data-agui=inspect-event]"));
       if (row) this.seek(Number(row.dataset.index));
     });
     this.list.addEventListener("click", (event) => {
-      if (event.target.closest?.("button, a, summary, input, select, textarea")) return;
-      const part = event.target.closest?.("[data-part-index]");
-      const message = event.target.closest?.(".agui-message");
+      const target = /** @type {Element} */ (event.target);
+      if (target.closest?.("button, a, summary, input, select, textarea")) return;
+      const part = /** @type {HTMLElement | null} */ (target.closest?.("[data-part-index]"));
+      const message = /** @type {HTMLElement | null} */ (target.closest?.(".agui-message"));
       if (!part || !message) return;
       const at = this.views.findIndex((view) => view.el === message);
       if (at >= 0) this.selectPart({ message: at, part: Number(part.dataset.partIndex) });
@@ -603,7 +604,7 @@ export class InspectorView {
     this.views.forEach((view, index) => view.setLast(index === this.views.length - 1));
     this.emptyConversation.hidden = this.messages.length > 0;
     // The highlight: the parts (or whole messages) the selected event changed, and a clicked part.
-    for (const el of this.list.querySelectorAll("[data-inspect-changed], [data-inspect-picked]")) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (this.list.querySelectorAll("[data-inspect-changed], [data-inspect-picked]"))) {
       delete el.dataset.inspectChanged;
       delete el.dataset.inspectPicked;
     }

@@ -122,8 +122,9 @@ export class InterruptPartView {
     this.el.append(header, this.message, this.body, this.answer, this.controls);
     this.el.addEventListener("keydown", (event) => {
       // Enter in a one-line field submits, as in any form (not in a textarea, not while composing text).
-      if (event.key !== "Enter" || event.isComposing || event.target?.tagName !== "INPUT") return;
-      if (event.target.type === "checkbox" || event.target.type === "radio") return;
+      const target = /** @type {HTMLInputElement | null} */ (event.target);
+      if (event.key !== "Enter" || event.isComposing || target?.tagName !== "INPUT") return;
+      if (target.type === "checkbox" || target.type === "radio") return;
       event.preventDefault();
       this.submit();
     });

@@ -151,7 +151,7 @@ export class MessageView {
     this.metrics = new MetricsStrip(chat); // ChatWidget(show_metrics=True): the answer's live metrics
     this.footer.before(this.metrics.el);
     this.el.addEventListener("click", async (event) => {
-      const target = event.target.closest?.("[data-agui]");
+      const target = /** @type {Element} */ (event.target).closest?.("[data-agui]");
       if (target === this.copyButton) {
         flashCopied(this.copyButton, await copyText(messageText(this.message), this.el));
       } else if (target === this.regenerateButton) {

@@ -306,7 +306,7 @@ export class StatePanel {
   }
 
   refocus(hook, path) {
-    const again = this.body.querySelector(`button[data-agui="${hook}"][data-path="${CSS.escape(path)}"]`);
+    const again = /** @type {HTMLButtonElement | null} */ (this.body.querySelector(`button[data-agui="${hook}"][data-path="${CSS.escape(path)}"]`));
     again?.focus({ preventScroll: true });
   }
 }

@@ -90,7 +90,7 @@ export function threadTitle(thread) {
  * `focus` ("confirm" or "cancel") once it is in the page; Escape cancels.
  */
 export function confirmBox({ hook, text, confirm, danger = false, focus = "cancel", onConfirm, onCancel }) {
-  const box = element("div", "agui-confirm");
+  const box = /** @type {HTMLDivElement & {focusFirst: () => void}} */ (element("div", "agui-confirm"));
   box.dataset.agui = hook;
   box.setAttribute("role", "group");
   const question = element("span", "agui-confirm-text", text);

@@ -154,7 +154,8 @@ export class FilePartView {
 
   chip(part, name) {
     const href = safeDownloadHref(part.url);
-    const chip = element(href ? "a" : "span", "agui-chip agui-file-chip");
+    // A span when there is no href, and then none of a link's fields is set.
+    const chip = /** @type {HTMLAnchorElement} */ (element(href ? "a" : "span", "agui-chip agui-file-chip"));
     let shownType = typeof part.mediaType === "string" ? part.mediaType : "";
     let title = name;
     if (href) {

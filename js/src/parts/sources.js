@@ -13,7 +13,8 @@ export class SourceUrlPartView {
     const href = safeLinkHref(part.url);
     const host = hostLabel(href);
     const title = label(part.title || host || part.url || "source", 120);
-    const chip = element(href ? "a" : "span", "agui-chip");
+    // A span when there is no href, and then none of a link's fields is set.
+    const chip = /** @type {HTMLAnchorElement} */ (element(href ? "a" : "span", "agui-chip"));
     if (href) {
       chip.href = href;
       chip.target = "_blank";

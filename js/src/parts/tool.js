@@ -220,7 +220,7 @@ export class ToolPartView {
       state === "approval-responded" || state === "output-denied" || (approval && approval.approved !== undefined);
     this.approval.hidden = !requested && !(answered && approval);
     this.approval.dataset.state = requested ? "requested" : "answered";
-    const controls = this.approval.querySelector(".agui-approval-controls");
+    const controls = /** @type {HTMLElement} */ (this.approval.querySelector(".agui-approval-controls"));
     controls.hidden = !requested;
     if (requested) {
       this.approvalText.textContent = approval?.requestReason
