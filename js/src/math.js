@@ -15,10 +15,16 @@ const MAX_TEX = 10_000; // longer formulas are shown as source: temml's cost gro
 /** @type {import("temml").Options} */
 const OPTIONS = { throwOnError: true, trust: false, annotate: false, maxSize: [50, 50], maxExpand: 1000, strict: false };
 
+/** @param {string} text */
 const escapeHtml = (text) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  text.replace(/[&<>"']/g, (c) => /** @type {Record<string, string>} */ ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
-/** MathML for `tex` (an HTML string to sanitise), or the TeX source in a <code> that says what is wrong. */
+/**
+ * MathML for `tex` (an HTML string to sanitise), or the TeX source in a <code> that says what is wrong.
+ * @param {string} tex
+ * @param {boolean} display a block formula rather than one in running text
+ * @returns {string}
+ */
 export function mathHtml(tex, display) {
   const source = display ? `$$${tex}$$` : `$${tex}$`;
   let problem;
@@ -45,6 +51,7 @@ const INLINE_DISPLAY = /^(?:\$\$(?!\$)([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])/;
 const INLINE_PAREN = /^\\\(([\s\S]+?)\\\)/;
 const INLINE_DOLLAR = /^\$(?![\s$])((?:\\[\s\S]|[^\\$])+?)(?<![\s\\])\$(?![0-9])/;
 
+/** @type {import("marked").TokenizerAndRendererExtension} */
 const blockMath = {
   name: "mathBlock",
   level: "block",
@@ -64,6 +71,7 @@ const blockMath = {
   },
 };
 
+/** @type {import("marked").TokenizerAndRendererExtension} */
 const inlineMath = {
   name: "mathInline",
   level: "inline",
@@ -91,5 +99,8 @@ const inlineMath = {
 /** The marked extensions that read math (blocks first, as marked wants them in `extensions`). */
 export const MATH_EXTENSIONS = [blockMath, inlineMath];
 
-/** Whether a fenced block's info string asks for math. */
+/**
+ * Whether a fenced block's info string asks for math.
+ * @param {unknown} language
+ */
 export const isMathFence = (language) => language === "math";
