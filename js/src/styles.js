@@ -11,7 +11,10 @@ const css = `${styles}\n${rendering}\n${iconStyles()}`;
 export const STYLE_ID = "agui-notebook-chat-style";
 const VERSION = String(css.length);
 
-/** Make sure the widget's style element is present where `el` will render. */
+/**
+ * Make sure the widget's style element is present where `el` will render.
+ * @param {Element} el
+ */
 export function injectStyles(el) {
   const root = el.getRootNode?.();
   const target = root instanceof ShadowRoot ? root : document.head;

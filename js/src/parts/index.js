@@ -11,22 +11,13 @@ import { StepStartPartView } from "./step.js";
 import { TextPartView } from "./text.js";
 import { ToolPartView } from "./tool.js";
 
-/**
- * What the message view holds for each part: the element, how a new version of the part (and a renderer's output,
- * when one applies) reaches it, and what the message view notes on it to leave an unchanged part alone.
- * @typedef {object} PartView
- * @property {HTMLElement} el
- * @property {(part: any, rendering?: any) => void} update
- * @property {() => void} [destroy]
- * @property {string} [type] the part type it was made for
- * @property {object} [shown] the part it shows
- * @property {any} [shownRendering] the renderer output it shows
- */
+/** @typedef {import("./part_view.js").PartView} PartView */
+/** @typedef {import("./part_view.js").PartContext} PartContext */
 
 /**
  * A new view for a part of type `type` in a message of role `context.role`.
  * @param {string} type
- * @param {any} context
+ * @param {PartContext} context
  * @returns {PartView}
  */
 export function createPartView(type, context) {

@@ -9,6 +9,7 @@ export class SourceUrlPartView {
     this.el.dataset.partType = "source-url";
   }
 
+  /** @param {import("../sync.js").UIPart} part */
   update(part) {
     const href = safeLinkHref(part.url);
     const host = hostLabel(href);
@@ -36,6 +37,7 @@ export class SourceDocumentPartView {
     this.el.dataset.partType = "source-document";
   }
 
+  /** @param {import("../sync.js").UIPart} part */
   update(part) {
     const chip = element("span", "agui-chip");
     const title = label(part.title || part.filename || "document", 120);
