@@ -146,7 +146,7 @@ export class MessageView {
     const [copy, regenerate] = /** @type {HTMLCollectionOf<HTMLButtonElement>} */ (this.footer.lastElementChild.children);
     this.copyButton = copy;
     this.regenerateButton = regenerate;
-    this.feedback = new Feedback(chat, this.footer.lastElementChild.lastElementChild, this.footer);
+    this.feedback = new Feedback(chat, /** @type {HTMLElement} */ (this.footer.lastElementChild.lastElementChild), this.footer);
     this.suggestions = new MessageSuggestions(chat, this.body);
     this.metrics = new MetricsStrip(chat); // ChatWidget(show_metrics=True): the answer's live metrics
     this.footer.before(this.metrics.el);

@@ -7,8 +7,8 @@ import type { UIPart } from "../sync.js";
 export interface PartContext {
   /** The role of the message the part is in. */
   role: string;
-  /** A custom message to the kernel (an approval, an interrupt's answer). */
-  send(message: unknown): void;
+  /** A custom message to the kernel (an approval, an interrupt's answer); false: the kernel cannot be reached. */
+  send(message: unknown): boolean;
   /** An approval card started asking: the chat brings it into view. */
   askedForApproval(el: Element): void;
   /** A card was answered: the focus moves on. */

@@ -197,6 +197,7 @@ export class ToolPartView {
    * the reason it was asked once the card no longer leads with it, the descriptor, whether it was decided
    * automatically, and the signature binding it to its call. */
   updateApprovalDetails(approval, requested) {
+    /** @type {Array<[string, unknown]>} */
     const rows = approval
       ? [
           ["Asked", requested || typeof approval.requestReason !== "string" ? undefined : approval.requestReason],
