@@ -33,4 +33,6 @@ export interface PartView {
   shown?: UIPart;
   /** The renderer output it shows. */
   shownRendering?: unknown;
+  /** It stands for a part that could not be rendered (message_view.js): the next change builds a view again. */
+  failed?: boolean;
 }
