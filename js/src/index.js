@@ -4,6 +4,7 @@
 import { ChatView } from "./chat_view.js";
 import { InspectorView } from "./inspector_view.js";
 
+/** @param {{model: import("./anywidget.js").AnyModel, el: HTMLElement}} view anywidget's render arguments */
 function render({ model, el }) {
   const view = model.get("_view") === "inspector" ? new InspectorView(model, el) : new ChatView(model, el);
   return () => view.destroy();

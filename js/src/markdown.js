@@ -422,8 +422,12 @@ export class MarkdownView {
     }
   }
 
-  /** Show the text from `stable` on as plain text, after a failure or a render that ran out of time. */
-  /** @param {string} text @param {any} error what render threw @param {boolean} done */
+  /**
+   * Show the text from `stable` on as plain text, after a failure or a render that ran out of time.
+   * @param {string} text
+   * @param {any} error what render threw
+   * @param {boolean} done
+   */
   fallBack(text, error, done) {
     const slow = error instanceof OutOfTime;
     const reason = slow ? (done ? "slow" : "streaming") : "error";
@@ -445,8 +449,10 @@ export class MarkdownView {
     this.shown = text;
   }
 
-  /** Re-render completed blocks that use a reference label whose definition is new or changed. */
-  /** @param {Links} links */
+  /**
+   * Re-render completed blocks that use a reference label whose definition is new or changed.
+   * @param {Links} links
+   */
   refreshReferences(links) {
     for (const label of Object.keys(links)) {
       const link = links[label];

@@ -202,8 +202,13 @@ export class StatePanel {
     this.body.dataset.renderMs = String(Math.round(performance.now() - started));
   }
 
-  /** Rows for the children of `value` (at `path`), paged, with removed keys shown struck out. */
-  /** @param {Record<string, any>} value @param {string} path @param {HTMLElement} parent @param {boolean} flash */
+  /**
+   * Rows for the children of `value` (at `path`), paged, with removed keys shown struck out.
+   * @param {Record<string, any>} value
+   * @param {string} path
+   * @param {HTMLElement} parent
+   * @param {boolean} flash
+   */
   children(value, path, parent, flash) {
     const keys = Array.isArray(value) ? value.map((_, /** @type {number} */ index) => index) : Object.keys(value);
     const shown = Math.min(keys.length, this.pages.get(path) ?? PAGE);

@@ -10,10 +10,10 @@ export interface PartContext {
   /** A custom message to the kernel (an approval, an interrupt's answer); false: the kernel cannot be reached. */
   send(message: unknown): boolean;
   /** An approval card started asking: the chat brings it into view. */
-  askedForApproval(el: Element): void;
+  askedForApproval?(el: Element): void;
   /** A card was answered: the focus moves on. */
-  answered(el: Element): void;
-  followBottom(): void;
+  answered?(el: Element): void;
+  followBottom?(): void;
   /** Which media may load without a click. */
   remote: RemoteMediaPolicy;
   model: AnyModel;
