@@ -1,3 +1,4 @@
+// @ts-check
 // The attention cue a browser gives every page: while a chat waits for the user (a tool approval, an interrupt
 // form) where the user cannot see it (the page is hidden behind another tab, or the waiting card is out of view),
 // the page title reads "(1) Approval needed · " before the title Jupyter set. Chats on the page count together;
@@ -17,6 +18,10 @@ const THRESHOLDS = [0, 0.25, 0.5, 0.75, 1];
  *
  *     titlePrefix(1, 0) === "(1) Approval needed · "
  *     titlePrefix(1, 1) === "(2) Input needed · "
+ *
+ * @param {number} approvals
+ * @param {number} answers
+ * @returns {string}
  */
 export function titlePrefix(approvals, answers) {
   const count = approvals + answers;
@@ -25,7 +30,11 @@ export function titlePrefix(approvals, answers) {
   return `(${count}) ${what} needed · `;
 }
 
-/** `title` without our prefix (however many of them a page's own rewrite carried along). */
+/**
+ * `title` without our prefix (however many of them a page's own rewrite carried along).
+ * @param {string} title
+ * @returns {string}
+ */
 export function baseTitle(title) {
   let base = String(title);
   while (PREFIX.test(base)) base = base.replace(PREFIX, "");
@@ -33,16 +42,31 @@ export function baseTitle(title) {
 }
 
 /** The page title's owner: what each chat's cue reports, counted per chat; the prefix while any is unseen. */
+/**
+ * What a chat view waits for, and whether the user can see a card that asks for it.
+ * @typedef {{chat: unknown, kind: WaitingFor, seen: boolean}} CueReport
+ */
+/** @typedef {"approval" | "answer"} WaitingFor */
+
 class TitleBoard {
+  /** @param {Document} doc */
   constructor(doc) {
     this.doc = doc;
-    this.reports = new Map(); // cue -> {chat, kind, seen}
-    this.base = null; // the page's own title, while the prefix is shown
-    this.shown = null; // the title this board wrote
+    /** @type {Map<AttentionCue, CueReport>} */
+    this.reports = new Map();
+    /** @type {string | null} the page's own title, while the prefix is shown */
+    this.base = null;
+    /** @type {string | null} the title this board wrote */
+    this.shown = null;
+    /** @type {MutationObserver | null} */
     this.observer = null;
   }
 
-  /** A cue's report ({chat, kind: "approval" | "answer", seen}), or null when it waits for nothing. */
+  /**
+   * A cue's report, or null when it waits for nothing.
+   * @param {AttentionCue} cue
+   * @param {CueReport | null} state
+   */
   report(cue, state) {
     if (state) this.reports.set(cue, state);
     else this.reports.delete(cue);
@@ -51,6 +75,7 @@ class TitleBoard {
 
   refresh() {
     // A chat shown twice (two views of one model) waits unseen only while neither view shows its card.
+    /** @type {Map<unknown, {kind: WaitingFor, seen: boolean}>} */
     const chats = new Map();
     for (const { chat, kind, seen } of this.reports.values()) {
       const known = chats.get(chat);
@@ -91,9 +116,11 @@ class TitleBoard {
   }
 }
 
+/** @returns {TitleBoard} the page's one board, shared by every bundle of the widget on it */
 function board() {
-  globalThis[BOARD] ??= new TitleBoard(document);
-  return globalThis[BOARD];
+  const page = /** @type {Record<symbol, TitleBoard>} */ (/** @type {unknown} */ (globalThis));
+  page[BOARD] ??= new TitleBoard(document);
+  return page[BOARD];
 }
 
 function pageVisible() {
@@ -102,18 +129,30 @@ function pageVisible() {
 
 /** One chat view's part of the cue: what it waits for, and whether its waiting cards are on screen. */
 export class AttentionCue {
-  /** `chat`: what identifies the chat (its model), so that two views of one chat count once. */
+  /**
+   * `chat`: what identifies the chat (its model), so that two views of one chat count once.
+   * @param {unknown} chat
+   */
   constructor(chat) {
     this.chat = chat;
+    /** @type {WaitingFor | false} */
     this.kind = false;
+    /** @type {Element[]} */
     this.cards = [];
-    this.inView = new Set(); // cards now on screen
-    this.measured = new Set(); // cards the observer has reported on at least once
+    /** @type {Set<Element>} cards now on screen */
+    this.inView = new Set();
+    /** @type {Set<Element>} cards the observer has reported on at least once */
+    this.measured = new Set();
+    /** @type {IntersectionObserver | null} */
     this.observer = null;
     this.onVisibility = () => this.publish();
   }
 
-  /** What the chat waits for ("approval", "answer" or false) and the cards that ask for it. */
+  /**
+   * What the chat waits for and the cards that ask for it.
+   * @param {WaitingFor | false | ""} kind "" or false: nothing
+   * @param {Element[]} cards
+   */
   update(kind, cards) {
     if (!kind) {
       if (this.kind) this.release();
@@ -137,6 +176,7 @@ export class AttentionCue {
     this.publish();
   }
 
+  /** @param {IntersectionObserverEntry[]} entries */
   observed(entries) {
     for (const entry of entries) {
       this.measured.add(entry.target);

@@ -1,3 +1,4 @@
+// @ts-check
 // Edit and branches on a message: the pencil of a user message (which opens the inline editor), the ‹ 1/2 ›
 // picker where the conversation forked, and the requests they send (`edit`, `select_branch`; docs/widget.md).
 // The kernel owns the message tree: a view only shows the `branch_points` trait ({at, index, count} for each
@@ -6,10 +7,31 @@ import { button, element, icon } from "./dom.js";
 import { InlineEditor } from "./editor.js";
 import { BUSY_STATUSES } from "./sync.js";
 
+/** @typedef {import("./sync.js").UIMessage} UIMessage */
+/** @typedef {{index: number, count: number}} BranchPoint which of `count` versions a message shows */
+/**
+ * The message view that owns a MessageBranches (message_view.js), as far as this module uses it.
+ * @typedef {{el: HTMLElement, body: HTMLElement, footer: HTMLElement, role: string | null,
+ *   message: UIMessage | null, chat: BranchesChat, branches: MessageBranches}} BranchesView
+ */
+/**
+ * The chat view (chat_view.js), as far as this module uses it; `branchFocus`, `editing` and `branchesShown` are
+ * this module's notes on it.
+ * @typedef {{views: BranchesView[], state: {status: string}, send: (message: object) => boolean,
+ *   followBottom: () => void, branchFocus?: {at: number, which: "previous" | "next"} | null,
+ *   editing?: Set<BranchesView>, branchesShown?: {points: Map<number, BranchPoint>, busy: boolean, views: number}}} BranchesChat
+ */
+
+/** @type {Map<number, BranchPoint>} */
 const NO_POINTS = new Map();
 
-/** The `branch_points` trait as a Map from message place to {index, count}; anything malformed is left out. */
+/**
+ * The `branch_points` trait as a Map from message place to {index, count}; anything malformed is left out.
+ * @param {unknown} value
+ * @returns {Map<number, BranchPoint>}
+ */
 export function branchPointsFrom(value) {
+  /** @type {Map<number, BranchPoint>} */
   const points = new Map();
   for (const point of Array.isArray(value) ? value : []) {
     const { at, index, count } = point ?? {};
@@ -19,14 +41,16 @@ export function branchPointsFrom(value) {
   return points;
 }
 
+/** @param {UIMessage | null} message */
 function messageText(message) {
   const parts = Array.isArray(message?.parts) ? message.parts : [];
   return parts
     .filter((part) => part?.type === "text" && typeof part.text === "string")
-    .map((part) => part.text)
+    .map((part) => /** @type {string} */ (part.text))
     .join("\n\n");
 }
 
+/** @param {UIMessage | null} message */
 function hasOtherParts(message) {
   const parts = Array.isArray(message?.parts) ? message.parts : [];
   return parts.some((part) => part?.type !== "text" && part?.type !== "step-start");
@@ -50,6 +74,7 @@ function buildPicker() {
 
 /** One message's pencil, editor and picker (a MessageView owns one). */
 export class MessageBranches {
+  /** @param {BranchesView} view */
   constructor(view) {
     this.view = view;
     this.point = null;
@@ -60,21 +85,31 @@ export class MessageBranches {
     this.pencil.hidden = true;
     this.pencil.addEventListener("click", () => this.openEditor());
     this.picker = buildPicker();
-    [this.previous, this.count, this.next] = this.picker.children;
+    const [previous, count, next] = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.picker.children);
+    this.previous = previous;
+    this.count = count;
+    this.next = next;
     this.previous.addEventListener("click", () => this.select(-1));
     this.next.addEventListener("click", () => this.select(1));
     const actions = view.footer.lastElementChild;
     actions.prepend(this.picker, this.pencil);
   }
 
-  /** After the message rendered: the pencil for user messages; an editor of another message closes. */
+  /**
+   * After the message rendered: the pencil for user messages; an editor of another message closes.
+   * @param {UIMessage | null} message
+   */
   render(message) {
     const user = this.view.role === "user";
     if (this.pencil.hidden === user) this.pencil.hidden = !user;
     if (this.editor !== null && (message?.id !== this.editing?.id || !user)) this.closeEditor(false);
   }
 
-  /** The picker for this message's fork (`point` is {index, count} or null) and whether the agent is busy. */
+  /**
+   * The picker for this message's fork and whether the agent is busy.
+   * @param {BranchPoint | null} point
+   * @param {boolean} busy
+   */
   show(point, busy) {
     if (this.busy === busy && this.point?.index === point?.index && this.point?.count === point?.count) return;
     this.point = point;
@@ -102,6 +137,7 @@ export class MessageBranches {
     return { messageId: this.view.el.dataset.messageId ?? "", at: this.place() };
   }
 
+  /** @param {number} step -1 or 1 */
   select(step) {
     if (this.point === null || BUSY_STATUSES.has(this.view.chat.state.status)) return;
     const index = this.point.index + step;
@@ -131,6 +167,7 @@ export class MessageBranches {
     this.editor.focus();
   }
 
+  /** @param {string} text */
   save(text) {
     const chat = this.view.chat;
     if (BUSY_STATUSES.has(chat.state.status)) return;
@@ -139,6 +176,7 @@ export class MessageBranches {
     chat.followBottom();
   }
 
+  /** @param {boolean} refocus */
   closeEditor(refocus) {
     if (this.editor === null) return;
     this.editor.el.remove();
@@ -153,6 +191,8 @@ export class MessageBranches {
 /**
  * Show the `branch_points` of `chat` on its message views, when they, the views or the busy state changed: only
  * the views at a fork (before or now) and views new since the last call are visited, not every message.
+ * @param {BranchesChat} chat
+ * @param {Map<number, BranchPoint>} [points]
  */
 export function showBranchPoints(chat, points = NO_POINTS) {
   const busy = BUSY_STATUSES.has(chat.state.status);

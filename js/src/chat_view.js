@@ -1,3 +1,4 @@
+// @ts-check
 // One rendered view of a ChatWidget model: owns its copy of the messages, applies the sync protocol (sync.js),
 // and renders on animation frames only what the applied ops touched. The conversation comes only from the kernel's
 // custom messages: a view asks for a snapshot (`resync`) when it mounts and shows nothing of it until it comes.
@@ -49,6 +50,9 @@ const TRAITS = [
   "context_sent",
 ];
 
+/** @typedef {import("./sync.js").UIMessage} UIMessage */
+
+/** @param {unknown} a @param {unknown} b */
 function sameJson(a, b) {
   try {
     return JSON.stringify(a) === JSON.stringify(b);
@@ -57,23 +61,33 @@ function sameJson(a, b) {
   }
 }
 
-/** Keep the objects of `old` equal to their counterparts in `next`, so unchanged messages and parts are not redrawn. */
+/**
+ * Keep the objects of `old` equal to their counterparts in `next`, so unchanged messages and parts are not redrawn.
+ * @param {UIMessage | undefined} old
+ * @param {UIMessage} next
+ * @returns {UIMessage}
+ */
 export function mergeMessage(old, next) {
   if (old === undefined || old === null) return next;
   if (sameJson(old, next)) return old;
   if (old.id !== next.id || !Array.isArray(old.parts) || !Array.isArray(next.parts)) return next;
-  const parts = next.parts.map((part, index) =>
+  const parts = next.parts.map((part, /** @type {number} */ index) =>
     index < old.parts.length && sameJson(old.parts[index], part) ? old.parts[index] : part,
   );
   return { ...next, parts };
 }
 
-/** A message object to render, whatever the trait holds (the kernel validates; this only keeps the view alive). */
+/**
+ * A message object to render, whatever the snapshot holds (the kernel validates; this only keeps the view alive).
+ * @param {unknown} value
+ * @returns {UIMessage}
+ */
 export function asMessage(value) {
   if (value !== null && typeof value === "object" && !Array.isArray(value)) return value;
   return { id: "", role: "system", parts: [{ type: "invalid-message", value: value ?? null }] };
 }
 
+/** @param {unknown} value the height trait @returns {string} a CSS length, "" for none */
 function cssSize(value) {
   if (typeof value === "number" && Number.isFinite(value) && value > 0) return `${value}px`;
   if (typeof value === "string" && value.trim() !== "" && value.trim() !== "auto") return value.trim();
@@ -81,23 +95,34 @@ function cssSize(value) {
 }
 
 export class ChatView {
+  /**
+   * @param {import("./anywidget.js").AnyModel} model
+   * @param {HTMLElement} host the element anywidget renders into
+   */
   constructor(model, host) {
     this.model = model;
+    /** @type {import("./sync.js").ConversationState} */
     this.state = {
       messages: [],
       status: typeof model.get("status") === "string" ? model.get("status") : "ready",
       error: typeof model.get("error") === "string" ? model.get("error") : "",
       threadId: null,
     };
+    // A branch picker's button (branches.js) that was pressed: it keeps the focus once the snapshot is drawn.
+    this.branchFocus = null;
     this.loaded = false; // whether a snapshot came: until then nothing of the conversation shows
     this.sync = new PatchSync((message) => this.send(message));
+    /** @type {MessageView[]} by message index */
     this.views = [];
+    /** @type {HTMLDivElement[]} */
     this.groups = [];
+    /** @type {Set<number>} indexes of the messages to draw again */
     this.dirty = new Set();
     this.dirtyAll = false;
     this.statusDirty = true;
     this.lastIndex = -1;
     this.stick = true;
+    /** @type {Map<string, Omit<import("./parts/part_view.js").PartContext, "remote" | "model">>} role -> the part context */
     this.contexts = new Map();
     this.attention = new AttentionCue(model);
     this.frame = new FrameScheduler(() => this.render());
@@ -117,7 +142,10 @@ export class ChatView {
     this.askForConversation(false);
   }
 
-  /** Ask the kernel for the conversation (every mount does: the `messages` trait is not synced). */
+  /**
+   * Ask the kernel for the conversation (every mount does: the `messages` trait is not synced).
+   * @param {boolean} force
+   */
   askForConversation(force) {
     this.resyncUnsent = !this.sync.requestResync("mounted", { force }) && !this.connection.live;
   }
@@ -171,8 +199,9 @@ export class ChatView {
     this.list.append(this.loading, this.empty, this.warningsEl);
   }
 
+  /** @param {unknown} value the warnings trait */
   showWarnings(value) {
-    const warnings = Array.isArray(value) ? value.filter((w) => typeof w === "string") : [];
+    const warnings = Array.isArray(value) ? value.filter((/** @type {unknown} */ w) => typeof w === "string") : [];
     this.warningsEl.replaceChildren(
       ...warnings.map((text) => {
         const line = element("div", "agui-run-warning");
@@ -185,8 +214,9 @@ export class ChatView {
   }
 
   listen() {
+    /** @type {Record<string, (...args: any[]) => void>} model event -> handler */
     this.handlers = {
-      "msg:custom": (message) => this.receive(message),
+      "msg:custom": (/** @type {unknown} */ message) => this.receive(message),
       "change:status": () => {
         this.state.status = String(this.model.get("status") ?? "ready");
         this.statusDirty = true;
@@ -221,8 +251,8 @@ export class ChatView {
     for (const [event, handler] of Object.entries(this.handlers)) this.model.on(event, handler);
     // Keys typed in the widget are the widget's (notebook command-mode shortcuts must not see them); shortcuts
     // with Ctrl/Cmd/Alt go on to JupyterLab (Ctrl+S saves), except text editing and keys the widget used (keys.js).
-    this.onKey = (event) => {
-      if (!keyLeavesWidget(event, this.root)) event.stopPropagation();
+    this.onKey = (/** @type {Event} */ event) => {
+      if (!keyLeavesWidget(/** @type {KeyboardEvent} */ (event), this.root)) event.stopPropagation();
     };
     for (const type of KEY_EVENTS) this.root.addEventListener(type, this.onKey);
     // Fires when the widget is attached (anywidget renders into a detached element) and whenever its size
@@ -260,7 +290,11 @@ export class ChatView {
     this.root.remove();
   }
 
-  /** Send a request to the kernel; false (and said in the widget) when the kernel cannot be reached. */
+  /**
+   * Send a request to the kernel; false (and said in the widget) when the kernel cannot be reached.
+   * @param {any} message
+   * @returns {boolean}
+   */
   send(message) {
     if (!this.connection.live) {
       this.statusDirty = true;
@@ -272,7 +306,10 @@ export class ChatView {
     return true;
   }
 
-  /** Regenerate the last answer, or the message `target` names ({messageId, at}). */
+  /**
+   * Regenerate the last answer, or the message `target` names.
+   * @param {{messageId: string, at: number}} [target]
+   */
   regenerate(target) {
     if (BUSY_STATUSES.has(this.state.status)) {
       this.composer.showNotice("The agent is still answering. Wait for it to finish or press Stop.", "busy");
@@ -296,23 +333,29 @@ export class ChatView {
     else if (!this.threadMenu.button.hidden) this.threadMenu.button.focus({ preventScroll: true });
   }
 
-  /** `{do: "focus"}` / `{do: "blur"}`: what ipywidgets' DOMWidget.focus() and .blur() send to every view. */
+  /**
+   * `{do: "focus"}` / `{do: "blur"}`: what ipywidgets' DOMWidget.focus() and .blur() send to every view.
+   * @param {unknown} what
+   */
   command(what) {
     if (what === "focus") {
       if (this.root.isConnected && !this.replayOnly) this.composer.input.focus({ preventScroll: true });
     } else if (what === "blur") {
-      const active = this.root.getRootNode().activeElement;
+      const root = /** @type {Document | ShadowRoot} */ (this.root.getRootNode());
+      const active = /** @type {HTMLElement | null} */ (root.activeElement);
       if (active && active !== this.root && this.root.contains(active)) active.blur();
     }
   }
 
   /** After a card was answered (Approve/Deny, Submit/Dismiss): the focus goes to the next card waiting, to its
-   * first control, else to the input. */
+   * first control, else to the input.
+   * @param {Element} card
+   */
   afterAnswer(card) {
     const next = this.pendingCards().find((el) => el !== card && !el.dataset.approvalSent && !el.dataset.sent);
-    const control = next?.querySelector(CARD_CONTROLS);
+    const control = /** @type {HTMLElement | null} */ (next?.querySelector(CARD_CONTROLS));
     if (control) {
-      if (next.tagName === "DETAILS") next.open = true;
+      if (next.tagName === "DETAILS") /** @type {HTMLDetailsElement} */ (next).open = true;
       control.focus({ preventScroll: true });
     } else {
       this.focusComposer();
@@ -322,7 +365,7 @@ export class ChatView {
   /** Start a new thread (the current one is kept); while the agent answers, ask first. `from`: "composer" or
    * "menu", where the question is asked. */
   newThread({ from = "composer" } = {}) {
-    const go = (stop) => {
+    const go = (/** @type {boolean} */ stop) => {
       if (!this.send(stop ? { kind: "new_thread", stop: true } : { kind: "new_thread" })) return;
       this.threadMenu.close(false);
       this.composer.dropQuestion();
@@ -351,13 +394,18 @@ export class ChatView {
   }
 
   /** Open another thread; while the agent answers, ask first (in the thread's row). */
+  /**
+   * @param {import("./threads.js").Thread} thread
+   * @param {{row?: import("./threads.js").Row | null}} [options] the menu's row, where the question goes
+   */
   switchThread(thread, { row = null } = {}) {
     if (thread.id === this.threadMenu.threadId) {
       this.threadMenu.close(false);
       this.focusComposer();
       return;
     }
-    const go = (stop) => {
+    const go = (/** @type {boolean} */ stop) => {
+      /** @type {{kind: "switch_thread", threadId: string, stop?: boolean}} */
       const message = { kind: "switch_thread", threadId: thread.id };
       if (stop) message.stop = true;
       if (!this.send(message)) return;
@@ -385,14 +433,15 @@ export class ChatView {
     this.frame.request();
   }
 
+  /** @param {string} role */
   partContext(role) {
     let context = this.contexts.get(role);
     if (context === undefined) {
       context = {
         role,
-        send: (message) => this.send(message),
-        askedForApproval: (el) => this.revealApproval(el),
-        answered: (el) => this.afterAnswer(el),
+        send: (/** @type {unknown} */ message) => this.send(message),
+        askedForApproval: (/** @type {Element} */ el) => this.revealApproval(el),
+        answered: (/** @type {Element} */ el) => this.afterAnswer(el),
         followBottom: () => this.followBottom(),
       };
       this.contexts.set(role, context);
@@ -400,7 +449,10 @@ export class ChatView {
     return context;
   }
 
-  /** An approval card just started asking: bring it into view once it is laid out (the newest one wins). */
+  /**
+   * An approval card just started asking: bring it into view once it is laid out (the newest one wins).
+   * @param {Element} el
+   */
   revealApproval(el) {
     this.approvalToReveal = el;
     this.statusDirty = true;
@@ -420,7 +472,7 @@ export class ChatView {
   /** The last message's cards that wait for the user (the page title's attention cue watches them). */
   pendingCards() {
     const el = this.views[this.state.messages.length - 1]?.el;
-    return el ? [...el.querySelectorAll(PENDING_CARDS)] : [];
+    return el ? [.../** @type {NodeListOf<HTMLElement>} */ (el.querySelectorAll(PENDING_CARDS))] : [];
   }
 
   scrollToApproval() {
@@ -438,6 +490,7 @@ export class ChatView {
     if (root.bottom > 0 && root.top < window.innerHeight) el.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
+  /** @param {string} trait */
   applyTrait(trait) {
     const value = this.model.get(trait);
     if (trait === "title") {
@@ -488,6 +541,7 @@ export class ChatView {
     if (this.header.hidden !== hidden) this.header.hidden = hidden;
   }
 
+  /** @param {any} message a custom message from the kernel: sync's, or a command ({do}) */
   receive(message) {
     if (message !== null && typeof message === "object" && typeof message.do === "string") {
       this.command(message.do);
@@ -502,7 +556,10 @@ export class ChatView {
     if (touched.any) this.frame.request();
   }
 
-  /** A snapshot: merged into the state, so that only the messages whose content changed re-render. */
+  /**
+   * A snapshot: merged into the state, so that only the messages whose content changed re-render.
+   * @param {unknown} next the snapshot's messages
+   */
   replaceMessages(next) {
     const list = Array.isArray(next) ? next : [];
     const old = this.state.messages;
@@ -516,6 +573,7 @@ export class ChatView {
     if (this.branchFocus) [this.restoreFocus, this.branchFocus] = [this.branchFocus, null];
     if (this.state.threadId !== this.shownThreadId) {
       // Another conversation (a thread switch, a new chat): it opens at its end.
+      /** @type {string | null | undefined} the thread the list shows */
       this.shownThreadId = this.state.threadId;
       this.stick = true;
     }
@@ -527,6 +585,7 @@ export class ChatView {
     this.frame.request();
   }
 
+  /** @param {number} index @returns {MessageView} the view of message `index`, made with those before it */
   view(index) {
     while (this.views.length <= index) {
       const at = this.views.length;
@@ -539,7 +598,10 @@ export class ChatView {
     return this.views[index];
   }
 
-  /** The group element message `at` goes in (made when needed). */
+  /**
+   * The group element message `at` goes in (made when needed).
+   * @param {number} at
+   */
   group(at) {
     const index = Math.floor(at / GROUP_SIZE);
     while (this.groups.length <= index) {
@@ -633,10 +695,11 @@ export class ChatView {
 
   focusPicker() {
     const { at, which } = this.restoreFocus;
+    /** @type {{at: number, which: "previous" | "next"} | null} the picker button to focus once drawn */
     this.restoreFocus = null;
     const branches = this.views[at]?.branches;
     const target = branches && !branches.picker.hidden ? branches[which] : null;
-    const active = this.root.getRootNode().activeElement;
+    const active = /** @type {Document | ShadowRoot} */ (this.root.getRootNode()).activeElement;
     const lost = !active || active === document.body || !active.isConnected;
     if (target && target !== active && (lost || this.root.contains(active))) target.focus({ preventScroll: true });
   }

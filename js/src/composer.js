@@ -1,3 +1,4 @@
+// @ts-check
 // The input area: a growing textarea (Enter sends, Shift+Enter breaks the line), file attachments read as data
 // URLs, Stop while the agent answers, New chat (a new thread; the conversation is kept), the status line and a
 // notice line for refusals, and a question asked before New chat stops an answer; and the empty
@@ -11,6 +12,7 @@ import { BUSY_STATUSES } from "./sync.js";
 // (Tornado's default); base64 makes files a third larger, so their sizes together stay under 6 MiB.
 export const MAX_ATTACHMENT_BYTES = 6 * 1024 * 1024;
 const NOTICE_MS = 6000;
+/** @type {Record<string, string>} */
 const STATUS_LABELS = {
   ready: "Ready",
   submitted: "Waiting for the agent…",
@@ -18,11 +20,13 @@ const STATUS_LABELS = {
   error: "Error",
   disconnected: NOT_CONNECTED,
 };
+/** @type {Record<string, string>} */
 const AWAITING_LABELS = {
   "awaiting-approval": "Waiting for your approval",
   "awaiting-answer": "Waiting for your answer",
 };
 
+/** @param {File} file @returns {Promise<string>} */
 function readAsDataUrl(file) {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -32,11 +36,23 @@ function readAsDataUrl(file) {
   });
 }
 
+/**
+ * A file being attached: its data: URL once read (null until then), its chip in the tray, and the reading.
+ * @typedef {{file: File, url: string | null, chip: HTMLSpanElement, ready?: Promise<void>}} Attachment
+ */
+/**
+ * What the composer asks of the chat view.
+ * @typedef {{send: (message: object) => boolean, followBottom: () => void, newThread: (options?: {from?: string}) => void,
+ *   replayOnly: boolean}} ComposerChat
+ */
+
 export class Composer {
+  /** @param {ComposerChat} chat */
   constructor(chat) {
     this.chat = chat;
     this.status = "ready";
-    this.attachments = []; // {file, url|null, chip}
+    /** @type {Attachment[]} */
+    this.attachments = [];
     this.el = element("div", "agui-composer");
     this.tray = element("div", "agui-attachments");
     this.tray.hidden = true;
@@ -103,12 +119,18 @@ export class Composer {
     this.refreshSendable();
   }
 
-  /** Show New chat only when there is a conversation to leave. */
+  /**
+   * Show New chat only when there is a conversation to leave.
+   * @param {boolean} hasMessages
+   */
   setHasMessages(hasMessages) {
     if (this.newChatButton.hidden === hasMessages) this.newChatButton.hidden = !hasMessages;
   }
 
-  /** Show a question (threads.js confirmBox) above the input, and put the focus in it. */
+  /**
+   * Show a question (threads.js confirmBox) above the input, and put the focus in it.
+   * @param {HTMLElement & {focusFirst: () => void}} box
+   */
   ask(box) {
     this.dropQuestion();
     this.question = box;
@@ -125,7 +147,10 @@ export class Composer {
     if (hadFocus) (this.newChatButton.hidden ? this.input : this.newChatButton).focus({ preventScroll: true });
   }
 
-  /** Send `text` as the user typed it (a suggestion chip), with whatever files are attached. */
+  /**
+   * Send `text` as the user typed it (a suggestion chip), with whatever files are attached.
+   * @param {string} text
+   */
   sendText(text) {
     this.input.value = text;
     this.onInput();
@@ -136,12 +161,16 @@ export class Composer {
     return BUSY_STATUSES.has(this.status);
   }
 
+  /** @param {unknown} text the placeholder trait */
   setPlaceholder(text) {
     this.input.placeholder = label(text || "Send a message…", 200);
   }
 
   /** Show the run status; `awaiting` ("approval" or "answer": ready, with an approval or an interrupt form the user
-   * has not answered) says so instead. */
+   * has not answered) says so instead.
+   * @param {string} status
+   * @param {{awaiting?: string | boolean}} [options]
+   */
   setStatus(status, { awaiting = false } = {}) {
     const changed = status !== this.status;
     this.status = status;
@@ -156,6 +185,7 @@ export class Composer {
     this.refreshSendable();
   }
 
+  /** @param {string} text @param {string} [reason] why (a data-reason hook) */
   showNotice(text, reason = "") {
     clearTimeout(this.noticeTimer);
     this.notice.textContent = text;
@@ -164,6 +194,7 @@ export class Composer {
     if (text) this.noticeTimer = setTimeout(() => this.showNotice(""), NOTICE_MS);
   }
 
+  /** @param {KeyboardEvent} event */
   onKeydown(event) {
     // Enter sends, Shift+Enter is a new line; Enter that confirms an IME composition is neither.
     if (event.key !== "Enter" || event.shiftKey || event.isComposing || event.keyCode === 229) return;
@@ -183,6 +214,7 @@ export class Composer {
     this.sendButton.classList.toggle("agui-empty", empty || this.busy);
   }
 
+  /** @param {File[]} files */
   addFiles(files) {
     for (const file of files) {
       const attached = this.attachments.reduce((total, item) => total + item.file.size, 0);
@@ -191,6 +223,7 @@ export class Composer {
         this.showNotice(`${label(file.name, 80)} is too large to attach (${limit} MB in all per message).`, "size");
         continue;
       }
+      /** @type {Attachment} */
       const attachment = { file, url: null, chip: this.attachmentChip(file) };
       attachment.ready = readAsDataUrl(file).then(
         (url) => {
@@ -209,7 +242,7 @@ export class Composer {
           this.showNotice(`Could not read ${label(file.name, 80)}.`, "read");
         },
       );
-      attachment.chip.querySelector("button").addEventListener("click", () => this.removeAttachment(attachment));
+      /** @type {HTMLButtonElement} */ (attachment.chip.querySelector("button")).addEventListener("click", () => this.removeAttachment(attachment));
       this.attachments.push(attachment);
       this.tray.append(attachment.chip);
     }
@@ -217,6 +250,7 @@ export class Composer {
     this.refreshSendable();
   }
 
+  /** @param {File} file */
   attachmentChip(file) {
     const chip = element("span", "agui-chip agui-attachment");
     chip.dataset.agui = "attachment";
@@ -230,6 +264,7 @@ export class Composer {
     return chip;
   }
 
+  /** @param {Attachment} attachment */
   removeAttachment(attachment) {
     this.attachments = this.attachments.filter((item) => item !== attachment);
     attachment.chip.remove();
@@ -278,6 +313,7 @@ export class Composer {
  * has no agent to ask). `update(suggestions, replayOnly)` redraws it when either trait changes.
  */
 export class EmptyState {
+  /** @param {Composer} composer */
   constructor(composer) {
     this.composer = composer;
     this.el = element("div", "agui-empty-state");
@@ -286,11 +322,13 @@ export class EmptyState {
     this.chips = element("div", "agui-suggestions");
     this.chips.hidden = true;
     this.el.append(this.text, this.chips);
+    /** @type {string | null} the prompts shown, as JSON */
     this.key = null;
   }
 
+  /** @param {unknown} suggestions the trait @param {boolean} replayOnly */
   update(suggestions, replayOnly) {
-    const prompts = replayOnly || !Array.isArray(suggestions) ? [] : suggestions.filter((s) => typeof s === "string");
+    const prompts = replayOnly || !Array.isArray(suggestions) ? [] : suggestions.filter((/** @type {unknown} */ s) => typeof s === "string");
     const key = JSON.stringify(prompts);
     if (key === this.key) return;
     this.key = key;

@@ -1,3 +1,4 @@
+// @ts-check
 // Whether a view can still reach the kernel that owns its model, and the rule that hides the static copy (see
 // agui_notebook/widget/_static_html.py) while a live view shows beside it.
 //
@@ -15,7 +16,10 @@ const STATIC_RULE_ID = "agui-notebook-static-copy";
 const STATIC_RULE =
   '.jp-OutputArea-child:has(.agui-chat:not([data-connection="lost"])) + .jp-OutputArea-child:has(.agui-static){display:none}';
 
-/** Hide the static copy next to a live view (once per document). */
+/**
+ * Hide the static copy next to a live view (once per document).
+ * @param {Element} el
+ */
 export function hideStaticCopyBeside(el) {
   const root = el.getRootNode?.();
   const scope = root instanceof ShadowRoot ? root : document;
@@ -26,6 +30,7 @@ export function hideStaticCopyBeside(el) {
   (root instanceof ShadowRoot ? root : document.head).append(style);
 }
 
+/** @param {any} manager ipywidgets' widget manager, whatever the host made it */
 function managerKernel(manager) {
   try {
     return manager !== null && typeof manager === "object" && "kernel" in manager ? manager.kernel : undefined;
@@ -35,12 +40,18 @@ function managerKernel(manager) {
 }
 
 export class Connection {
-  /** `onChange` runs whenever the answer may have changed. */
+  /**
+   * `onChange` runs whenever the answer may have changed.
+   * @param {import("./anywidget.js").AnyModel} model
+   * @param {HTMLElement} host the element anywidget renders the view into
+   * @param {() => void} onChange
+   */
   constructor(model, host, onChange) {
     this.model = model;
     this.host = host;
     this.onChange = onChange;
     this.model.on("comm_live_update", onChange);
+    /** @type {Array<{connect: Function, disconnect: Function}>} Lumino signals of the session */
     this.signals = [];
     const session = (() => {
       try {

@@ -1,6 +1,14 @@
+// @ts-check
 // Small DOM builders. Agent-supplied strings only ever reach the DOM as textContent or checked attribute values.
 
-/** An element with a class name and optional text (set as textContent). */
+/**
+ * An element with a class name and optional text (set as textContent).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [className]
+ * @param {unknown} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -8,20 +16,32 @@ export function element(tag, className, text) {
   return node;
 }
 
+/** @type {Map<string, Node>} */
 const templates = new Map();
 
-/** A deep clone of a node built once by `build` (cloning is several times faster than building many elements). */
+/**
+ * A deep clone of a node built once by `build` (cloning is several times faster than building many elements).
+ * @template {Node} N
+ * @param {string} key
+ * @param {() => N} build
+ * @returns {N}
+ */
 export function fromTemplate(key, build) {
-  let node = templates.get(key);
+  let node = /** @type {N | undefined} */ (templates.get(key));
   if (node === undefined) {
     node = build();
     templates.set(key, node);
   }
-  return node.cloneNode(true);
+  return /** @type {N} */ (node.cloneNode(true));
 }
 
 /** Make a box that scrolls reachable by keyboard (axe's scrollable-region-focusable): a tab stop, named for
- * screen readers ("Code (python)", "Table"); styles.css gives it a focus ring. Returns `node`. */
+ * screen readers ("Code (python)", "Table"); styles.css gives it a focus ring. Returns `node`.
+ * @template {HTMLElement} E
+ * @param {E} node
+ * @param {string} name
+ * @returns {E}
+ */
 export function scrollRegion(node, name) {
   node.tabIndex = 0;
   node.setAttribute("role", "region");
@@ -29,7 +49,13 @@ export function scrollRegion(node, name) {
   return node;
 }
 
-/** A <button type="button"> with a data-agui hook, an accessible label and optional icon and text. */
+/**
+ * A <button type="button"> with a data-agui hook, an accessible label and optional icon and text.
+ * @param {string} hook
+ * @param {string} label
+ * @param {{icon?: Node, text?: string, className?: string}} [options]
+ * @returns {HTMLButtonElement}
+ */
 export function button(hook, label, { icon, text, className } = {}) {
   const node = element("button", className ?? "agui-button");
   node.type = "button";
@@ -43,16 +69,26 @@ export function button(hook, label, { icon, text, className } = {}) {
 
 // Bidirectional-override and zero-width characters let a name display as something else ("gnp.exe" shown as
 // "exe.png"); labels drop them. Control characters are dropped too.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
 
-/** A display label from an agent-supplied string: invisible and control characters removed, length capped. */
+/**
+ * A display label from an agent-supplied string: invisible and control characters removed, length capped.
+ * @param {unknown} value
+ * @param {number} [max]
+ * @returns {string}
+ */
 export function label(value, max = 200) {
   const text = typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
   const clean = text.replace(INVISIBLE, "");
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
-/** Pretty JSON for display (as text), tolerant of values JSON cannot encode. */
+/**
+ * Pretty JSON for display (as text), tolerant of values JSON cannot encode.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function prettyJson(value) {
   if (value === undefined) return "";
   if (typeof value === "string") return value;
@@ -66,6 +102,7 @@ export function prettyJson(value) {
 // Our own 16x16 stroke icons (never agent content), drawn as CSS masks (iconStyles): one empty element per icon,
 // no inline <svg>. A page keeps every <svg> root as an animation time container that each frame visits, and a
 // long conversation has several icons per message.
+/** @type {Record<string, string[]>} */
 export const ICON_PATHS = {
   send: ["M8 13V3", "M3.5 7.5 8 3l4.5 4.5"],
   stop: [], // a filled square (ICON_SHAPES)
@@ -101,9 +138,12 @@ export const ICON_PATHS = {
 };
 
 // Icons drawn filled rather than stroked, and stroke widths other than 1.5.
+/** @type {Record<string, string>} */
 const ICON_SHAPES = { stop: '<rect x="4" y="4" width="8" height="8" rx="1.5" fill="#000"/>' };
+/** @type {Record<string, number>} */
 const ICON_STROKES = { send: 2, check: 2 };
 
+/** @param {string} name @param {{filled?: boolean}} [options] */
 function iconSvg(name, { filled = false } = {}) {
   const shape = ICON_SHAPES[name] ?? (ICON_PATHS[name] ?? []).map((d) => `<path d="${d}"/>`).join("");
   const stroke = ICON_STROKES[name] ?? 1.5;
@@ -111,6 +151,7 @@ function iconSvg(name, { filled = false } = {}) {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" ${paint} stroke="#000" stroke-width="${stroke}" stroke-linecap="round" stroke-linejoin="round">${shape}</svg>`;
 }
 
+/** @param {string} svg */
 function cssUrl(svg) {
   return `url("data:image/svg+xml,${encodeURIComponent(svg).replace(/'/g, "%27")}")`;
 }
@@ -123,7 +164,11 @@ export function iconStyles() {
   return rules.join("\n");
 }
 
-/** One of our icons (a CSS mask over currentColor), decorative (aria-hidden). */
+/**
+ * One of our icons (a CSS mask over currentColor), decorative (aria-hidden).
+ * @param {string} name a key of ICON_PATHS
+ * @returns {HTMLSpanElement}
+ */
 export function icon(name) {
   const node = document.createElement("span");
   node.className = `agui-icon agui-icon-${name}`;
@@ -131,7 +176,12 @@ export function icon(name) {
   return node;
 }
 
-/** Copy text to the clipboard; falls back to a hidden textarea where the async clipboard is unavailable. */
+/**
+ * Copy text to the clipboard; falls back to a hidden textarea where the async clipboard is unavailable.
+ * @param {string} text
+ * @param {Element | null} [host] where the textarea goes (inside a dialog, which holds the focus)
+ * @returns {Promise<boolean>} whether it was copied
+ */
 export async function copyText(text, host) {
   try {
     if (navigator.clipboard && window.isSecureContext) {
@@ -157,7 +207,11 @@ export async function copyText(text, host) {
   return copied;
 }
 
-/** Briefly swap a copy button to a "Copied" check mark. */
+/**
+ * Briefly swap a copy button to a "Copied" check mark.
+ * @param {HTMLElement & {_aguiCopyTimer?: ReturnType<typeof setTimeout>}} node
+ * @param {boolean} copied
+ */
 export function flashCopied(node, copied) {
   node.classList.toggle("agui-copied", copied);
   node.dataset.copied = copied ? "true" : "false";

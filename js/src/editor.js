@@ -1,3 +1,4 @@
+// @ts-check
 // The inline editor a user message shows in place of its bubble (the pencil opens it): a textarea holding the old
 // text, Save and Cancel. Enter saves, Shift+Enter breaks the line, Escape cancels; an Enter that ends an IME
 // composition does neither. Save is disabled while the agent answers and while there is nothing to send.
@@ -6,7 +7,10 @@ import { button, element } from "./dom.js";
 const MAX_HEIGHT_PX = 240;
 
 export class InlineEditor {
-  /** `text`: the old text; `hasOtherParts`: whether the message keeps attachments (then empty text may be saved). */
+  /**
+   * `text`: the old text; `hasOtherParts`: whether the message keeps attachments (then empty text may be saved).
+   * @param {{text: string, hasOtherParts: boolean, onSave: (text: string) => void, onCancel: () => void}} options
+   */
   constructor({ text, hasOtherParts, onSave, onCancel }) {
     this.hasOtherParts = hasOtherParts;
     this.onSave = onSave;
@@ -44,6 +48,7 @@ export class InlineEditor {
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
   }
 
+  /** @param {boolean} busy */
   setBusy(busy) {
     this.busy = busy;
     this.refresh();
@@ -70,6 +75,7 @@ export class InlineEditor {
     if (this.sendable()) this.onSave(this.input.value.trim() === "" ? "" : this.input.value);
   }
 
+  /** @param {KeyboardEvent} event */
   onKeydown(event) {
     if (event.key === "Escape") {
       event.preventDefault();

@@ -1,3 +1,4 @@
+// @ts-check
 // 👍/👎 on an answer, in its footer: toggling buttons (aria-pressed) that send {"kind": "feedback"} to the kernel,
 // which keeps the rating in the message's metadata (metadata["agui-notebook"].feedback) and sends it back; and after
 // a thumbs-down, a small inline form for an optional comment. The form is built only when asked for.
@@ -5,7 +6,13 @@ import { button, element, icon, label } from "./dom.js";
 
 export const MAX_COMMENT_CHARS = 2000;
 
-/** The feedback entry of a message (its metadata["agui-notebook"].feedback), or null. */
+/** @typedef {"up" | "down"} Rating */
+
+/**
+ * The feedback entry of a message (its metadata["agui-notebook"].feedback), or null.
+ * @param {import("./sync.js").UIMessage | null | undefined} message
+ * @returns {{rating: Rating, comment: string} | null}
+ */
 export function messageFeedback(message) {
   const own = message?.metadata?.["agui-notebook"];
   const entry = own !== null && typeof own === "object" ? own.feedback : null;
@@ -31,30 +38,44 @@ export function buildFeedbackButtons() {
 }
 
 export class Feedback {
-  /** `el` is the template's buttons; `after` the element the comment form goes after; `chat` sends. */
+  /**
+   * `el` is the template's buttons; `after` the element the comment form goes after; `chat` sends.
+   * @param {{send: (message: object) => boolean, followBottom?: () => void}} chat
+   * @param {HTMLElement} el
+   * @param {Element} after
+   */
   constructor(chat, el, after) {
     this.chat = chat;
     this.el = el;
     this.after = after;
-    [this.upButton, this.downButton] = el.children;
+    const [up, down] = /** @type {HTMLCollectionOf<HTMLButtonElement>} */ (el.children);
+    this.upButton = up;
+    this.downButton = down;
+    /** @type {string | null} */
     this.messageId = null;
+    /** @type {Rating | null} */
     this.rating = null;
     this.comment = "";
+    /** @type {HTMLDivElement | null} */
     this.form = null;
     el.addEventListener("click", (event) => {
-      const target = event.target.closest?.("button");
+      const target = /** @type {Element} */ (event.target).closest?.("button");
       if (target === this.upButton) this.rate(this.rating === "up" ? null : "up");
       else if (target === this.downButton) this.rate(this.rating === "down" ? null : "down");
     });
   }
 
-  /** Show the rating the message's metadata holds (what the kernel kept). */
+  /**
+   * Show the rating the message's metadata holds (what the kernel kept).
+   * @param {import("./sync.js").UIMessage | null} message
+   */
   update(message) {
     this.messageId = typeof message?.id === "string" ? message.id : null;
     const entry = messageFeedback(message);
     this.show(entry?.rating ?? null, entry?.comment ?? "");
   }
 
+  /** @param {Rating | null} rating @param {string} comment */
   show(rating, comment) {
     this.rating = rating;
     this.comment = comment;
@@ -66,11 +87,18 @@ export class Feedback {
     this.upButton.title = rating === "up" ? "Good answer (click again to take it back)" : "Good answer";
   }
 
+  /**
+   * Send a rating (null takes it back), with a comment; returns whether it went out.
+   * @param {Rating | null} rating
+   * @param {string} [comment] none yet: a thumbs-down then asks for one
+   * @returns {boolean}
+   */
   rate(rating, comment) {
     if (this.messageId === null) return false;
+    /** @type {{kind: "feedback", messageId: string, rating: Rating | null, comment?: string}} */
     const message = { kind: "feedback", messageId: this.messageId, rating };
     if (comment) message.comment = comment;
-    const previous = [this.rating, this.comment];
+    const previous = /** @type {[Rating | null, string]} */ ([this.rating, this.comment]);
     this.show(rating, comment ?? (rating === this.rating ? this.comment : ""));
     if (!this.chat.send(message)) {
       this.show(...previous); // not connected: nothing was kept

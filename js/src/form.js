@@ -1,3 +1,4 @@
+// @ts-check
 // A form generated from a JSON Schema (an AG-UI interrupt's `responseSchema`), and the checks its answer must
 // pass. The checks are those of agui_notebook/agui/_interrupts.py `payload_problems`, keyword for keyword and
 // message for message, so what the form refuses the kernel refuses too (a test keeps the two equal on fixtures
@@ -16,7 +17,11 @@
 // submit.
 import { button, element, icon, label } from "./dom.js";
 
+/** @typedef {any} Schema a JSON Schema as an agent sent it, unchecked: every keyword is checked where it is read */
+/** @typedef {[string, string]} Problem a JSON path ("payload.city", "payload.tags[2]") and what is wrong there */
+
 const RADIO_MAX = 4;
+/** @type {Record<string, string>} */
 const TYPE_MESSAGES = {
   string: "must be text",
   number: "must be a number",
@@ -33,6 +38,7 @@ const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^ \t\n\r\f\v]+$/;
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const TIME = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-]([0-9]{2}):([0-9]{2}))?$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** @type {Record<string, string>} */
 const FORMAT_MESSAGES = {
   email: "must be an email address",
   uri: "must be a URL such as https://example.com",
@@ -43,14 +49,19 @@ const FORMAT_MESSAGES = {
   uuid: "must be a UUID",
 };
 
+/** @param {unknown} value @returns {value is Record<string, any>} */
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+/** @param {unknown} value @returns {value is number} */
 const isNumber = (value) => typeof value === "number" && Number.isFinite(value);
+/** @param {unknown} object @param {string} key */
 const own = (object, key) => isObject(object) && Object.hasOwn(object, key);
 
+/** @param {unknown} value */
 function shownNumber(value) {
   return String(value);
 }
 
+/** @param {unknown} value @returns {string} */
 function shownChoice(value) {
   if (typeof value === "string") return value;
   if (value === null) return "null";
@@ -58,6 +69,7 @@ function shownChoice(value) {
   return String(value);
 }
 
+/** @param {unknown} value @param {unknown} kind a JSON Schema type name */
 function isType(value, kind) {
   switch (kind) {
     case "string":
@@ -79,7 +91,12 @@ function isType(value, kind) {
   }
 }
 
-/** Equal as JSON values (objects whatever their key order). */
+/**
+ * Equal as JSON values (objects whatever their key order).
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
 function sameJson(a, b) {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -92,6 +109,7 @@ function sameJson(a, b) {
   return false;
 }
 
+/** @param {string} text */
 function validDate(text) {
   const match = DATE.exec(text);
   if (!match) return false;
@@ -101,7 +119,11 @@ function validDate(text) {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d && y >= 1;
 }
 
-/** `HH:MM:SS[.frac][Z|+HH:MM]`, the offset required with `offset` (as in a date-time). */
+/**
+ * `HH:MM:SS[.frac][Z|+HH:MM]`, the offset required with `offset` (as in a date-time).
+ * @param {string} text
+ * @param {boolean} [offset]
+ */
 function validTime(text, offset = false) {
   const match = TIME.exec(text);
   if (!match || (offset && match[5] === undefined)) return false;
@@ -110,10 +132,12 @@ function validTime(text, offset = false) {
   return match[6] === undefined || (Number(match[6]) <= 23 && Number(match[7]) <= 59);
 }
 
+/** @param {string} text */
 function validDateTime(text) {
   return text.length > 11 && "Tt".includes(text[10]) && validDate(text.slice(0, 10)) && validTime(text.slice(11), true);
 }
 
+/** @param {unknown} format @param {string} text */
 function formatOk(format, text) {
   switch (format) {
     case "email":
@@ -138,11 +162,16 @@ function formatOk(format, text) {
 // press: an agent's pattern like that, or a very long one, is not checked (the kernel skips it too).
 const NESTED_QUANTIFIER = /\([^()]*[+*}][^()]*\)[+*{]/;
 
+/** @param {string} pattern */
 function riskyPattern(pattern) {
   return pattern.length > 200 || NESTED_QUANTIFIER.test(pattern);
 }
 
-/** Whether `text` matches `pattern` (true for a risky pattern or one this browser cannot read: the agent's). */
+/**
+ * Whether `text` matches `pattern` (true for a risky pattern or one this browser cannot read: the agent's).
+ * @param {unknown} pattern
+ * @param {string} text
+ */
 function patternMatches(pattern, text) {
   if (typeof pattern !== "string" || riskyPattern(pattern)) return true;
   try {
@@ -152,6 +181,7 @@ function patternMatches(pattern, text) {
   }
 }
 
+/** @param {Schema} schema @param {string} value @returns {string[]} */
 function stringProblems(schema, value) {
   const problems = [];
   const length = [...value].length; // code points, as JSON Schema (and the kernel) count
@@ -166,13 +196,18 @@ function stringProblems(schema, value) {
   return problems;
 }
 
-/** `multipleOf` with a tolerance for binary fractions (0.3 is a multiple of 0.1, as a person means it). */
+/**
+ * `multipleOf` with a tolerance for binary fractions (0.3 is a multiple of 0.1, as a person means it).
+ * @param {unknown} step
+ * @param {number} value
+ */
 function multipleOk(step, value) {
   if (!isNumber(step) || step <= 0) return true;
   const quotient = value / step;
   return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient));
 }
 
+/** @param {Schema} schema @param {number} value @returns {string[]} */
 function numberProblems(schema, value) {
   const problems = [];
   let { minimum: low, maximum: high, exclusiveMinimum: exLow, exclusiveMaximum: exHigh } = schema;
@@ -186,7 +221,12 @@ function numberProblems(schema, value) {
   return problems;
 }
 
-/** The schema a local `$ref` (`#`, `#/$defs/Name`, `#/definitions/Name`...) points at, else undefined. */
+/**
+ * The schema a local `$ref` (`#`, `#/$defs/Name`, `#/definitions/Name`...) points at, else undefined.
+ * @param {Schema} root
+ * @param {unknown} ref
+ * @returns {Schema | undefined}
+ */
 export function resolveRef(root, ref) {
   // A remote schema or an anchor is not followed (the kernel's jsonschema judges it).
   if (typeof ref !== "string" || (ref !== "#" && !ref.startsWith("#/"))) return undefined;
@@ -206,22 +246,28 @@ export function resolveRef(root, ref) {
   return target;
 }
 
+/** Whether the first of `found` is a type mismatch at `path`. @param {Problem[]} found @param {string} path */
 const wrongType = (found, path) => found[0][0] === path && TYPE_TEXTS.has(found[0][1]);
 
 /** One walk of a schema over a value: the root for `$ref`, and the references being followed (a reference that
  * comes back to itself at the same place of the value is a cycle: it adds nothing). */
 class Checks {
+  /** @param {Schema} root */
   constructor(root) {
     this.root = root;
+    /** @type {Set<string>} a $ref and the path it is followed at */
     this.following = new Set();
   }
 
+  /** @param {Schema} schema @param {unknown} value @param {string} path @returns {Problem[]} */
   fits(schema, value, path) {
+    /** @type {Problem[]} */
     const found = [];
     this.walk(schema, value, path, found);
     return found;
   }
 
+  /** @param {Schema} schema @param {unknown} value @param {string} path @param {Problem[]} out */
   walk(schema, value, path, out) {
     if (schema === false) {
       out.push([path, "is not allowed"]);
@@ -253,12 +299,12 @@ class Checks {
       this.walk(this.fits(schema.if, value, path).length === 0 ? schema.then : schema.else, value, path, out);
     }
     const kinds = Array.isArray(schema.type) ? schema.type : typeof schema.type === "string" ? [schema.type] : [];
-    if (kinds.length && !kinds.some((kind) => isType(value, kind))) {
+    if (kinds.length && !kinds.some((/** @type {unknown} */ kind) => isType(value, kind))) {
       out.push([path, TYPE_MESSAGES[kinds[0]] ?? `must be of type ${kinds[0]}`]);
       return;
     }
     if (own(schema, "const") && !sameJson(value, schema.const)) out.push([path, `must be ${shownChoice(schema.const)}`]);
-    if (Array.isArray(schema.enum) && !schema.enum.some((choice) => sameJson(choice, value))) {
+    if (Array.isArray(schema.enum) && !schema.enum.some((/** @type {unknown} */ choice) => sameJson(choice, value))) {
       out.push([path, `must be one of: ${schema.enum.map(shownChoice).join(", ")}`]);
     }
     if (typeof value === "string") {
@@ -273,18 +319,20 @@ class Checks {
   }
 
   /** `anyOf` (one branch must fit) and `oneOf` (exactly one); true when none fits (then the branch that says most
-   * is reported and the rest of the schema is not checked). */
+   * is reported and the rest of the schema is not checked).
+   * @param {Schema} schema @param {unknown} value @param {string} path @param {Problem[]} out
+   */
   choices(schema, value, path, out) {
     for (const key of ["anyOf", "oneOf"]) {
       const branches = schema[key];
       if (!Array.isArray(branches) || branches.length === 0) continue;
-      const tried = branches.map((branch) => this.fits(branch, value, path));
-      const fitting = tried.filter((found) => found.length === 0).length;
+      const tried = branches.map((/** @type {Schema} */ branch) => this.fits(branch, value, path));
+      const fitting = tried.filter((/** @type {Problem[]} */ found) => found.length === 0).length;
       if (fitting === 0) {
         // The branch of the value's own type says most: a type mismatch is the last resort.
-        const rank = (found) => [wrongType(found, path) ? 1 : 0, found.length];
-        const better = (a, b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
-        out.push(...tried.reduce((best, found) => (better(found, best) ? found : best)));
+        const rank = (/** @type {Problem[]} */ found) => [wrongType(found, path) ? 1 : 0, found.length];
+        const better = (/** @type {Problem[]} */ a, /** @type {Problem[]} */ b) => rank(a)[0] < rank(b)[0] || (rank(a)[0] === rank(b)[0] && rank(a)[1] < rank(b)[1]);
+        out.push(...tried.reduce((/** @type {Problem[]} */ best, /** @type {Problem[]} */ found) => (better(found, best) ? found : best)));
         return true;
       }
       if (key === "oneOf" && fitting > 1) out.push([path, "must match exactly one of the choices"]);
@@ -292,6 +340,7 @@ class Checks {
     return false;
   }
 
+  /** @param {Schema} schema @param {unknown[]} value @param {string} path @param {Problem[]} out */
   array(schema, value, path, out) {
     if (Number.isInteger(schema.minItems) && value.length < schema.minItems) {
       out.push([path, `choose at least ${schema.minItems}`]);
@@ -308,6 +357,7 @@ class Checks {
     value.forEach((item, index) => this.walk(index < prefix.length ? prefix[index] : items, item, `${path}[${index}]`, out));
   }
 
+  /** @param {Schema} schema @param {Record<string, unknown>} value @param {string} path @param {Problem[]} out */
   object(schema, value, path, out) {
     for (const name of Array.isArray(schema.required) ? schema.required : []) {
       if (typeof name === "string" && !Object.hasOwn(value, name)) out.push([`${path}.${name}`, "is required"]);
@@ -348,7 +398,12 @@ class Checks {
   }
 }
 
-/** What `schema` refuses in `payload`: [JSON path, message] pairs (paths start at "payload"), first found first. */
+/**
+ * What `schema` refuses in `payload`: [JSON path, message] pairs (paths start at "payload"), first found first.
+ * @param {Schema} schema
+ * @param {unknown} payload
+ * @returns {Problem[]}
+ */
 export function payloadProblems(schema, payload) {
   return new Checks(schema).fits(schema, payload, "payload");
 }
@@ -359,7 +414,12 @@ const MAX_REF_HOPS = 32;
 
 /** `schema` with its `$ref` followed (the reference's siblings win: title, description, default) and its `allOf`
  * merged, for drawing. `refs` are the references the fields above followed: meeting one again is a cycle, drawn
- * as a JSON field. */
+ * as a JSON field.
+ * @param {Schema} schema
+ * @param {Schema} root
+ * @param {Iterable<string>} refs
+ * @returns {{schema: Schema, refs: Set<string>, cyclic: boolean}}
+ */
 function expandSchema(schema, root, refs) {
   let current = isObject(schema) ? schema : {};
   const seen = new Set(refs);
@@ -388,7 +448,12 @@ function expandSchema(schema, root, refs) {
   return { schema: current, refs: seen, cyclic: false };
 }
 
-/** Two schemas that must both hold, as one for drawing: properties merged, required joined, the first's others. */
+/**
+ * Two schemas that must both hold, as one for drawing: properties merged, required joined, the first's others.
+ * @param {Schema} first
+ * @param {Schema} second
+ * @returns {Schema}
+ */
 function mergeSchemas(first, second) {
   const merged = { ...second, ...first };
   if (isObject(first.properties) || isObject(second.properties)) {
@@ -400,18 +465,24 @@ function mergeSchemas(first, second) {
   return merged;
 }
 
+/** @param {Schema} schema */
 const isNullSchema = (schema) => isObject(schema) && (schema.type === "null" || (own(schema, "const") && schema.const === null));
 
-/** The branches of a choice (`anyOf`/`oneOf`) and whether one of them is null, or null when there is no choice. */
+/**
+ * The branches of a choice (`anyOf`/`oneOf`) and whether one of them is null, or null when there is no choice.
+ * @param {Schema} schema
+ * @returns {Choice | null}
+ */
 function choiceOf(schema) {
   for (const key of ["anyOf", "oneOf"]) {
     if (!Array.isArray(schema[key]) || schema[key].length === 0) continue;
     const branches = schema[key].filter(isObject);
-    return { key, branches: branches.filter((b) => !isNullSchema(b)), nullable: branches.some(isNullSchema) };
+    return { key, branches: branches.filter((/** @type {Schema} */ b) => !isNullSchema(b)), nullable: branches.some(isNullSchema) };
   }
   return null;
 }
 
+/** "startDate" or "start_date" as "Start date". @param {unknown} name @returns {string} */
 function humanName(name) {
   const words = String(name)
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
@@ -420,22 +491,30 @@ function humanName(name) {
   return words ? words[0].toUpperCase() + words.slice(1) : "";
 }
 
+/** The choices of an enum, a literal or a oneOf of constants, else null. @param {Schema} schema @returns {unknown[] | null} */
 function enumOf(schema) {
   if (Array.isArray(schema.enum)) return schema.enum;
   if (own(schema, "const") && !isObject(schema.const) && !Array.isArray(schema.const)) return null;
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : null;
-  if (branches && branches.length && branches.every((b) => isObject(b) && own(b, "const"))) return branches.map((b) => b.const);
+  if (branches && branches.length && branches.every((/** @type {Schema} */ b) => isObject(b) && own(b, "const"))) return branches.map((/** @type {Schema} */ b) => b.const);
   return null;
 }
 
+/** @param {Schema} schema @returns {Array<string | undefined>} */
 function choiceLabels(schema) {
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
-  return branches.map((b) => (isObject(b) && typeof b.title === "string" ? b.title : undefined));
+  return branches.map((/** @type {Schema} */ b) => (isObject(b) && typeof b.title === "string" ? b.title : undefined));
 }
 
+/** @type {Record<string, string>} */
 const TYPE_NAMES = { string: "Text", number: "Number", integer: "Whole number", boolean: "Yes or no", object: "Details", array: "List" };
 
-/** What a choice's branch is called: its title, the constant that tells it apart (a discriminator), its type. */
+/**
+ * What a choice's branch is called: its title, the constant that tells it apart (a discriminator), its type.
+ * @param {Schema} branch
+ * @param {number} index
+ * @returns {string}
+ */
 function branchLabel(branch, index) {
   if (typeof branch.title === "string" && branch.title) return humanName(branch.title);
   if (isObject(branch.properties)) {
@@ -446,31 +525,45 @@ function branchLabel(branch, index) {
   return `Choice ${index + 1}`;
 }
 
+/**
+ * A choice between schemas (`anyOf`/`oneOf`): its keyword, its branches other than null, and whether null is one.
+ * @typedef {{key: string, branches: Schema[], nullable: boolean}} Choice
+ */
+
 let formCount = 0;
 
 /** What a field reads when its input is no value at all (text in a number field, broken JSON). */
 class Unreadable {
+  /** @param {string} problem */
   constructor(problem) {
     this.problem = problem;
   }
 }
 
-/** A date-time input's local "YYYY-MM-DDTHH:MM[:SS]" as RFC 3339 with the browser's offset. */
+/**
+ * A date-time input's local "YYYY-MM-DDTHH:MM[:SS]" as RFC 3339 with the browser's offset.
+ * @param {string} value
+ * @returns {string}
+ */
 function localDateTime(value) {
   const withSeconds = value.length === 16 ? `${value}:00` : value;
   const moment = new Date(withSeconds);
   if (Number.isNaN(moment.getTime())) return value;
   const minutes = -moment.getTimezoneOffset();
   const sign = minutes >= 0 ? "+" : "-";
-  const pad = (n) => String(Math.trunc(Math.abs(n))).padStart(2, "0");
+  const pad = (/** @type {number} */ n) => String(Math.trunc(Math.abs(n))).padStart(2, "0");
   return `${withSeconds}${sign}${pad(minutes / 60)}:${pad(minutes % 60)}`;
 }
 
-/** The other way: an RFC 3339 default shown in a date-time input (its local time). */
+/**
+ * The other way: an RFC 3339 default shown in a date-time input (its local time).
+ * @param {unknown} value
+ * @returns {string}
+ */
 function dateTimeInput(value) {
-  const moment = new Date(value);
+  const moment = new Date(/** @type {string} */ (value));
   if (typeof value !== "string" || Number.isNaN(moment.getTime())) return "";
-  const pad = (n) => String(n).padStart(2, "0");
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
   return `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}T${pad(moment.getHours())}:${pad(moment.getMinutes())}:${pad(moment.getSeconds())}`;
 }
 
@@ -480,6 +573,12 @@ function dateTimeInput(value) {
  * whose branches not picked are neither read nor checked.
  */
 class Field {
+  /**
+   * @param {SchemaForm} form
+   * @param {Schema} schema this field's JSON Schema
+   * @param {{name?: string, path: string | (() => string), required: boolean, parent?: Field | null,
+   *   branch?: number | null, refs?: Set<string>}} place
+   */
   constructor(form, schema, { name, path, required, parent = null, branch = null, refs = new Set() }) {
     this.form = form;
     this.parent = parent;
@@ -501,7 +600,7 @@ class Field {
       this.nullable = choice.nullable;
     } else if (Array.isArray(this.schema.type) && !this.schema.type.includes("object") && !this.schema.type.includes("array")) {
       this.nullable = this.schema.type.includes("null");
-      this.schema = { ...this.schema, type: this.schema.type.find((t) => t !== "null") ?? "null" };
+      this.schema = { ...this.schema, type: this.schema.type.find((/** @type {unknown} */ t) => t !== "null") ?? "null" };
     }
     this.required = required;
     this.touched = false;
@@ -524,12 +623,17 @@ class Field {
 
   /** Whether the field is part of the answer: not under a choice's branch that is not picked. */
   active() {
-    for (let field = this; field.parent !== null; field = field.parent) {
+    for (let field = /** @type {Field} */ (this); field.parent !== null; field = field.parent) {
       if (field.branch !== null && field.parent.picked !== field.branch) return false;
     }
     return true;
   }
 
+  /**
+   * @param {Schema} schema
+   * @param {{name?: string, path: string | (() => string), required: boolean, branch?: number}} options
+   * @returns {Field}
+   */
   child(schema, options) {
     return new Field(this.form, schema, { parent: this, refs: this.refs, ...options });
   }
@@ -540,6 +644,7 @@ class Field {
     return read === undefined && this.nullable && this.required ? null : read;
   }
 
+  /** @param {string} [target] the id of the control it labels */
   labelFor(target) {
     const text = element("label", "agui-field-label", label(this.title, 200));
     if (target) text.htmlFor = target;
@@ -567,6 +672,7 @@ class Field {
     return help;
   }
 
+  /** @param {Element} control */
   describe(control) {
     const ids = [this.problem.id];
     if (this.helpEl) ids.unshift(this.helpEl.id);
@@ -574,6 +680,7 @@ class Field {
     if (this.required && !this.nullable) control.setAttribute("aria-required", "true");
   }
 
+  /** @param {Element} control */
   watch(control) {
     const touch = () => {
       this.touched = true;
@@ -586,6 +693,10 @@ class Field {
     });
   }
 
+  /**
+   * @param {Element | null} control the one the help and the problem describe, if there is one
+   * @param {...Node} body
+   */
   finish(control, ...body) {
     this.helpEl = this.help();
     this.el.append(...body);
@@ -624,10 +735,12 @@ class Field {
     return this.buildJson(def);
   }
 
+  /** @param {unknown} def the schema's default */
   buildText(def) {
     const format = this.schema.format;
     const input = element("input", "agui-field-input");
     input.id = `${this.uid}-input`;
+    /** @type {Record<string, string>} */
     const types = { email: "email", uri: "url", url: "url", date: "date", "date-time": "datetime-local", time: "time" };
     input.type = types[format] ?? "text";
     input.autocomplete = "off";
@@ -637,16 +750,19 @@ class Field {
     if (typeof example === "string" && input.type !== "date" && !input.type.includes("time")) {
       input.placeholder = label(example, 80);
     }
+    /** @type {() => unknown} the value (undefined: left empty, Unreadable: not a value); set by the builder */
     this.read = () => {
       if (input.value === "") return input.validity.badInput ? new Unreadable(FORMAT_MESSAGES[format] ?? "must be text") : undefined;
       if (format === "date-time") return localDateTime(input.value);
       if (format === "time" && /^[0-9]{2}:[0-9]{2}$/.test(input.value)) return `${input.value}:00`;
       return input.value;
     };
+    /** @type {Array<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>} what takes the user's answer */
     this.controls = [input];
     this.finish(input, this.labelFor(input.id), input);
   }
 
+  /** @param {unknown} def */
   buildNumber(def) {
     const { minimum, maximum, multipleOf, exclusiveMinimum, exclusiveMaximum } = this.schema;
     const input = element("input", "agui-field-input agui-field-number");
@@ -667,6 +783,7 @@ class Field {
     this.finish(input, this.labelFor(input.id), input);
   }
 
+  /** @param {unknown} def */
   buildCheckbox(def) {
     const input = element("input", "agui-field-check");
     input.type = "checkbox";
@@ -694,7 +811,14 @@ class Field {
     this.finish(null, this.labelFor(), shown);
   }
 
-  /** Radios (up to RADIO_MAX) or a select; `onPick(index)` hears a change. */
+  /**
+   * Radios (up to RADIO_MAX) or a select; `onPick(index)` hears a change.
+   * @param {number} count
+   * @param {(index: number) => string} labelOf
+   * @param {number} initial the index picked at first, -1 for none
+   * @param {(index: number) => void} [onPick]
+   * @returns {{nodes: HTMLElement[], controls: Array<HTMLInputElement | HTMLSelectElement>, picked: () => number, describe: HTMLElement}}
+   */
   picker(count, labelOf, initial, onPick) {
     if (count <= RADIO_MAX) {
       const group = element("fieldset", "agui-field-group agui-field-radios");
@@ -729,6 +853,7 @@ class Field {
     return { nodes: [this.labelFor(select.id), select], controls: [select], picked: () => (select.value === "" ? -1 : Number(select.value)), describe: select };
   }
 
+  /** @param {unknown[]} choices @param {unknown} def */
   buildChoice(choices, def) {
     const titles = choiceLabels(this.schema);
     const initial = choices.findIndex((choice) => sameJson(choice, def));
@@ -742,17 +867,21 @@ class Field {
     this.describe(picker.describe);
   }
 
-  /** `anyOf`/`oneOf` of several shapes: a picker of the branches, and the picked branch's own form below it. */
+  /**
+   * `anyOf`/`oneOf` of several shapes: a picker of the branches, and the picked branch's own form below it.
+   * @param {Choice} choice
+   */
   buildBranches(choice) {
     const branches = choice.branches.map((branch) => expandSchema(branch, this.form.schema, this.refs).schema);
     if (choice.nullable) branches.push({ type: "null", title: "None" });
     const { [choice.key]: _, ...common } = this.schema;
-    const fits = (branch) => this.schema.default !== undefined && new Checks(this.form.schema).fits(branch, this.schema.default, "payload").length === 0;
+    const fits = (/** @type {Schema} */ branch) => this.schema.default !== undefined && new Checks(this.form.schema).fits(branch, this.schema.default, "payload").length === 0;
+    /** @type {number} the branch picked, whose fields are read */
     this.picked = Math.max(0, branches.findIndex(fits));
     const box = element("div", "agui-field-branches");
     const picker = this.picker(branches.length, (index) => label(branchLabel(branches[index], index), 120), this.picked, (index) => {
       this.picked = index;
-      children.forEach((child, i) => {
+      children.forEach((/** @type {Field} */ child, /** @type {number} */ i) => {
         child.el.hidden = i !== index;
       });
     });
@@ -774,6 +903,7 @@ class Field {
     this.describe(picker.describe);
   }
 
+  /** @param {unknown[]} choices @param {unknown} def @param {Schema} items the items' schema */
   buildChecklist(choices, def, items) {
     const titles = choiceLabels(items);
     const group = element("fieldset", "agui-field-group agui-field-checklist");
@@ -790,7 +920,7 @@ class Field {
       return input;
     });
     this.read = () => {
-      const picked = choices.filter((_, index) => inputs[index].checked);
+      const picked = choices.filter((_, /** @type {number} */ index) => inputs[index].checked);
       return picked.length === 0 && !this.required ? undefined : picked;
     };
     this.controls = inputs;
@@ -813,12 +943,13 @@ class Field {
     const constants = properties.filter(([, sub]) => isObject(sub) && own(sub, "const"));
     const children = properties
       .filter(([, sub]) => !(isObject(sub) && own(sub, "const")))
-      .map(([name, sub]) => [name, this.child(sub, { name, path: () => `${this.path}.${name}`, required: required.has(name) })]);
+      .map(([name, sub]) => /** @type {[string, Field]} */ ([name, this.child(sub, { name, path: () => `${this.path}.${name}`, required: required.has(name) })]));
     for (const [, child] of children) box.append(child.el);
     const extra = this.schema.additionalProperties;
     const rows = isObject(extra) || extra === true ? this.mapRows(extra === true ? {} : extra, new Set(properties.map(([n]) => n))) : null;
     if (rows) box.append(rows.node);
     this.read = () => {
+      /** @type {Record<string, unknown>} */
       const value = {};
       for (const [name, sub] of constants) value[name] = sub.const;
       for (const [name, child] of children) {
@@ -835,12 +966,14 @@ class Field {
 
   /** Rows of a list (items, or a tuple's prefixItems) with add and remove. */
   buildRows() {
+    /** @typedef {{node: HTMLDivElement, label: HTMLSpanElement, field?: Field, remove?: HTMLButtonElement}} Row */
     const group = element("fieldset", "agui-field-group agui-field-rows");
     group.append(this.legend());
     const list = element("div", "agui-field-row-list");
     group.append(list);
     const prefix = Array.isArray(this.schema.prefixItems) ? this.schema.prefixItems : [];
     const fixed = prefix.length > 0 && (this.schema.items === false || this.schema.maxItems === prefix.length);
+    /** @type {Row[]} */
     const rows = [];
     const max = Number.isInteger(this.schema.maxItems) ? this.schema.maxItems : Infinity;
     const add = this.adder("Add an item", () => addRow(undefined, true));
@@ -854,9 +987,10 @@ class Field {
       });
       add.hidden = fixed || rows.length >= max;
     };
-    const addRow = (def, focus) => {
+    const addRow = (/** @type {unknown} */ def, /** @type {boolean} */ focus) => {
       const index = rows.length;
       const schema = index < prefix.length ? prefix[index] : isObject(this.schema.items) ? this.schema.items : {};
+      /** @type {Row} */
       const row = { node: element("div", "agui-field-row"), label: element("span", "agui-field-row-label") };
       rows.push(row); // before its field, whose path is its place among the rows
       row.field = this.child(def === undefined ? schema : { ...schema, default: def }, {
@@ -896,15 +1030,22 @@ class Field {
     this.finish(null, group);
   }
 
-  /** Key and value rows for `additionalProperties` (a dict[str, X]); keys of `taken` are the named fields'. */
+  /**
+   * Key and value rows for `additionalProperties` (a dict[str, X]); keys of `taken` are the named fields'.
+   * @param {Schema} schema the values'
+   * @param {Set<string>} taken
+   * @returns {{node: HTMLDivElement, read: () => Record<string, unknown>}}
+   */
   mapRows(schema, taken) {
+    /** @typedef {{node: HTMLDivElement, key: HTMLInputElement, field: Field, remove: HTMLButtonElement}} MapRow */
     const node = element("div", "agui-field-map");
     node.dataset.agui = "field-map";
     const list = element("div", "agui-field-row-list");
+    /** @type {MapRow[]} */
     const rows = [];
     const add = this.adder("Add an entry", () => addRow("", undefined, true));
-    const addRow = (key, def, focus) => {
-      const row = { node: element("div", "agui-field-row agui-field-map-row") };
+    const addRow = (/** @type {string} */ key, /** @type {unknown} */ def, /** @type {boolean} */ focus) => {
+      const row = /** @type {MapRow} */ ({ node: element("div", "agui-field-row agui-field-map-row") });
       row.key = element("input", "agui-field-input agui-field-key");
       row.key.placeholder = "Name";
       row.key.value = key;
@@ -943,6 +1084,7 @@ class Field {
       field: this,
       problems: () => {
         const seen = new Set(taken);
+        /** @type {Problem[]} */
         const found = [];
         for (const row of rows) {
           const key = row.key.value;
@@ -956,6 +1098,7 @@ class Field {
     return {
       node,
       read: () => {
+        /** @type {Record<string, unknown>} */
         const value = {};
         for (const row of rows) {
           const key = row.key.value;
@@ -968,18 +1111,21 @@ class Field {
     };
   }
 
+  /** @param {string} text @param {() => void} onClick */
   adder(text, onClick) {
     const add = button("field-add", text, { text: `+ ${text}`, className: "agui-button agui-field-add" });
     add.addEventListener("click", onClick);
     return add;
   }
 
+  /** @param {() => void} onClick */
   remover(onClick) {
     const remove = button("field-remove", "Remove", { icon: icon("close"), className: "agui-button agui-field-remove" });
     remove.addEventListener("click", onClick);
     return remove;
   }
 
+  /** @param {unknown} def */
   buildJson(def) {
     const area = element("textarea", "agui-field-input agui-field-json");
     area.id = `${this.uid}-input`;
@@ -999,6 +1145,7 @@ class Field {
     this.finish(area, this.labelFor(area.id), area);
   }
 
+  /** @param {string | undefined} message "" or undefined: nothing wrong */
   show(message) {
     this.problem.textContent = message ?? "";
     this.problem.hidden = !message;
@@ -1013,12 +1160,15 @@ class Field {
 /** A form for `schema`: `el`, `value()` (the payload, or undefined when the top field is left empty),
  * `check(all)` (shows the problems of touched fields, or of all; returns every problem), `setDisabled`. */
 export class SchemaForm {
+  /** @param {Schema} schema the interrupt's responseSchema */
   constructor(schema) {
     formCount += 1;
     this.uid = `agui-form-${formCount}`;
     this.schema = schema;
+    /** @type {Field[]} */
     this.fields = [];
-    this.maps = []; // the key/value rows of additionalProperties, whose names must differ
+    /** @type {Array<{field: Field, problems: () => Problem[]}>} the key/value rows of additionalProperties, whose names must differ */
+    this.maps = [];
     this.el = element("div", "agui-form");
     this.el.dataset.agui = "interrupt-form";
     this.root = new Field(this, schema, { path: "payload", required: true });
@@ -1034,7 +1184,10 @@ export class SchemaForm {
     for (const field of this.fields) field.el.dataset.path = field.path;
   }
 
-  /** A field (and those under it) left the form: a removed row. */
+  /**
+   * A field (and those under it) left the form: a removed row.
+   * @param {Field} field
+   */
   forget(field) {
     const gone = new Set();
     for (const candidate of this.fields) {
@@ -1051,6 +1204,7 @@ export class SchemaForm {
   /** Read every field: the payload, and the problems fields found reading themselves (bad number, bad JSON, a
    * name two entries share). */
   read() {
+    /** @type {Problem[]} */
     const readProblems = [];
     for (const field of this.fields) {
       if (!field.active()) continue;
@@ -1073,7 +1227,10 @@ export class SchemaForm {
     if (!this.holding) this.check(false);
   }
 
-  /** Between a pointer press on `controls` and its click, hold the checks fields ask for on blur. */
+  /**
+   * Between a pointer press on `controls` and its click, hold the checks fields ask for on blur.
+   * @param {Element} controls
+   */
   holdChecksDuringPresses(controls) {
     controls.addEventListener("pointerdown", () => {
       this.holding = true;
@@ -1087,8 +1244,13 @@ export class SchemaForm {
     controls.addEventListener("pointerleave", release);
   }
 
+  /**
+   * @param {boolean} all show every field's problem (a submit), not only touched fields'
+   * @returns {Problem[]} every problem
+   */
   check(all) {
     const { raw, readProblems } = this.read();
+    /** @type {Problem[]} */
     const problems =
       raw === undefined
         ? readProblems.length ? readProblems : [["payload", "is required"]]
@@ -1129,8 +1291,10 @@ export class SchemaForm {
     return field?.controls[0] ?? null;
   }
 
+  /** @param {boolean} disabled */
   setDisabled(disabled) {
     for (const field of this.fields) for (const control of field.controls) control.disabled = disabled;
-    for (const button of this.el.querySelectorAll(".agui-field-add, .agui-field-remove, .agui-field-key")) button.disabled = disabled;
+    const buttons = /** @type {NodeListOf<HTMLButtonElement | HTMLInputElement>} */ (this.el.querySelectorAll(".agui-field-add, .agui-field-remove, .agui-field-key"));
+    for (const button of buttons) button.disabled = disabled;
   }
 }

@@ -1,5 +1,7 @@
+// @ts-check
 // Batches DOM work to animation frames: any number of requests before the next frame run the callback once.
 export class FrameScheduler {
+  /** @param {() => void} callback */
   constructor(callback) {
     this.callback = callback;
     this.handle = 0;

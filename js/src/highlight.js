@@ -1,3 +1,4 @@
+// @ts-check
 // Syntax colouring for the code blocks of answers, in the languages of languages.js (Python, JavaScript and
 // TypeScript, JSON, shell, SQL, YAML, R, Julia, C and C++, Rust, Go, Java, Kotlin, Swift, C#, Scala, PHP, Ruby,
 // Lua, Haskell, MATLAB, HTML and XML, CSS, diff, TOML and INI, markdown, TeX, Dockerfile, Makefile). Each language
@@ -8,8 +9,10 @@ import { ALIASES, LANGUAGES } from "./languages.js";
 
 const MAX_CHARS = 100_000; // longer blocks stay plain: colouring them on every streamed delta would cost too much
 
+/** @type {Map<string, {spec: import("./languages.js").Grammar, pattern: RegExp, kinds: string[]}>} */
 const compiled = new Map();
 
+/** @param {string} language */
 function grammar(language) {
   const name = Object.hasOwn(ALIASES, language) ? ALIASES[language] : language;
   if (!Object.hasOwn(LANGUAGES, name)) return null;
@@ -23,17 +26,27 @@ function grammar(language) {
   return entry;
 }
 
-/** The language name a fenced block's info string selects ("" when colouring does not know it). */
+/**
+ * The language name a fenced block's info string selects ("" when colouring does not know it).
+ * @param {unknown} language
+ * @returns {string}
+ */
 export function highlightLanguage(language) {
   const key = String(language ?? "").toLowerCase();
   return grammar(key) ? (Object.hasOwn(ALIASES, key) ? ALIASES[key] : key) : "";
 }
 
-/** Split `text` into [kind, text] tokens (kind null for plain text) by the rules of `language`. */
+/**
+ * Split `text` into [kind, text] tokens (kind null for plain text) by the rules of `language`.
+ * @param {string} text
+ * @param {unknown} language
+ * @returns {Array<[string | null, string]>}
+ */
 export function tokenize(text, language) {
   const entry = grammar(String(language ?? "").toLowerCase());
   if (!entry) return [[null, text]];
   const { spec, pattern, kinds } = entry;
+  /** @type {Array<[string | null, string]>} */
   const tokens = [];
   let plainFrom = 0;
   let defining = false;
@@ -66,7 +79,12 @@ export function tokenize(text, language) {
   return tokens;
 }
 
-/** Colour a `<code>` element in place by `language`; returns whether it did. */
+/**
+ * Colour a `<code>` element in place by `language`; returns whether it did.
+ * @param {HTMLElement} code
+ * @param {unknown} language
+ * @returns {boolean}
+ */
 export function highlightCode(code, language) {
   const text = code.textContent ?? "";
   if (!highlightLanguage(language) || text.length > MAX_CHARS) return false;
@@ -82,7 +100,12 @@ export function highlightCode(code, language) {
   return true;
 }
 
-/** Show `value` in `pre` as prettyJson does, coloured as JSON unless it is a plain string (shown as it is). */
+/**
+ * Show `value` in `pre` as prettyJson does, coloured as JSON unless it is a plain string (shown as it is).
+ * @param {HTMLElement} pre
+ * @param {string} text prettyJson(value)
+ * @param {unknown} value
+ */
 export function showJson(pre, text, value) {
   pre.textContent = text;
   if (typeof value !== "string" && text !== "") highlightCode(pre, "json");

@@ -1,3 +1,4 @@
+// @ts-check
 // The inspector (`inspect(source)`, agui_notebook/widget/_inspector.py): a recorded run event by event. A
 // timeline scrubber with play/pause, steps and jumps; the conversation after the selected event, drawn by the
 // chat's own message views with the part that event changed highlighted; the event list (virtualised, filtered
@@ -23,8 +24,10 @@ const MAX_MARKS = 400; // scrubber ticks drawn at most per kind (a run with thou
 const MAX_STEP_S = 2; // recorded pace: a longer pause between two events plays as this
 const UNTIMED_EVENTS_PER_S = 20;
 const TICK_MS = 33;
+/** @type {Record<string, number>} */
 const SPEEDS = { "1": 1, "4": 4 };
 const THEMES = new Set(["auto", "light", "dark"]);
+/** @type {Array<[string, string, ((type: string) => boolean) | null]>} */
 const JUMPS = [
   ["text", "Next text event", (type) => type.startsWith("TEXT_MESSAGE") || type.startsWith("REASONING")],
   ["tool", "Next tool event", (type) => type.startsWith("TOOL_CALL")],
@@ -32,6 +35,14 @@ const JUMPS = [
   ["error", "Next problem or error event", null],
 ];
 
+/**
+ * A problem the protocol checker found at an event (timeline trait).
+ * @typedef {{index: number, severity: string, rule: string, message: string}} EventProblem
+ */
+/** @typedef {ReturnType<typeof timelineFrom>} Timeline */
+/** @typedef {{message: number, part: number, events?: Set<number>}} Selection a clicked part and the events that built it */
+
+/** @param {Element} el */
 function injectInspectorStyles(el) {
   injectStyles(el);
   const root = el.getRootNode?.();
@@ -43,26 +54,36 @@ function injectInspectorStyles(el) {
   (root instanceof ShadowRoot ? root : document.head).append(style);
 }
 
+/** @param {unknown} value */
 function seconds(value) {
   if (typeof value !== "number" || !Number.isFinite(value)) return "";
   if (Math.abs(value) < 1) return `${Math.round(value * 1000)} ms`;
   return `${value.toFixed(3)} s`;
 }
 
+/** @param {unknown} value @returns {string} */
 function cssSize(value) {
   if (typeof value === "number" && Number.isFinite(value) && value > 0) return `${value}px`;
   if (typeof value === "string" && value.trim() !== "" && value.trim() !== "auto") return value.trim();
   return "";
 }
 
-/** The timeline trait, checked: arrays of one length, whatever the kernel sent. */
+/**
+ * The timeline trait, checked: arrays of one length, whatever the kernel sent.
+ * @param {any} value
+ */
 function timelineFrom(value) {
+  /** @type {Record<string, any>} */
   const t = value && typeof value === "object" ? value : {};
+  /** @type {string[]} */
   const names = Array.isArray(t.type_names) ? t.type_names.map(String) : [];
-  const types = Array.isArray(t.types) ? t.types.map((code) => names[code] ?? "?") : [];
+  /** @type {string[]} */
+  const types = Array.isArray(t.types) ? t.types.map((/** @type {number} */ code) => names[code] ?? "?") : [];
   const count = types.length;
-  const list = (name) => (Array.isArray(t[name]) && t[name].length === count ? t[name] : new Array(count).fill(null));
-  const problems = Array.isArray(t.problems) ? t.problems.filter((p) => p && Number.isInteger(p.index)) : [];
+  const list = (/** @type {string} */ name) => (Array.isArray(t[name]) && t[name].length === count ? t[name] : new Array(count).fill(null));
+  /** @type {EventProblem[]} */
+  const problems = Array.isArray(t.problems) ? t.problems.filter((/** @type {any} */ p) => p && Number.isInteger(p.index)) : [];
+  /** @type {Map<number, EventProblem[]>} */
   const byEvent = new Map();
   for (const problem of problems) {
     if (!byEvent.has(problem.index)) byEvent.set(problem.index, []);
@@ -72,28 +93,35 @@ function timelineFrom(value) {
     count,
     types,
     times: list("times"),
-    summaries: list("summaries").map((s) => (typeof s === "string" ? s : "")),
-    touched: list("touched").map((pairs) => (Array.isArray(pairs) ? pairs : [])),
-    runs: (Array.isArray(t.runs) ? t.runs : []).filter(Number.isInteger),
-    steps: (Array.isArray(t.steps) ? t.steps : []).filter(Number.isInteger),
+    summaries: list("summaries").map((/** @type {unknown} */ s) => (typeof s === "string" ? s : "")),
+    touched: list("touched").map((/** @type {unknown} */ pairs) => (Array.isArray(pairs) ? pairs : [])),
+    runs: /** @type {number[]} */ ((Array.isArray(t.runs) ? t.runs : []).filter(Number.isInteger)),
+    steps: /** @type {number[]} */ ((Array.isArray(t.steps) ? t.steps : []).filter(Number.isInteger)),
     problems,
     byEvent,
   };
 }
 
 export class InspectorView {
+  /** @param {import("./anywidget.js").AnyModel} model @param {HTMLElement} host */
   constructor(model, host) {
     this.model = model;
     this.host = host;
+    /** @type {MessageView[]} */
     this.views = [];
-    this.kept = new Map(); // message id -> its view, drawn or not
+    /** @type {Map<string, MessageView>} message id -> its view, drawn or not */
+    this.kept = new Map();
+    /** @type {import("./sync.js").UIMessage[]} */
     this.messages = [];
     this.renderVersion = 0;
     this.state = { status: "ready" };
+    /** @type {Map<string, Omit<import("./parts/part_view.js").PartContext, "remote" | "model">>} */
     this.contexts = new Map();
     this.playing = null;
-    this.selection = null; // {message, part, events: Set} after a click on a part
+    /** @type {Selection | null} after a click on a part */
+    this.selection = null;
     this.frame = new FrameScheduler(() => this.render());
+    /** @type {{messages?: boolean, position?: boolean, list?: boolean, event?: boolean, state?: boolean, timeline?: boolean}} */
     this.dirty = { messages: true, position: true, list: true, event: true, state: true, timeline: true };
     this.build();
     this.listen();
@@ -108,6 +136,7 @@ export class InspectorView {
 
   // ------------------------------------------------------------------ what MessageView needs of a chat view
 
+  /** @param {string} role */
   partContext(role) {
     let context = this.contexts.get(role);
     if (context === undefined) {
@@ -237,6 +266,7 @@ export class InspectorView {
   }
 
   listen() {
+    /** @type {Record<string, () => void>} model event -> handler */
     this.handlers = {
       "change:messages": () => this.mark("messages", "position"),
       "change:changed": () => this.mark("messages"),
@@ -269,18 +299,19 @@ export class InspectorView {
     this.clearPart.addEventListener("click", () => this.selectPart(null));
     this.rows.addEventListener("scroll", () => this.mark("list"), { passive: true });
     this.rows.addEventListener("click", (event) => {
-      const row = event.target.closest?.("[data-agui=inspect-event]");
+      const row = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("[data-agui=inspect-event]"));
       if (row) this.seek(Number(row.dataset.index));
     });
     this.list.addEventListener("click", (event) => {
-      if (event.target.closest?.("button, a, summary, input, select, textarea")) return;
-      const part = event.target.closest?.("[data-part-index]");
-      const message = event.target.closest?.(".agui-message");
+      const target = /** @type {Element} */ (event.target);
+      if (target.closest?.("button, a, summary, input, select, textarea")) return;
+      const part = /** @type {HTMLElement | null} */ (target.closest?.("[data-part-index]"));
+      const message = /** @type {HTMLElement | null} */ (target.closest?.(".agui-message"));
       if (!part || !message) return;
       const at = this.views.findIndex((view) => view.el === message);
       if (at >= 0) this.selectPart({ message: at, part: Number(part.dataset.partIndex) });
     });
-    this.stopKey = (event) => event.stopPropagation();
+    this.stopKey = (/** @type {Event} */ event) => event.stopPropagation();
     for (const type of ["keydown", "keyup", "keypress"]) this.root.addEventListener(type, this.stopKey);
     this.root.addEventListener("keydown", (event) => this.onKey(event));
     this.resizeObserver = new ResizeObserver(() => this.mark("list", "timeline"));
@@ -296,6 +327,7 @@ export class InspectorView {
     this.root.remove();
   }
 
+  /** @param {...(keyof InspectorView["dirty"])} what */
   mark(...what) {
     for (const name of what) this.dirty[name] = true;
     this.frame.request();
@@ -320,7 +352,10 @@ export class InspectorView {
     return Number.isInteger(value) ? value : -1;
   }
 
-  /** Ask the kernel for the conversation after event `n` (kept inside the run). */
+  /**
+   * Ask the kernel for the conversation after event `n` (kept inside the run).
+   * @param {number} n
+   */
   seek(n) {
     const count = this.timeline.count;
     if (count === 0 || !Number.isFinite(n)) return;
@@ -330,17 +365,22 @@ export class InspectorView {
     this.model.save_changes();
   }
 
+  /** @param {number} delta */
   step(delta) {
     this.pause();
     this.seek(this.position + delta);
   }
 
-  /** Seek to the next event (after the position) of a jump kind; `back` looks before it instead. */
+  /**
+   * Seek to the next event (after the position) of a jump kind; `back` looks before it instead.
+   * @param {string} kind
+   * @param {boolean} [back]
+   */
   jump(kind, back = false) {
     this.pause();
     const { types, byEvent, count } = this.timeline;
     const test = JUMPS.find(([name]) => name === kind)?.[2];
-    const matches = (i) =>
+    const matches = (/** @type {number} */ i) =>
       test ? test(types[i]) : byEvent.has(i) || types[i] === "RUN_ERROR" || types[i] === "TOOL_CALL_ERROR";
     if (back) {
       for (let i = this.position - 1; i >= 0; i -= 1) if (matches(i)) return this.seek(i);
@@ -395,8 +435,9 @@ export class InspectorView {
     this.playButton.setAttribute("aria-label", "Play (Space)");
   }
 
+  /** @param {KeyboardEvent} event */
   onKey(event) {
-    const target = event.target;
+    const target = /** @type {Element} */ (event.target);
     if (target === this.search || target.closest?.("select, textarea, input:not([type=range])")) return;
     const { key } = event;
     // A focused button's Space or Enter is its click; the scrubber moves itself on arrows, Home, End, pages.
@@ -446,6 +487,7 @@ export class InspectorView {
     return this.filtered;
   }
 
+  /** @param {Selection | null} selection */
   selectPart(selection) {
     if (selection === null) {
       this.selection = null;
@@ -512,8 +554,8 @@ export class InspectorView {
       if (index > position) row.dataset.future = "true";
       const problems = byEvent.get(index);
       if (problems) {
-        row.dataset.problem = problems.some((p) => p.severity === "error") ? "error" : "warning";
-        row.title = problems.map((p) => `${p.severity}: ${p.message}`).join("\n");
+        row.dataset.problem = problems.some((/** @type {EventProblem} */ p) => p.severity === "error") ? "error" : "warning";
+        row.title = problems.map((/** @type {EventProblem} */ p) => `${p.severity}: ${p.message}`).join("\n");
       }
       row.append(
         element("span", "agui-inspect-row-index", String(index)),
@@ -539,8 +581,9 @@ export class InspectorView {
 
   renderMarks() {
     const { count, runs, steps, problems } = this.timeline;
+    /** @type {HTMLSpanElement[]} */
     const marks = [];
-    const place = (index, kind, title) => {
+    const place = (/** @type {number} */ index, /** @type {string} */ kind, /** @type {string} */ title) => {
       const mark = element("span", `agui-inspect-mark agui-inspect-mark-${kind}`);
       mark.dataset.agui = `inspect-${kind}-mark`;
       mark.dataset.index = String(index);
@@ -548,10 +591,10 @@ export class InspectorView {
       if (title) mark.title = title;
       marks.push(mark);
     };
-    const thin = (indexes) => {
+    const thin = (/** @type {number[]} */ indexes) => {
       // Ticks closer than a thousandth of the track draw as one.
       const seen = new Set();
-      return indexes.filter((i) => {
+      return indexes.filter((/** @type {number} */ i) => {
         const key = Math.round((i / Math.max(1, count - 1)) * 1000);
         if (seen.has(key)) return false;
         seen.add(key);
@@ -600,7 +643,7 @@ export class InspectorView {
     this.views.forEach((view, index) => view.setLast(index === this.views.length - 1));
     this.emptyConversation.hidden = this.messages.length > 0;
     // The highlight: the parts (or whole messages) the selected event changed, and a clicked part.
-    for (const el of this.list.querySelectorAll("[data-inspect-changed], [data-inspect-picked]")) {
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (this.list.querySelectorAll("[data-inspect-changed], [data-inspect-picked]"))) {
       delete el.dataset.inspectChanged;
       delete el.dataset.inspectPicked;
     }
@@ -620,7 +663,10 @@ export class InspectorView {
     if (first) this.reveal(first);
   }
 
-  /** Scroll the conversation (only it, never the notebook) so that `el` is in view. */
+  /**
+   * Scroll the conversation (only it, never the notebook) so that `el` is in view.
+   * @param {Element} el
+   */
   reveal(el) {
     const list = this.list.getBoundingClientRect();
     const box = el.getBoundingClientRect();
@@ -628,6 +674,7 @@ export class InspectorView {
     else if (box.top < list.top) this.list.scrollTop -= list.top - box.top + 12;
   }
 
+  /** @param {[number, number]} place a message index and a part index (-1: the whole message) */
   partElement([message, part]) {
     const view = this.views[message];
     if (!view) return null;
@@ -678,7 +725,7 @@ export class InspectorView {
     this.stateJson.textContent = prettyJson(state ?? null);
     this.stateSummary.textContent = Number.isInteger(at) && at >= 0 ? `State (last changed at event ${at})` : "State";
     this.statePaths.replaceChildren(
-      ...paths.map((path) => {
+      ...paths.map((/** @type {string} */ path) => {
         const chip = element("code", "agui-inspect-path", path === "" ? "(whole state)" : label(path, 200));
         chip.dataset.agui = "inspect-state-path";
         return chip;
@@ -708,7 +755,11 @@ export class InspectorView {
   }
 }
 
-/** The first place in the sorted `array` holding a value ≥ `value`. */
+/**
+ * The first place in the sorted `array` holding a value ≥ `value`.
+ * @param {ArrayLike<number>} array
+ * @param {number} value
+ */
 function lowerBound(array, value) {
   let low = 0;
   let high = array.length;

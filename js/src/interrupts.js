@@ -1,3 +1,4 @@
+// @ts-check
 // `data-interrupt` parts: an AG-UI interrupt no tool card answers (agui_notebook/chat/_interrupts.py). The
 // card shows the interrupt's message, a form generated from its `responseSchema` (form.js), the `expiresAt`
 // countdown, and Submit / Dismiss; without a schema, Continue / Dismiss and an optional reply. Submitting sends
@@ -7,6 +8,9 @@ import { button, element, icon, label, prettyJson } from "./dom.js";
 import { SchemaForm } from "./form.js";
 
 const LONG_VALUE = 80;
+/** @typedef {"open" | "resolved" | "cancelled" | "expired"} InterruptStatus */
+
+/** @type {Record<InterruptStatus, [string, string]>} the badge's text and tone */
 const STATUS = {
   open: ["Needs your input", "warn"],
   resolved: ["Answered", "success"],
@@ -18,7 +22,10 @@ const STATUS = {
 const ISO_MOMENT = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?))?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** When an interrupt's `expiresAt` passes, in ms since the epoch (the kernel's rule: no zone is UTC, and what is
- * no ISO 8601 moment never expires), or null. The browser's own lenient date parsing is not used. */
+ * no ISO 8601 moment never expires), or null. The browser's own lenient date parsing is not used.
+ * @param {unknown} expiresAt
+ * @returns {number | null}
+ */
 export function expiryTime(expiresAt) {
   const match = typeof expiresAt === "string" ? ISO_MOMENT.exec(expiresAt.trim()) : null;
   if (match === null) return null;
@@ -35,7 +42,11 @@ export function expiryTime(expiresAt) {
   return Number.isNaN(parsed) ? null : parsed;
 }
 
-/** "4:59", "1:02:03", "3 d 4 h": what is left until `until` (ms). */
+/**
+ * "4:59", "1:02:03", "3 d 4 h": what is left until `until` (ms).
+ * @param {number} left ms
+ * @returns {string}
+ */
 export function countdownText(left) {
   const seconds = Math.max(0, Math.ceil(left / 1000));
   const days = Math.floor(seconds / 86400);
@@ -43,13 +54,16 @@ export function countdownText(left) {
   const minutes = Math.floor((seconds % 3600) / 60);
   const secs = seconds % 60;
   if (days > 0) return `${days} d ${hours} h`;
-  const two = (n) => String(n).padStart(2, "0");
+  const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
   return hours > 0 ? `${hours}:${two(minutes)}:${two(secs)}` : `${minutes}:${two(secs)}`;
 }
 
 /**
  * A small definition list of [term, value] rows: values are text (JSON for objects), a long one cut with a
  * "more" button showing it whole. Rows whose value is undefined are left out.
+ * @param {Array<[string, unknown]>} rows
+ * @param {{hook?: string, code?: string[]}} [options] `code`: the terms whose values are code
+ * @returns {HTMLDListElement}
  */
 export function detailsList(rows, { hook = "details", code = [] } = {}) {
   const list = element("dl", "agui-details-list");
@@ -72,7 +86,7 @@ export function detailsList(rows, { hook = "details", code = [] } = {}) {
         more.setAttribute("aria-expanded", String(open));
         dd.dataset.expanded = String(open);
         shown.textContent = open ? full : `${flat.slice(0, LONG_VALUE - 1)}…`;
-        more.querySelector(".agui-button-text").textContent = open ? "less" : "more";
+        /** @type {Element} */ (more.querySelector(".agui-button-text")).textContent = open ? "less" : "more";
       });
       dd.append(more);
     }
@@ -82,6 +96,7 @@ export function detailsList(rows, { hook = "details", code = [] } = {}) {
   return list;
 }
 
+/** @param {unknown} reason the interrupt's @returns {string} */
 function reasonTitle(reason) {
   if (typeof reason !== "string" || reason === "") return "Input needed";
   const words = reason.replace(/[_-]+/g, " ").trim();
@@ -89,8 +104,10 @@ function reasonTitle(reason) {
 }
 
 export class InterruptPartView {
+  /** @param {import("./parts/part_view.js").PartContext} context */
   constructor(context) {
     this.context = context;
+    this.seenConnected = false;
     this.el = element("div", "agui-part agui-interrupt");
     this.el.dataset.partType = "data-interrupt";
     this.el.setAttribute("role", "group");
@@ -120,17 +137,24 @@ export class InterruptPartView {
     this.el.append(header, this.message, this.body, this.answer, this.controls);
     this.el.addEventListener("keydown", (event) => {
       // Enter in a one-line field submits, as in any form (not in a textarea, not while composing text).
-      if (event.key !== "Enter" || event.isComposing || event.target?.tagName !== "INPUT") return;
-      if (event.target.type === "checkbox" || event.target.type === "radio") return;
+      const target = /** @type {HTMLInputElement | null} */ (event.target);
+      if (event.key !== "Enter" || event.isComposing || target?.tagName !== "INPUT") return;
+      if (target.type === "checkbox" || target.type === "radio") return;
       event.preventDefault();
       this.submit();
     });
+    /** @type {string | null} the part id and schema the form was built for */
     this.formKey = null;
+    /** @type {SchemaForm | null} */
     this.form = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
   }
 
-  /** What the card shows: the stored status, or "expired" for an open one whose time is up. */
+  /**
+   * What the card shows: the stored status, or "expired" for an open one whose time is up.
+   * @returns {InterruptStatus}
+   */
   shownStatus() {
     const status = this.data?.status;
     if (status === "open") {
@@ -140,6 +164,7 @@ export class InterruptPartView {
     return status === "resolved" || status === "cancelled" ? status : "open";
   }
 
+  /** @param {import("./sync.js").UIPart} part */
   update(part) {
     const previous = this.part; // (not `shown`: the message view keeps that one)
     this.part = part;
@@ -195,17 +220,19 @@ export class InterruptPartView {
     this.tick();
   }
 
+  /** @param {InterruptStatus} status */
   showAnswer(status) {
     this.answer.replaceChildren();
     if (status === "resolved") {
       const payload = this.data.payload;
+      /** @type {Array<[string, unknown]>} */
       let rows;
       if (payload && typeof payload === "object" && !Array.isArray(payload)) {
         const properties = this.interrupt.responseSchema?.properties ?? {};
-        rows = Object.entries(payload).map(([key, value]) => [
+        rows = Object.entries(payload).map(([key, value]) => /** @type {[string, unknown]} */ ([
           typeof properties[key]?.title === "string" ? label(properties[key].title, 80) : key,
           Array.isArray(value) && value.every((v) => typeof v !== "object") ? value.join(", ") : value,
-        ]);
+        ]));
       } else {
         rows = payload === undefined ? [] : [["Answer", payload]];
       }
@@ -250,6 +277,7 @@ export class InterruptPartView {
   submit() {
     const interruptId = this.part?.id ?? this.interrupt?.id;
     if (this.shownStatus() !== "open" || typeof interruptId !== "string" || this.el.dataset.sent) return;
+    /** @type {{kind: "interrupt", interruptId: string, status: "resolved", payload?: unknown}} */
     const message = { kind: "interrupt", interruptId, status: "resolved" };
     if (this.form) {
       const problems = this.form.check(true);
@@ -272,6 +300,7 @@ export class InterruptPartView {
     this.send({ kind: "interrupt", interruptId, status: "cancelled" }, "cancelled");
   }
 
+  /** @param {object} message @param {string} how "resolved" or "cancelled": what the card shows until the kernel answers */
   send(message, how) {
     if (this.context.send(message) === false) return;
     this.context.followBottom?.();

@@ -1,3 +1,4 @@
+// @ts-check
 // Which key events leave the widget for the page (JupyterLab and Notebook 7 read shortcuts from keydown/keyup on
 // the document, in the bubbling phase): shortcuts with Ctrl, Cmd or Alt do (Ctrl+S saves the notebook, Ctrl+Shift+C
 // opens the command palette), except text editing in a field and keys the widget handled itself. Keys without
@@ -25,6 +26,7 @@ const EDITING_KEYS = new Set([
 // With Ctrl/Cmd, these act on text selected in the widget (outside a field).
 const SELECTION_LETTERS = new Set(["a", "c", "x"]);
 
+/** @param {any} target an event's target: any node, or none */
 function editable(target) {
   if (!target || target.nodeType !== 1) return false;
   if (target.isContentEditable) return true;
@@ -33,6 +35,7 @@ function editable(target) {
   return !target.readOnly && !target.disabled && !["checkbox", "radio", "button", "submit", "reset", "file", "range", "color"].includes(target.type);
 }
 
+/** @param {Element} root */
 function selectionInside(root) {
   const selection = root.ownerDocument?.getSelection?.();
   return Boolean(selection && !selection.isCollapsed && selection.anchorNode && root.contains(selection.anchorNode));
@@ -41,7 +44,12 @@ function selectionInside(root) {
 // A modifier pressed alone is no shortcut yet.
 const MODIFIERS = new Set(["Control", "Meta", "Alt", "AltGraph", "Shift", "OS", "Hyper", "Super"]);
 
-/** Whether a key event from inside the widget (`root`) may go on to the page's shortcut handlers. */
+/**
+ * Whether a key event from inside the widget (`root`) may go on to the page's shortcut handlers.
+ * @param {KeyboardEvent} event
+ * @param {Element} root
+ * @returns {boolean}
+ */
 export function keyLeavesWidget(event, root) {
   if (event.defaultPrevented) return false; // the widget acted on it
   const command = event.ctrlKey || event.metaKey;

@@ -1,8 +1,22 @@
+// @ts-check
 // The grammars highlight.js colours with: per language, token rules [kind, pattern] tried in order at every
 // position (a pattern may not match the empty string; `^` is a line start), and the word sets that turn a "word"
 // into a keyword, literal, builtin or type. A name after one of `definers` is a "def"; with `types`, a word that
 // starts with a capital letter is a "type". Kinds are the class names highlight.js gives (agui-tok-KIND).
 
+/**
+ * One language: its token rules [kind, pattern] in the order they are tried, and the word sets.
+ * @typedef {object} Grammar
+ * @property {string[][]} rules
+ * @property {Set<string>} [keywords]
+ * @property {Set<string>} [builtins]
+ * @property {Set<string>} [literals]
+ * @property {Set<string>} [definers] a word after one of these is a "def"
+ * @property {boolean} [types] a capitalised word is a "type"
+ * @property {boolean} [caseless] words are matched in lower case (SQL)
+ */
+
+/** @param {string} list words separated by single spaces */
 const words = (list) => new Set(list.split(" "));
 
 const NUMBER = String.raw`\b(?:0[xX][\da-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*(?:\.[\d_]*)?(?:[eE][+-]?\d+)?[jJnLfFuU]*)\b|\.\d+(?:[eE][+-]?\d+)?\b`;
@@ -15,6 +29,11 @@ const HASH_COMMENT = String.raw`#[^\n]*`;
 const TRIPLE_DQ = String.raw`"""[\s\S]*?(?:"""|$(?![\s\S]))`;
 
 // A language of the C family: line and block comments, quoted strings, numbers, words.
+/**
+ * @param {{keywords: string, builtins?: string, literals?: string, definers?: string, before?: string[][],
+ *   strings?: string, types?: boolean}} family
+ * @returns {Grammar}
+ */
 function cLike({ keywords, builtins = "", literals = "true false null", definers = "class", before = [], strings, types = true }) {
   return {
     rules: [
@@ -43,6 +62,7 @@ const CPP_KEYWORDS = `${C_KEYWORDS} alignas alignof and catch class concept cons
   "virtual override final";
 const PREPROCESSOR = ["meta", String.raw`^[ \t]*#[ \t]*[a-z]+(?:[ \t]+<[^>\n]*>)?`];
 
+/** @type {Record<string, Grammar>} */
 export const LANGUAGES = {
   python: {
     rules: [
@@ -398,6 +418,7 @@ export const LANGUAGES = {
   },
 };
 
+/** @type {Record<string, string>} the names a fence may use for a language of LANGUAGES */
 export const ALIASES = {
   py: "python", python3: "python", py3: "python", ipython: "python", pycon: "python", sage: "python",
   js: "javascript", jsx: "javascript", mjs: "javascript", cjs: "javascript", ts: "javascript", tsx: "javascript",

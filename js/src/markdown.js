@@ -1,3 +1,4 @@
+// @ts-check
 // Incremental markdown: a streamed text is split into top-level blocks; completed blocks are rendered once and kept,
 // only the last (still growing) block is re-lexed and re-rendered when more text arrives.
 //
@@ -25,7 +26,20 @@ import { MATH_EXTENSIONS, isMathFence, mathHtml } from "./math.js";
 import { sanitizeHtml } from "./sanitize.js";
 import { closeUnfinished } from "./unfinished.js";
 
-/** How long lexing a whole text may take (ms): 250 plus 5 per 1,000 characters; ordinary text needs far less. */
+/** @typedef {import("marked").Token} Token */
+/** @typedef {import("marked").Links} Links */
+/** @typedef {import("./remote_media.js").RemoteMediaPolicy} RemoteMediaPolicy */
+/**
+ * A text's top-level blocks, lexed but for their inline content (`inline[i]`: what lexInline still has to do
+ * for block i), and the lexer that will do it.
+ * @typedef {{tokens: Token[], links: Links, lexer: Lexer, inline: Array<Array<{src: string, tokens: Token[]}>>}} Blocks
+ */
+
+/**
+ * How long lexing a whole text may take (ms): 250 plus 5 per 1,000 characters; ordinary text needs far less.
+ * @param {number} length
+ * @returns {number}
+ */
 export function renderBudgetMs(length) {
   return 250 + length / 200;
 }
@@ -43,6 +57,7 @@ const NOTES = {
 };
 
 class OutOfTime extends Error {
+  /** @param {number} budget ms */
   constructor(budget) {
     super(`formatting stopped after ${Math.round(budget)} ms`);
     this.name = "OutOfTime";
@@ -54,11 +69,13 @@ let budgetMs = 0;
 
 /** marked's tokenizer, checking the deadline before each rule it tries. */
 class BudgetedTokenizer extends Tokenizer {}
+// The rules are wrapped by name, which marked's types cannot follow.
+const budgetedRules = /** @type {Record<string, Function>} */ (/** @type {unknown} */ (BudgetedTokenizer.prototype));
 for (const name of Object.getOwnPropertyNames(Tokenizer.prototype)) {
-  const rule = Tokenizer.prototype[name];
+  const rule = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (Tokenizer.prototype))[name];
   // marked merges paragraphs differently when `paragraph` is not its own: that rule stays as it is.
   if (name === "constructor" || name === "paragraph" || typeof rule !== "function") continue;
-  BudgetedTokenizer.prototype[name] = function budgeted(...args) {
+  budgetedRules[name] = /** @this {Tokenizer} @param {unknown[]} args */ function budgeted(...args) {
     if (performance.now() > deadline) throw new OutOfTime(budgetMs);
     return rule.apply(this, args);
   };
@@ -69,8 +86,8 @@ for (const name of Object.getOwnPropertyNames(Tokenizer.prototype)) {
 const MAX_NESTING = 32;
 let nesting = 0;
 for (const name of ["blockquote", "list"]) {
-  const rule = BudgetedTokenizer.prototype[name];
-  BudgetedTokenizer.prototype[name] = function nested(...args) {
+  const rule = budgetedRules[name];
+  budgetedRules[name] = /** @this {Tokenizer} @param {unknown[]} args */ function nested(...args) {
     if (nesting >= MAX_NESTING) throw new Error(`block quotes and lists nested more than ${MAX_NESTING} deep`);
     nesting += 1;
     try {
@@ -90,6 +107,7 @@ const OPTIONS = {
   extensions: new Marked().use({ extensions: MATH_EXTENSIONS }).defaults.extensions,
 };
 
+/** @param {string} source @param {Links} links */
 function lex(source, links) {
   const lexer = new Lexer(OPTIONS);
   Object.assign(lexer.tokens.links, links);
@@ -97,6 +115,7 @@ function lex(source, links) {
   return { tokens, links: lexer.tokens.links };
 }
 
+/** @param {object} value @param {(array: unknown[]) => void} visit */
 function eachArray(value, visit) {
   for (const item of Object.values(value)) {
     if (Array.isArray(item)) visit(item);
@@ -108,19 +127,24 @@ function eachArray(value, visit) {
  * The top-level blocks of `source` with their inline content not lexed yet: what `lex` does in two steps, so that
  * a block whose inline content is too costly leaves the blocks before it rendered. `lexInline(blocks, i)` finishes
  * block `i`.
+ * @param {string} source
+ * @param {Links} links
+ * @returns {Blocks}
  */
 function lexBlocks(source, links) {
   const lexer = new Lexer(OPTIONS);
   Object.assign(lexer.tokens.links, links);
   const tokens = lexer.blockTokens(source, lexer.tokens);
-  const owners = new Map(); // each token array in a block -> the block's index
+  /** @type {Map<unknown[], number>} each token array in a block -> the block's index */
+  const owners = new Map();
   tokens.forEach((token, index) => eachArray(token, (array) => owners.set(array, index)));
-  const inline = tokens.map(() => []);
+  const inline = tokens.map(() => /** @type {Blocks["inline"][number]} */ ([]));
   for (const entry of lexer.inlineQueue) inline[owners.get(entry.tokens)]?.push(entry);
   lexer.inlineQueue = [];
   return { tokens, links: lexer.tokens.links, lexer, inline };
 }
 
+/** @param {Blocks} blocks @param {number} index */
 function lexInline(blocks, index) {
   for (const entry of blocks.inline[index]) {
     blocks.lexer.state.inRawBlock = false;
@@ -129,6 +153,7 @@ function lexInline(blocks, index) {
   blocks.inline[index] = [];
 }
 
+/** @param {HTMLElement} root @param {RemoteMediaPolicy | null} remote */
 function enhanceCode(root, remote) {
   for (const pre of root.querySelectorAll("pre")) {
     const code = pre.querySelector("code");
@@ -158,6 +183,9 @@ function enhanceCode(root, remote) {
 /**
  * Render markdown tokens (one top-level block) into a sanitized `div.agui-md-block`. This part is linear in its
  * output (the colouring has a size cap): its time does not count against the lexer's deadline.
+ * @param {RemoteMediaPolicy | null} remote
+ * @param {...Token} tokens
+ * @returns {HTMLDivElement}
  */
 function renderBlock(remote, ...tokens) {
   const started = performance.now();
@@ -169,7 +197,12 @@ function renderBlock(remote, ...tokens) {
   return block;
 }
 
-/** Render a whole markdown string at once (used for non-streamed texts and as the reference in tests). */
+/**
+ * Render a whole markdown string at once (used for non-streamed texts and as the reference in tests).
+ * @param {string} text
+ * @param {RemoteMediaPolicy | null} [remote]
+ * @returns {HTMLDivElement}
+ */
 export function renderMarkdown(text, remote = null) {
   const view = new MarkdownView("agui-md", remote);
   view.update(text, true);
@@ -184,8 +217,10 @@ const PLAIN_HARD = 8192;
 
 /** Escaped, wrapped plain text that can grow: `append(text, done)` costs the length of `text`, not of the whole. */
 class PlainText {
+  /** @param {string} text @param {boolean} done */
   constructor(text, done) {
     this.el = element("div", "agui-md-plain");
+    /** @type {Text} the text node that grows */
     this.block = null;
     this.length = 0;
     this.newBlock();
@@ -200,6 +235,7 @@ class PlainText {
     this.length = 0;
   }
 
+  /** @param {string} text @param {boolean} done */
   append(text, done) {
     if (done) {
       this.block.appendData(text);
@@ -232,7 +268,13 @@ class PlainText {
   }
 }
 
-/** Escaped plain text under a note saying why it is not formatted (`reason`: a key of NOTES). */
+/**
+ * Escaped plain text under a note saying why it is not formatted.
+ * @param {string} text
+ * @param {keyof typeof NOTES} reason
+ * @param {string} [detail] the error, as the note's tooltip
+ * @param {boolean} [done]
+ */
 export function plainTextFallback(text, reason, detail, done = true) {
   const node = element("div", "agui-md-fallback");
   node.dataset.agui = "markdown-fallback";
@@ -250,6 +292,7 @@ export function plainTextFallback(text, reason, detail, done = true) {
  * `remote` is the remote-media policy (remote_media.js) markdown images go through.
  */
 export class MarkdownView {
+  /** @param {string} [className] @param {RemoteMediaPolicy | null} [remote] */
   constructor(className = "agui-md", remote = null) {
     this.el = element("div", className);
     this.remote = remote;
@@ -260,18 +303,24 @@ export class MarkdownView {
   reset() {
     this.el.replaceChildren();
     this.stable = ""; // text of the completed blocks (and the blank lines between them)
-    this.blocks = []; // completed blocks: {raw, node}
-    this.links = Object.create(null); // reference definitions from the completed blocks
-    this.references = new Map(); // label -> the definition blocks were last rendered with
-    this.live = null; // node of the last, still growing block
+    /** @type {Array<{raw: string, node: HTMLElement}>} the completed blocks */
+    this.blocks = [];
+    /** @type {Links} reference definitions from the completed blocks */
+    this.links = Object.create(null);
+    /** @type {Map<string, string>} label -> the definition blocks were last rendered with */
+    this.references = new Map();
+    /** @type {HTMLElement | null} the last, still growing block */
+    this.live = null;
     this.liveRaw = null;
-    this.plain = null; // {node, body, reason}: the text from `stable` on, shown as plain text
+    /** @type {{node: HTMLElement, body: PlainText, reason: keyof typeof NOTES} | null} the text from `stable` on, shown as plain text */
+    this.plain = null;
     this.shown = ""; // the text the view shows
     this.nextLive = 0; // no live redraw before this time (performance.now())
     clearTimeout(this.timer);
     this.timer = 0;
   }
 
+  /** @param {unknown} rawText @param {boolean} done */
   update(rawText, done) {
     const text = typeof rawText === "string" ? rawText.replace(/\r\n?/g, "\n") : "";
     clearTimeout(this.timer);
@@ -315,6 +364,7 @@ export class MarkdownView {
     this.nextLive = live && cost > THROTTLE_FROM_MS ? performance.now() + 2 * cost : 0;
   }
 
+  /** @param {string} text @param {boolean} done */
   render(text, done) {
     const blocks = lexBlocks(text.slice(this.stable.length), this.links);
     const tokens = blocks.tokens;
@@ -372,7 +422,12 @@ export class MarkdownView {
     }
   }
 
-  /** Show the text from `stable` on as plain text, after a failure or a render that ran out of time. */
+  /**
+   * Show the text from `stable` on as plain text, after a failure or a render that ran out of time.
+   * @param {string} text
+   * @param {any} error what render threw
+   * @param {boolean} done
+   */
   fallBack(text, error, done) {
     const slow = error instanceof OutOfTime;
     const reason = slow ? (done ? "slow" : "streaming") : "error";
@@ -387,13 +442,17 @@ export class MarkdownView {
     this.el.append(this.plain.node);
   }
 
+  /** @param {string} text @param {boolean} done */
   showPlain(text, done) {
     this.plain.body.append(text.slice(this.shown.length), done);
     this.plain.node.classList.toggle("agui-md-live", !done);
     this.shown = text;
   }
 
-  /** Re-render completed blocks that use a reference label whose definition is new or changed. */
+  /**
+   * Re-render completed blocks that use a reference label whose definition is new or changed.
+   * @param {Links} links
+   */
   refreshReferences(links) {
     for (const label of Object.keys(links)) {
       const link = links[label];

@@ -1,3 +1,4 @@
+// @ts-check
 // TeX math in markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]` and fenced ```math blocks, drawn as MathML by temml.
 //
 // The MathML is an HTML string that goes through the markdown's sanitiser (sanitize.js keeps the MathML elements
@@ -11,12 +12,19 @@ import temml from "temml";
 const MAX_TEX = 10_000; // longer formulas are shown as source: temml's cost grows with them
 // Nothing an agent writes may make temml fetch, link or style the page: no \href, \url, \includegraphics (trust
 // off), sizes bounded, macro expansion bounded (a self-referencing \def stops).
+/** @type {import("temml").Options} */
 const OPTIONS = { throwOnError: true, trust: false, annotate: false, maxSize: [50, 50], maxExpand: 1000, strict: false };
 
+/** @param {string} text */
 const escapeHtml = (text) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  text.replace(/[&<>"']/g, (c) => /** @type {Record<string, string>} */ ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
-/** MathML for `tex` (an HTML string to sanitise), or the TeX source in a <code> that says what is wrong. */
+/**
+ * MathML for `tex` (an HTML string to sanitise), or the TeX source in a <code> that says what is wrong.
+ * @param {string} tex
+ * @param {boolean} display a block formula rather than one in running text
+ * @returns {string}
+ */
 export function mathHtml(tex, display) {
   const source = display ? `$$${tex}$$` : `$${tex}$`;
   let problem;
@@ -27,7 +35,7 @@ export function mathHtml(tex, display) {
       const mathml = temml.renderToString(tex, { ...OPTIONS, displayMode: display });
       return mathml.replace(/^<math/, `<math alttext="${escapeHtml(tex)}"`);
     } catch (error) {
-      problem = String(error?.message ?? error).split("\n")[0];
+      problem = String(/** @type {{message?: string}} */ (error)?.message ?? error).split("\n")[0];
     }
   }
   const code = `<code class="agui-math-error" title="TeX error: ${escapeHtml(problem)}">${escapeHtml(source)}</code>`;
@@ -43,6 +51,7 @@ const INLINE_DISPLAY = /^(?:\$\$(?!\$)([\s\S]+?)\$\$|\\\[([\s\S]+?)\\\])/;
 const INLINE_PAREN = /^\\\(([\s\S]+?)\\\)/;
 const INLINE_DOLLAR = /^\$(?![\s$])((?:\\[\s\S]|[^\\$])+?)(?<![\s\\])\$(?![0-9])/;
 
+/** @type {import("marked").TokenizerAndRendererExtension} */
 const blockMath = {
   name: "mathBlock",
   level: "block",
@@ -62,6 +71,7 @@ const blockMath = {
   },
 };
 
+/** @type {import("marked").TokenizerAndRendererExtension} */
 const inlineMath = {
   name: "mathInline",
   level: "inline",
@@ -89,5 +99,8 @@ const inlineMath = {
 /** The marked extensions that read math (blocks first, as marked wants them in `extensions`). */
 export const MATH_EXTENSIONS = [blockMath, inlineMath];
 
-/** Whether a fenced block's info string asks for math. */
+/**
+ * Whether a fenced block's info string asks for math.
+ * @param {unknown} language
+ */
 export const isMathFence = (language) => language === "math";

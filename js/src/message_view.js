@@ -1,3 +1,4 @@
+// @ts-check
 // One message: its element, a view per part (updated only when that part object changed), the run-error banner,
 // a footer with the metadata line and the Copy / Regenerate actions, and the image viewer (a click on an image
 // shows it at its natural size in a modal dialog; Escape, the close button or a click beside it closes it).
@@ -15,12 +16,30 @@ import { createPartView, RenderedPartView, renderingFor } from "./parts/index.js
 import { RemoteMediaPolicy } from "./remote_media.js";
 import { MessageSuggestions, SUGGESTIONS_PART, SuggestionsPartView } from "./suggestions.js";
 
+/** @typedef {import("./sync.js").UIMessage} UIMessage */
+/** @typedef {import("./sync.js").UIPart} UIPart */
+/** @typedef {import("./parts/part_view.js").PartView} PartView */
+/** @typedef {import("./parts/part_view.js").PartContext} PartContext */
+/**
+ * The chat view (chat_view.js), as far as a message view and what it holds use it.
+ * @typedef {import("./branches.js").BranchesChat & {partContext: (role: string) => Omit<PartContext, "remote" | "model">,
+ *   model: import("./anywidget.js").AnyModel, regenerate: (target: {messageId: string, at: number}) => void,
+ *   root: HTMLElement | null, renderVersion: number, composer?: {sendText: (text: string) => void}}} MessageChat
+ */
+
 const ROLES = new Set(["system", "user", "assistant"]);
 
-const policies = new WeakMap(); // chat view -> its RemoteMediaPolicy
-const contexts = new WeakMap(); // the chat view's part context for a role -> ours (the same, plus `remote`)
+/** @type {WeakMap<MessageChat, import("./remote_media.js").RemoteMediaPolicy>} chat view -> its RemoteMediaPolicy */
+const policies = new WeakMap();
+/** @type {WeakMap<object, PartContext>} the chat view's part context for a role -> ours (the same, plus `remote`) */
+const contexts = new WeakMap();
 
-/** The part context for `role`: the chat view's, plus the remote-media policy of the widget (one per view). */
+/**
+ * The part context for `role`: the chat view's, plus the remote-media policy of the widget (one per view).
+ * @param {MessageChat} chat
+ * @param {string} role
+ * @returns {PartContext}
+ */
 function partContext(chat, role) {
   const base = chat.partContext(role);
   let context = contexts.get(base);
@@ -36,7 +55,12 @@ function partContext(chat, role) {
   return context;
 }
 
-/** What a part that could not be rendered shows instead: its text, or the part as JSON, as plain text. */
+/**
+ * What a part that could not be rendered shows instead: its text, or the part as JSON, as plain text.
+ * @param {UIPart} part
+ * @param {any} error what the view threw
+ * @returns {PartView}
+ */
 function failedPartView(part, error) {
   const text = typeof part.text === "string" ? part.text : prettyJson(part);
   const { node } = plainTextFallback(text, "part", `${error?.name ?? "Error"}: ${error?.message ?? error}`);
@@ -47,12 +71,16 @@ function failedPartView(part, error) {
   return { el, failed: true, update() {} };
 }
 
-/** The text a "copy message" puts on the clipboard: its text parts, or the parts as JSON when it has none. */
+/**
+ * The text a "copy message" puts on the clipboard: its text parts, or the parts as JSON when it has none.
+ * @param {UIMessage | null} message
+ * @returns {string}
+ */
 export function messageText(message) {
   const parts = Array.isArray(message?.parts) ? message.parts : [];
   const texts = parts
     .filter((part) => part?.type === "text" && typeof part.text === "string")
-    .map((part) => part.text);
+    .map((part) => /** @type {string} */ (part.text));
   if (texts.length) return texts.join("\n\n");
   try {
     return JSON.stringify(parts, null, 2);
@@ -61,9 +89,13 @@ export function messageText(message) {
   }
 }
 
-/** The image a click or key on `target` opens in the viewer: a shown file or markdown image, not one in a link. */
+/**
+ * The image a click or key on `target` opens in the viewer: a shown file or markdown image, not one in a link.
+ * @param {EventTarget | null} target
+ * @returns {HTMLImageElement | null}
+ */
 function viewableImage(target) {
-  const img = target?.closest?.("img.agui-file-image, .agui-md img");
+  const img = /** @type {HTMLImageElement | null} */ (/** @type {Element | null} */ (target)?.closest?.("img.agui-file-image, .agui-md img"));
   return img && !img.closest("a") && img.complete && img.naturalWidth > 0 ? img : null;
 }
 
@@ -71,6 +103,9 @@ function viewableImage(target) {
  * Show `img` at its natural size (small images up to twice it, to fit the viewport) in a modal <dialog>, which
  * sits above the notebook whatever its layout and gives Escape and focus trapping for free. It shows the pixels
  * already loaded under the same URL: nothing new is requested, so remote media keep their consent rule.
+ * @param {HTMLImageElement} img
+ * @param {Element} host where the dialog goes (the chat's root, inside the widget's styles)
+ * @returns {HTMLDialogElement}
  */
 export function openImageViewer(img, host) {
   const dialog = element("dialog", "agui-image-viewer");
@@ -102,10 +137,14 @@ export function openImageViewer(img, host) {
   return dialog;
 }
 
-/** Make the markdown images of a finished part reachable by keyboard (Enter or Space opens the viewer). */
+/**
+ * Make the markdown images of a finished part reachable by keyboard (Enter or Space opens the viewer).
+ * @param {HTMLElement} el
+ * @param {UIPart} part
+ */
 function focusableImages(el, part) {
   if (part.state === "streaming" || (part.type !== "text" && part.type !== "reasoning")) return;
-  for (const img of el.querySelectorAll(".agui-md img:not([tabindex])")) {
+  for (const img of /** @type {NodeListOf<HTMLImageElement>} */ (el.querySelectorAll(".agui-md img:not([tabindex])"))) {
     if (img.closest("a")) continue;
     img.tabIndex = 0;
     img.title = img.title || "Open full size";
@@ -134,18 +173,24 @@ function buildMessage() {
 }
 
 export class MessageView {
+  /** @param {MessageChat} chat */
   constructor(chat) {
     this.chat = chat;
     this.el = fromTemplate("message", buildMessage);
-    [this.body, this.error, this.footer] = this.el.children;
-    this.meta = this.footer.firstElementChild;
-    [this.copyButton, this.regenerateButton] = this.footer.lastElementChild.children;
-    this.feedback = new Feedback(chat, this.footer.lastElementChild.lastElementChild, this.footer);
+    const [body, error, footer] = /** @type {HTMLCollectionOf<HTMLElement>} */ (this.el.children);
+    this.body = body;
+    this.error = error;
+    this.footer = footer;
+    this.meta = /** @type {HTMLElement} */ (this.footer.firstElementChild);
+    const [copy, regenerate] = /** @type {HTMLCollectionOf<HTMLButtonElement>} */ (this.footer.lastElementChild.children);
+    this.copyButton = copy;
+    this.regenerateButton = regenerate;
+    this.feedback = new Feedback(chat, /** @type {HTMLElement} */ (this.footer.lastElementChild.lastElementChild), this.footer);
     this.suggestions = new MessageSuggestions(chat, this.body);
     this.metrics = new MetricsStrip(chat); // ChatWidget(show_metrics=True): the answer's live metrics
     this.footer.before(this.metrics.el);
     this.el.addEventListener("click", async (event) => {
-      const target = event.target.closest?.("[data-agui]");
+      const target = /** @type {Element} */ (event.target).closest?.("[data-agui]");
       if (target === this.copyButton) {
         flashCopied(this.copyButton, await copyText(messageText(this.message), this.el));
       } else if (target === this.regenerateButton) {
@@ -162,19 +207,25 @@ export class MessageView {
       event.preventDefault();
       openImageViewer(img, chat.root ?? this.el);
     });
+    /** @type {UIMessage | null} */
     this.message = null;
+    /** @type {string | null} */
     this.role = null;
-    this.parts = []; // part views, by part index
+    /** @type {PartView[]} by part index */
+    this.parts = [];
     this.isLast = false;
-    this.branches = new MessageBranches(this); // the pencil, the inline editor and the ‹ 1/2 › picker
+    /** @type {MessageBranches} the pencil, the inline editor and the ‹ 1/2 › picker */
+    this.branches = new MessageBranches(this);
   }
 
+  /** @param {boolean} isLast */
   setLast(isLast) {
     this.isLast = isLast;
     this.el.dataset.last = isLast ? "true" : "false";
     this.regenerateButton.hidden = this.role !== "assistant";
   }
 
+  /** @param {UIMessage} message */
   update(message) {
     // A part's rendered output (parts/rendered.js) can change while the message does not.
     if (message === this.message && this.renderVersion === this.chat.renderVersion) return;
@@ -187,6 +238,7 @@ export class MessageView {
     }
   }
 
+  /** @param {UIMessage} message */
   render(message) {
     const previous = this.message;
     this.message = message;
@@ -218,6 +270,7 @@ export class MessageView {
     this.branches.render(message);
   }
 
+  /** @param {UIPart[]} parts */
   updateParts(parts) {
     const context = partContext(this.chat, this.role);
     for (let index = 0; index < parts.length; index += 1) {
@@ -243,6 +296,7 @@ export class MessageView {
           continue;
         }
       }
+      /** @type {PartView} */
       let fresh;
       try {
         if (rendering !== null) fresh = new RenderedPartView(context, type, createPartView);
@@ -275,7 +329,15 @@ export class MessageView {
     this.metrics.destroy();
   }
 
-  /** Put the plain-text fallback of part `index` where its view (if any) was. */
+  /**
+   * Put the plain-text fallback of part `index` where its view (if any) was.
+   * @param {number} index
+   * @param {UIPart} part
+   * @param {unknown} error
+   * @param {PartView | undefined} view
+   * @param {unknown} [rendering]
+   * @returns {PartView}
+   */
   failed(index, part, error, view, rendering = null) {
     console.error(`agui-notebook: part ${index} (${part.type}) could not be rendered`, error);
     const fallback = failedPartView(part, error);
@@ -289,6 +351,7 @@ export class MessageView {
     return fallback;
   }
 
+  /** @param {unknown} metadata */
   updateMetadata(metadata) {
     const described = describeMetadata(metadata);
     this.meta.textContent = described?.short ?? "";

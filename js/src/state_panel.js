@@ -1,3 +1,4 @@
+// @ts-check
 // The shared-state panel: a collapsible bar under the header ("State · 12 keys · 2 changed") over a JSON tree of the
 // `state` trait, with what the last update changed (the `state_changes` trait) marked: a short flash, and a lasting
 // "changed in the last update" marker on the changed rows (added, replaced; removed keys show as struck-out rows)
@@ -13,43 +14,66 @@ const STRING_PREVIEW = 160; // characters of a string shown before its "more" to
 const AUTO_OPEN_LIMIT = 40; // changed paths whose ancestors open by themselves (more: only dots on the rows)
 const FLASH_MS = 1600;
 
-/** The JSON Pointer (RFC 6901) of `tokens`. */
+/**
+ * The JSON Pointer (RFC 6901) of `tokens`.
+ * @param {Array<string | number>} tokens
+ * @returns {string}
+ */
 export function pointer(tokens) {
   return tokens.map((token) => `/${String(token).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 }
 
+/** @param {string} path a JSON Pointer */
 function parentOf(path) {
   return path.slice(0, path.lastIndexOf("/"));
 }
 
+/** @param {string} path a JSON Pointer */
 function lastToken(path) {
   return path.slice(path.lastIndexOf("/") + 1).replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+/** @param {unknown} value @returns {value is Record<string, any>} an object or an array */
 function isContainer(value) {
   return value !== null && typeof value === "object";
 }
 
+/** @param {object} value */
 function sizeOf(value) {
   return Array.isArray(value) ? value.length : Object.keys(value).length;
 }
 
+/** @param {unknown} value */
 function kindOf(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
 }
 
-/** The short text a collapsed container shows: `{3 keys}`, `[12 items]`. */
+/**
+ * The short text a collapsed container shows: `{3 keys}`, `[12 items]`.
+ * @param {object} value
+ */
 function containerPreview(value) {
   const size = sizeOf(value);
   if (Array.isArray(value)) return `[${size} item${size === 1 ? "" : "s"}]`;
   return `{${size} key${size === 1 ? "" : "s"}}`;
 }
 
-/** Reads the `state_changes` trait: a map path -> op, the ancestors of changed paths, and the summary. */
+/**
+ * What changed in the state, from the `state_changes` trait.
+ * @typedef {{byPath: Map<string, string>, within: Set<string>, seq: number, truncated: boolean, source: string}} Changes
+ */
+
+/**
+ * Reads the `state_changes` trait: a map path -> op, the ancestors of changed paths, and the summary.
+ * @param {any} value the trait, unchecked
+ * @returns {Changes}
+ */
 export function readChanges(value) {
+  /** @type {Map<string, string>} */
   const byPath = new Map();
+  /** @type {Set<string>} */
   const within = new Set();
   const changes = value && Array.isArray(value.changes) ? value.changes : [];
   for (const change of changes) {
@@ -65,12 +89,16 @@ export function readChanges(value) {
 }
 
 export class StatePanel {
+  /** @param {import("./anywidget.js").AnyModel} model */
   constructor(model) {
     this.model = model;
     this.open = false;
     this.expanded = new Set([""]); // JSON Pointers of open rows; the root is open
-    this.fullStrings = new Set(); // strings shown whole
-    this.pages = new Map(); // path -> how many children are shown
+    /** @type {Set<string>} strings shown whole */
+    this.fullStrings = new Set();
+    /** @type {Map<string, number>} path -> how many children are shown */
+    this.pages = new Map();
+    /** @type {number | null} */
     this.seenSeq = null;
     this.el = element("section", "agui-state-panel");
     this.el.dataset.agui = "state-panel";
@@ -101,6 +129,7 @@ export class StatePanel {
     this.model.off("change:state_changes", this.onState);
   }
 
+  /** @param {boolean} open */
   setOpen(open) {
     this.open = open;
     this.toggle.setAttribute("aria-expanded", open ? "true" : "false");
@@ -127,6 +156,7 @@ export class StatePanel {
     if (this.open) this.render(fresh);
   }
 
+  /** @param {boolean} fresh the state changed since the last refresh */
   updateSummary(fresh) {
     const state = this.state;
     let text = "";
@@ -152,6 +182,7 @@ export class StatePanel {
     }
   }
 
+  /** @param {boolean} flash mark what changed */
   render(flash) {
     const started = performance.now();
     const root = element("div", "agui-state-root");
@@ -164,15 +195,22 @@ export class StatePanel {
       root.append(this.row("", "", this.state, flash, true));
     }
     // A rebuild keeps the keyboard focus on the same control.
-    const focused = this.body.contains(document.activeElement) ? document.activeElement : null;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focused = this.body.contains(active) ? active : null;
     this.body.replaceChildren(root);
     if (focused?.dataset.agui) this.refocus(focused.dataset.agui, focused.dataset.path ?? "");
     this.body.dataset.renderMs = String(Math.round(performance.now() - started));
   }
 
-  /** Rows for the children of `value` (at `path`), paged, with removed keys shown struck out. */
+  /**
+   * Rows for the children of `value` (at `path`), paged, with removed keys shown struck out.
+   * @param {Record<string, any>} value
+   * @param {string} path
+   * @param {HTMLElement} parent
+   * @param {boolean} flash
+   */
   children(value, path, parent, flash) {
-    const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
+    const keys = Array.isArray(value) ? value.map((_, /** @type {number} */ index) => index) : Object.keys(value);
     const shown = Math.min(keys.length, this.pages.get(path) ?? PAGE);
     for (let index = 0; index < shown; index += 1) {
       const key = keys[index];
@@ -195,6 +233,7 @@ export class StatePanel {
     }
   }
 
+  /** @param {string} key @param {string} path @param {unknown} value @param {HTMLElement} parent @param {boolean} flash */
   subtree(key, path, value, parent, flash) {
     const open = isContainer(value) && this.expanded.has(path);
     parent.append(this.row(key, path, value, flash, open));
@@ -205,6 +244,7 @@ export class StatePanel {
     }
   }
 
+  /** @param {string} key @param {string} path @param {unknown} value @param {boolean} flash @param {boolean} open */
   row(key, path, value, flash, open) {
     const row = element("div", "agui-state-row");
     row.dataset.agui = "state-row";
@@ -235,6 +275,7 @@ export class StatePanel {
     return row;
   }
 
+  /** @param {string} key @param {string} path @param {boolean} flash */
   removedRow(key, path, flash) {
     const row = element("div", "agui-state-row agui-state-removed");
     row.dataset.agui = "state-row";
@@ -251,6 +292,7 @@ export class StatePanel {
     return row;
   }
 
+  /** @param {string} path @param {unknown} value */
   valueView(path, value) {
     const kind = kindOf(value);
     if (isContainer(value)) {
@@ -274,6 +316,7 @@ export class StatePanel {
     return el;
   }
 
+  /** @param {string} path @param {string} text */
   stringToggle(path, text) {
     const toggle = button("state-string", text === "less" ? "Show less of the text" : "Show more of the text", {
       text,
@@ -283,8 +326,9 @@ export class StatePanel {
     return toggle;
   }
 
+  /** @param {MouseEvent} event */
   onClick(event) {
-    const target = event.target.closest?.("button[data-agui]");
+    const target = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("button[data-agui]"));
     if (!target || !this.body.contains(target)) return;
     const path = target.dataset.path ?? "";
     const hook = target.dataset.agui;
@@ -303,8 +347,9 @@ export class StatePanel {
     this.refocus(hook, path);
   }
 
+  /** @param {string} hook @param {string} path */
   refocus(hook, path) {
-    const again = this.body.querySelector(`button[data-agui="${hook}"][data-path="${CSS.escape(path)}"]`);
+    const again = /** @type {HTMLButtonElement | null} */ (this.body.querySelector(`button[data-agui="${hook}"][data-path="${CSS.escape(path)}"]`));
     again?.focus({ preventScroll: true });
   }
 }

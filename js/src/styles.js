@@ -1,3 +1,4 @@
+// @ts-check
 // The widget's CSS (styles.css and render.css, bundled as text) is injected once per document, or once per shadow root when the
 // widget is rendered inside one, as <style id="agui-notebook-chat-style" data-version="...">. A newer bundle
 // replaces an older style element, so a kernel restart with an upgraded package restyles open widgets.
@@ -10,11 +11,15 @@ const css = `${styles}\n${rendering}\n${iconStyles()}`;
 export const STYLE_ID = "agui-notebook-chat-style";
 const VERSION = String(css.length);
 
-/** Make sure the widget's style element is present where `el` will render. */
+/**
+ * Make sure the widget's style element is present where `el` will render.
+ * @param {Element} el
+ */
 export function injectStyles(el) {
   const root = el.getRootNode?.();
   const target = root instanceof ShadowRoot ? root : document.head;
   const scope = root instanceof ShadowRoot ? root : document;
+  /** @type {HTMLElement | null} */
   const existing = scope.getElementById ? scope.getElementById(STYLE_ID) : scope.querySelector(`#${STYLE_ID}`);
   if (existing && existing.dataset.version === VERSION) return existing;
   const style = document.createElement("style");

@@ -1,3 +1,4 @@
+// @ts-check
 // Suggestion chips an agent sends as a `data-suggestions` part: shown under the answer (the part itself renders
 // nothing in the message body), with the look of the empty state's `suggestions=` chips; a click sends the
 // suggestion. Only the newest answer's chips are live: the stylesheet hides those of older messages, and all of
@@ -11,9 +12,14 @@ import { button, element, label } from "./dom.js";
 export const SUGGESTIONS_PART = "data-suggestions";
 export const MAX_SUGGESTIONS = 8;
 
-/** The chips of a `data-suggestions` part's data: `[{title, message}]` (entries it cannot read are left out). */
+/**
+ * The chips of a `data-suggestions` part's data (entries it cannot read are left out).
+ * @param {unknown} data a list of strings or {title, message}, or {suggestions: that list}
+ * @returns {Array<{title: string, message: string}>}
+ */
 export function readSuggestions(data) {
-  const list = Array.isArray(data) ? data : Array.isArray(data?.suggestions) ? data.suggestions : [];
+  const list = Array.isArray(data) ? data : Array.isArray(/** @type {any} */ (data)?.suggestions) ? /** @type {any} */ (data).suggestions : [];
+  /** @type {Array<{title: string, message: string}>} */
   const out = [];
   for (const entry of list) {
     let title = "";
@@ -46,13 +52,20 @@ export class SuggestionsPartView {
 
 /** The chips under one message: the last `data-suggestions` part's. */
 export class MessageSuggestions {
+  /**
+   * @param {{composer?: {sendText: (text: string) => void}}} chat the chat view, whose composer sends a chip's text
+   * @param {Element} after the element the chips go after (the message body)
+   */
   constructor(chat, after) {
     this.chat = chat;
-    this.after = after; // the element the chips go after (the message body)
+    this.after = after;
+    /** @type {HTMLElement | null} */
     this.el = null;
+    /** @type {import("./sync.js").UIPart | null} */
     this.part = null;
   }
 
+  /** @param {import("./sync.js").UIPart[]} parts the message's */
   update(parts) {
     let part = null;
     for (let index = parts.length - 1; index >= 0; index -= 1) {

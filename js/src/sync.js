@@ -1,9 +1,45 @@
+// @ts-check
 // The live-patch protocol, front-end side: applies `patch` and `snapshot` custom messages in seq order and asks for a
 // snapshot (`resync`) whenever it cannot be sure its state matches the kernel's. See docs/widget.md.
 //
 // Message and part objects are treated as immutable: an op replaces the objects on its path instead of mutating
 // them, because the same op payload is delivered to every view of the model, and because an untouched part keeps
 // its identity, which is how the renderer knows what to leave alone.
+
+/**
+ * A part of an AI SDK UIMessage; `type` says which ("text", "reasoning", "tool-<name>", "file", ...) and what else
+ * it holds.
+ * @typedef {{type: string, text?: string, state?: string, [field: string]: any}} UIPart
+ */
+/**
+ * An AI SDK UIMessage as the kernel sends it.
+ * @typedef {object} UIMessage
+ * @property {string} [id]
+ * @property {string} [role] "user" | "assistant" | "system"
+ * @property {UIPart[]} [parts]
+ * @property {any} [metadata]
+ */
+/**
+ * What a view shows: the conversation and the run status (with the error that ended a run, "" when none).
+ * @typedef {object} ConversationState
+ * @property {UIMessage[]} messages
+ * @property {string} status
+ * @property {string} error
+ * @property {string | null} [threadId]
+ */
+/**
+ * One compact op of a `patch` message (docs/widget.md, "Sync protocol"): ["m", mi, message] sets or appends a
+ * message, ["p", mi, pi, part] a part, ["t", mi, pi, text] appends text to a part, ["meta", mi, metadata] sets the
+ * metadata (null removes it), ["parts", mi, parts] replaces the parts, ["len", n] truncates the list, and
+ * ["status", status, error] sets the run status. Ops arrive unchecked: applyOps checks each.
+ * @typedef {["m", number, UIMessage] | ["p", number, number, UIPart] | ["t", number, number, string]
+ *   | ["meta", number, any] | ["parts", number, UIPart[]] | ["len", number] | ["status", string, string?]} PatchOp
+ */
+/**
+ * A custom message from the kernel: a whole conversation (`snapshot`) or ops after the last one (`patch`).
+ * @typedef {{kind: "snapshot", seq?: number, messages: UIMessage[], status?: string, error?: string,
+ *   threadId?: string} | {kind: "patch", seq: number, ops: PatchOp[]}} SyncMessage
+ */
 
 export const BUSY_STATUSES = new Set(["submitted", "streaming"]);
 
@@ -15,11 +51,13 @@ export class ProtocolError extends Error {}
 /** What a batch of ops touched, for the renderer: message indexes, the list length, status. */
 export class Touched {
   constructor() {
+    /** @type {Set<number>} */
     this.messages = new Set();
     this.all = false;
     this.length = false;
     this.status = false;
-    this.replacement = null; // a snapshot's message list, to be merged into the state by the view
+    /** @type {UIMessage[] | null} a snapshot's message list, to be merged into the state by the view */
+    this.replacement = null;
   }
 
   get any() {
@@ -27,10 +65,12 @@ export class Touched {
   }
 }
 
+/** @param {any} value @returns {value is number} */
 function isIndex(value) {
   return Number.isInteger(value) && value >= 0;
 }
 
+/** @param {any} value @param {string} where @returns {UIMessage} */
 function checkMessage(value, where) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ProtocolError(`${where}: message is not an object`);
@@ -42,6 +82,7 @@ function checkMessage(value, where) {
   return value;
 }
 
+/** @param {any} value @param {string} where @returns {UIPart} */
 function checkPart(value, where) {
   if (value === null || typeof value !== "object" || typeof value.type !== "string") {
     throw new ProtocolError(`${where}: part has no string type`);
@@ -49,6 +90,7 @@ function checkPart(value, where) {
   return value;
 }
 
+/** @param {UIMessage[]} messages @param {unknown} mi @param {string} where @returns {UIMessage} */
 function messageAt(messages, mi, where) {
   if (!isIndex(mi) || mi >= messages.length) {
     throw new ProtocolError(`${where}: no message ${mi} (have ${messages.length})`);
@@ -56,6 +98,13 @@ function messageAt(messages, mi, where) {
   return messages[mi];
 }
 
+/**
+ * @param {UIMessage} message
+ * @param {unknown} pi
+ * @param {UIPart} part
+ * @param {string} where
+ * @returns {UIMessage}
+ */
 function withPart(message, pi, part, where) {
   const parts = Array.isArray(message.parts) ? message.parts.slice() : [];
   if (!isIndex(pi) || pi > parts.length) throw new ProtocolError(`${where}: no part ${pi} (have ${parts.length})`);
@@ -63,7 +112,12 @@ function withPart(message, pi, part, where) {
   return { ...message, parts };
 }
 
-/** Apply compact ops to `state` ({messages, status, error}) in order, recording what changed in `touched`. */
+/**
+ * Apply compact ops to `state` in order, recording what changed in `touched`.
+ * @param {ConversationState} state
+ * @param {unknown} ops PatchOps, not checked yet
+ * @param {Touched} touched
+ */
 export function applyOps(state, ops, touched) {
   if (!Array.isArray(ops)) throw new ProtocolError("patch: ops is not a list");
   const messages = state.messages;
@@ -147,18 +201,28 @@ export function applyOps(state, ops, touched) {
  * snapshot without one: then the first patch after it is the base).
  */
 export class PatchSync {
+  /**
+   * @param {(message: {kind: "resync"}) => boolean | void} send the widget's custom-message sender
+   * @param {() => number} now
+   */
   constructor(send, now = () => Date.now()) {
     this.send = send;
     this.now = now;
+    /** @type {number | null} */
     this.seq = null;
     this.awaitingSnapshot = true;
     this.resyncSentAt = -Infinity;
     this.resyncs = 0;
+    /** @type {string | null} */
     this.lastError = null;
   }
 
   /** Ask the kernel for a snapshot and drop patches until it comes; `force` asks even if it asked just now.
-   * Returns whether the request went out (false: the kernel cannot be reached, or it was asked just now). */
+   * Returns whether the request went out (false: the kernel cannot be reached, or it was asked just now).
+   * @param {string | null} [reason]
+   * @param {{force?: boolean}} [options]
+   * @returns {boolean}
+   */
   requestResync(reason, { force = false } = {}) {
     const now = this.now();
     if (!force && this.awaitingSnapshot && now - this.resyncSentAt < RESYNC_RETRY_MS) return false;
@@ -169,7 +233,12 @@ export class PatchSync {
     return this.send({ kind: "resync" }) !== false;
   }
 
-  /** Handle one custom message against `state`; returns what it touched. Unknown kinds are ignored. */
+  /**
+   * Handle one custom message against `state`; returns what it touched. Unknown kinds are ignored.
+   * @param {any} message a SyncMessage, or anything else the kernel sent
+   * @param {ConversationState} state
+   * @returns {Touched}
+   */
   receive(message, state) {
     const touched = new Touched();
     if (message === null || typeof message !== "object") return touched;

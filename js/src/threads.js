@@ -1,3 +1,4 @@
+// @ts-check
 // The conversations a widget keeps (docs/widget.md, "Threads"): a header button showing the current thread's title
 // opens a panel listing every thread (the `threads` trait, most recently updated first) with its title, when it
 // was last updated and how long it is; a click opens one (`switch_thread`), and each row can be renamed in place
@@ -18,6 +19,10 @@ const DAY = 24 * HOUR;
 /** "just now", "2 min ago", "3 h ago", "yesterday", "4 days ago", then the date; "" when `iso` is no date.
  *
  *     relativeTime("2026-12-01T12:00:00Z", Date.parse("2026-12-01T12:02:10Z")) === "2 min ago"
+ *
+ * @param {unknown} iso
+ * @param {number} [now] ms since the epoch
+ * @returns {string}
  */
 export function relativeTime(iso, now = Date.now()) {
   const time = typeof iso === "string" ? Date.parse(iso) : NaN;
@@ -33,16 +38,19 @@ export function relativeTime(iso, now = Date.now()) {
   return date.toLocaleDateString(undefined, { day: "numeric", month: "short", ...(sameYear ? {} : { year: "numeric" }) });
 }
 
+/** @param {unknown} iso */
 function fullDate(iso) {
   const time = typeof iso === "string" ? Date.parse(iso) : NaN;
   return Number.isNaN(time) ? "" : new Date(time).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short" });
 }
 
+/** @param {number} turns */
 function turnsText(turns) {
   if (!Number.isInteger(turns) || turns <= 0) return "No messages";
   return turns === 1 ? "1 turn" : `${turns} turns`;
 }
 
+/** @param {number} bytes */
 function sizeText(bytes) {
   if (!Number.isFinite(bytes) || bytes < 0) return "";
   if (bytes < 1024) return `${bytes} B`;
@@ -50,8 +58,19 @@ function sizeText(bytes) {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The `threads` trait as a list of well-formed entries (anything else is left out). */
+/**
+ * A conversation of the chat's log, as the `threads` trait lists it (`bytes` -1: not known).
+ * @typedef {{id: string, title: string, updated: string, turns: number, bytes: number}} Thread
+ */
+/** @typedef {{kind: "file" | "memory", path: string, readOnly: boolean}} Store */
+
+/**
+ * The `threads` trait as a list of well-formed entries (anything else is left out).
+ * @param {unknown} value
+ * @returns {Thread[]}
+ */
 export function threadsFrom(value) {
+  /** @type {Thread[]} */
   const threads = [];
   const seen = new Set();
   for (const entry of Array.isArray(value) ? value : []) {
@@ -69,7 +88,11 @@ export function threadsFrom(value) {
   return threads;
 }
 
-/** The `store` trait: {kind: "file" | "memory", path, readOnly}, or null. */
+/**
+ * The `store` trait, or null.
+ * @param {any} value
+ * @returns {Store | null}
+ */
 export function storeFrom(value) {
   if (value === null || typeof value !== "object") return null;
   const kind = value.kind === "file" ? "file" : value.kind === "memory" ? "memory" : null;
@@ -77,7 +100,11 @@ export function storeFrom(value) {
   return { kind, path: typeof value.path === "string" ? value.path : "", readOnly: value.readOnly === true };
 }
 
-/** What a thread is called in the widget: its title, else a name that says what it is. */
+/**
+ * What a thread is called in the widget: its title, else a name that says what it is.
+ * @param {Thread | null | undefined} thread
+ * @returns {string}
+ */
 export function threadTitle(thread) {
   const title = label(thread?.title ?? "", 120).trim();
   if (title) return title;
@@ -87,9 +114,12 @@ export function threadTitle(thread) {
 /**
  * An inline question with a confirming and a cancelling button (`hook` names it for tests). The focus goes to
  * `focus` ("confirm" or "cancel") once it is in the page; Escape cancels.
+ * @param {{hook: string, text: string, confirm: string, danger?: boolean, focus?: "confirm" | "cancel",
+ *   onConfirm: () => void, onCancel: () => void}} question
+ * @returns {HTMLDivElement & {focusFirst: () => void}}
  */
 export function confirmBox({ hook, text, confirm, danger = false, focus = "cancel", onConfirm, onCancel }) {
-  const box = element("div", "agui-confirm");
+  const box = /** @type {HTMLDivElement & {focusFirst: () => void}} */ (element("div", "agui-confirm"));
   box.dataset.agui = hook;
   box.setAttribute("role", "group");
   const question = element("span", "agui-confirm-text", text);
@@ -113,17 +143,34 @@ export function confirmBox({ hook, text, confirm, danger = false, focus = "cance
   return box;
 }
 
+/**
+ * One thread's row in the menu: its elements, and the thread it shows.
+ * @typedef {{li: HTMLLIElement, open: HTMLButtonElement, title: HTMLSpanElement, meta: HTMLSpanElement,
+ *   time: HTMLTimeElement, turns: HTMLSpanElement, rename: HTMLButtonElement, remove: HTMLButtonElement,
+ *   actions: HTMLSpanElement, thread: Thread | null}} Row
+ */
+/**
+ * What the menu asks of the chat view.
+ * @typedef {{root: HTMLElement, header: HTMLElement, send: (message: object) => boolean,
+ *   newThread: (options?: {from?: string}) => void, switchThread: (thread: Thread, options?: {row?: Row}) => void}} MenuChat
+ */
+
 export class ThreadMenu {
-  /** `chat`: the ChatView (send, busy, focusComposer). */
+  /** @param {MenuChat} chat the chat view */
   constructor(chat) {
     this.chat = chat;
+    /** @type {Thread[]} */
     this.threads = [];
     this.threadId = "";
+    /** @type {Store | null} */
     this.store = null;
     this.readOnlyView = false;
-    this.rows = new Map(); // thread id -> {li, open, title, meta, time, rename, remove}
-    this.renaming = null; // id of the row being renamed
-    this.question = null; // {id, box}: a row's (or the head's) confirmation shown
+    /** @type {Map<string, Row>} thread id -> its row */
+    this.rows = new Map();
+    /** @type {string | null} id of the row being renamed */
+    this.renaming = null;
+    /** @type {{id: string | null, box: HTMLElement & {focusFirst: () => void}, where: HTMLElement} | null} a row's (or the head's) confirmation shown */
+    this.question = null;
 
     this.button = element("button", "agui-thread-button");
     this.button.type = "button";
@@ -160,7 +207,7 @@ export class ThreadMenu {
     this.panel.addEventListener("keydown", (event) => this.onKeydown(event));
     this.list.addEventListener("click", (event) => this.onClick(event));
 
-    this.onOutside = (event) => {
+    this.onOutside = (/** @type {Event} */ event) => {
       const path = event.composedPath?.() ?? [];
       if (!path.includes(this.panel) && !path.includes(this.button)) this.close(false);
     };
@@ -175,6 +222,7 @@ export class ThreadMenu {
     return this.threadId !== "" || this.threads.length > 0;
   }
 
+  /** @param {{threads: unknown, threadId: unknown, store: unknown, readOnlyView: unknown}} traits */
   update({ threads, threadId, store, readOnlyView }) {
     this.threads = threadsFrom(threads);
     this.threadId = typeof threadId === "string" ? threadId : "";
@@ -202,7 +250,10 @@ export class ThreadMenu {
     (row?.open ?? this.newButton).focus({ preventScroll: true });
   }
 
-  /** Close the panel; `refocus` gives the focus back to the button. */
+  /**
+   * Close the panel; `refocus` gives the focus back to the button.
+   * @param {boolean} refocus
+   */
   close(refocus) {
     if (!this.isOpen) return;
     this.panel.hidden = true;
@@ -259,7 +310,7 @@ export class ThreadMenu {
       row.rename.hidden = !writable;
       row.remove.hidden = !writable;
       // In order, moving only what is out of place (the focus stays where it is).
-      const where = previous === null ? this.list.firstChild : previous.nextSibling;
+      const where = /** @type {ChildNode | null} */ (previous === null ? this.list.firstChild : previous.nextSibling);
       if (where !== row.li) this.list.insertBefore(row.li, where);
       previous = row.li;
     }
@@ -304,6 +355,7 @@ export class ThreadMenu {
     }
   }
 
+  /** @param {string} id @returns {Row} */
   buildRow(id) {
     const li = element("li", "agui-thread");
     li.dataset.threadId = id;
@@ -329,9 +381,10 @@ export class ThreadMenu {
     return { li, open, title, meta, time, turns, rename, remove, actions, thread: null };
   }
 
+  /** @param {MouseEvent} event */
   onClick(event) {
-    const target = event.target.closest?.("button");
-    const li = target?.closest("li.agui-thread");
+    const target = /** @type {Element} */ (event.target).closest?.("button");
+    const li = /** @type {HTMLElement | null} */ (target?.closest("li.agui-thread"));
     const row = li ? this.rows.get(li.dataset.threadId) : undefined;
     if (row === undefined) return;
     if (target === row.open) this.chat.switchThread(row.thread, { row });
@@ -339,6 +392,7 @@ export class ThreadMenu {
     else if (target === row.remove) this.askDelete(row);
   }
 
+  /** @param {Row} row */
   startRename(row) {
     if (this.renaming !== null) return;
     this.dropQuestion();
@@ -354,7 +408,7 @@ export class ThreadMenu {
     row.open.hidden = true;
     row.actions.hidden = true;
     row.li.prepend(input);
-    const finish = (save) => {
+    const finish = (/** @type {boolean} */ save) => {
       if (this.renaming !== row.thread.id) return;
       const title = input.value.trim();
       this.renaming = null;
@@ -383,6 +437,7 @@ export class ThreadMenu {
     input.select();
   }
 
+  /** @param {Row} row */
   askDelete(row) {
     this.dropQuestion();
     const title = threadTitle(row.thread);
@@ -404,7 +459,11 @@ export class ThreadMenu {
     this.ask(row, box);
   }
 
-  /** Ask in place of a row (or of the panel's head when `row` is null). */
+  /**
+   * Ask in place of a row (or of the panel's head when `row` is null).
+   * @param {Row | null} row
+   * @param {HTMLElement & {focusFirst: () => void}} box
+   */
   ask(row, box) {
     this.dropQuestion();
     const where = row === null ? this.head : row.li;
@@ -421,7 +480,10 @@ export class ThreadMenu {
     this.question = null;
   }
 
-  /** The row's buttons and the head's New chat, in order, for arrow keys. */
+  /**
+   * The row's buttons and the head's New chat, in order, for arrow keys.
+   * @param {KeyboardEvent} event
+   */
   onKeydown(event) {
     if (event.defaultPrevented) return;
     if (event.key === "Escape") {
@@ -429,10 +491,11 @@ export class ThreadMenu {
       this.close(true);
       return;
     }
-    if (event.target?.tagName === "INPUT") return;
+    const target = /** @type {HTMLElement | null} */ (event.target);
+    if (target?.tagName === "INPUT") return;
     const rows = [...this.rows.values()].filter((row) => row.li.isConnected && !row.open.hidden);
     rows.sort((a, b) => (a.li.compareDocumentPosition(b.li) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    const at = rows.findIndex((row) => row.li.contains(event.target));
+    const at = rows.findIndex((row) => row.li.contains(target));
     let next = null;
     if (event.key === "ArrowDown") next = rows[at < 0 ? 0 : Math.min(at + 1, rows.length - 1)]?.open;
     else if (event.key === "ArrowUp") next = at <= 0 ? (this.newButton.hidden ? rows[0]?.open : this.newButton) : rows[at - 1].open;
@@ -440,7 +503,7 @@ export class ThreadMenu {
     else if (event.key === "End") next = rows[rows.length - 1]?.open;
     else if ((event.key === "ArrowRight" || event.key === "ArrowLeft") && at >= 0) {
       const controls = [rows[at].open, rows[at].rename, rows[at].remove].filter((node) => !node.hidden);
-      const here = controls.indexOf(event.target);
+      const here = controls.indexOf(/** @type {HTMLButtonElement} */ (target));
       if (here >= 0) next = controls[Math.min(Math.max(here + (event.key === "ArrowRight" ? 1 : -1), 0), controls.length - 1)];
     }
     if (next) {

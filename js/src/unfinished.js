@@ -1,3 +1,4 @@
+// @ts-check
 // Streaming markdown that looks finished: the last block of a text that is still arriving is drawn as if its
 // open constructs were closed (`**bold` as bold, `` `code `` as code, `[text](https://ex` as a link, a table whose
 // delimiter row is half typed as a table). Only the live block is drawn from the closed text; once the text goes
@@ -14,7 +15,11 @@ const PARTIAL_DELIMITER = /^ {0,3}\|?[ :|-]*-[ :|-]*$/;
 const SPACE = /\s/;
 const WORDY = /[\p{L}\p{N}]/u;
 
-/** `text` (one markdown block) with its unterminated inline constructs closed, for drawing while it streams. */
+/**
+ * `text` (one markdown block) with its unterminated inline constructs closed, for drawing while it streams.
+ * @param {string} text
+ * @returns {string}
+ */
 export function closeUnfinished(text) {
   if (text === "") return text;
   const lines = text.split("\n");
@@ -33,16 +38,26 @@ export function closeUnfinished(text) {
   return closeInline(text);
 }
 
-/** A header row and a delimiter row being typed ("| a | b |\n| --"): the delimiter row completed. */
+/**
+ * A header row and a delimiter row being typed ("| a | b |\n| --"): the delimiter row completed.
+ * @param {string[]} lines
+ * @returns {string | null}
+ */
 function closeTable(lines) {
   if (lines.length !== 2 || !TABLE_ROW.test(lines[0]) || !PARTIAL_DELIMITER.test(lines[1])) return null;
   const cells = lines[0].trim().replace(/^\|/, "").replace(/\|$/, "").split("|").length;
   return `${lines[0]}\n${Array(cells).fill("---").join(" | ")}`;
 }
 
+/** @typedef {[string, number]} OpenDelimiter an emphasis delimiter not closed yet, and where it is */
+/** @typedef {{at: number, inUrl: boolean}} OpenLink an unclosed "[" (or "](") of a link */
+
+/** @param {string} text */
 function closeInline(text) {
-  const open = []; // [delimiter, index]
-  let link = null; // {at, inUrl}: an unclosed "[" (or "](") of a link
+  /** @type {OpenDelimiter[]} */
+  const open = [];
+  /** @type {OpenLink | null} */
+  let link = null;
   let index = 0;
   while (index < text.length) {
     const char = text[index];
@@ -109,10 +124,17 @@ function closeInline(text) {
   return finish(text, open, link);
 }
 
+/** @param {string} text */
 function trimEnd(text) {
   return text.replace(/[ \t]+$/, "");
 }
 
+/**
+ * @param {string} text
+ * @param {OpenDelimiter[]} open
+ * @param {OpenLink | null} link
+ * @returns {string}
+ */
 function finish(text, open, link) {
   let result = text;
   if (link !== null && link.inUrl) {

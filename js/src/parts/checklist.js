@@ -1,3 +1,4 @@
+// @ts-check
 // Checklists: the built-in renderer for plan / steps activities (AG-UI activities arrive as `data-{activityType}`
 // parts). It takes the shapes agents commonly send: `{steps: [...]}` (also `tasks`, `todos`), or the list itself
 // in a `data-plan`/`data-steps`/`data-tasks`/`data-todos` part, each step an object with a title (`title`,
@@ -18,41 +19,61 @@ const STATUSES = {
   skipped: ["skipped", "cancelled", "canceled", "blocked"],
   pending: ["pending", "todo", "to_do", "not_started", "queued", "waiting", "planned", ""],
 };
-const STATUS_OF = new Map(Object.entries(STATUSES).flatMap(([tone, names]) => names.map((n) => [n, tone])));
+/** @type {Map<string, Tone>} */
+const STATUS_OF = new Map(Object.entries(STATUSES).flatMap(([tone, names]) => names.map((n) => /** @type {[string, Tone]} */ ([n, tone]))));
+/**
+ * One step of a plan: its title, its tone (how it is drawn) and the status the agent gave.
+ * @typedef {{title: string, tone: Tone, status: string}} Step
+ */
+/** @typedef {"done" | "active" | "failed" | "skipped" | "pending"} Tone */
+/** @typedef {{title: string | null, steps: Step[]}} Plan */
+
+/** @type {Record<Tone, string>} */
 const STATUS_LABELS = { done: "Done", active: "In progress", failed: "Failed", skipped: "Skipped", pending: "Pending" };
 
+/** @param {string} status */
 function normalStatus(status) {
   return status.trim().toLowerCase().replace(/\s+/g, "_");
 }
 
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
 function isRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** @param {Record<string, any>} step @returns {string | null} */
 function stepTitle(step) {
   for (const key of TITLE_KEYS) if (typeof step[key] === "string" && step[key].trim()) return step[key];
   return null;
 }
 
+/** @param {Record<string, any>} step @returns {string | null} */
 function rawStatus(step) {
   for (const key of ["status", "state"]) if (typeof step[key] === "string") return step[key];
   for (const key of ["done", "completed"]) if (typeof step[key] === "boolean") return step[key] ? "done" : "pending";
   return null;
 }
 
-/** The steps of a plan part ({title, tone, status} each, plus the plan's own title), or null for other parts. */
+/**
+ * The steps of a plan part (plus the plan's own title), or null for other parts.
+ * @param {import("../sync.js").UIPart | null | undefined} part
+ * @returns {Plan | null}
+ */
 export function checklistSteps(part) {
   if (typeof part?.type !== "string" || !part.type.startsWith("data-")) return null;
   const data = part.data;
+  /** @type {unknown[] | null} */
   let list = null;
+  /** @type {string | null} */
   let title = null;
   if (Array.isArray(data) && PLAN_TYPES.has(part.type)) list = data;
   else if (isRecord(data)) {
     const key = LIST_KEYS.find((name) => Array.isArray(data[name]));
-    if (key !== undefined) list = data[key];
+    if (key !== undefined) list = /** @type {unknown[]} */ (data[key]);
     title = typeof data.title === "string" ? data.title : typeof data.goal === "string" ? data.goal : null;
   }
   if (list === null || list.length === 0 || list.length > MAX_STEPS || !list.every(isRecord)) return null;
+  /** @type {Step[]} */
   const steps = [];
   let withStatus = 0;
   for (const step of list) {
@@ -68,9 +89,14 @@ export function checklistSteps(part) {
   return { title, steps };
 }
 
+/** @type {Partial<Record<Tone, string>>} */
 const TONE_ICONS = { done: "check", failed: "close", skipped: "skip" };
 
-/** The checklist element; `plan` is what checklistSteps returned. */
+/**
+ * The checklist element; `plan` is what checklistSteps returned.
+ * @param {Plan} plan
+ * @returns {HTMLOListElement}
+ */
 export function checklistElement(plan) {
   const list = element("ol", "agui-checklist");
   list.dataset.agui = "checklist";
@@ -94,7 +120,12 @@ export function checklistElement(plan) {
   return list;
 }
 
-/** "Plan · 1 of 3 done" (with the plan's title when it has one). */
+/**
+ * "Plan · 1 of 3 done" (with the plan's title when it has one).
+ * @param {Plan} plan
+ * @param {string} type the part's
+ * @returns {string}
+ */
 export function checklistSummary(plan, type) {
   const done = plan.steps.filter((step) => step.tone === "done").length;
   const name = plan.title ? label(plan.title, 80) : type === "data-plan" ? "Plan" : label(type.slice(5), 60);

@@ -1,8 +1,13 @@
+// @ts-check
 // `data-{name}` parts: a collapsible JSON view (as text).
 import { element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";
 
+/** @typedef {import("./part_view.js").PartContext} PartContext */
+/** @typedef {import("../sync.js").UIPart} UIPart */
+
 export class DataPartView {
+  /** @param {PartContext} context @param {string} type "data-<name>" */
   constructor(context, type) {
     this.el = element("details", "agui-part agui-data");
     this.el.dataset.partType = type;
@@ -12,9 +17,11 @@ export class DataPartView {
     summary.append(icon("chevron"), icon("data"), this.name, this.id);
     this.pre = scrollRegion(element("pre", "agui-json"), `${label(type, 120)} (JSON)`);
     this.el.append(summary, this.pre);
+    /** @type {string | null} */
     this.text = null;
   }
 
+  /** @param {UIPart} part */
   update(part) {
     this.id.textContent = part.id === undefined || part.id === null ? "" : label(part.id, 80);
     this.id.hidden = this.id.textContent === "";

@@ -1,3 +1,4 @@
+// @ts-check
 // `file` and `reasoning-file` parts: images, audio and video previewed inline, any other type as a download link.
 // URLs go through the policy in urls.js; a refused URL leaves a labelled chip without a link. Remote (http(s))
 // media wait behind a click-to-load placeholder unless the widget trusts their origin (remote_media.js). A download
@@ -8,6 +9,7 @@ import { CLICK_TO_LOAD, remotePlaceholder } from "../remote_media.js";
 import { dataUrlType, previewKind, safeDownloadHref, safeMediaSrc } from "../urls.js";
 
 // Media type -> file extensions; the first is the one a name gets when it has none of them.
+/** @type {Record<string, string[]>} */
 const EXTENSIONS = {
   "application/gzip": ["gz"],
   "application/json": ["json"],
@@ -63,12 +65,19 @@ const EXTENSIONS = {
 // Windows-reserved and path characters; control and bidi characters go with label().
 const UNSAFE_NAME_CHARS = /[<>:"/\\|?*]/g;
 
+/** @typedef {import("../sync.js").UIPart} UIPart */
+
+/** @param {UIPart} part @returns {string} */
 function fileName(part) {
   if (typeof part.filename === "string" && part.filename) return label(part.filename, 120);
   return typeof part.mediaType === "string" && part.mediaType ? label(part.mediaType, 80) : "file";
 }
 
-/** The extensions a download of `mediaType` may end in: the table's, `txt` for other text, `bin` for the rest. */
+/**
+ * The extensions a download of `mediaType` may end in: the table's, `txt` for other text, `bin` for the rest.
+ * @param {unknown} mediaType
+ * @returns {string[]}
+ */
 export function extensionsFor(mediaType) {
   const type = typeof mediaType === "string" ? mediaType.split(";")[0].trim().toLowerCase() : "";
   return EXTENSIONS[type] ?? (type.startsWith("text/") ? ["txt"] : ["bin"]);
@@ -77,6 +86,9 @@ export function extensionsFor(mediaType) {
 /**
  * A safe download name for `filename` holding `mediaType`: the last path segment, unsafe characters replaced,
  * no leading dots, and an extension of that type (`report.html` as image/png is `report.png`).
+ * @param {unknown} filename
+ * @param {unknown} mediaType
+ * @returns {string}
  */
 export function downloadName(filename, mediaType) {
   const extensions = extensionsFor(mediaType);
@@ -92,7 +104,15 @@ export function downloadName(filename, mediaType) {
   return `${stem}.${extensions[0]}`;
 }
 
+/**
+ * @param {import("../urls.js").MediaKind} kind
+ * @param {string} src
+ * @param {string} name
+ * @param {boolean} lazy below the fold: loads when scrolled to
+ * @returns {HTMLImageElement | HTMLMediaElement}
+ */
 function mediaElement(kind, src, name, lazy) {
+  /** @type {HTMLImageElement | HTMLMediaElement} */
   let media;
   if (kind === "image") {
     media = element("img", "agui-file-image");
@@ -112,13 +132,16 @@ function mediaElement(kind, src, name, lazy) {
 }
 
 export class FilePartView {
+  /** @param {import("./part_view.js").PartContext} context @param {string} type "file" or "reasoning-file" */
   constructor(context, type) {
     this.el = element("div", `agui-part agui-file${type === "reasoning-file" ? " agui-reasoning-file" : ""}`);
     this.el.dataset.partType = type;
     this.remote = context?.remote ?? CLICK_TO_LOAD;
+    /** @type {string | null} what the view shows: the part's type, name and url */
     this.key = null;
   }
 
+  /** @param {UIPart} part */
   update(part) {
     // A file part rarely changes; rebuilding only on a new url/type/name keeps playing media untouched.
     const key = `${part.mediaType}\u0000${part.filename}\u0000${part.url}`;
@@ -127,10 +150,12 @@ export class FilePartView {
     const name = fileName(part);
     const kind = previewKind(part.mediaType);
     const src = kind ? safeMediaSrc(part.url, kind) : null;
+    /** @type {Node[]} */
     const children = [];
     if (kind && src) {
-      const preview = (lazy) => {
+      const preview = (/** @type {boolean} */ lazy) => {
         this.el.dataset.preview = kind;
+        /** @type {HTMLElement[]} */
         const nodes = [mediaElement(kind, src, name, lazy)];
         if (part.filename) nodes.push(element("div", "agui-file-caption", name));
         return nodes;
@@ -151,9 +176,11 @@ export class FilePartView {
     this.el.replaceChildren(...children);
   }
 
+  /** @param {UIPart} part @param {string} name */
   chip(part, name) {
     const href = safeDownloadHref(part.url);
-    const chip = element(href ? "a" : "span", "agui-chip agui-file-chip");
+    // A span when there is no href, and then none of a link's fields is set.
+    const chip = /** @type {HTMLAnchorElement} */ (element(href ? "a" : "span", "agui-chip agui-file-chip"));
     let shownType = typeof part.mediaType === "string" ? part.mediaType : "";
     let title = name;
     if (href) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Part renderers by part type. Each view has `el` (carrying data-part-type) and `update(part)`.
 import { CustomPartView, SteeringPartView } from "./custom.js";
 import { DataPartView } from "./data.js";
@@ -10,7 +11,15 @@ import { StepStartPartView } from "./step.js";
 import { TextPartView } from "./text.js";
 import { ToolPartView } from "./tool.js";
 
-/** A new view for a part of type `type` in a message of role `context.role`. */
+/** @typedef {import("./part_view.js").PartView} PartView */
+/** @typedef {import("./part_view.js").PartContext} PartContext */
+
+/**
+ * A new view for a part of type `type` in a message of role `context.role`.
+ * @param {string} type
+ * @param {PartContext} context
+ * @returns {PartView}
+ */
 export function createPartView(type, context) {
   switch (type) {
     case "text":
@@ -20,14 +29,14 @@ export function createPartView(type, context) {
     case "dynamic-tool":
       return new ToolPartView(context, type);
     case "source-url":
-      return new SourceUrlPartView(context);
+      return new SourceUrlPartView();
     case "source-document":
-      return new SourceDocumentPartView(context);
+      return new SourceDocumentPartView();
     case "file":
     case "reasoning-file":
       return new FilePartView(context, type);
     case "step-start":
-      return new StepStartPartView(context);
+      return new StepStartPartView();
     case "steering-message":
       return new SteeringPartView(context);
     default:

@@ -1,3 +1,4 @@
+// @ts-check
 // Tables: the built-in renderer for a `data-*` part whose data is a list of records (uniform-ish objects), and
 // the view of a bounded table spec, which a Python renderer's DataFrame also arrives as
 // (`application/vnd.agui-notebook.table+json`: {columns, rows, rowCount, columnCount, indexColumns}).
@@ -7,6 +8,13 @@ import { element, label, scrollRegion } from "../dom.js";
 export const MAX_ROWS = 50;
 export const MAX_COLUMNS = 20;
 
+/**
+ * A bounded table: the column names, the rows (a list of cells each, at most MAX_ROWS), the whole table's size, and
+ * how many leading columns are the index (a DataFrame's).
+ * @typedef {{columns: string[], rows: unknown[][], rowCount: number, columnCount: number, indexColumns: number}} TableSpec
+ */
+
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
 function isRecord(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
@@ -14,10 +22,13 @@ function isRecord(value) {
 /**
  * The table spec of a list of records, or null when `data` is not one: at least one row, every row an object,
  * and uniform-ish (the columns of all rows together at most twice as many as the widest row has).
+ * @param {unknown} data
+ * @returns {TableSpec | null}
  */
 export function recordsTable(data) {
   if (!Array.isArray(data) || data.length === 0 || !data.every(isRecord)) return null;
-  const columns = new Map(); // key -> first seen order
+  /** @type {Map<string, number>} key -> first seen order */
+  const columns = new Map();
   let widest = 0;
   for (const row of data) {
     const keys = Object.keys(row);
@@ -33,7 +44,11 @@ export function recordsTable(data) {
   return { columns: shownNames, rows, rowCount: data.length, columnCount: names.length, indexColumns: 0 };
 }
 
-/** A cell's text and kind (numbers align right, missing values are faint). */
+/**
+ * A cell's text and kind (numbers align right, missing values are faint).
+ * @param {unknown} value
+ * @returns {{text: string, kind: string}}
+ */
 function cellText(value) {
   if (value === undefined || value === null) return { text: "", kind: "empty" };
   if (typeof value === "number") return { text: String(value), kind: "number" };
@@ -48,11 +63,16 @@ function cellText(value) {
   return { text: label(text ?? "", 300), kind: "json" };
 }
 
+/** @param {number} count @param {string} one @param {string} many */
 function plural(count, one, many) {
   return `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 }
 
-/** The element of a table spec: a scrolling <table> and a note of the rows and columns left out. */
+/**
+ * The element of a table spec: a scrolling <table> and a note of the rows and columns left out.
+ * @param {any} spec a TableSpec, as a renderer or an agent sent it: each field is checked
+ * @returns {HTMLDivElement}
+ */
 export function tableElement(spec) {
   const columns = Array.isArray(spec?.columns) ? spec.columns.slice(0, MAX_COLUMNS) : [];
   const rows = Array.isArray(spec?.rows) ? spec.rows.slice(0, MAX_ROWS) : [];
@@ -67,8 +87,8 @@ export function tableElement(spec) {
     const th = element("th", index < indexColumns ? "agui-records-index" : "", label(String(name ?? ""), 120));
     th.scope = "col";
     // A column of numbers is right-aligned, its heading too.
-    const values = rows.map((row) => (Array.isArray(row) ? row[index] : undefined)).filter((v) => v !== null && v !== undefined);
-    if (values.length && values.every((v) => typeof v === "number")) th.dataset.kind = "number";
+    const values = rows.map((/** @type {unknown} */ row) => (Array.isArray(row) ? row[index] : undefined)).filter((/** @type {unknown} */ v) => v !== null && v !== undefined);
+    if (values.length && values.every((/** @type {unknown} */ v) => typeof v === "number")) th.dataset.kind = "number";
     headRow.append(th);
   }
   head.append(headRow);
@@ -104,7 +124,11 @@ export function tableElement(spec) {
   return box;
 }
 
-/** The bar's summary of a table: "3 rows" or "120 rows · 25 columns". */
+/**
+ * The bar's summary of a table: "3 rows" or "120 rows · 25 columns".
+ * @param {any} spec a TableSpec, unchecked
+ * @returns {string}
+ */
 export function tableSummary(spec) {
   const rows = Number.isInteger(spec?.rowCount) ? spec.rowCount : 0;
   const columns = Number.isInteger(spec?.columnCount) ? spec.columnCount : 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // Rendered parts: a part shown as something other than its default view, by (first that applies)
 //   1. a Python renderer's output: the `rendered` trait, {"{message id}/{part index}": {type, data | error}};
 //   2. a front-end renderer: the `frontend_renderers` trait, {part type: ES module source}, whose
@@ -18,6 +19,22 @@ import { safeMediaSrc } from "../urls.js";
 import { checklistElement, checklistSteps, checklistSummary } from "./checklist.js";
 import { recordsTable, tableElement, tableSummary } from "./records.js";
 
+/** @typedef {import("../sync.js").UIPart} UIPart */
+/** @typedef {import("../anywidget.js").AnyModel} AnyModel */
+/** @typedef {import("./part_view.js").PartContext} PartContext */
+/** @typedef {import("./part_view.js").PartView} PartView */
+/**
+ * A Python renderer's output for one part (an entry of the `rendered` trait): a mime bundle, or the error it
+ * raised.
+ * @typedef {{type: string, data?: Record<string, unknown>, error?: string, traceback?: string}} PythonEntry
+ */
+/**
+ * How a part is rendered; the same object while nothing about it changes, so the message view can skip it.
+ * @typedef {{kind: "python", entry: PythonEntry} | {kind: "frontend", source: string} | {kind: "checklist"}
+ *   | {kind: "records"}} Rendering
+ */
+/** @typedef {{rendered: unknown, entries: Map<string, Rendering & {kind: "python"}>, frontend: Map<string, Rendering>}} RenderingCache */
+
 export const TABLE_MIME = "application/vnd.agui-notebook.table+json";
 export const WIDGET_MIME = "application/vnd.jupyter.widget-view+json";
 const SHOWN_MIME_TYPES = [
@@ -34,9 +51,12 @@ const SHOWN_MIME_TYPES = [
 ];
 const IMAGE_MIME_TYPES = new Set(["image/svg+xml", "image/png", "image/jpeg", "image/gif"]);
 
+/** @type {Rendering} */
 const CHECKLIST = Object.freeze({ kind: "checklist" });
+/** @type {Rendering} */
 const RECORDS = Object.freeze({ kind: "records" });
 
+/** @param {unknown} a @param {unknown} b */
 function sameJson(a, b) {
   try {
     return JSON.stringify(a) === JSON.stringify(b);
@@ -45,9 +65,14 @@ function sameJson(a, b) {
   }
 }
 
-const caches = new WeakMap(); // model -> { rendered, entries: Map(key -> {kind: "python", entry}), frontend: Map }
+/** @type {WeakMap<AnyModel, RenderingCache>} */
+const caches = new WeakMap();
 
-/** The model's rendered entries, each kept as the same object for as long as its content does not change. */
+/**
+ * The model's rendered entries, each kept as the same object for as long as its content does not change.
+ * @param {AnyModel} model
+ * @returns {RenderingCache}
+ */
 function pythonEntries(model) {
   let cache = caches.get(model);
   if (cache === undefined) {
@@ -56,6 +81,7 @@ function pythonEntries(model) {
   }
   const rendered = model.get?.("rendered");
   if (rendered !== cache.rendered) {
+    /** @type {RenderingCache["entries"]} */
     const entries = new Map();
     if (rendered !== null && typeof rendered === "object") {
       for (const [key, entry] of Object.entries(rendered)) {
@@ -70,12 +96,17 @@ function pythonEntries(model) {
   return cache;
 }
 
-/** The ids of the messages whose Python renderer outputs (the `rendered` trait) changed since it was last read. */
+/**
+ * The ids of the messages whose Python renderer outputs (the `rendered` trait) changed since it was last read.
+ * @param {AnyModel} model
+ * @returns {Set<string>}
+ */
 export function renderedMessageIds(model) {
   const before = caches.get(model)?.entries ?? new Map();
   const { entries } = pythonEntries(model);
+  /** @type {Set<string>} */
   const ids = new Set();
-  const idOf = (key) => key.slice(0, key.lastIndexOf("/"));
+  const idOf = (/** @type {string} */ key) => key.slice(0, key.lastIndexOf("/"));
   for (const [key, value] of entries) if (before.get(key) !== value) ids.add(idOf(key));
   for (const key of before.keys()) if (!entries.has(key)) ids.add(idOf(key));
   return ids;
@@ -84,6 +115,11 @@ export function renderedMessageIds(model) {
 /**
  * How part `index` of `message` is rendered: a rendering object (the same object while nothing changed), or null
  * for the part's default view.
+ * @param {AnyModel | null | undefined} model
+ * @param {import("../sync.js").UIMessage} message
+ * @param {number} index
+ * @param {UIPart} part
+ * @returns {Rendering | null}
  */
 export function renderingFor(model, message, index, part) {
   if (!model?.get) return null;
@@ -97,7 +133,7 @@ export function renderingFor(model, message, index, part) {
   if (typeof source === "string") {
     let rendering = cache.frontend.get(source);
     if (rendering === undefined) {
-      rendering = Object.freeze({ kind: "frontend", source });
+      rendering = /** @type {Rendering} */ (Object.freeze({ kind: "frontend", source }));
       cache.frontend.set(source, rendering);
     }
     return rendering;
@@ -111,11 +147,17 @@ export function renderingFor(model, message, index, part) {
   return builtin;
 }
 
-const builtins = new WeakMap(); // part (immutable in the front end) -> the built-in rendering that fits it, or null
+/** @type {WeakMap<UIPart, Rendering | null>} part (immutable in the front end) -> the built-in rendering that fits it */
+const builtins = new WeakMap();
 
-const modules = new Map(); // ES module source -> Promise of the module
+/** @type {Map<string, Promise<any>>} ES module source -> Promise of the module */
+const modules = new Map();
 
-/** Import an ES module from its source, as anywidget imports `_esm` (a blob: URL); each source once per page. */
+/**
+ * Import an ES module from its source, as anywidget imports `_esm` (a blob: URL); each source once per page.
+ * @param {string} source
+ * @returns {Promise<any>} the module
+ */
 export function importModule(source) {
   let promise = modules.get(source);
   if (promise === undefined) {
@@ -126,6 +168,7 @@ export function importModule(source) {
   return promise;
 }
 
+/** @param {any} module a renderer's module @returns {Function | null} */
 function renderFunction(module) {
   if (typeof module?.render === "function") return module.render;
   if (typeof module?.default?.render === "function") return module.default.render;
@@ -133,15 +176,18 @@ function renderFunction(module) {
   return null;
 }
 
+/** @param {unknown} error */
 function errorText(error) {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
 
+/** @param {Record<string, unknown>} data a mime bundle @returns {string | null} */
 function bestMime(data) {
   return SHOWN_MIME_TYPES.find((mime) => data[mime] !== undefined && data[mime] !== null) ?? null;
 }
 
+/** @param {string} type */
 function partName(type) {
   if (type.startsWith("data-")) return type.slice(5);
   if (type.startsWith("tool-")) return type.slice(5);
@@ -149,6 +195,11 @@ function partName(type) {
 }
 
 export class RenderedPartView {
+  /**
+   * @param {PartContext} context
+   * @param {string} type
+   * @param {(type: string, context: PartContext) => PartView} createDefault the part's default view ("Raw")
+   */
   constructor(context, type, createDefault) {
     this.context = context;
     this.type = type;
@@ -178,15 +229,21 @@ export class RenderedPartView {
     this.rawBox.hidden = true;
     this.el.append(this.bar, this.output, this.error, this.rawBox);
     this.raw = false;
+    /** @type {PartView | null} */
     this.rawView = null;
+    /** @type {UIPart | null} */
     this.part = null;
+    /** @type {Rendering | null} */
     this.current = null;
+    /** @type {PythonEntry | null} */
     this.shownEntry = null;
+    /** @type {Function | null} what the renderer returned to undo itself */
     this.cleanup = null;
     this.generation = 0;
     this.rendererFailed = false;
   }
 
+  /** @param {UIPart} part @param {Rendering} rendering */
   update(part, rendering) {
     const previous = this.current;
     this.part = part;
@@ -213,24 +270,26 @@ export class RenderedPartView {
       this.rawView = this.createDefault(this.type, this.context);
       this.rawView.el.removeAttribute("data-part-type"); // the part is this view; the default one is inside it
       this.rawView.update(this.part);
-      if (this.rawView.el.tagName === "DETAILS") this.rawView.el.open = true;
+      if (this.rawView.el.tagName === "DETAILS") /** @type {HTMLDetailsElement} */ (this.rawView.el).open = true;
       this.rawBox.append(this.rawView.el);
     }
     this.rawBox.hidden = !showRaw;
     this.output.hidden = this.raw && !this.rendererFailed;
     this.toggle.hidden = this.rendererFailed;
     this.toggle.setAttribute("aria-pressed", this.raw ? "true" : "false");
-    this.toggle.querySelector(".agui-button-text").textContent = this.raw ? "Rendered" : "Raw";
+    /** @type {Element} */ (this.toggle.querySelector(".agui-button-text")).textContent = this.raw ? "Rendered" : "Raw";
     this.toggle.title = this.raw ? "Show the rendered view" : "Show the part as it arrived";
     this.toggle.setAttribute("aria-label", this.toggle.title);
     this.el.dataset.raw = showRaw ? "true" : "false";
   }
 
+  /** @param {boolean} raw */
   setRaw(raw) {
     this.raw = raw;
     this.layout();
   }
 
+  /** @param {string} text "": no error @param {string} [details] a traceback */
   showError(text, details = "") {
     this.rendererFailed = text !== "";
     this.error.replaceChildren();
@@ -252,7 +311,7 @@ export class RenderedPartView {
     if (typeof cleanup !== "function") return;
     try {
       const result = cleanup();
-      if (result && typeof result.catch === "function") result.catch((error) => console.warn("agui-notebook: a renderer's cleanup failed", error));
+      if (result && typeof result.catch === "function") result.catch((/** @type {unknown} */ error) => console.warn("agui-notebook: a renderer's cleanup failed", error));
     } catch (error) {
       console.warn("agui-notebook: a renderer's cleanup failed", error);
     }
@@ -265,6 +324,7 @@ export class RenderedPartView {
   }
 
   // ------------------------------------------------------------------ built-in renderers
+  /** @param {UIPart} part */
   showChecklist(part) {
     const plan = checklistSteps(part);
     this.generation += 1;
@@ -276,6 +336,7 @@ export class RenderedPartView {
     this.output.replaceChildren(plan ? checklistElement(plan) : element("div"));
   }
 
+  /** @param {UIPart} part */
   showRecords(part) {
     const spec = recordsTable(part.data);
     this.generation += 1;
@@ -288,6 +349,7 @@ export class RenderedPartView {
   }
 
   // ------------------------------------------------------------------ Python outputs
+  /** @param {PythonEntry} entry @param {Rendering | null} previous */
   showPython(entry, previous) {
     if (previous?.kind === "python" && entry === this.shownEntry) return;
     this.generation += 1;
@@ -307,6 +369,7 @@ export class RenderedPartView {
     this.output.replaceChildren(mime === null ? element("div") : this.mimeElement(mime, data));
   }
 
+  /** @param {string} mime @param {Record<string, unknown>} data @returns {HTMLElement} */
   mimeElement(mime, data) {
     const value = data[mime];
     if (mime === WIDGET_MIME) return this.widgetElement(value, data["text/plain"]);
@@ -338,7 +401,11 @@ export class RenderedPartView {
     return element("pre", "agui-rendered-text", String(value));
   }
 
-  /** A live view of an ipywidget, through the page's widget manager (anywidget hands it to us as the model's). */
+  /**
+   * A live view of an ipywidget, through the page's widget manager (anywidget hands it to us as the model's).
+   * @param {any} spec the widget-view mime data ({model_id}), unchecked
+   * @param {unknown} text the bundle's text/plain
+   */
   widgetElement(spec, text) {
     const box = element("div", "agui-rendered-widget");
     box.dataset.agui = "rendered-widget";
@@ -378,13 +445,14 @@ export class RenderedPartView {
   }
 
   // ------------------------------------------------------------------ front-end renderers
+  /** @param {UIPart} part @param {string} source the renderer's ES module */
   showFrontend(part, source) {
     const generation = ++this.generation;
     this.shownEntry = null;
     this.label.textContent = label(partName(part.type), 80);
     this.output.dataset.mime = "frontend";
     importModule(source)
-      .then(async (module) => {
+      .then(async (/** @type {unknown} */ module) => {
         if (generation !== this.generation) return;
         const render = renderFunction(module);
         if (render === null) throw new Error("the renderer module exports no render function");
@@ -402,7 +470,7 @@ export class RenderedPartView {
           this.layout();
         }
       })
-      .catch((error) => {
+      .catch((/** @type {unknown} */ error) => {
         if (generation !== this.generation) return;
         console.error(`agui-notebook: the renderer for ${part.type} failed`, error);
         this.showError(errorText(error));

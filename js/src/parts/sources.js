@@ -1,3 +1,4 @@
+// @ts-check
 // `source-url` parts as link chips, `source-document` parts as plain chips.
 import { element, icon, label } from "../dom.js";
 import { hostLabel, safeLinkHref } from "../urls.js";
@@ -8,11 +9,13 @@ export class SourceUrlPartView {
     this.el.dataset.partType = "source-url";
   }
 
+  /** @param {import("../sync.js").UIPart} part */
   update(part) {
     const href = safeLinkHref(part.url);
     const host = hostLabel(href);
     const title = label(part.title || host || part.url || "source", 120);
-    const chip = element(href ? "a" : "span", "agui-chip");
+    // A span when there is no href, and then none of a link's fields is set.
+    const chip = /** @type {HTMLAnchorElement} */ (element(href ? "a" : "span", "agui-chip"));
     if (href) {
       chip.href = href;
       chip.target = "_blank";
@@ -34,6 +37,7 @@ export class SourceDocumentPartView {
     this.el.dataset.partType = "source-document";
   }
 
+  /** @param {import("../sync.js").UIPart} part */
   update(part) {
     const chip = element("span", "agui-chip");
     const title = label(part.title || part.filename || "document", 120);

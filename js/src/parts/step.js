@@ -1,3 +1,4 @@
+// @ts-check
 // `step-start` parts: a thin separator between the steps of one answer.
 import { element } from "../dom.js";
 

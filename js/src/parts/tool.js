@@ -1,9 +1,13 @@
+// @ts-check
 // `tool-{name}` and `dynamic-tool` parts: name, a state badge, the arguments (pretty JSON, live while they
 // stream), the output or error, and Approve/Deny for `approval-requested`.
 import { button, element, icon, label, prettyJson, scrollRegion } from "../dom.js";
 import { showJson } from "../highlight.js";
 import { detailsList } from "../interrupts.js";
 
+/** @typedef {import("../sync.js").UIPart} UIPart */
+
+/** @type {Record<string, string>} */
 const STATE_LABELS = {
   "input-streaming": "Preparing",
   "input-available": "Running",
@@ -13,6 +17,7 @@ const STATE_LABELS = {
   "output-error": "Error",
   "output-denied": "Denied",
 };
+/** @type {Record<string, string>} */
 const STATE_TONES = {
   "input-streaming": "active",
   "input-available": "active",
@@ -25,17 +30,22 @@ const STATE_TONES = {
 // States in which the card opens by itself; elsewhere it stays as the user left it (closed at first).
 const OPEN_STATES = new Set(["input-streaming", "input-available", "approval-requested", "output-error"]);
 
+/** The tool a part calls (`tool-<name>` parts, or a dynamic tool's toolName). @param {UIPart} part @returns {string} */
 export function toolName(part) {
   return part.type === "dynamic-tool" ? String(part.toolName ?? "") : part.type.slice("tool-".length);
 }
 
 /** How the kernel ended a call the agent never finished: "cancelled" (an approval a new message superseded),
- * "stopped" (Stop pressed mid-call), or "" (callProviderMetadata["ag-ui"].ended, docs/widget.md). */
+ * "stopped" (Stop pressed mid-call), or "" (callProviderMetadata["ag-ui"].ended, docs/widget.md).
+ * @param {UIPart} part
+ * @returns {"cancelled" | "stopped" | ""}
+ */
 export function toolEnded(part) {
   const ended = part.callProviderMetadata?.["ag-ui"]?.ended;
   return ended === "cancelled" || ended === "stopped" ? ended : "";
 }
 
+/** What the card's badge says. @param {UIPart} part @returns {string} */
 export function toolStateLabel(part) {
   const state = part.state;
   const ended = toolEnded(part);
@@ -46,6 +56,7 @@ export function toolStateLabel(part) {
   return STATE_LABELS[state] ?? label(state ?? "unknown", 40);
 }
 
+/** @param {unknown} value */
 function compactJson(value) {
   let text;
   try {
@@ -56,6 +67,7 @@ function compactJson(value) {
   return label(text ?? "", 120);
 }
 
+/** @param {string} title @param {string} className */
 function section(title, className) {
   const node = element("div", `agui-tool-section ${className}`);
   const heading = element("div", "agui-tool-section-title", title);
@@ -65,6 +77,7 @@ function section(title, className) {
 }
 
 export class ToolPartView {
+  /** @param {import("./part_view.js").PartContext} context @param {string} type */
   constructor(context, type) {
     this.context = context;
     this.el = element("details", "agui-part agui-tool");
@@ -96,7 +109,9 @@ export class ToolPartView {
     this.approval = this.buildApproval();
     body.append(this.input.node, this.approval, this.output.node, this.error);
     this.el.append(summary, body);
+    /** @type {string | null} */
     this.inputText = null;
+    /** @type {string | null} */
     this.outputText = null;
   }
 
@@ -117,14 +132,17 @@ export class ToolPartView {
     this.denyButton.addEventListener("click", () => this.respond(false));
     controls.append(this.reason, this.denyButton, this.approveButton);
     this.approvalDetails = element("div", "agui-approval-details");
+    /** @type {string | null} */
     this.approvalDetailsKey = null;
     box.append(this.approvalText, this.approvalDetails, controls);
     return box;
   }
 
+  /** @param {boolean} approved */
   respond(approved) {
     const approvalId = this.part?.approval?.id;
     if (this.part?.state !== "approval-requested" || typeof approvalId !== "string") return;
+    /** @type {{kind: "approval", approvalId: string, approved: boolean, reason?: string}} */
     const message = { kind: "approval", approvalId, approved };
     const reason = this.reason.value.trim();
     if (reason) message.reason = reason;
@@ -137,6 +155,7 @@ export class ToolPartView {
     this.context.answered?.(this.el); // the focus moves on: the next card waiting, or the input
   }
 
+  /** @param {UIPart} part */
   update(part) {
     const previousState = this.part?.state;
     this.part = part;
@@ -194,8 +213,12 @@ export class ToolPartView {
 
   /** What the approval request says about itself (the AI SDK's approval fields), as a small definition list:
    * the reason it was asked once the card no longer leads with it, the descriptor, whether it was decided
-   * automatically, and the signature binding it to its call. */
+   * automatically, and the signature binding it to its call.
+   * @param {Record<string, any> | null} approval the part's, unchecked
+   * @param {boolean} requested
+   */
   updateApprovalDetails(approval, requested) {
+    /** @type {Array<[string, unknown]>} */
     const rows = approval
       ? [
           ["Asked", requested || typeof approval.requestReason !== "string" ? undefined : approval.requestReason],
@@ -211,6 +234,7 @@ export class ToolPartView {
     this.approvalDetails.hidden = rows.every(([, value]) => value === undefined);
   }
 
+  /** @param {UIPart} part @param {string} state @param {string | undefined} previousState */
   updateApproval(part, state, previousState) {
     const approval = part.approval && typeof part.approval === "object" ? part.approval : null;
     this.updateApprovalDetails(approval, state === "approval-requested");
@@ -219,7 +243,7 @@ export class ToolPartView {
       state === "approval-responded" || state === "output-denied" || (approval && approval.approved !== undefined);
     this.approval.hidden = !requested && !(answered && approval);
     this.approval.dataset.state = requested ? "requested" : "answered";
-    const controls = this.approval.querySelector(".agui-approval-controls");
+    const controls = /** @type {HTMLElement} */ (this.approval.querySelector(".agui-approval-controls"));
     controls.hidden = !requested;
     if (requested) {
       this.approvalText.textContent = approval?.requestReason
