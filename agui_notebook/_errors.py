@@ -37,6 +37,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
 
     AguiNotebookWarning            (UserWarning)
     ├── EventLogWarning                           logs: input skipped, or odd values read as missing
+    ├── ForkInputWarning                          a fork whose run input holds no user message
     └── StateUpdateWarning                        a STATE_DELTA that did not apply; the old state is kept
 
 >>> from agui_notebook import AguiNotebookError, EventParseError, iter_wire_events
@@ -70,6 +71,7 @@ __all__ = [
     "ChunkExpansionError",
     "EventLogWarning",
     "EventParseError",
+    "ForkInputWarning",
     "HttpAgentError",
     "InputTypeError",
     "InterruptPayloadError",
@@ -452,6 +454,11 @@ def internal_failure(exc: BaseException) -> str:
 class EventLogWarning(AguiNotebookWarning):
     """Some input could not be read and was skipped (``errors="collect"``, a folder's entries that are not logs,
     a recorder given non-events), or a log table read odd values as missing (``attrs["odd_values"]``)."""
+
+
+class ForkInputWarning(AguiNotebookWarning):
+    """A ``fork`` whose run input holds messages but no user message: a log recorded on the server side holds
+    only what the agent streamed (pass the run's input messages as ``fork(..., history=)``)."""
 
 
 class StateUpdateWarning(AguiNotebookWarning):
