@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agui_notebook._errors import OptionError, SeekError
+from agui_notebook._gc import collections_paused
 from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
@@ -117,7 +118,8 @@ class EventTimeline:
         self._checkpoints: list[bytes] = []
         self._shared = _SharedCheckpoints()
         self._states: list[tuple[JSON, tuple[str, ...], int | None]] = []
-        self._build()
+        with collections_paused():  # one pass that keeps what it makes: a collection would find nothing
+            self._build()
 
     def __len__(self) -> int:
         return len(self.events)
@@ -179,7 +181,7 @@ class EventTimeline:
         start = (n // self.every) * self.every
         begun = self._start_within(self._anew, start, n)
         if begun is None:
-            assembler = self._shared.thawed(self._checkpoints[n // self.every])
+            assembler = self._shared.thawed(n // self.every, self._checkpoints[n // self.every])
         else:  # a run started from its own conversation since the checkpoint: from there
             start, assembler = begun, UIMessageAssembler(copy_json(self._anew[begun]))
         segment = self.events[start : n + 1]
@@ -347,7 +349,32 @@ _HANDLERS: dict[str, str] | None = None
 
 
 def _reduce_stream(stream: StreamedMessage) -> Any:
-    return _stream_from, (_ref(stream.messages), stream.index, stream.reducer)
+    store = _STORING[-1] if _STORING else None
+    if store is None or stream.messages is not store.messages_now:
+        return _stream_from, (_ref(stream.messages), stream.index, stream.reducer)
+    if _INLINE and _INLINE[-1] is stream:  # the stream's own entry in the store
+        return _stream_from, (_TheMessages(), stream.index, stream.reducer)
+    return _shared_at, (store.stream_place(stream),)
+
+
+class _TheMessages:
+    """The assembler's message list, in a stream stored once for many checkpoints (its place changes with each)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _the_messages, ()
+
+
+def _the_messages() -> Any:
+    thaw = _THAWING[-1]
+    return thaw.load(thaw.messages_place)
+
+
+_STORING: list[_SharedCheckpoints] = []
+"""While a checkpoint is written: the store it writes to."""
+_INLINE: list[StreamedMessage] = []
+"""While a stream's own entry is written: that stream."""
 
 
 def _stream_from(messages: list[dict[str, JSON]], index: int, reducer: UIMessageStreamReducer) -> StreamedMessage:
@@ -469,6 +496,8 @@ class _SharedCheckpoints:
     def __init__(self) -> None:
         self.stored: list[bytes | _Joined | _Items] = []
         self._size = 0
+        self.message_bytes = 0
+        """The bytes of the stored messages, parts and lists (the rest: the streams' entries)."""
         self._messages: list[_StoredMessage] = []
         self._message_blocks: list[_Block] = []
         self._places: dict[int, int] = {}
@@ -476,6 +505,11 @@ class _SharedCheckpoints:
         self._changed: set[int] = set()
         self._changed_parts: dict[int, set[int] | None] = {}
         self._all_changed = True
+        self._streams: dict[int, tuple[StreamedMessage, tuple[Any, ...], int, Any]] = {}
+        """``id`` of a stream -> the stream, what its entry was written from, its place."""
+        self.list_places: list[int] = []
+        """Per checkpoint, the place of the message list."""
+        self.messages_now: Any = None
 
     def size(self) -> int:
         return self._size
@@ -504,9 +538,12 @@ class _SharedCheckpoints:
             else:  # the list cut short: nothing is assumed
                 self._all_changed = True
 
-    def _store(self, value: bytes | _Joined | _Items) -> int:
+    def _store(self, value: bytes | _Joined | _Items, kind: str = "message") -> int:
         self.stored.append(value)
-        self._size += len(value) if isinstance(value, bytes) else 8 * len(value.places) + 16
+        size = len(value) if isinstance(value, bytes) else 8 * len(value.places) + 16
+        self._size += size
+        if kind == "message":
+            self.message_bytes += size
         return len(self.stored) - 1
 
     def frozen(self, assembler: UIMessageAssembler) -> bytes:
@@ -542,8 +579,40 @@ class _SharedCheckpoints:
                 blocks.append(block)
             block_places.append(block.place)
         places[id(messages)] = self._store(_Joined(tuple(block_places)))
+        self.list_places.append(places[id(messages)])
+        if self._all_changed:
+            self._streams = {}
         self._changed, self._changed_parts, self._all_changed = set(), {}, False
-        return _pickled(assembler, places)  # streams and reducers refer to the shared messages
+        self.messages_now = messages
+        _STORING.append(self)
+        try:
+            return _pickled(assembler, places)  # streams and reducers refer to the shared messages
+        finally:
+            _STORING.pop()
+            self.messages_now = None
+
+    def stream_place(self, stream: StreamedMessage) -> int:
+        """Where a message's stream is stored: its entry from before while it took no chunk and its message and
+        parts are stored where they were, else a new one."""
+        reducer = stream.reducer
+        message = getattr(reducer, "_message", None)
+        key = (
+            stream.index,
+            reducer.chunk_count,
+            self._places.get(id(message)),
+            self._places.get(id(getattr(reducer, "_parts", None))),
+            id(message),
+        )
+        known = self._streams.get(id(stream))
+        if known is not None and known[0] is stream and known[1] == key and known[3] is message:
+            return known[2]
+        _INLINE.append(stream)
+        try:
+            place = self._store(_pickled(stream, self._places), kind="stream")
+        finally:
+            _INLINE.pop()
+        self._streams[id(stream)] = (stream, key, place, message)
+        return place
 
     def _message_place(self, index: int, message: dict[str, JSON]) -> int:
         stored = self._messages
@@ -595,17 +664,19 @@ class _SharedCheckpoints:
             places.append(block.place)
         return self._store(_Joined(tuple(places)))
 
-    def thawed(self, checkpoint: bytes) -> UIMessageAssembler:
-        """The assembler a checkpoint holds, as fresh objects."""
-        assembler: UIMessageAssembler = _unpickled(checkpoint, _Thaw(self.stored))
+    def thawed(self, number: int, checkpoint: bytes) -> UIMessageAssembler:
+        """The assembler checkpoint ``number`` holds, as fresh objects."""
+        with collections_paused():  # thousands of objects at once, none of them garbage
+            assembler: UIMessageAssembler = _unpickled(checkpoint, _Thaw(self.stored, self.list_places[number]))
         return assembler
 
 
 class _Thaw:
     """One reading of a checkpoint: each stored object built once, so what the assembler shares stays shared."""
 
-    def __init__(self, stored: list[bytes | _Joined | _Items]) -> None:
+    def __init__(self, stored: list[bytes | _Joined | _Items], messages_place: int) -> None:
         self.stored = stored
+        self.messages_place = messages_place
         self.built: dict[int, Any] = {}
 
     def load(self, place: int) -> Any:

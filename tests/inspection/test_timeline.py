@@ -220,12 +220,12 @@ def test_a_run_that_resumes_the_same_conversation_goes_on_from_it() -> None:
 def test_checkpoints_store_a_message_again_only_when_it_changed() -> None:
     # 100 runs of one turn each, a checkpoint every 64 events: a message no event changed since the checkpoint
     # before is referred to, not stored again, so what the checkpoints share grows with the conversation, not
-    # with the conversation times the number of checkpoints (a whole pickle each: ~50 times as much here).
+    # with the conversation times the number of checkpoints (a whole pickle each was ~50 times as much here).
     events = turns_log(6_000, runs=True)
     timeline = EventTimeline(events, every=64)
     assert len(timeline._checkpoints) > 90
     final = len(pickle.dumps(timeline.messages_after(len(events) - 1), protocol=pickle.HIGHEST_PROTOCOL))
-    shared = timeline.checkpoint_bytes() - sum(map(len, timeline._checkpoints))
+    shared = timeline._shared.message_bytes
     assert 0 < shared < 4 * final
     for n in (0, 63, 64, 65, 3_000, len(events) - 1):
         assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])
@@ -237,7 +237,7 @@ def test_one_long_message_is_stored_in_blocks_of_parts() -> None:
     events = turns_log(6_000, runs=False)
     timeline = EventTimeline(events, every=64)
     final = len(pickle.dumps(timeline.messages_after(len(events) - 1), protocol=pickle.HIGHEST_PROTOCOL))
-    shared = timeline.checkpoint_bytes() - sum(map(len, timeline._checkpoints))
+    shared = timeline._shared.message_bytes
     assert 0 < shared < 6 * final
     for n in (1, 64, 2_999, len(events) - 1):
         assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])
