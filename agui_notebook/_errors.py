@@ -38,6 +38,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
 
     AguiNotebookWarning            (UserWarning)
     ├── EventLogWarning                           logs: input skipped, odd values read as missing, runs left out
+    ├── ForkInputWarning                          a fork whose run input holds no user message
     └── StateUpdateWarning                        a STATE_DELTA that did not apply; the old state is kept
 
 >>> from agui_notebook import AguiNotebookError, EventParseError, iter_wire_events
@@ -72,6 +73,7 @@ __all__ = [
     "ContextError",
     "EventLogWarning",
     "EventParseError",
+    "ForkInputWarning",
     "HttpAgentError",
     "InputTypeError",
     "InterruptPayloadError",
@@ -460,6 +462,11 @@ class EventLogWarning(AguiNotebookWarning):
     """Some input could not be read and was skipped (``errors="collect"``, a folder's entries that are not logs,
     an empty file, a recorder given non-events), a log table read odd values as missing
     (``attrs["odd_values"]``), or a summary's total leaves some runs out (no usage, no price: how many)."""
+
+
+class ForkInputWarning(AguiNotebookWarning):
+    """A ``fork`` whose run input holds messages but no user message: a log recorded on the server side holds
+    only what the agent streamed (pass the run's input messages as ``fork(..., history=)``)."""
 
 
 class StateUpdateWarning(AguiNotebookWarning):

@@ -339,13 +339,29 @@ def _words(text: str) -> list[str]:
     return re.split(r"(\s+)", text)
 
 
+WORD_DIFF_PAIRS = 20_000
+"""The most word pairs (words of a times words of b, after their common start and end) the view aligns word by
+word; a longer difference is marked whole, so a cell costs in proportion to its text, not to its square."""
+
+
 def _marked(one: str, two: str) -> tuple[str, str]:
     """Both texts escaped, the words only one has marked (``del`` on the left, ``ins`` on the right)."""
     left, right = _words(_cut(one)), _words(_cut(two))
-    out_a: list[str] = []
-    out_b: list[str] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, left, right, autojunk=False).get_opcodes():
-        chunk_a, chunk_b = html.escape("".join(left[i1:i2])), html.escape("".join(right[j1:j2]))
+    start = 0
+    while start < min(len(left), len(right)) and left[start] == right[start]:
+        start += 1
+    end = 0
+    while end < min(len(left), len(right)) - start and left[-1 - end] == right[-1 - end]:
+        end += 1
+    middle_a, middle_b = left[start : len(left) - end], right[start : len(right) - end]
+    out_a = [html.escape("".join(left[:start]))]
+    out_b = [out_a[0]]
+    if len(middle_a) * len(middle_b) <= WORD_DIFF_PAIRS:
+        opcodes = difflib.SequenceMatcher(None, middle_a, middle_b, autojunk=False).get_opcodes()
+    else:
+        opcodes = [("replace", 0, len(middle_a), 0, len(middle_b))]
+    for tag, i1, i2, j1, j2 in opcodes:
+        chunk_a, chunk_b = html.escape("".join(middle_a[i1:i2])), html.escape("".join(middle_b[j1:j2]))
         if tag == "equal":
             out_a.append(chunk_a)
             out_b.append(chunk_b)
@@ -354,7 +370,8 @@ def _marked(one: str, two: str) -> tuple[str, str]:
             out_a.append(f"<del>{chunk_a}</del>")
         if chunk_b:
             out_b.append(f"<ins>{chunk_b}</ins>")
-    return "".join(out_a), "".join(out_b)
+    tail = html.escape("".join(left[len(left) - end :])) if end else ""
+    return "".join(out_a) + tail, "".join(out_b) + tail
 
 
 def _body(part: _Part) -> str:

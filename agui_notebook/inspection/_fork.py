@@ -22,10 +22,11 @@ the tool had returned X" in one line; ``chat.fork(...)`` does that live in a Cha
 from __future__ import annotations
 
 import uuid
+import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import ForkInputWarning, OptionError
 from agui_notebook._options import keyword_options, listed, typed
 from agui_notebook._shown import model_problem, shown
 from agui_notebook._types import JSON
@@ -34,7 +35,7 @@ from agui_notebook.agui._thread import ThreadState
 from agui_notebook.wire._json import copy_json, encode_json
 from agui_notebook.wire._values import json_value
 
-from ._source import chat_run_inputs, events_frame
+from ._source import PREFIX, chat_run_inputs, events_frame, events_frame_upto
 
 if TYPE_CHECKING:
     from ag_ui.core import RunAgentInput
@@ -59,6 +60,7 @@ def fork(
     tool_results: Mapping[str, Any] | None = None,
     state: JSON = _KEEP,
     tools: list[Any] | None = None,
+    history: list[Any] | None = None,
 ) -> RunAgentInput:
     """The ``RunAgentInput`` continuing ``source`` as it stood after its first ``at`` events.
 
@@ -80,7 +82,8 @@ def fork(
     )
     new_tools = None if tools is None else json_value(listed(tools, "tools", "tool declarations"), "tools")
     new_state = _KEEP if state is _KEEP else json_value(state, "state")
-    thread, thread_id, recorded_tools = _conversation(source, at)
+    start = None if history is None else listed(history, "history", "AG-UI messages")
+    thread, thread_id, recorded_tools = _conversation(source, at, start)
     wire_messages = [copy_json(m) for m in thread.message_dicts if m.get("role") != "activity"]
     where = f"the conversation after event {at}" if at is not None else "the conversation"
     for message_id, content in (messages or {}).items():
@@ -110,6 +113,13 @@ def fork(
         "context": [],
         "protocolVersion": "1.0",
     }
+    if history is None and wire_messages and not any(m.get("role") == "user" for m in wire_messages):
+        warnings.warn(
+            f"fork: {where} has no user message (a log recorded on the server side holds only what the agent"
+            " streamed): pass the run's input messages as fork(..., history=[...])",
+            ForkInputWarning,
+            stacklevel=3,
+        )
     forked_state = thread.state if new_state is _KEEP else new_state
     if forked_state is not None:
         wire["state"] = copy_json(forked_state)
@@ -119,9 +129,12 @@ def fork(
         raise OptionError(f"fork: the run input is not valid: {model_problem(exc)}") from None
 
 
-def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None, list[Any]]:
-    """The thread after ``events[:at]``, its thread id and the tools of the last run input recorded."""
-    frame = events_frame(source)
+def _conversation(
+    source: Any, at: int | None, history: Any
+) -> tuple[ThreadState, str | None, list[Any]]:
+    """The thread after ``events[:at]`` (from ``history``), its thread id and the tools of the last run input
+    recorded."""
+    frame = events_frame(source) if at is None or isinstance(at, bool) else events_frame_upto(source, at)
     events = [e if isinstance(e, dict) else {} for e in frame["event"]]
     if at is None:
         at = len(events)
@@ -129,9 +142,11 @@ def _conversation(source: Any, at: int | None) -> tuple[ThreadState, str | None,
         raise OptionError(f"fork: at={shown(at)} is not a number of events from 0 to {len(events)}")
     inputs = chat_run_inputs(source, frame)
     if inputs:
-        return _chat_conversation(inputs, events, at)
-    thread = apply_events(events[:at])
+        return _chat_conversation(inputs, events, at, history)
+    thread = apply_events(events[:at], messages=history)
     thread_id = thread.thread_id or _first_thread(events)
+    if thread_id is None and frame.attrs.get(PREFIX):  # the first thread the log names is further on
+        thread_id = _first_thread([e if isinstance(e, dict) else {} for e in events_frame(source)["event"]])
     tools: list[Any] = []
     for event in events[:at]:
         run_input = event.get("input") if event.get("type") == "RUN_STARTED" else None
@@ -145,14 +160,14 @@ def _first_thread(events: list[dict[str, Any]]) -> str | None:
 
 
 def _chat_conversation(
-    inputs: dict[int, dict[str, Any]], events: list[dict[str, Any]], at: int
+    inputs: dict[int, dict[str, Any]], events: list[dict[str, Any]], at: int, history: Any
 ) -> tuple[ThreadState, str | None, list[Any]]:
     """A chat's conversation after ``events[:at]`` (a chat, or its log): the input of the last run it started at
     or before that event (the user's turns are in run inputs, not in events), then that run's events up to ``at``."""
     begun = [row for row in inputs if row <= at]
     last = inputs[max(inputs)]
     if not begun:
-        thread = apply_events(events[:at])
+        thread = apply_events(events[:at], messages=history)
     else:
         start = max(begun)
         run_input = inputs[start]

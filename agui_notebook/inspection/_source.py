@@ -18,6 +18,8 @@ AG-UI events: their 0-based position in the input).
 from __future__ import annotations
 
 import bisect
+import io
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +29,13 @@ from agui_notebook._errors import OptionError
 from agui_notebook._shown import shown
 from agui_notebook.logs._load import events_table, load_events, recorded_run_inputs
 
-__all__ = ["InspectedRun", "chat_run_inputs", "events_frame", "inspected_run"]
+__all__ = ["PREFIX", "InspectedRun", "chat_run_inputs", "events_frame", "events_frame_upto", "inspected_run"]
+
+PREFIX = "read_upto"
+"""The ``attrs`` key set on a frame ``events_frame_upto`` read from the start of a file only."""
+
+_FIRST_READ = 1 << 16
+"""The bytes ``events_frame_upto`` reads first; each further read doubles them."""
 
 
 def events_frame(source: Any) -> pd.DataFrame:
@@ -36,6 +44,75 @@ def events_frame(source: Any) -> pd.DataFrame:
     if isinstance(source, pd.DataFrame):
         return events_table(source)
     return load_events(source)
+
+
+def events_frame_upto(source: Any, row: int) -> pd.DataFrame:
+    """An events frame of ``source`` whose rows up to ``row`` are ``events_frame(source)``'s, reading a log file
+    only as far as it must: its first 64 kB, then twice as much until row ``row`` came from a line that is not
+    the last one read (a later line cannot change it). Work in proportion to ``row``, not to the file.
+
+    Any other source, a gzip or JSON-array file, or a prefix the reader refuses is read whole. A frame read in
+    part has ``attrs[PREFIX] = True``.
+    """
+    path = _plain_log_path(source)
+    if path is None or row < 0:
+        return events_frame(source)
+    size = os.path.getsize(path)
+    length = _FIRST_READ
+    with open(path, "rb") as handle:
+        while length < size:
+            data = os.pread(handle.fileno(), length, 0)
+            cut = data.rfind(b"\n")
+            if cut > 0:
+                frame = _prefix_frame(data[: cut + 1], row)
+                if frame is not None:
+                    frame.attrs[PREFIX] = True
+                    return frame
+            length *= 2
+    return events_frame(source)
+
+
+def _plain_log_path(source: Any) -> str | None:
+    """The path of ``source`` when it names one plain (not gzip) log file of lines, else ``None``."""
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    path = os.fspath(source)
+    if not isinstance(path, str) or "\n" in path or any(c in path for c in "*?[") or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(64).lstrip()
+    except OSError:
+        return None
+    return None if head[:2] == b"\x1f\x8b" or head[:1] == b"[" else path
+
+
+def _prefix_frame(data: bytes, row: int) -> pd.DataFrame | None:
+    """The frame of the first lines of a log when its rows up to ``row`` all came from readable lines before the
+    last one read (whose events a reader may still complete at the end of its input), else ``None``. Lines after
+    row ``row``'s may be unreadable: a whole read would stop there, but nothing up to ``row`` depends on them."""
+    import warnings
+
+    from agui_notebook._errors import AguiNotebookError, EventLogWarning
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = load_events(io.BytesIO(data), errors="collect")
+    except AguiNotebookError:
+        return None
+    if "line" not in frame or len(frame) <= row:
+        return None
+    lines = frame["line"].to_numpy()
+    last = int(lines[row])
+    unread = [p.get("line") for p in frame.attrs.get("errors") or ()]
+    if any(line is None or line <= last for line in unread) or last >= max([int(lines.max()), *unread]):
+        return None
+    frame.attrs["errors"] = []
+    for warning in caught:  # what the read found odd (its skipped lines come after the rows asked for)
+        if not (issubclass(warning.category, EventLogWarning) and "unreadable" in str(warning.message)):
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return frame
 
 
 @dataclass

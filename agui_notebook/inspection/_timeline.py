@@ -5,6 +5,10 @@
 ``seek(n)``); building the timeline costs one pass over the events, a seek one unpickled checkpoint and at most
 ``every`` replayed events. Each event's changes (``MessageChange``) say which part it touched.
 
+Checkpoints share structure (``_SharedCheckpoints``): a message, and a block of parts, that no event changed
+since the checkpoint before is not pickled again but referred to, so a checkpoint costs what changed since the
+last one (and a few bytes per message), not the whole conversation so far.
+
 >>> timeline = EventTimeline([
 ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
 ...     {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
@@ -20,7 +24,9 @@
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import io
+import operator
 import pickle
 import sys
 from collections.abc import Mapping, Sequence
@@ -28,11 +34,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from agui_notebook._errors import OptionError, SeekError
+from agui_notebook._gc import collections_paused
 from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
-from agui_notebook.bridge._assemble import UIMessageAssembler, merge_consecutive_deltas
+from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler, merge_consecutive_deltas
 from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
+from agui_notebook.ui._changes import MessageChange
+from agui_notebook.ui._reducer import UIMessageStreamReducer
 from agui_notebook.wire._json import copy_json
 
 __all__ = ["CHECKPOINT_EVERY", "EventTimeline", "RunStart", "StateAt", "run_starts"]
@@ -40,6 +49,11 @@ __all__ = ["CHECKPOINT_EVERY", "EventTimeline", "RunStart", "StateAt", "run_star
 CHECKPOINT_EVERY = 512
 """Events between two checkpoints (each a pickle of the assembler): a seek unpickles one and replays at most this
 many events, their consecutive deltas merged (bench/bench_inspect.py)."""
+
+MESSAGE_BLOCK = 64
+"""Messages per shared block of a checkpoint's message list."""
+PART_BLOCK = 32
+"""Parts per shared block of a checkpoint's parts list."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +116,10 @@ class EventTimeline:
         """Per event, the ``(message index, part index)`` pairs it changed, in order (part ``-1``: the message as a
         whole, its metadata, or a message list cut short)."""
         self._checkpoints: list[bytes] = []
+        self._shared = _SharedCheckpoints()
         self._states: list[tuple[JSON, tuple[str, ...], int | None]] = []
-        self._build()
+        with collections_paused():  # one pass that keeps what it makes: a collection would find nothing
+            self._build()
 
     def __len__(self) -> int:
         return len(self.events)
@@ -116,6 +132,7 @@ class EventTimeline:
         touched = self.touched
         held: set[tuple[int, int]] = set()
         starts = self.starts
+        shared = self._shared
         for index, event in enumerate(self.events):
             if index in starts:
                 begun = starts[index]
@@ -123,16 +140,19 @@ class EventTimeline:
                     self._anew[index] = to_ui_messages(begun.messages)
                     assembler = UIMessageAssembler(copy_json(self._anew[index]))
                     held = set()
+                    shared.forget()
                 if begun.state is not None:
                     state, paths, changed_at = copy_json(begun.state), (), None
             if index % self.every == 0:
-                self._checkpoints.append(_frozen(assembler))
+                self._checkpoints.append(shared.frozen(assembler))
                 self._states.append((copy_json(state), paths, changed_at))
             try:
                 changes = assembler.push(event)
             except Exception as exc:
                 self.failures[index] = str(exc)
                 changes = []
+                shared.forget()  # what it changed before it failed is not known
+            shared.note(changes)
             assembler.chunks.clear()  # only the messages are needed; the chunks would be copied at every checkpoint
             pairs: dict[tuple[int, int], None] = {}
             for change in changes:
@@ -161,7 +181,7 @@ class EventTimeline:
         start = (n // self.every) * self.every
         begun = self._start_within(self._anew, start, n)
         if begun is None:
-            assembler = _thawed(self._checkpoints[n // self.every])
+            assembler = self._shared.thawed(n // self.every, self._checkpoints[n // self.every])
         else:  # a run started from its own conversation since the checkpoint: from there
             start, assembler = begun, UIMessageAssembler(copy_json(self._anew[begun]))
         segment = self.events[start : n + 1]
@@ -177,6 +197,10 @@ class EventTimeline:
         ):  # a held-back result that cannot be placed: the messages as they are
             assembler.close()
         return assembler.messages
+
+    def checkpoint_bytes(self) -> int:
+        """The bytes the checkpoints hold, the structure they share counted once."""
+        return sum(map(len, self._checkpoints)) + self._shared.size()
 
     def state_after(self, n: int) -> StateAt:
         """The shared state after ``events[:n + 1]`` (a copy) and what its last state event changed."""
@@ -232,33 +256,456 @@ def _message_ids(messages: list[dict[str, JSON]]) -> list[Any]:
 def _tool_part(messages: list[dict[str, JSON]], tool_call_id: Any) -> tuple[int, int] | None:
     """Where the tool part of call ``tool_call_id`` is, the newest message first."""
     for message_index in range(len(messages) - 1, -1, -1):
-        for part_index, part in enumerate(messages[message_index].get("parts") or ()):
-            if part.get("toolCallId") == tool_call_id:
+        parts = messages[message_index].get("parts") or ()
+        for part_index in range(len(parts) - 1, -1, -1):  # the newest first: a result follows its call closely
+            if parts[part_index].get("toolCallId") == tool_call_id:
                 return message_index, part_index
     return None
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles the package's sentinels (``_MISSING = object()`` and the like, compared with ``is``) by reference."""
+class _Ref:
+    """A shared object (the message list, a message, a parts list) in a checkpoint: its place in the store."""
 
-    def persistent_id(self, obj: Any) -> int | None:
-        return _sentinels()[1].get(id(obj)) if type(obj) is object else None
+    __slots__ = ("place",)
+
+    def __init__(self, place: int) -> None:
+        self.place = place
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return _shared_at, (self.place,)
 
 
-class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid: Any) -> Any:
-        return _sentinels()[0][pid]
+_FREEZING: list[dict[int, int]] = []
+"""While a checkpoint is written: ``id`` -> place of the shared objects it refers to."""
+_THAWING: list[_Thaw] = []
+"""While a checkpoint is read: the reading that builds its shared objects."""
 
 
-def _frozen(assembler: UIMessageAssembler) -> bytes:
-    """A checkpoint: the assembler as bytes (a pickle is smaller than a deep copy, and faster both ways)."""
+def _shared_at(place: int) -> Any:
+    return _THAWING[-1].load(place)
+
+
+def _ref(obj: Any) -> Any:
+    """``obj`` as a reference when the checkpoint being written shares it, else itself."""
+    place = _FREEZING[-1].get(id(obj)) if _FREEZING else None
+    return obj if place is None else _Ref(place)
+
+
+def _reduce_sentinel(obj: object) -> Any:
+    index = _sentinels()[1].get(id(obj))
+    if index is None:
+        return object, ()
+    return _sentinel_at, (index,)
+
+
+def _sentinel_at(index: int) -> object:
+    return _sentinels()[0][index]
+
+
+def _reduce_reducer(reducer: UIMessageStreamReducer) -> Any:
+    fields = dict(vars(reducer))
+    del fields["_handlers"]  # bound methods: rebuilt when read
+    for name in ("_message", "_parts"):
+        if name in fields:
+            fields[name] = _ref(fields[name])
+    return _reducer_from, (fields,)
+
+
+def _reducer_from(fields: dict[str, Any]) -> UIMessageStreamReducer:
+    reducer: UIMessageStreamReducer = UIMessageStreamReducer.__new__(UIMessageStreamReducer)
+    vars(reducer).update(fields)
+    reducer._handlers = _Handlers(reducer)
+    return reducer
+
+
+class _Handlers(dict):  # type: ignore[type-arg]
+    """A read reducer's handlers, bound when first asked for (most read reducers never take another chunk)."""
+
+    __slots__ = ("_reducer",)
+
+    def __init__(self, reducer: UIMessageStreamReducer) -> None:
+        super().__init__()
+        self._reducer = reducer
+
+    def get(self, kind: str, default: Any = None) -> Any:
+        found = dict.get(self, kind)
+        if found is None:
+            name = _handler_names().get(kind)
+            if name is None:
+                return default
+            found = self[kind] = getattr(self._reducer, name)
+        return found
+
+
+def _handler_names() -> dict[str, str]:
+    """The reducer's chunk types and the names of the methods that handle them."""
+    global _HANDLERS
+    if _HANDLERS is None:
+        _HANDLERS = {kind: method.__name__ for kind, method in UIMessageStreamReducer()._handlers.items()}
+    return _HANDLERS
+
+
+_HANDLERS: dict[str, str] | None = None
+
+
+def _reduce_stream(stream: StreamedMessage) -> Any:
+    store = _STORING[-1] if _STORING else None
+    if store is None or stream.messages is not store.messages_now:
+        return _stream_from, (_ref(stream.messages), stream.index, stream.reducer)
+    if _INLINE and _INLINE[-1] is stream:  # the stream's own entry in the store
+        return _stream_from, (_TheMessages(), stream.index, stream.reducer)
+    return _shared_at, (store.stream_place(stream),)
+
+
+class _TheMessages:
+    """The assembler's message list, in a stream stored once for many checkpoints (its place changes with each)."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _the_messages, ()
+
+
+def _the_messages() -> Any:
+    thaw = _THAWING[-1]
+    return thaw.load(thaw.messages_place)
+
+
+_STORING: list[_SharedCheckpoints] = []
+"""While a checkpoint is written: the store it writes to."""
+_INLINE: list[StreamedMessage] = []
+"""While a stream's own entry is written: that stream."""
+
+
+def _stream_from(messages: list[dict[str, JSON]], index: int, reducer: UIMessageStreamReducer) -> StreamedMessage:
+    stream: StreamedMessage = StreamedMessage.__new__(StreamedMessage)
+    stream.messages, stream.index, stream.reducer = messages, index, reducer
+    return stream
+
+
+def _reduce_assembler(assembler: UIMessageAssembler) -> Any:
+    fields = dict(vars(assembler))
+    fields["messages"] = _ref(fields["messages"])
+    return _assembler_from, (fields,)
+
+
+def _assembler_from(fields: dict[str, Any]) -> UIMessageAssembler:
+    assembler: UIMessageAssembler = UIMessageAssembler.__new__(UIMessageAssembler)
+    vars(assembler).update(fields)
+    return assembler
+
+
+_DISPATCH: dict[type, Any] = {
+    object: _reduce_sentinel,
+    UIMessageStreamReducer: _reduce_reducer,
+    StreamedMessage: _reduce_stream,
+    UIMessageAssembler: _reduce_assembler,
+}
+
+
+def _pickled(obj: Any, shared: dict[int, int] | None = None) -> bytes:
+    """``obj`` as bytes; the objects ``shared`` names (``id`` -> place) as references to their place. No hook
+    runs per object (a ``persistent_id`` would, for every string): the classes that hold shared objects, and the
+    package's ``object()`` sentinels (compared with ``is``), have their own reductions."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(assembler)
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, **_DISPATCH}
+    _FREEZING.append(shared or {})
+    try:
+        pickler.dump(obj)
+    finally:
+        _FREEZING.pop()
     return buffer.getvalue()
 
 
+def _unpickled(data: bytes, thaw: _Thaw | None = None) -> Any:
+    if thaw is not None:
+        _THAWING.append(thaw)
+    try:
+        return pickle.loads(data)
+    finally:
+        if thaw is not None:
+            _THAWING.pop()
+
+
+def _frozen(assembler: UIMessageAssembler) -> bytes:
+    """A checkpoint with nothing shared: the assembler as bytes (smaller than a deep copy, faster both ways)."""
+    return _pickled(assembler)
+
+
 def _thawed(checkpoint: bytes) -> UIMessageAssembler:
-    return _Unpickler(io.BytesIO(checkpoint)).load()
+    assembler: UIMessageAssembler = _unpickled(checkpoint)
+    return assembler
+
+
+class _Message:
+    """A message as stored: its fields, its parts list a place in the store (kept in its key order)."""
+
+    __slots__ = ("fields", "parts")
+
+    def __init__(self, message: dict[str, JSON], parts: int | None) -> None:
+        self.fields = message if parts is None else {**message, "parts": None}
+        self.parts = parts
+
+    def built(self, thaw: _Thaw) -> dict[str, JSON]:
+        if self.parts is not None:
+            self.fields["parts"] = thaw.load(self.parts)
+        return self.fields
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    """A stored list made of the lists stored at ``places``, one after the other."""
+
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Items:
+    """A stored list whose items are the objects stored at ``places``."""
+
+    places: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class _Block:
+    """A block of a list as a checkpoint stored it: its items (kept, so their ``id`` stays theirs) and where."""
+
+    items: list[Any]
+    place: int
+
+
+@dataclass(slots=True)
+class _StoredMessage:
+    message: dict[str, JSON]
+    parts: Any
+    place: int
+    part_blocks: list[_Block]
+
+
+class _SharedCheckpoints:
+    """Checkpoints of one assembler that share what did not change between them.
+
+    A checkpoint is a pickle of the assembler in which the message list, each message and each message's parts
+    list are references into this store. A message no event changed since the checkpoint before (``note``) and
+    that is still the same object keeps its stored copy; a changed one is stored again, its blocks of parts that
+    did not change kept. Reading a checkpoint (``thawed``) builds fresh objects, shared where the assembler
+    shares them (a stream's message is the list's).
+    """
+
+    def __init__(self) -> None:
+        self.stored: list[bytes | _Joined | _Items] = []
+        self._size = 0
+        self.message_bytes = 0
+        """The bytes of the stored messages, parts and lists (the rest: the streams' entries)."""
+        self._messages: list[_StoredMessage] = []
+        self._message_blocks: list[_Block] = []
+        self._places: dict[int, int] = {}
+        """``id`` -> place of the objects the last checkpoint stored (message list, messages, parts lists)."""
+        self._changed: set[int] = set()
+        self._changed_parts: dict[int, set[int] | None] = {}
+        self._all_changed = True
+        self._streams: dict[int, tuple[StreamedMessage, tuple[Any, ...], int, Any]] = {}
+        """``id`` of a stream -> the stream, what its entry was written from, its place."""
+        self.list_places: list[int] = []
+        """Per checkpoint, the place of the message list."""
+        self.messages_now: Any = None
+
+    def size(self) -> int:
+        return self._size
+
+    def forget(self) -> None:
+        """Share nothing with the checkpoints before (the assembler was replaced, or changed unseen)."""
+        self._all_changed = True
+
+    def note(self, changes: list[MessageChange]) -> None:
+        """What an event changed, for the next checkpoint."""
+        for change in changes:
+            kind = change.kind
+            index = change.message_index
+            if kind == "part" or kind == "text":
+                self._changed.add(index)
+                parts = self._changed_parts.get(index, set())
+                if parts is not None:
+                    parts.add(change.part_index)
+                    self._changed_parts[index] = parts
+            elif kind == "metadata":
+                self._changed.add(index)
+                self._changed_parts.setdefault(index, set())
+            elif kind == "message":
+                self._changed.add(index)
+                self._changed_parts[index] = None
+            else:  # the list cut short: nothing is assumed
+                self._all_changed = True
+
+    def _store(self, value: bytes | _Joined | _Items, kind: str = "message") -> int:
+        self.stored.append(value)
+        size = len(value) if isinstance(value, bytes) else 8 * len(value.places) + 16
+        self._size += size
+        if kind == "message":
+            self.message_bytes += size
+        return len(self.stored) - 1
+
+    def frozen(self, assembler: UIMessageAssembler) -> bytes:
+        """A checkpoint of ``assembler``, sharing what did not change since the last one."""
+        messages = assembler.messages
+        if self._all_changed:
+            self._messages, self._message_blocks, self._places = [], [], {}
+        places = self._places
+        stored = self._messages
+        del stored[len(messages) :]
+        blocks = self._message_blocks
+        del blocks[(len(messages) + MESSAGE_BLOCK - 1) // MESSAGE_BLOCK :]
+        changed_blocks = {index // MESSAGE_BLOCK for index in self._changed}
+        block_places = []
+        for number, start in enumerate(range(0, len(messages), MESSAGE_BLOCK)):
+            items = messages[start : start + MESSAGE_BLOCK]
+            block = blocks[number] if number < len(blocks) else None
+            if (
+                block is not None
+                and number not in changed_blocks
+                and len(block.items) == len(items)
+                and all(map(operator.is_, items, block.items))
+            ):
+                block_places.append(block.place)
+                continue
+            message_places = []
+            for index, message in enumerate(items, start):
+                message_places.append(self._message_place(index, message))
+            block = _Block(items, self._store(_Items(tuple(message_places))))
+            if number < len(blocks):
+                blocks[number] = block
+            else:
+                blocks.append(block)
+            block_places.append(block.place)
+        places[id(messages)] = self._store(_Joined(tuple(block_places)))
+        self.list_places.append(places[id(messages)])
+        if self._all_changed:
+            self._streams = {}
+        self._changed, self._changed_parts, self._all_changed = set(), {}, False
+        self.messages_now = messages
+        _STORING.append(self)
+        try:
+            return _pickled(assembler, places)  # streams and reducers refer to the shared messages
+        finally:
+            _STORING.pop()
+            self.messages_now = None
+
+    def stream_place(self, stream: StreamedMessage) -> int:
+        """Where a message's stream is stored: its entry from before while it took no chunk and its message and
+        parts are stored where they were, else a new one."""
+        reducer = stream.reducer
+        message = getattr(reducer, "_message", None)
+        key = (
+            stream.index,
+            reducer.chunk_count,
+            self._places.get(id(message)),
+            self._places.get(id(getattr(reducer, "_parts", None))),
+            id(message),
+        )
+        known = self._streams.get(id(stream))
+        if known is not None and known[0] is stream and known[1] == key and known[3] is message:
+            return known[2]
+        _INLINE.append(stream)
+        try:
+            place = self._store(_pickled(stream, self._places), kind="stream")
+        finally:
+            _INLINE.pop()
+        self._streams[id(stream)] = (stream, key, place, message)
+        return place
+
+    def _message_place(self, index: int, message: dict[str, JSON]) -> int:
+        stored = self._messages
+        old = stored[index] if index < len(stored) else None
+        parts = message.get("parts")
+        if (
+            old is not None
+            and old.message is message
+            and old.parts is parts
+            and index not in self._changed
+        ):
+            return old.place
+        if old is not None:
+            self._places.pop(id(old.message), None)
+            self._places.pop(id(old.parts), None)
+        self._places.pop(id(message), None)  # (stored before at another index)
+        part_blocks = old.part_blocks if old is not None and old.parts is parts else []
+        if type(parts) is list:
+            changed = self._changed_parts.get(index, set())
+            self._places[id(parts)] = self._parts_place(parts, part_blocks, changed)
+        place = self._store(_pickled(_Message(message, self._places.get(id(parts)))))
+        self._places[id(message)] = place
+        entry = _StoredMessage(message, parts, place, part_blocks)
+        if index < len(stored):
+            stored[index] = entry
+        else:
+            stored.append(entry)
+        return place
+
+    def _parts_place(self, parts: list[Any], blocks: list[_Block], changed: set[int] | None) -> int:
+        del blocks[(len(parts) + PART_BLOCK - 1) // PART_BLOCK :]
+        changed_blocks = None if changed is None else {index // PART_BLOCK for index in changed}
+        places = []
+        for number, start in enumerate(range(0, len(parts), PART_BLOCK)):
+            items = parts[start : start + PART_BLOCK]
+            block = blocks[number] if number < len(blocks) else None
+            if (
+                block is None
+                or changed_blocks is None
+                or number in changed_blocks
+                or len(block.items) != len(items)
+                or not all(map(operator.is_, items, block.items))
+            ):
+                block = _Block(items, self._store(_pickled(items)))
+                if number < len(blocks):
+                    blocks[number] = block
+                else:
+                    blocks.append(block)
+            places.append(block.place)
+        return self._store(_Joined(tuple(places)))
+
+    def thawed(self, number: int, checkpoint: bytes) -> UIMessageAssembler:
+        """The assembler checkpoint ``number`` holds, as fresh objects."""
+        with collections_paused():  # thousands of objects at once, none of them garbage
+            assembler: UIMessageAssembler = _unpickled(checkpoint, _Thaw(self.stored, self.list_places[number]))
+        return assembler
+
+
+class _Thaw:
+    """One reading of a checkpoint: each stored object built once, so what the assembler shares stays shared."""
+
+    def __init__(self, stored: list[bytes | _Joined | _Items], messages_place: int) -> None:
+        self.stored = stored
+        self.messages_place = messages_place
+        self.built: dict[int, Any] = {}
+
+    def load(self, place: int) -> Any:
+        built = self.built.get(place)
+        if built is not None:
+            return built
+        value = self.stored[place]
+        if isinstance(value, bytes):
+            result = _unpickled(value, self)
+            if isinstance(result, _Message):
+                result = result.built(self)
+        else:
+            result = []
+            self.built[place] = result
+            if isinstance(value, _Items):
+                result.extend(self.load(item) for item in value.places)
+            else:
+                for block in value.places:
+                    result.extend(self._block(block))
+            return result
+        self.built[place] = result
+        return result
+
+    def _block(self, place: int) -> list[Any]:
+        value = self.stored[place]
+        if isinstance(value, bytes):
+            block: list[Any] = _unpickled(value, self)
+            return block
+        return list(self.load(place))
 
 
 def _sentinels() -> tuple[list[object], dict[int, int]]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import difflib
 import re
 from pathlib import Path
 from typing import Any
 
 from agui_notebook import ChatWidget, diff_runs
+from agui_notebook.inspection import _diff
 from agui_notebook.inspection._diff import CHANGES, DIFF_COLUMNS
 from tests.logs.samples import CAPTURES, at
 
@@ -191,3 +193,35 @@ def test_one_run_of_each_chat_starts_from_the_question_the_chat_sent() -> None:
     diff = diff_runs(first, second, run=1)
     questions = [row for row in rows(diff) if row[0] == "text_changed" and row[2] == "Weather in Oslo?"]
     assert questions == [("text_changed", "message 2 part 0", "Weather in Oslo?", "Weather in Bergen?", None)]
+
+
+def test_the_view_aligns_words_only_where_the_texts_differ_and_within_a_bound(monkeypatch: Any) -> None:
+    aligned: list[int] = []
+    real = difflib.SequenceMatcher
+
+    def counted(junk: Any, a: Any, b: Any, **options: Any) -> difflib.SequenceMatcher:
+        aligned.append(len(a) * len(b))
+        return real(junk, a, b, **options)
+
+    monkeypatch.setattr(_diff.difflib, "SequenceMatcher", counted)
+
+    def run(text: str) -> list[dict[str, Any]]:
+        return [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            {"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "assistant"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": text},
+            {"type": "TEXT_MESSAGE_END", "messageId": "m"},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ]
+
+    # One word changed in a long text: the common start and end are not aligned again.
+    words = " ".join(f"w{i % 7}" for i in range(300))
+    page = diff_runs(run(f"{words} Paris. {words}"), run(f"{words} Lyon. {words}"))._repr_html_()
+    assert "<del>Paris.</del>" in page and "<ins>Lyon.</ins>" in page
+    assert page.count("<del>") == 1 and page.count("<ins>") == 1
+    # Two long texts that differ everywhere: marked whole, never aligned word by word.
+    one = " ".join(f"a{i % 5}" for i in range(900))
+    two = " ".join(f"a{(i * 3) % 5}" for i in range(900))
+    page = diff_runs(run(one), run(two))._repr_html_()
+    assert page.count("<del>") == 1 and page.count("<ins>") == 1
+    assert aligned and max(aligned) <= _diff.WORD_DIFF_PAIRS

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic_ai.messages import ToolReturnPart, UserPromptPart
 
-from agui_notebook import ChatWidget, OptionError, apply_events, fork, load_events
+from agui_notebook import (
+    ChatWidget,
+    EventParseError,
+    ForkInputWarning,
+    InputTypeError,
+    OptionError,
+    apply_events,
+    fork,
+    load_events,
+)
 from tests.logs.samples import CAPTURES, known_events
 from tests.support.pydantic_ai_runs import PROMPT, SCENARIOS, capture_approval, make_agent
 
@@ -212,3 +222,40 @@ def test_a_pydantic_ai_agent_answers_the_forked_input() -> None:
     last = chat.messages[-1]
     assert last["parts"][-1]["text"] == "It is noon in Rome and sunny."
     assert len(chat.branches(chat.messages[1]["id"])) == 2
+
+
+def test_a_fork_of_a_server_side_log_warns_that_no_user_message_is_there_and_takes_its_history() -> None:
+    log = CAPTURES / "pydantic_ai_runs.jsonl"  # record(agent.run(...)): only what the agent streamed
+    with pytest.warns(ForkInputWarning, match=r"no user message .* fork\(\.\.\., history=\[\.\.\.\]\)"):
+        bare = fork(log, at=9)
+    assert [m.role for m in bare.messages] == ["assistant"]
+    asked = {"id": "u0", "role": "user", "content": "Say hello."}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_input = fork(log, at=9, history=[asked])
+    assert [(m.role, m.id) for m in run_input.messages] == [("user", "u0"), ("assistant", bare.messages[0].id)]
+    assert run_input.messages[1] == bare.messages[0]
+    with pytest.raises(InputTypeError, match="history must be a list of AG-UI messages"):
+        fork(log, at=9, history="Say hello.")
+
+
+def test_a_fork_of_a_log_with_the_users_turns_does_not_warn() -> None:
+    source, _ = recorded_logs()["approval"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_input = fork(source)
+    assert any(m.role == "user" for m in run_input.messages)
+
+
+def test_fork_at_n_reads_no_further_than_it_needs(tmp_path: Path) -> None:
+    source, events = recorded_logs()["recorder"]
+    lines = source.read_text().splitlines()
+    big = tmp_path / "run.jsonl"
+    # The recorded log, then a tail of megabytes of garbage that a whole read would stop at.
+    big.write_text("\n".join(lines) + "\n" + "not json at all\n" * 400_000)
+    with pytest.raises(EventParseError):
+        load_events(big)
+    for n in (0, 9, 40, len(events) - 1):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ForkInputWarning)
+            assert comparable(fork(big, at=n)) == comparable(fork(source, at=n))

@@ -5,6 +5,7 @@ part are the ones that changed it."""
 from __future__ import annotations
 
 import copy
+import pickle
 import warnings
 from functools import cache
 from pathlib import Path
@@ -18,7 +19,7 @@ from agui_notebook.bridge._assemble import UIMessageAssembler, ui_message_dicts_
 from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import EventTimeline, RunStart
-from tests.support.big_runs import big_run
+from tests.support.big_runs import big_run, turns_log
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # Recorded logs, AG-UI and AI SDK streams (read as AG-UI events). odd_values.jsonl is left out: its null delta
@@ -214,3 +215,29 @@ def test_a_run_that_resumes_the_same_conversation_goes_on_from_it() -> None:
     for n in range(second, len(events)):
         assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])
     assert timeline.state_after(second).state == {"asked": 1}  # the state sent still counts
+
+
+def test_checkpoints_store_a_message_again_only_when_it_changed() -> None:
+    # 100 runs of one turn each, a checkpoint every 64 events: a message no event changed since the checkpoint
+    # before is referred to, not stored again, so what the checkpoints share grows with the conversation, not
+    # with the conversation times the number of checkpoints (a whole pickle each was ~50 times as much here).
+    events = turns_log(6_000, runs=True)
+    timeline = EventTimeline(events, every=64)
+    assert len(timeline._checkpoints) > 90
+    final = len(pickle.dumps(timeline.messages_after(len(events) - 1), protocol=pickle.HIGHEST_PROTOCOL))
+    shared = timeline._shared.message_bytes
+    assert 0 < shared < 4 * final
+    for n in (0, 63, 64, 65, 3_000, len(events) - 1):
+        assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])
+
+
+def test_one_long_message_is_stored_in_blocks_of_parts() -> None:
+    # One run of 6,000 events: one assistant message whose parts keep coming; a checkpoint stores again only the
+    # blocks of parts that changed since the one before.
+    events = turns_log(6_000, runs=False)
+    timeline = EventTimeline(events, every=64)
+    final = len(pickle.dumps(timeline.messages_after(len(events) - 1), protocol=pickle.HIGHEST_PROTOCOL))
+    shared = timeline._shared.message_bytes
+    assert 0 < shared < 6 * final
+    for n in (1, 64, 2_999, len(events) - 1):
+        assert timeline.messages_after(n) == ui_message_dicts_from_events(events[: n + 1])

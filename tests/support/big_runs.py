@@ -64,3 +64,52 @@ def big_run(count: int = 50_000, *, seed: int = 3) -> list[dict[str, Any]]:
             )
         add({"type": "RUN_FINISHED", **ids})
     return events
+
+
+def _turn(add: Any, rng: random.Random, key: str) -> None:
+    """One agent turn: a streamed answer, a tool call with its result, a streamed follow-up."""
+    first, second, call = f"m{key}a", f"m{key}b", f"c{key}"
+    add({"type": "STEP_STARTED", "stepName": "model"})
+    add({"type": "TEXT_MESSAGE_START", "messageId": first, "role": "assistant"})
+    for _ in range(rng.randint(10, 30)):
+        add({"type": "TEXT_MESSAGE_CONTENT", "messageId": first, "delta": rng.choice(WORDS) + " "})
+    add({"type": "TEXT_MESSAGE_END", "messageId": first})
+    add({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "lookup", "parentMessageId": first})
+    add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '{"query": "'})
+    for _ in range(rng.randint(1, 5)):
+        add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": rng.choice(WORDS)})
+    add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '"}'})
+    add({"type": "TOOL_CALL_END", "toolCallId": call})
+    add({"type": "TOOL_CALL_RESULT", "messageId": f"{call}-r", "toolCallId": call, "content": "found", "role": "tool"})
+    add({"type": "TEXT_MESSAGE_START", "messageId": second, "role": "assistant"})
+    for _ in range(rng.randint(5, 20)):
+        add({"type": "TEXT_MESSAGE_CONTENT", "messageId": second, "delta": rng.choice(WORDS) + " "})
+    add({"type": "TEXT_MESSAGE_END", "messageId": second})
+    add({"type": "STEP_FINISHED", "stepName": "model"})
+
+
+def turns_log(count: int, *, runs: bool, seed: int = 7) -> list[dict[str, Any]]:
+    """At least ``count`` events of agent turns (about 60 events each, as a production chat log has): each
+    turn its own run (``runs=True``, a log of many short runs) or all of them in one long run."""
+    rng = random.Random(seed)
+    events: list[dict[str, Any]] = []
+    clock = 1_795_000_000_000
+
+    def add(event: dict[str, Any]) -> None:
+        nonlocal clock
+        clock += rng.randint(1, 15)
+        events.append({**event, "timestamp": clock})
+
+    turn = 0
+    if not runs:
+        add({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})
+    while len(events) < count - (0 if runs else 1):
+        turn += 1
+        if runs:
+            add({"type": "RUN_STARTED", "threadId": "t", "runId": f"r{turn}"})
+        _turn(add, rng, str(turn))
+        if runs:
+            add({"type": "RUN_FINISHED", "threadId": "t", "runId": f"r{turn}"})
+    if not runs:
+        add({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"})
+    return events
