@@ -141,8 +141,7 @@ class Inspector(anywidget.AnyWidget):
         self._renderers = PartRenderers(
             lambda: self.messages, self._publish_rendered, self.renderer_warnings.append
         )
-        for part_type, renderer in (renderers or {}).items():
-            self._renderers.register(part_type, renderer)  # Python ones, and ES module source for the views
+        self._renderers.register_all(renderers)  # Python ones, and ES module source for the views
         self.timeline = self._timeline_trait(times, runs)
         self._static = StaticCopy(self.model_id, self._static_copy)
         self._static_pending: asyncio.TimerHandle | None = None
