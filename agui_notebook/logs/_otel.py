@@ -38,6 +38,7 @@ from agui_notebook._shown import shown
 
 from .._types import EventsOrSource
 from .._version import __version__
+from . import _otel_names as names
 from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
 from ._load import events_table
 from .tables._messages import messages_df
@@ -54,11 +55,8 @@ __all__ = ["export_otel", "to_otel_spans"]
 Record: TypeAlias = "dict[Hashable, Any]"
 """One row of a logs table as ``DataFrame.to_dict("records")`` gives it."""
 
-UNFINISHED = "agui_notebook.span.unfinished"
-"""True on a span whose end is not in the log (a run without RUN_FINISHED, a step never finished, a tool
-call without a result): it ends at the last event seen of its run."""
-NO_TIMES = "agui_notebook.span.untimed"
-"""True on a span none of whose events has a time: it is placed at the epoch (or at its parent's start)."""
+UNFINISHED = names.UNFINISHED
+NO_TIMES = names.NO_TIMES
 
 _STEP_TYPES = frozenset({"STEP_STARTED", "STEP_FINISHED"})
 _OUTPUT_TYPES = (MESSAGE_TYPES | TOOL_CALL_TYPES) - {"TOOL_CALL_RESULT"}
@@ -344,35 +342,35 @@ def _run_span(
     links = []
     if parent_run is not None and (thread_id, parent_run) in run_spans:
         links.append(
-            maker.trace.Link(run_spans[(thread_id, parent_run)], {"agui_notebook.link": "parent_run"})
+            maker.trace.Link(run_spans[(thread_id, parent_run)], {names.LINK: "parent_run"})
         )
     run_spans[(thread_id, run_id)] = context
     attributes: dict[str, Any] = {
-        "gen_ai.operation.name": "invoke_agent",
-        "gen_ai.agent.name": agent_name,
-        "gen_ai.provider.name": provider,
-        "gen_ai.conversation.id": thread_id,
-        "gen_ai.request.model": model,
-        "gen_ai.response.model": model,
-        "gen_ai.usage.input_tokens": _number(run["input_tokens"]),
-        "gen_ai.usage.output_tokens": _number(run["output_tokens"]),
-        "gen_ai.usage.reasoning.output_tokens": _number(run["reasoning_tokens"]),
-        "gen_ai.usage.cache_read.input_tokens": _number(run["cached_input_tokens"]),
-        "gen_ai.response.time_to_first_chunk": _number(run["ttft_s"]),
-        "error.type": str(ending.get("code") or "_OTHER") if error is not None else None,
-        "agui_notebook.run.id": run_id,
-        "agui_notebook.run.parent_id": parent_run,
-        "agui_notebook.run.status": status,
-        "agui_notebook.run.interrupts": orjson.dumps(interrupts).decode() if interrupts else None,
-        "agui_notebook.usage.models": tuple(models) if len(models) > 1 else None,
-        "agui_notebook.source": str(run["source"]),
-        "agui_notebook.events": int(run["events"]),
+        names.OPERATION: names.INVOKE_AGENT,
+        names.AGENT_NAME: agent_name,
+        names.PROVIDER: provider,
+        names.CONVERSATION_ID: thread_id,
+        names.REQUEST_MODEL: model,
+        names.RESPONSE_MODEL: model,
+        names.USAGE["inputTokens"]: _number(run["input_tokens"]),
+        names.USAGE["outputTokens"]: _number(run["output_tokens"]),
+        names.USAGE["reasoningTokens"]: _number(run["reasoning_tokens"]),
+        names.USAGE["cachedInputTokens"]: _number(run["cached_input_tokens"]),
+        names.TIME_TO_FIRST_CHUNK: _number(run["ttft_s"]),
+        names.ERROR_TYPE: str(ending.get("code") or "_OTHER") if error is not None else None,
+        names.RUN_ID: run_id,
+        names.RUN_PARENT_ID: parent_run,
+        names.RUN_STATUS: status,
+        names.RUN_INTERRUPTS: orjson.dumps(interrupts).decode() if interrupts else None,
+        names.USAGE_MODELS: tuple(models) if len(models) > 1 else None,
+        names.SOURCE: str(run["source"]),
+        names.EVENTS: int(run["events"]),
         UNFINISHED: True if finished is None else None,
         NO_TIMES: True if start is None else None,
     }
     start = start if start is not None else 0
     end = end if end is not None else start
-    name = f"invoke_agent {agent_name}" if agent_name else "invoke_agent"
+    name = f"{names.INVOKE_AGENT} {agent_name}" if agent_name else names.INVOKE_AGENT
     maker.add(name, context, None, "CLIENT", start, end, attributes, error=error, links=links)
     return _RunSpan(key, trace_id, context, run_id, thread_id, start, end, model, provider)
 
@@ -405,20 +403,20 @@ def _step_spans(
             end, unfinished = (max(timed) if timed else start), False
         first_chunk = step.first_chunk
         attributes = {
-            "gen_ai.operation.name": "chat",
-            "gen_ai.provider.name": run.provider,
-            "gen_ai.request.model": run.model,
-            "gen_ai.response.model": run.model,
-            "gen_ai.conversation.id": run.thread_id,
-            "gen_ai.response.time_to_first_chunk": (first_chunk - step.start) / 1e9
+            names.OPERATION: names.CHAT,
+            names.PROVIDER: run.provider,
+            names.REQUEST_MODEL: run.model,
+            names.RESPONSE_MODEL: run.model,
+            names.CONVERSATION_ID: run.thread_id,
+            names.TIME_TO_FIRST_CHUNK: (first_chunk - step.start) / 1e9
             if first_chunk is not None and step.start is not None
             else None,
-            "agui_notebook.run.id": run.run_id,
-            "agui_notebook.step.index": step.index,
-            "agui_notebook.step.name": step.name,
+            names.RUN_ID: run.run_id,
+            names.STEP_INDEX: step.index,
+            names.STEP_NAME: step.name,
             UNFINISHED: True if unfinished else None,
         }
-        name = f"chat {run.model}" if run.model else "chat"
+        name = f"{names.CHAT} {run.model}" if run.model else names.CHAT
         maker.add(name, context, parent, "CLIENT", start, end, attributes)
     return tool_parents
 
@@ -441,22 +439,22 @@ def _tool_spans(
         tool_name = _text(call["tool_name"])
         failed = str(call["status"]) == "error"
         attributes = {
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": tool_name,
-            "gen_ai.tool.call.id": call_id,
-            "gen_ai.conversation.id": run.thread_id,
-            "gen_ai.tool.call.arguments": orjson.dumps(call["args"]).decode()
+            names.OPERATION: names.EXECUTE_TOOL,
+            names.TOOL_NAME: tool_name,
+            names.TOOL_CALL_ID: call_id,
+            names.CONVERSATION_ID: run.thread_id,
+            names.TOOL_ARGUMENTS: orjson.dumps(call["args"]).decode()
             if content and bool(call["args_json_valid"])
             else None,
-            "gen_ai.tool.call.result": _text(call["result"]) if content and not failed else None,
-            "error.type": "_OTHER" if failed else None,
-            "agui_notebook.run.id": run.run_id,
-            "agui_notebook.tool.status": str(call["status"]),
+            names.TOOL_RESULT: _text(call["result"]) if content and not failed else None,
+            names.ERROR_TYPE: "_OTHER" if failed else None,
+            names.RUN_ID: run.run_id,
+            names.TOOL_STATUS: str(call["status"]),
             UNFINISHED: True if result_at is None else None,
             NO_TIMES: True if start is None else None,
         }
         maker.add(
-            f"execute_tool {tool_name}" if tool_name else "execute_tool",
+            f"execute_tool {tool_name}" if tool_name else names.EXECUTE_TOOL,
             maker.context(run.trace_id, _digest(key, 8)),
             parent,
             "INTERNAL",
