@@ -39,8 +39,19 @@ from agui_notebook._shown import shown
 from .._types import EventsOrSource
 from .._version import __version__
 from . import _otel_names as names
+from ._genai_messages import (
+    FINISH_ERROR,
+    FINISH_STOP,
+    FINISH_TOOL_CALL,
+    agui_input_messages,
+    message,
+    reasoning_part,
+    text_part,
+    tool_call_part,
+    tool_response_part,
+)
 from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
-from ._load import events_table
+from ._load import events_table, recorded_run_inputs
 from .tables._messages import messages_df
 from .tables._runs import runs_df
 from .tables._tool_calls import tool_calls_df
@@ -286,6 +297,92 @@ class _RunSpan:
     provider: str | None
 
 
+@dataclass
+class _Content:
+    """What ``content=True`` reads: each run's input messages (AG-UI) and each message's kind and text."""
+
+    inputs: dict[str, Any]
+    texts: dict[tuple[Any, Any], tuple[str, str]]
+
+
+def _content_of(source: Any, frame: pd.DataFrame, messages: pd.DataFrame) -> _Content:
+    """The run inputs a log holds (RUN_STARTED's ``input``, a chat's run-start records) and the messages' texts."""
+    inputs: dict[str, Any] = {}
+    for _, recorded in recorded_run_inputs(source, frame):
+        if isinstance(recorded.get("runId"), str):
+            inputs.setdefault(recorded["runId"], recorded.get("messages"))
+    rows = np.flatnonzero((frame["type"] == "RUN_STARTED").to_numpy())
+    for event in frame["event"].array[rows] if len(rows) else ():
+        run_input = event.get("input") if isinstance(event, dict) else None
+        if isinstance(run_input, dict) and isinstance(event.get("runId"), str):
+            inputs.setdefault(event["runId"], run_input.get("messages"))
+    texts = {
+        (r, m): (str(k), t if isinstance(t, str) else "")
+        for r, m, k, t in zip(
+            messages["run_id"], messages["message_id"], messages["kind"], messages["text"], strict=True
+        )
+    }
+    return _Content(inputs, texts)
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value, default=str).decode()
+
+
+def _conversation(
+    run: Record, steps: list[_Step], calls: list[Record], content: _Content
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The GenAI content attributes of a run span and of each of its step spans: what each step was sent
+    (the run's input, then the earlier steps' output and tool results) and what it answered."""
+    run_id = str(run["run_id"])
+    history, system = agui_input_messages(content.inputs.get(run_id))
+    run_input = list(history)
+    by_id = {str(call["tool_call_id"]): call for call in calls}
+    failed = str(run["status"]) == "error"
+    outputs: list[dict[str, Any]] = []
+    per_step: list[dict[str, Any]] = []
+    finish: str | None = None
+    for i, step in enumerate(steps):
+        parts = []
+        for message_id in step.messages:
+            kind, text = content.texts.get((run["run_id"], message_id), ("text", ""))
+            parts.append(reasoning_part(text) if kind == "reasoning" else text_part(text))
+        for call_id in step.tools:
+            call = by_id.get(call_id)
+            if call is not None:
+                arguments = call["args"] if bool(call["args_json_valid"]) else None
+                parts.append(tool_call_part(call_id, _text(call["tool_name"]), arguments))
+        last = i == len(steps) - 1
+        if step.tools:
+            finish = FINISH_TOOL_CALL
+        elif failed and last:
+            finish = FINISH_ERROR
+        else:
+            finish = FINISH_STOP if step.finished else None
+        output = message("assistant", parts, finish)
+        outputs.append(output)
+        per_step.append(
+            {
+                names.INPUT_MESSAGES: _json(history) if history else None,
+                names.OUTPUT_MESSAGES: _json([output]),
+                names.SYSTEM_INSTRUCTIONS: _json(system) if system else None,
+                names.FINISH_REASONS: (finish,) if finish else None,
+            }
+        )
+        history = [*history, message("assistant", parts)]
+        for call_id in step.tools:
+            call = by_id.get(call_id)
+            if call is not None and str(call["status"]) in ("ok", "error") and _text(call["result"]) is not None:
+                history.append(message("tool", [tool_response_part(call_id, call["result"])]))
+    run_attributes = {
+        names.INPUT_MESSAGES: _json(run_input) if run_input else None,
+        names.OUTPUT_MESSAGES: _json(outputs) if outputs else None,
+        names.SYSTEM_INSTRUCTIONS: _json(system) if system else None,
+        names.FINISH_REASONS: (finish,) if finish else None,
+    }
+    return run_attributes, per_step
+
+
 def _spans_of_source(
     maker: _SpanMaker,
     frame: pd.DataFrame,
@@ -293,9 +390,11 @@ def _spans_of_source(
     run_spans: dict[tuple[Any, Any], Any],
     agent_name: str | None,
     content: bool,
+    source: Any,
 ) -> None:
     runs = runs_df(frame)
     messages = messages_df(frame)
+    texts = _content_of(source, frame, messages) if content else None
     tools = tool_calls_df(frame)
     message_end = {
         (r, m): _ns(e)
@@ -309,8 +408,11 @@ def _spans_of_source(
     for run in runs.to_dict("records"):
         seen = run_events.get(run["run_id"], _RunEvents())
         calls = tools_by_run.get(run["run_id"], [])
-        run_span = _run_span(maker, run, seen, occurrences, run_spans, agent_name)
-        tool_parents = _step_spans(maker, run_span, seen.steps, calls, message_end)
+        run_content, step_content = (
+            _conversation(run, seen.steps, calls, texts) if texts is not None else ({}, [])
+        )
+        run_span = _run_span(maker, run, seen, occurrences, run_spans, agent_name, run_content)
+        tool_parents = _step_spans(maker, run_span, seen.steps, calls, message_end, step_content)
         _tool_spans(maker, run_span, calls, tool_parents, content)
 
 
@@ -321,6 +423,7 @@ def _run_span(
     occurrences: dict[tuple[Any, Any], int],
     run_spans: dict[tuple[Any, Any], Any],
     agent_name: str | None,
+    content: dict[str, Any],
 ) -> _RunSpan:
     run_id, thread_id = str(run["run_id"]), _text(run["thread_id"])
     number = occurrences.get((thread_id, run_id), 0)
@@ -367,6 +470,7 @@ def _run_span(
         names.EVENTS: int(run["events"]),
         UNFINISHED: True if finished is None else None,
         NO_TIMES: True if start is None else None,
+        **content,
     }
     start = start if start is not None else 0
     end = end if end is not None else start
@@ -381,6 +485,7 @@ def _step_spans(
     steps: list[_Step],
     calls: list[Record],
     message_end: dict[tuple[Any, Any], int | None],
+    content: list[dict[str, Any]],
 ) -> dict[str, tuple[Any, int]]:
     """The run's step spans; returns the parent (context and start) of each tool call made in a step."""
     contexts: list[tuple[Any, int]] = []
@@ -415,6 +520,7 @@ def _step_spans(
             names.STEP_INDEX: step.index,
             names.STEP_NAME: step.name,
             UNFINISHED: True if unfinished else None,
+            **(content[step.index] if content else {}),
         }
         name = f"{names.CHAT} {run.model}" if run.model else names.CHAT
         maker.add(name, context, parent, "CLIENT", start, end, attributes)
@@ -480,8 +586,11 @@ def to_otel_spans(
     step that made it, with the GenAI semantic conventions' attributes (``gen_ai.usage.input_tokens``,
     ``gen_ai.tool.call.id``, ``gen_ai.response.time_to_first_chunk`` ...). Ids are derived from the thread and
     run ids, so two exports of one log agree. ``agent_name`` names the agent (``gen_ai.agent.name``; AG-UI
-    events do not carry it); ``content=True`` adds the tool calls' arguments and results, which the
-    conventions leave opt-in; ``resource`` defaults to ``service.name=agui-notebook``.
+    events do not carry it); ``content=True`` adds what the conventions leave opt-in: the tool calls'
+    arguments and results, and on the run and step spans ``gen_ai.input.messages`` (the run's input, when
+    the log holds it, then the earlier steps' output and tool results), ``gen_ai.output.messages``,
+    ``gen_ai.system_instructions`` and ``gen_ai.response.finish_reasons``; ``resource`` defaults to
+    ``service.name=agui-notebook``.
 
     >>> spans = to_otel_spans([
     ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 1000},
@@ -505,7 +614,7 @@ def to_otel_spans(
     # Tool calls and messages are told apart by run id within one source; a log of several files goes file by file.
     parts = [frame] if len(sources) <= 1 else [frame[frame["source"] == s] for s in sources]
     for part in parts:
-        _spans_of_source(maker, part, occurrences, run_spans, agent_name, content)
+        _spans_of_source(maker, part, occurrences, run_spans, agent_name, content, events)
     return maker.spans
 
 
