@@ -76,11 +76,13 @@ def reasoning_part(text: str) -> dict[str, Any]:
 
 
 def tool_call_part(call_id: str, name: str | None, arguments: Any) -> dict[str, Any]:
-    """A tool call part; ``arguments`` as the parsed JSON value (a text that is not JSON stays text)."""
+    """A tool call part; ``arguments`` as the parsed JSON value (a text that is not JSON stays text; None:
+    none known)."""
     part: dict[str, Any] = {"type": _TOOL_CALL, "id": call_id}
     if name is not None:
         part["name"] = name
-    part["arguments"] = _json_value(arguments) if isinstance(arguments, str) else arguments
+    if arguments is not None:
+        part["arguments"] = _json_value(arguments) if isinstance(arguments, str) else arguments
     return part
 
 
@@ -170,7 +172,7 @@ def output_parts(value: Any) -> list[OutputPart]:
                         _TOOL_CALL,
                         call_id if isinstance(call_id, str) else "",
                         name if isinstance(name, str) else "",
-                        _json_text(part.get("arguments", "")),
+                        "" if part.get("arguments") is None else _json_text(part["arguments"]),
                     )
                 )
     return found

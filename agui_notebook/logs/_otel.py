@@ -325,6 +325,12 @@ def _content_of(source: Any, frame: pd.DataFrame, messages: pd.DataFrame) -> _Co
     return _Content(inputs, texts)
 
 
+def _arguments(call: Record) -> Any:
+    """A call's arguments as the export writes them: the parsed JSON, None when it streamed none or its text
+    is not JSON (which the table does not keep)."""
+    return call["args"] if int(call["args_chars"]) > 0 and bool(call["args_json_valid"]) else None
+
+
 def _json(value: Any) -> str:
     return orjson.dumps(value, default=str).decode()
 
@@ -350,8 +356,7 @@ def _conversation(
         for call_id in step.tools:
             call = by_id.get(call_id)
             if call is not None:
-                arguments = call["args"] if bool(call["args_json_valid"]) else None
-                parts.append(tool_call_part(call_id, _text(call["tool_name"]), arguments))
+                parts.append(tool_call_part(call_id, _text(call["tool_name"]), _arguments(call)))
         last = i == len(steps) - 1
         if step.tools:
             finish = FINISH_TOOL_CALL
@@ -549,10 +554,10 @@ def _tool_spans(
             names.TOOL_NAME: tool_name,
             names.TOOL_CALL_ID: call_id,
             names.CONVERSATION_ID: run.thread_id,
-            names.TOOL_ARGUMENTS: orjson.dumps(call["args"]).decode()
-            if content and bool(call["args_json_valid"])
+            names.TOOL_ARGUMENTS: orjson.dumps(_arguments(call)).decode()
+            if content and _arguments(call) is not None
             else None,
-            names.TOOL_RESULT: _text(call["result"]) if content and not failed else None,
+            names.TOOL_RESULT: _text(call["result"]) if content else None,
             names.ERROR_TYPE: "_OTHER" if failed else None,
             names.RUN_ID: run.run_id,
             names.TOOL_STATUS: str(call["status"]),
