@@ -395,3 +395,25 @@ def test_our_otlp_writer_agrees_with_the_sdk_spans() -> None:
     assert (
         a.drop(columns=["source", "line"]).astype(str).equals(b.drop(columns=["source", "line"]).astype(str))
     )
+
+
+def test_nested_agents_lone_model_spans_and_our_run_statuses() -> None:
+    trace = export(
+        span("21", None, "invoke_agent outer", 0, 900, gen_ai__operation__name="invoke_agent"),
+        span("22", "21", "invoke_agent inner", 100, 500, gen_ai__operation__name="invoke_agent"),
+        span("23", "22", "chat m", 150, 450, gen_ai__operation__name="chat", gen_ai__usage__input_tokens=3),
+        span("31", None, "chat lone", 1000, 1100, gen_ai__operation__name="chat", gen_ai__request__model="m2"),
+        span("41", None, "invoke_agent", 2000, 2100, gen_ai__operation__name="invoke_agent",
+             agui_notebook__run__status="interrupt", agui_notebook__run__interrupts='[{"id": "i1"}]'),
+        span("51", None, "invoke_agent", 3000, 3100, "boom [E7]", gen_ai__operation__name="invoke_agent", error__type="E7"),
+        span("61", None, "invoke_agent", 4000, 4100, gen_ai__operation__name="invoke_agent", agui_notebook__span__unfinished=True),
+    )  # fmt: skip
+    runs = runs_df(trace)
+    assert values(runs["run_id"]) == ["21" * 8, "22" * 8, "31" * 8, "41" * 8, "51" * 8, "61" * 8]
+    assert values(runs["parent_run_id"]) == [None, "21" * 8, None, None, None, None]
+    assert values(runs["status"]) == ["success", "success", "success", "interrupt", "error", "incomplete"]
+    assert values(runs["error"]) == [None, None, None, None, "boom [E7]", None]
+    assert values(runs["model"]) == [None, None, "m2", None, None, None]
+    assert values(runs["input_tokens"]) == [None, 3, None, None, None, None]
+    ending = load_events(trace).query("type == 'RUN_FINISHED'")["event"].tolist()[3]
+    assert ending["outcome"] == {"type": "interrupt", "interrupts": [{"id": "i1"}]}
