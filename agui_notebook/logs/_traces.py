@@ -30,6 +30,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
+from agui_notebook._errors import internal_failure
 from agui_notebook._shown import json_kind, shown
 from agui_notebook.wire._json import JSONDecodeError, decode_json, json_error_text
 from agui_notebook.wire._reader import BOM
@@ -294,7 +297,10 @@ def _item_spans(name: str, items: list[Any], problems: Problems) -> list[_Span]:
     out: list[_Span] = []
     for position, item in enumerate(items, 1):
         if is_span(item):
-            span = _readable_span(item, position)
+            try:
+                span = _readable_span(item, position)
+            except Exception as exc:  # a span-like object of someone else's that fails when read
+                span = f"the span cannot be read ({internal_failure(exc)})"
             if isinstance(span, str):
                 problems.add(name, position, f"span {position}: {span}")
             else:
@@ -333,8 +339,6 @@ def _json_text(value: Any) -> str | None:
         return None
     if isinstance(value, str):
         return value
-    import orjson
-
     try:
         return orjson.dumps(value, default=str).decode()
     except TypeError:

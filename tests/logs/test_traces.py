@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from agui_notebook import AguiNotebookError, EventParseError
+from agui_notebook import AguiNotebookError, EventParseError, inspect_run
 from agui_notebook.inspection import diff_runs, expect, fork
 from agui_notebook.logs import export_otel, load_events, messages_df, runs_df, summarize, tool_calls_df
 from tests.logs.samples import CAPTURES, T0, known_events, values
@@ -307,6 +307,8 @@ def test_the_inspection_tools_take_spans() -> None:
     assert [m.role for m in forked.messages] == ["reasoning", "assistant", "tool", "assistant"]
     assert forked.messages[2].content == "rainy"
     assert summarize(captured.spans).loc["tool_latency_s", "count"] == 1
+    inspector = inspect_run(captured.spans)
+    assert (len(inspector.events), inspector.selected_event["type"]) == (18, "RUN_FINISHED")
 
 
 # --- what is not spans, and garbled spans ------------------------------------------------------------------------
