@@ -419,3 +419,14 @@ def test_nested_agents_lone_model_spans_and_our_run_statuses() -> None:
     assert values(runs["input_tokens"]) == [None, 3, None, None, None, None]
     ending = load_events(trace).query("type == 'RUN_FINISHED'")["event"].tolist()[3]
     assert ending["outcome"] == {"type": "interrupt", "interrupts": [{"id": "i1"}]}
+
+
+def test_a_large_otlp_json_lines_file_is_read_whole_not_cut_into_slices(tmp_path: Path) -> None:
+    from agui_notebook.logs._file_slices import split_large_files
+
+    path = tmp_path / "big.jsonl"
+    path.write_text(
+        "\n".join(json.dumps(export(s)) for s in GENAI_TRACE["resourceSpans"][0]["scopeSpans"][0]["spans"])
+    )
+    assert split_large_files([str(path)], slice_bytes=100) == [str(path)]
+    assert runs_df(str(path))["tool_calls"].tolist() == [1]  # the trace's four lines, one run
