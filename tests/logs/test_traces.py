@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from agui_notebook import AguiNotebookError, EventParseError, inspect_run
+from agui_notebook import AguiNotebookError, EventParseError, OptionalDependencyError, inspect_run
 from agui_notebook.inspection import diff_runs, expect, fork
 from agui_notebook.logs import export_otel, load_events, messages_df, runs_df, summarize, tool_calls_df
 from tests.logs.samples import CAPTURES, T0, known_events, values
@@ -430,3 +430,27 @@ def test_a_large_otlp_json_lines_file_is_read_whole_not_cut_into_slices(tmp_path
     )
     assert split_large_files([str(path)], slice_bytes=100) == [str(path)]
     assert runs_df(str(path))["tool_calls"].tolist() == [1]  # the trace's four lines, one run
+
+
+def test_without_the_conventions_packages_logs_still_load_and_spans_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import builtins
+    import sys
+
+    real_import = builtins.__import__
+
+    def no_conventions(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith(("openinference", "opentelemetry.semconv")):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    import agui_notebook.logs
+
+    for module in ("_traces", "_otel_names"):  # imported already: as if for the first time
+        monkeypatch.delitem(sys.modules, f"agui_notebook.logs.{module}", raising=False)
+        monkeypatch.delattr(agui_notebook.logs, module, raising=False)
+    monkeypatch.setattr(builtins, "__import__", no_conventions)
+    assert runs_df(known_events())["run_id"].tolist() == ["r1", "r2", "r3", "r4"]
+    with pytest.raises(OptionalDependencyError, match=r"pip install 'agui-notebook\[otel\]'"):
+        load_events(json.dumps(GENAI_TRACE))
