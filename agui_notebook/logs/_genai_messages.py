@@ -25,6 +25,7 @@ __all__ = [
     "FINISH_TOOL_CALL",
     "OutputPart",
     "agui_input_messages",
+    "agui_messages",
     "message",
     "output_parts",
     "reasoning_part",
@@ -176,3 +177,61 @@ def output_parts(value: Any) -> list[OutputPart]:
                     )
                 )
     return found
+
+
+def _texts(parts: list[Any]) -> list[str]:
+    return [
+        part["content"]
+        for part in parts
+        if isinstance(part, dict) and part.get("type") == _TEXT and isinstance(part.get("content"), str)
+    ]
+
+
+def agui_messages(messages: Any, system: Any, prefix: str) -> list[dict[str, Any]]:
+    """GenAI input messages (and system instructions) as AG-UI messages, ids ``<prefix>-<n>``: a run input
+    read back. Text parts join into a message's content, tool calls become ``toolCalls``, each tool call
+    response (under ``tool`` or, as pydantic-ai writes them, ``user``) a tool message; other parts are left out.
+
+    >>> agui_messages('[{"role": "user", "parts": [{"type": "text", "content": "Hi"}]}]', None, "s")
+    [{'id': 's-0', 'role': 'user', 'content': 'Hi'}]
+    """
+    out: list[dict[str, Any]] = [
+        {"id": f"{prefix}-system-{i}", "role": "system", "content": text}
+        for i, text in enumerate(_texts(_messages(system)))
+    ]
+    for i, item in enumerate(_messages(messages)):
+        if not isinstance(item, dict) or not isinstance(item.get("parts"), list):
+            continue
+        role, parts, message_id = item.get("role"), item["parts"], f"{prefix}-{i}"
+        text = "".join(_texts(parts))
+        if role in ("system", "developer", "user") and text:
+            out.append({"id": message_id, "role": role, "content": text})
+        elif role == "assistant":
+            calls = [
+                {
+                    "id": part["id"],
+                    "type": "function",
+                    "function": {
+                        "name": part.get("name") if isinstance(part.get("name"), str) else "",
+                        "arguments": "" if part.get("arguments") is None else _json_text(part["arguments"]),
+                    },
+                }
+                for part in parts
+                if isinstance(part, dict) and part.get("type") == _TOOL_CALL and isinstance(part.get("id"), str)
+            ]
+            message: dict[str, Any] = {"id": message_id, "role": "assistant", "content": text}
+            if calls:
+                message["toolCalls"] = calls
+            out.append(message)
+        for j, part in enumerate(parts):
+            if isinstance(part, dict) and part.get("type") == _TOOL_RESPONSE and isinstance(part.get("id"), str):
+                response = part.get("response", part.get("result"))
+                out.append(
+                    {
+                        "id": f"{message_id}-{j}",
+                        "role": "tool",
+                        "toolCallId": part["id"],
+                        "content": "" if response is None else _json_text(response),
+                    }
+                )
+    return out

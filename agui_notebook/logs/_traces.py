@@ -38,7 +38,7 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json, json_error_te
 from agui_notebook.wire._reader import BOM
 
 from . import _otel_names as names
-from ._genai_messages import OutputPart, output_parts
+from ._genai_messages import OutputPart, agui_messages, output_parts
 from ._read import NO_TIME, Batch, Problems, made_batch
 from ._span_input import RESOURCE_SPANS, is_span
 
@@ -679,6 +679,19 @@ def _tool_events(events: _RunEvents, span: _Span, call_id: str, announced: set[s
     events.add(end, 5, event, span.end, span.line)
 
 
+def _run_input(run: _Run, thread: str, run_id: str) -> dict[str, Any] | None:
+    """The run's input as RUN_STARTED's ``input`` (so ``fork`` and the inspector see the user's messages):
+    the agent span's ``gen_ai.input.messages``, else its first model span's, with the system instructions."""
+    for span in (run.span, *run.models[:1]):
+        attributes = span.attributes
+        messages = agui_messages(
+            attributes.get(names.INPUT_MESSAGES), attributes.get(names.SYSTEM_INSTRUCTIONS), f"{span.id}-input"
+        )
+        if messages:
+            return {"threadId": thread, "runId": run_id, "messages": messages}
+    return None
+
+
 def _run_events(
     run: _Run, run_ids: dict[int, str], thread: str
 ) -> list[tuple[dict[str, Any], int | None, int]]:
@@ -691,6 +704,9 @@ def _run_events(
     )
     if parent is not None:
         started["parentRunId"] = parent
+    run_input = _run_input(run, thread, run_id)
+    if run_input is not None:
+        started["input"] = run_input
     start = span.start if span.start is not None else 0
     events.add(start, 0, started, span.start, span.line)
     outputs = {id(model): _output_parts(model) for model in run.models}

@@ -304,8 +304,9 @@ def test_the_inspection_tools_take_spans() -> None:
     table = diff_runs(captured.spans, captured.events).table
     assert "tool_args_changed" not in set(table.get("change", []))
     forked = fork(captured.spans, tool_results={"call_w1": "rainy"})
-    assert [m.role for m in forked.messages] == ["reasoning", "assistant", "tool", "assistant"]
-    assert forked.messages[2].content == "rainy"
+    # The first chat span's input messages are the run's input: the user's question comes back with it.
+    assert [m.role for m in forked.messages] == ["user", "reasoning", "assistant", "tool", "assistant"]
+    assert (forked.messages[0].content, forked.messages[3].content) == ("What's the weather?", "rainy")
     assert summarize(captured.spans).loc["tool_latency_s", "count"] == 1
     inspector = inspect_run(captured.spans)
     assert (len(inspector.events), inspector.selected_event["type"]) == (18, "RUN_FINISHED")
@@ -454,3 +455,33 @@ def test_without_the_conventions_packages_logs_still_load_and_spans_say_what_to_
     assert runs_df(known_events())["run_id"].tolist() == ["r1", "r2", "r3", "r4"]
     with pytest.raises(OptionalDependencyError, match=r"pip install 'agui-notebook\[otel\]'"):
         load_events(json.dumps(GENAI_TRACE))
+
+
+def test_the_run_input_reads_back_from_the_input_messages() -> None:
+    from agui_notebook.logs import to_otel_spans
+
+    run_input = {"threadId": "t", "runId": "r", "messages": [
+        {"id": "s", "role": "system", "content": "Be brief."},
+        {"id": "u", "role": "user", "content": "Weather?"},
+        {"id": "a", "role": "assistant", "content": "", "toolCalls": [
+            {"id": "c0", "type": "function", "function": {"name": "w", "arguments": '{"x": 1}'}}]},
+        {"id": "k", "role": "tool", "toolCallId": "c0", "content": "rain"},
+    ]}  # fmt: skip
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": run_input, "timestamp": T0},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "Rain.", "timestamp": T0 + 10},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": T0 + 20},
+    ]
+    back = load_events(to_otel_spans(events, content=True))["event"][0]["input"]["messages"]
+    assert [(m["role"], m.get("content"), m.get("toolCalls"), m.get("toolCallId")) for m in back] == [
+        ("system", "Be brief.", None, None),
+        ("user", "Weather?", None, None),
+        (
+            "assistant",
+            "",
+            [{"id": "c0", "type": "function", "function": {"name": "w", "arguments": '{"x":1}'}}],
+            None,
+        ),
+        ("tool", "rain", None, "c0"),
+    ]
+    assert fork(to_otel_spans(events, content=True)).messages[-1].content == "Rain."
