@@ -217,14 +217,21 @@ def agui_messages(messages: Any, system: Any, prefix: str) -> list[dict[str, Any
                     },
                 }
                 for part in parts
-                if isinstance(part, dict) and part.get("type") == _TOOL_CALL and isinstance(part.get("id"), str)
+                if isinstance(part, dict)
+                and part.get("type") == _TOOL_CALL
+                and isinstance(part.get("id"), str)
+                and part["id"]
             ]
             message: dict[str, Any] = {"id": message_id, "role": "assistant", "content": text}
             if calls:
                 message["toolCalls"] = calls
             out.append(message)
         for j, part in enumerate(parts):
-            if isinstance(part, dict) and part.get("type") == _TOOL_RESPONSE and isinstance(part.get("id"), str):
+            if (
+                isinstance(part, dict)
+                and part.get("type") == _TOOL_RESPONSE
+                and isinstance(part.get("id"), str)
+            ):
                 response = part.get("response", part.get("result"))
                 out.append(
                     {

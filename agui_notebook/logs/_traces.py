@@ -38,7 +38,14 @@ from agui_notebook.wire._json import JSONDecodeError, decode_json, json_error_te
 from agui_notebook.wire._reader import BOM
 
 from . import _otel_names as names
-from ._genai_messages import OutputPart, agui_messages, output_parts
+from ._genai_messages import (
+    OutputPart,
+    agui_messages,
+    output_parts,
+    text_part,
+    tool_call_part,
+    tool_response_part,
+)
 from ._read import NO_TIME, Batch, Problems, made_batch
 from ._span_input import RESOURCE_SPANS, is_span
 
@@ -468,40 +475,46 @@ def _usage(run: _Run) -> list[dict[str, Any]]:
     return [counts, *({"model": m} for m in models)]
 
 
-def _oi_output_parts(attributes: dict[str, Any]) -> list[OutputPart]:
-    """OpenInference's flattened ``llm.output_messages.<i>.message.*`` attributes as output parts."""
-    parts: list[OutputPart] = []
-    prefix = names.OI.LLM_OUTPUT_MESSAGES
+def _oi_messages(attributes: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
+    """OpenInference's flattened ``<prefix>.<i>.message.*`` attributes (``llm.input_messages``,
+    ``llm.output_messages``) as messages of the GenAI conventions' shape (``_genai_messages`` reads them)."""
+    messages: list[dict[str, Any]] = []
     i = 0
     while any(key.startswith(f"{prefix}.{i}.") for key in attributes):
         base = f"{prefix}.{i}."
+        role = attributes.get(base + names.OI_MESSAGE.MESSAGE_ROLE)
         content = attributes.get(base + names.OI_MESSAGE.MESSAGE_CONTENT)
-        if isinstance(content, str) and content:
-            parts.append(("text", content))
+        answered = attributes.get(base + names.OI_MESSAGE.MESSAGE_TOOL_CALL_ID)
+        parts: list[dict[str, Any]] = []
+        if isinstance(answered, str) and role == "tool":
+            parts.append(tool_response_part(answered, content if isinstance(content, str) else ""))
+        elif isinstance(content, str) and content:
+            parts.append(text_part(content))
         j = 0
         calls = base + names.OI_MESSAGE.MESSAGE_TOOL_CALLS
         while any(key.startswith(f"{calls}.{j}.") for key in attributes):
             call = f"{calls}.{j}."
             call_id = attributes.get(call + names.OI_TOOL_CALL.TOOL_CALL_ID)
             name = attributes.get(call + names.OI_TOOL_CALL.TOOL_CALL_FUNCTION_NAME)
-            arguments = _json_text(
-                attributes.get(call + names.OI_TOOL_CALL.TOOL_CALL_FUNCTION_ARGUMENTS_JSON)
-            )
+            arguments = attributes.get(call + names.OI_TOOL_CALL.TOOL_CALL_FUNCTION_ARGUMENTS_JSON)
             parts.append(
-                (
-                    "tool_call",
+                tool_call_part(
                     call_id if isinstance(call_id, str) else "",
-                    name if isinstance(name, str) else "",
-                    arguments or "",
+                    name if isinstance(name, str) else None,
+                    arguments if isinstance(arguments, str) else None,
                 )
             )
             j += 1
+        messages.append({"role": role if isinstance(role, str) else "assistant", "parts": parts})
         i += 1
-    return parts
+    return messages
 
 
 def _output_parts(span: _Span) -> list[OutputPart]:
-    return output_parts(span.attributes.get(names.OUTPUT_MESSAGES)) or _oi_output_parts(span.attributes)
+    attributes = span.attributes
+    return output_parts(attributes.get(names.OUTPUT_MESSAGES)) or output_parts(
+        _oi_messages(attributes, names.OI.LLM_OUTPUT_MESSAGES)
+    )
 
 
 def _tool_call_ids(run: _Run, outputs: dict[int, list[OutputPart]]) -> dict[int, str]:
@@ -684,9 +697,8 @@ def _run_input(run: _Run, thread: str, run_id: str) -> dict[str, Any] | None:
     the agent span's ``gen_ai.input.messages``, else its first model span's, with the system instructions."""
     for span in (run.span, *run.models[:1]):
         attributes = span.attributes
-        messages = agui_messages(
-            attributes.get(names.INPUT_MESSAGES), attributes.get(names.SYSTEM_INSTRUCTIONS), f"{span.id}-input"
-        )
+        given = attributes.get(names.INPUT_MESSAGES) or _oi_messages(attributes, names.OI.LLM_INPUT_MESSAGES)
+        messages = agui_messages(given, attributes.get(names.SYSTEM_INSTRUCTIONS), f"{span.id}-input")
         if messages:
             return {"threadId": thread, "runId": run_id, "messages": messages}
     return None

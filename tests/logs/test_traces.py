@@ -172,7 +172,9 @@ def test_openinference_spans_read_by_their_own_attributes() -> None:
         span("11", None, "agent", 0, 500, openinference__span__kind="AGENT", session__id="chat-3"),
         span("12", "11", "llm", 10, 200, openinference__span__kind="LLM", llm__model_name="claude-x",
              llm__token_count__prompt=40, llm__token_count__completion=7, llm__token_count__total=47,
-             **{"llm__output_messages__0__message__role": "assistant",
+             **{"llm__input_messages__0__message__role": "user",
+                "llm__input_messages__0__message__content": "Find otel",
+                "llm__output_messages__0__message__role": "assistant",
                 "llm__output_messages__0__message__content": "Let me look.",
                 "llm__output_messages__0__message__tool_calls__0__tool_call__id": "t1",
                 "llm__output_messages__0__message__tool_calls__0__tool_call__function__name": "lookup",
@@ -193,6 +195,10 @@ def test_openinference_spans_read_by_their_own_attributes() -> None:
     assert values(calls["tool_call_id"]) == ["t1"]
     assert values(calls["status"]) == ["error"] and values(calls["error"]) == ["backend down"]
     assert calls["args"].tolist() == [{"q": "otel"}] and values(calls["result"]) == ["no answer"]
+    started = load_events(trace)["event"][0]
+    assert started["input"]["messages"] == [
+        {"id": "12" * 8 + "-input-0", "role": "user", "content": "Find otel"}
+    ]
 
 
 @pytest.mark.parametrize(
