@@ -308,7 +308,10 @@ def test_the_inspection_tools_take_spans() -> None:
     captured = instrumented_run("reasoning_tool_text")
     expect(captured.spans).tool_called("get_weather", city="Paris").text_contains("sunny")
     table = diff_runs(captured.spans, captured.events).table
-    assert "tool_args_changed" not in set(table.get("change", []))
+    # The same conversation, but for what only one side carries: the user's question (the trace's input
+    # messages; the stream has no input), TTFT (the stream's) and the duration (two clocks).
+    assert table["change"].tolist() == ["text_removed", "ttft_s", "duration_s"]
+    assert table["a"].tolist()[:2] == ["What's the weather?", None]
     forked = fork(captured.spans, tool_results={"call_w1": "rainy"})
     # The first chat span's input messages are the run's input: the user's question comes back with it.
     assert [m.role for m in forked.messages] == ["user", "reasoning", "assistant", "tool", "assistant"]
