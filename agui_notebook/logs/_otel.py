@@ -129,7 +129,7 @@ def _ns(value: Any) -> int | None:
 def _read_runs(frame: pd.DataFrame, starts: dict[str, int | None]) -> dict[str, _RunEvents]:
     """Steps, last event time and ending event of each run of one source, from one pass over its events."""
     runs: dict[str, _RunEvents] = {}
-    run_ids = frame["run_id"].to_numpy(dtype=object)
+    run_ids = frame["run_key"].to_numpy(dtype=object)  # a run id used twice is two runs
     types = frame["type"].to_numpy(dtype=object)
     times = frame["time"].to_numpy(dtype="datetime64[ns]").view(np.int64)
     missing = np.iinfo(np.int64).min
@@ -290,6 +290,7 @@ class _RunSpan:
     trace_id: int
     context: Any
     run_id: str
+    run_key: Any
     thread_id: str | None
     start: int
     end: int
@@ -319,7 +320,7 @@ def _content_of(source: Any, frame: pd.DataFrame, messages: pd.DataFrame) -> _Co
     texts = {
         (r, m): (str(k), t if isinstance(t, str) else "")
         for r, m, k, t in zip(
-            messages["run_id"], messages["message_id"], messages["kind"], messages["text"], strict=True
+            messages["run_key"], messages["message_id"], messages["kind"], messages["text"], strict=True
         )
     }
     return _Content(inputs, texts)
@@ -351,7 +352,7 @@ def _conversation(
     for i, step in enumerate(steps):
         parts = []
         for message_id in step.messages:
-            kind, text = content.texts.get((run["run_id"], message_id), ("text", ""))
+            kind, text = content.texts.get((run["run_key"], message_id), ("text", ""))
             parts.append(reasoning_part(text) if kind == "reasoning" else text_part(text))
         for call_id in step.tools:
             call = by_id.get(call_id)
@@ -403,16 +404,16 @@ def _spans_of_source(
     tools = tool_calls_df(frame)
     message_end = {
         (r, m): _ns(e)
-        for r, m, e in zip(messages["run_id"], messages["message_id"], messages["ended_at"], strict=True)
+        for r, m, e in zip(messages["run_key"], messages["message_id"], messages["ended_at"], strict=True)
     }
     tools_by_run: dict[str, list[Record]] = {}
     for record in tools.to_dict("records"):
-        tools_by_run.setdefault(record["run_id"], []).append(record)
-    starts = {run_id: _ns(start) for run_id, start in zip(runs["run_id"], runs["started_at"], strict=True)}
+        tools_by_run.setdefault(record["run_key"], []).append(record)
+    starts = {key: _ns(start) for key, start in zip(runs["run_key"], runs["started_at"], strict=True)}
     run_events = _read_runs(frame, starts)
     for run in runs.to_dict("records"):
-        seen = run_events.get(run["run_id"], _RunEvents())
-        calls = tools_by_run.get(run["run_id"], [])
+        seen = run_events.get(run["run_key"], _RunEvents())
+        calls = tools_by_run.get(run["run_key"], [])
         run_content, step_content = (
             _conversation(run, seen.steps, calls, texts) if texts is not None else ({}, [])
         )
@@ -473,7 +474,7 @@ def _run_span(
         names.USAGE_MODELS: tuple(models) if len(models) > 1 else None,
         names.SOURCE: str(run["source"]),
         names.EVENTS: int(run["events"]),
-        UNFINISHED: True if finished is None else None,
+        UNFINISHED: True if status == "incomplete" else None,  # finished without a time is finished
         NO_TIMES: True if start is None else None,
         **content,
     }
@@ -481,7 +482,7 @@ def _run_span(
     end = end if end is not None else start
     name = f"{names.INVOKE_AGENT} {agent_name}" if agent_name else names.INVOKE_AGENT
     maker.add(name, context, None, "CLIENT", start, end, attributes, error=error, links=links)
-    return _RunSpan(key, trace_id, context, run_id, thread_id, start, end, model, provider)
+    return _RunSpan(key, trace_id, context, run_id, run["run_key"], thread_id, start, end, model, provider)
 
 
 def _step_spans(
@@ -507,7 +508,7 @@ def _step_spans(
             end = _either(step.end, run.end)
             unfinished = not step.finished or step.end is None
         else:  # up to its last output: the END of its messages and of its tool calls' arguments
-            ends = [message_end.get((run.run_id, m)) for m in step.messages]
+            ends = [message_end.get((run.run_key, m)) for m in step.messages]
             ends += [args_end.get(call) for call in step.tools]
             timed = [e for e in ends if e is not None]
             end, unfinished = (max(timed) if timed else start), False

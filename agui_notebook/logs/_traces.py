@@ -719,8 +719,7 @@ def _run_events(
     run_input = _run_input(run, thread, run_id)
     if run_input is not None:
         started["input"] = run_input
-    start = span.start if span.start is not None else 0
-    events.add(start, 0, started, span.start, span.line)
+    events.add(-_MAX_NANOS, 0, started, span.start, span.line)  # first and last, whatever the times say
     outputs = {id(model): _output_parts(model) for model in run.models}
     call_ids = _tool_call_ids(run, outputs)
     tools = {call_ids[id(tool)]: tool for tool in run.tools}
@@ -729,7 +728,6 @@ def _run_events(
         _model_events(events, model, outputs[id(model)], tools, announced)
     for tool in run.tools:
         _tool_events(events, tool, call_ids[id(tool)], announced)
-    end = span.end if span.end is not None else start
     usage = _usage(run)
     if span.failed:
         message, code = _error_text(span)
@@ -746,7 +744,7 @@ def _run_events(
     if ending is not None:
         if usage:
             ending["usage"] = usage
-        events.add(end, 9, ending, span.end, span.line)
+        events.add(_MAX_NANOS, 9, ending, span.end, span.line)
     return events.sorted()
 
 
@@ -769,7 +767,13 @@ def _runs(spans: list[_Span]) -> list[_Run]:
     for run in runs.values():
         run.models.sort(key=lambda s: (s.start or 0, s.line))
         run.tools.sort(key=lambda s: (s.start or 0, s.line))
-    return sorted(runs.values(), key=lambda r: (r.span.start or 0, r.span.line))
+    # By start, but a run that never ended after all the others: its RUN_STARTED, never closed, would claim the
+    # events of a run emitted after it that uses the same run id.
+    return sorted(runs.values(), key=lambda r: (_unended(r.span), r.span.start or 0, r.span.line))
+
+
+def _unended(span: _Span) -> bool:
+    return not span.failed and _outcome(span) is None
 
 
 def _thread(run: _Run) -> str:

@@ -447,6 +447,13 @@ def test_any_event_sequence_exports_valid_spans(items: list[tuple[dict[str, Any]
         if span.parent is not None:
             parent = next(s for s in spans if s.context == span.parent)
             assert parent.attributes["gen_ai.operation.name"] in ("invoke_agent", "chat")
+    # With the conversation, read back: the same runs, in the same states, with the same text (in the order of
+    # their spans' starts: an untimed run is placed at the epoch, before the timed ones).
+    back = runs_df(to_otel_spans(events, content=True))
+    facts = ["status", "tool_calls"]
+    if not any(event["type"].startswith("STEP_") for event in events):  # else output outside a step has no span
+        facts += ["text_chars", "reasoning_chars"]
+    assert sorted(map(tuple, back[facts].values.tolist())) == sorted(map(tuple, runs[facts].values.tolist()))
 
 
 # --- the real OTLP/HTTP exporter against a receiver on 127.0.0.1 ---------------------------------------------
