@@ -74,7 +74,7 @@ RUN_KEY_MEANING = "the run: its `run_id`, numbered (`r#1`, `r#2`) when several r
 EVENT_COLUMNS: tuple[Column, ...] = (
     Column(
         "source",
-        "where the event was read from: the file path, or `<text>`, `<events>`, `<recorder>`",
+        "where the event was read from: the file path, or `<text>`, `<events>`, `<recorder>`, `<spans>`",
         dtype="category",
     ),
     Column(

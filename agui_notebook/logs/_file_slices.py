@@ -8,7 +8,8 @@ name and its real line numbers. A range holds whole runs, so memory holds one sl
 the workers or the cluster as files do; a run that still spans two slices (runs interleaved in one log) has its
 slices read together, as runs cut across files are.
 
-Compressed logs and other formats (SSE, a JSON array) are not cut: they are read whole.
+Compressed logs and other formats (SSE, a JSON array, OTLP/JSON spans, whose traces cross lines) are not cut:
+they are read whole.
 
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "run.jsonl")
@@ -28,6 +29,8 @@ import orjson
 
 from agui_notebook._errors import SourceError
 from agui_notebook.wire._reader import BOM
+
+from ._span_input import is_otlp_json
 
 __all__ = ["SLICE_BYTES", "FileSlice", "piece_size", "split_large_files"]
 
@@ -92,11 +95,11 @@ def piece_size(path: str | FileSlice) -> int:
 
 
 def _is_plain_jsonl(path: str) -> bool:
-    """A log whose first value starts a JSON object on its own line (not gzip, SSE or a JSON array)."""
+    """A log whose first value starts a JSON object on its own line (not gzip, SSE, a JSON array or spans)."""
     with open(path, "rb") as handle:
         head = handle.read(4096)
     head = head.removeprefix(BOM).lstrip(b" \t\r\n")
-    return head[:1] == b"{"
+    return head[:1] == b"{" and not is_otlp_json(head)
 
 
 def _slices(path: str, size: int, slice_bytes: int) -> Iterator[FileSlice]:

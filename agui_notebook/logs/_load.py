@@ -59,7 +59,8 @@ def load_events(
     paths, an open file, raw JSONL/JSON/SSE text, a list of events (dicts or ``ag_ui.core`` models) or of
     recorder records, or anything with an ``events`` list of records (an ``EventRecorder``, a ChatWidget).
     Lines may be bare events or :class:`RecordedEvent` records; AI SDK UI-message streams are read as the
-    equivalent AG-UI events.
+    equivalent AG-UI events. OpenTelemetry spans (OTLP/JSON files or text, a list of SDK ``ReadableSpan``s,
+    an ``InMemorySpanExporter``) are read as the runs they trace (docs/otel.md).
 
     Gzip-compressed logs are read as they are (told by their first bytes; a folder's ``*.jsonl.gz`` and the
     like); a folder's suffixes match in any case, and the entries of a folder that are not logs, and the

@@ -38,8 +38,20 @@ from agui_notebook._shown import shown
 
 from .._types import EventsOrSource
 from .._version import __version__
+from . import _otel_names as names
+from ._genai_messages import (
+    FINISH_ERROR,
+    FINISH_STOP,
+    FINISH_TOOL_CALL,
+    agui_input_messages,
+    message,
+    reasoning_part,
+    text_part,
+    tool_call_part,
+    tool_response_part,
+)
 from ._kinds import DELTA_TYPES, MESSAGE_TYPES, RUN_END_TYPES, TOOL_CALL_TYPES
-from ._load import events_table
+from ._load import events_table, recorded_run_inputs
 from .tables._messages import messages_df
 from .tables._runs import runs_df
 from .tables._tool_calls import tool_calls_df
@@ -54,11 +66,8 @@ __all__ = ["export_otel", "to_otel_spans"]
 Record: TypeAlias = "dict[Hashable, Any]"
 """One row of a logs table as ``DataFrame.to_dict("records")`` gives it."""
 
-UNFINISHED = "agui_notebook.span.unfinished"
-"""True on a span whose end is not in the log (a run without RUN_FINISHED, a step never finished, a tool
-call without a result): it ends at the last event seen of its run."""
-NO_TIMES = "agui_notebook.span.untimed"
-"""True on a span none of whose events has a time: it is placed at the epoch (or at its parent's start)."""
+UNFINISHED = names.UNFINISHED
+NO_TIMES = names.NO_TIMES
 
 _STEP_TYPES = frozenset({"STEP_STARTED", "STEP_FINISHED"})
 _OUTPUT_TYPES = (MESSAGE_TYPES | TOOL_CALL_TYPES) - {"TOOL_CALL_RESULT"}
@@ -120,7 +129,7 @@ def _ns(value: Any) -> int | None:
 def _read_runs(frame: pd.DataFrame, starts: dict[str, int | None]) -> dict[str, _RunEvents]:
     """Steps, last event time and ending event of each run of one source, from one pass over its events."""
     runs: dict[str, _RunEvents] = {}
-    run_ids = frame["run_id"].to_numpy(dtype=object)
+    run_ids = frame["run_key"].to_numpy(dtype=object)  # a run id used twice is two runs
     types = frame["type"].to_numpy(dtype=object)
     times = frame["time"].to_numpy(dtype="datetime64[ns]").view(np.int64)
     missing = np.iinfo(np.int64).min
@@ -281,11 +290,103 @@ class _RunSpan:
     trace_id: int
     context: Any
     run_id: str
+    run_key: Any
     thread_id: str | None
     start: int
     end: int
     model: str | None
     provider: str | None
+
+
+@dataclass
+class _Content:
+    """What ``content=True`` reads: each run's input messages (AG-UI) and each message's kind and text."""
+
+    inputs: dict[str, Any]
+    texts: dict[tuple[Any, Any], tuple[str, str]]
+
+
+def _content_of(source: Any, frame: pd.DataFrame, messages: pd.DataFrame) -> _Content:
+    """The run inputs a log holds (RUN_STARTED's ``input``, a chat's run-start records) and the messages' texts."""
+    inputs: dict[str, Any] = {}
+    for _, recorded in recorded_run_inputs(source, frame):
+        if isinstance(recorded.get("runId"), str):
+            inputs.setdefault(recorded["runId"], recorded.get("messages"))
+    rows = np.flatnonzero((frame["type"] == "RUN_STARTED").to_numpy())
+    for event in frame["event"].array[rows] if len(rows) else ():
+        run_input = event.get("input") if isinstance(event, dict) else None
+        if isinstance(run_input, dict) and isinstance(event.get("runId"), str):
+            inputs.setdefault(event["runId"], run_input.get("messages"))
+    texts = {
+        (r, m): (str(k), t if isinstance(t, str) else "")
+        for r, m, k, t in zip(
+            messages["run_key"], messages["message_id"], messages["kind"], messages["text"], strict=True
+        )
+    }
+    return _Content(inputs, texts)
+
+
+def _arguments(call: Record) -> Any:
+    """A call's arguments as the export writes them: the parsed JSON, None when it streamed none or its text
+    is not JSON (which the table does not keep)."""
+    return call["args"] if int(call["args_chars"]) > 0 and bool(call["args_json_valid"]) else None
+
+
+def _json(value: Any) -> str:
+    return orjson.dumps(value, default=str).decode()
+
+
+def _conversation(
+    run: Record, steps: list[_Step], calls: list[Record], content: _Content
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The GenAI content attributes of a run span and of each of its step spans: what each step was sent
+    (the run's input, then the earlier steps' output and tool results) and what it answered."""
+    run_id = str(run["run_id"])
+    history, system = agui_input_messages(content.inputs.get(run_id))
+    run_input = list(history)
+    by_id = {str(call["tool_call_id"]): call for call in calls}
+    failed = str(run["status"]) == "error"
+    outputs: list[dict[str, Any]] = []
+    per_step: list[dict[str, Any]] = []
+    finish: str | None = None
+    for i, step in enumerate(steps):
+        parts = []
+        for message_id in step.messages:
+            kind, text = content.texts.get((run["run_key"], message_id), ("text", ""))
+            parts.append(reasoning_part(text) if kind == "reasoning" else text_part(text))
+        for call_id in step.tools:
+            call = by_id.get(call_id)
+            if call is not None:
+                parts.append(tool_call_part(call_id, _text(call["tool_name"]), _arguments(call)))
+        last = i == len(steps) - 1
+        if step.tools:
+            finish = FINISH_TOOL_CALL
+        elif failed and last:
+            finish = FINISH_ERROR
+        else:
+            finish = FINISH_STOP if step.finished else None
+        output = message("assistant", parts, finish)
+        outputs.append(output)
+        per_step.append(
+            {
+                names.INPUT_MESSAGES: _json(history) if history else None,
+                names.OUTPUT_MESSAGES: _json([output]),
+                names.SYSTEM_INSTRUCTIONS: _json(system) if system else None,
+                names.FINISH_REASONS: (finish,) if finish else None,
+            }
+        )
+        history = [*history, message("assistant", parts)]
+        for call_id in step.tools:
+            call = by_id.get(call_id)
+            if call is not None and str(call["status"]) in ("ok", "error") and _text(call["result"]) is not None:
+                history.append(message("tool", [tool_response_part(call_id, call["result"])]))
+    run_attributes = {
+        names.INPUT_MESSAGES: _json(run_input) if run_input else None,
+        names.OUTPUT_MESSAGES: _json(outputs) if outputs else None,
+        names.SYSTEM_INSTRUCTIONS: _json(system) if system else None,
+        names.FINISH_REASONS: (finish,) if finish else None,
+    }
+    return run_attributes, per_step
 
 
 def _spans_of_source(
@@ -295,24 +396,29 @@ def _spans_of_source(
     run_spans: dict[tuple[Any, Any], Any],
     agent_name: str | None,
     content: bool,
+    source: Any,
 ) -> None:
     runs = runs_df(frame)
     messages = messages_df(frame)
+    texts = _content_of(source, frame, messages) if content else None
     tools = tool_calls_df(frame)
     message_end = {
         (r, m): _ns(e)
-        for r, m, e in zip(messages["run_id"], messages["message_id"], messages["ended_at"], strict=True)
+        for r, m, e in zip(messages["run_key"], messages["message_id"], messages["ended_at"], strict=True)
     }
     tools_by_run: dict[str, list[Record]] = {}
     for record in tools.to_dict("records"):
-        tools_by_run.setdefault(record["run_id"], []).append(record)
-    starts = {run_id: _ns(start) for run_id, start in zip(runs["run_id"], runs["started_at"], strict=True)}
+        tools_by_run.setdefault(record["run_key"], []).append(record)
+    starts = {key: _ns(start) for key, start in zip(runs["run_key"], runs["started_at"], strict=True)}
     run_events = _read_runs(frame, starts)
     for run in runs.to_dict("records"):
-        seen = run_events.get(run["run_id"], _RunEvents())
-        calls = tools_by_run.get(run["run_id"], [])
-        run_span = _run_span(maker, run, seen, occurrences, run_spans, agent_name)
-        tool_parents = _step_spans(maker, run_span, seen.steps, calls, message_end)
+        seen = run_events.get(run["run_key"], _RunEvents())
+        calls = tools_by_run.get(run["run_key"], [])
+        run_content, step_content = (
+            _conversation(run, seen.steps, calls, texts) if texts is not None else ({}, [])
+        )
+        run_span = _run_span(maker, run, seen, occurrences, run_spans, agent_name, run_content)
+        tool_parents = _step_spans(maker, run_span, seen.steps, calls, message_end, step_content)
         _tool_spans(maker, run_span, calls, tool_parents, content)
 
 
@@ -323,6 +429,7 @@ def _run_span(
     occurrences: dict[tuple[Any, Any], int],
     run_spans: dict[tuple[Any, Any], Any],
     agent_name: str | None,
+    content: dict[str, Any],
 ) -> _RunSpan:
     run_id, thread_id = str(run["run_id"]), _text(run["thread_id"])
     number = occurrences.get((thread_id, run_id), 0)
@@ -344,37 +451,38 @@ def _run_span(
     links = []
     if parent_run is not None and (thread_id, parent_run) in run_spans:
         links.append(
-            maker.trace.Link(run_spans[(thread_id, parent_run)], {"agui_notebook.link": "parent_run"})
+            maker.trace.Link(run_spans[(thread_id, parent_run)], {names.LINK: "parent_run"})
         )
     run_spans[(thread_id, run_id)] = context
     attributes: dict[str, Any] = {
-        "gen_ai.operation.name": "invoke_agent",
-        "gen_ai.agent.name": agent_name,
-        "gen_ai.provider.name": provider,
-        "gen_ai.conversation.id": thread_id,
-        "gen_ai.request.model": model,
-        "gen_ai.response.model": model,
-        "gen_ai.usage.input_tokens": _number(run["input_tokens"]),
-        "gen_ai.usage.output_tokens": _number(run["output_tokens"]),
-        "gen_ai.usage.reasoning.output_tokens": _number(run["reasoning_tokens"]),
-        "gen_ai.usage.cache_read.input_tokens": _number(run["cached_input_tokens"]),
-        "gen_ai.response.time_to_first_chunk": _number(run["ttft_s"]),
-        "error.type": str(ending.get("code") or "_OTHER") if error is not None else None,
-        "agui_notebook.run.id": run_id,
-        "agui_notebook.run.parent_id": parent_run,
-        "agui_notebook.run.status": status,
-        "agui_notebook.run.interrupts": orjson.dumps(interrupts).decode() if interrupts else None,
-        "agui_notebook.usage.models": tuple(models) if len(models) > 1 else None,
-        "agui_notebook.source": str(run["source"]),
-        "agui_notebook.events": int(run["events"]),
-        UNFINISHED: True if finished is None else None,
+        names.OPERATION: names.INVOKE_AGENT,
+        names.AGENT_NAME: agent_name,
+        names.PROVIDER: provider,
+        names.CONVERSATION_ID: thread_id,
+        names.REQUEST_MODEL: model,
+        names.RESPONSE_MODEL: model,
+        names.USAGE["inputTokens"]: _number(run["input_tokens"]),
+        names.USAGE["outputTokens"]: _number(run["output_tokens"]),
+        names.USAGE["reasoningTokens"]: _number(run["reasoning_tokens"]),
+        names.USAGE["cachedInputTokens"]: _number(run["cached_input_tokens"]),
+        names.TIME_TO_FIRST_CHUNK: _number(run["ttft_s"]),
+        names.ERROR_TYPE: str(ending.get("code") or "_OTHER") if error is not None else None,
+        names.RUN_ID: run_id,
+        names.RUN_PARENT_ID: parent_run,
+        names.RUN_STATUS: status,
+        names.RUN_INTERRUPTS: orjson.dumps(interrupts).decode() if interrupts else None,
+        names.USAGE_MODELS: tuple(models) if len(models) > 1 else None,
+        names.SOURCE: str(run["source"]),
+        names.EVENTS: int(run["events"]),
+        UNFINISHED: True if status == "incomplete" else None,  # finished without a time is finished
         NO_TIMES: True if start is None else None,
+        **content,
     }
     start = start if start is not None else 0
     end = end if end is not None else start
-    name = f"invoke_agent {agent_name}" if agent_name else "invoke_agent"
+    name = f"{names.INVOKE_AGENT} {agent_name}" if agent_name else names.INVOKE_AGENT
     maker.add(name, context, None, "CLIENT", start, end, attributes, error=error, links=links)
-    return _RunSpan(key, trace_id, context, run_id, thread_id, start, end, model, provider)
+    return _RunSpan(key, trace_id, context, run_id, run["run_key"], thread_id, start, end, model, provider)
 
 
 def _step_spans(
@@ -383,6 +491,7 @@ def _step_spans(
     steps: list[_Step],
     calls: list[Record],
     message_end: dict[tuple[Any, Any], int | None],
+    content: list[dict[str, Any]],
 ) -> dict[str, tuple[Any, int]]:
     """The run's step spans; returns the parent (context and start) of each tool call made in a step."""
     contexts: list[tuple[Any, int]] = []
@@ -399,26 +508,27 @@ def _step_spans(
             end = _either(step.end, run.end)
             unfinished = not step.finished or step.end is None
         else:  # up to its last output: the END of its messages and of its tool calls' arguments
-            ends = [message_end.get((run.run_id, m)) for m in step.messages]
+            ends = [message_end.get((run.run_key, m)) for m in step.messages]
             ends += [args_end.get(call) for call in step.tools]
             timed = [e for e in ends if e is not None]
             end, unfinished = (max(timed) if timed else start), False
         first_chunk = step.first_chunk
         attributes = {
-            "gen_ai.operation.name": "chat",
-            "gen_ai.provider.name": run.provider,
-            "gen_ai.request.model": run.model,
-            "gen_ai.response.model": run.model,
-            "gen_ai.conversation.id": run.thread_id,
-            "gen_ai.response.time_to_first_chunk": (first_chunk - step.start) / 1e9
+            names.OPERATION: names.CHAT,
+            names.PROVIDER: run.provider,
+            names.REQUEST_MODEL: run.model,
+            names.RESPONSE_MODEL: run.model,
+            names.CONVERSATION_ID: run.thread_id,
+            names.TIME_TO_FIRST_CHUNK: (first_chunk - step.start) / 1e9
             if first_chunk is not None and step.start is not None
             else None,
-            "agui_notebook.run.id": run.run_id,
-            "agui_notebook.step.index": step.index,
-            "agui_notebook.step.name": step.name,
+            names.RUN_ID: run.run_id,
+            names.STEP_INDEX: step.index,
+            names.STEP_NAME: step.name,
             UNFINISHED: True if unfinished else None,
+            **(content[step.index] if content else {}),
         }
-        name = f"chat {run.model}" if run.model else "chat"
+        name = f"{names.CHAT} {run.model}" if run.model else names.CHAT
         maker.add(name, context, parent, "CLIENT", start, end, attributes)
     return tool_parents
 
@@ -441,22 +551,22 @@ def _tool_spans(
         tool_name = _text(call["tool_name"])
         failed = str(call["status"]) == "error"
         attributes = {
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": tool_name,
-            "gen_ai.tool.call.id": call_id,
-            "gen_ai.conversation.id": run.thread_id,
-            "gen_ai.tool.call.arguments": orjson.dumps(call["args"]).decode()
-            if content and bool(call["args_json_valid"])
+            names.OPERATION: names.EXECUTE_TOOL,
+            names.TOOL_NAME: tool_name,
+            names.TOOL_CALL_ID: call_id,
+            names.CONVERSATION_ID: run.thread_id,
+            names.TOOL_ARGUMENTS: orjson.dumps(_arguments(call)).decode()
+            if content and _arguments(call) is not None
             else None,
-            "gen_ai.tool.call.result": _text(call["result"]) if content and not failed else None,
-            "error.type": "_OTHER" if failed else None,
-            "agui_notebook.run.id": run.run_id,
-            "agui_notebook.tool.status": str(call["status"]),
+            names.TOOL_RESULT: _text(call["result"]) if content else None,
+            names.ERROR_TYPE: "_OTHER" if failed else None,
+            names.RUN_ID: run.run_id,
+            names.TOOL_STATUS: str(call["status"]),
             UNFINISHED: True if result_at is None else None,
             NO_TIMES: True if start is None else None,
         }
         maker.add(
-            f"execute_tool {tool_name}" if tool_name else "execute_tool",
+            f"execute_tool {tool_name}" if tool_name else names.EXECUTE_TOOL,
             maker.context(run.trace_id, _digest(key, 8)),
             parent,
             "INTERNAL",
@@ -482,8 +592,11 @@ def to_otel_spans(
     step that made it, with the GenAI semantic conventions' attributes (``gen_ai.usage.input_tokens``,
     ``gen_ai.tool.call.id``, ``gen_ai.response.time_to_first_chunk`` ...). Ids are derived from the thread and
     run ids, so two exports of one log agree. ``agent_name`` names the agent (``gen_ai.agent.name``; AG-UI
-    events do not carry it); ``content=True`` adds the tool calls' arguments and results, which the
-    conventions leave opt-in; ``resource`` defaults to ``service.name=agui-notebook``.
+    events do not carry it); ``content=True`` adds what the conventions leave opt-in: the tool calls'
+    arguments and results, and on the run and step spans ``gen_ai.input.messages`` (the run's input, when
+    the log holds it, then the earlier steps' output and tool results), ``gen_ai.output.messages``,
+    ``gen_ai.system_instructions`` and ``gen_ai.response.finish_reasons``; ``resource`` defaults to
+    ``service.name=agui-notebook``.
 
     >>> spans = to_otel_spans([
     ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 1000},
@@ -507,7 +620,7 @@ def to_otel_spans(
     # Tool calls and messages are told apart by run id within one source; a log of several files goes file by file.
     parts = [frame] if len(sources) <= 1 else [frame[frame["source"] == s] for s in sources]
     for part in parts:
-        _spans_of_source(maker, part, occurrences, run_spans, agent_name, content)
+        _spans_of_source(maker, part, occurrences, run_spans, agent_name, content, events)
     return maker.spans
 
 

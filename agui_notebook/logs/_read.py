@@ -39,7 +39,7 @@ from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._event_array import EventBlob
 from ._odd_values import odd_problem
 
-__all__ = ["NO_TIME", "Batch", "Problems", "read_buffer", "read_items"]
+__all__ = ["NO_TIME", "Batch", "Problems", "made_batch", "read_buffer", "read_items"]
 
 NO_TIME = np.iinfo(np.int64).min
 """``received_ns`` of an event that was not recorded (numpy's NaT)."""
@@ -752,6 +752,17 @@ def read_items(
             collected = _Collected()
     if collected.events:
         yield collected.batch(name, problems, None, None, 0, infinities=infinities)
+
+
+def made_batch(
+    name: str, events: list[dict[str, Any]], lines: list[int], received: list[int], problems: Problems, nbytes: int
+) -> Batch | None:
+    """A batch of events made from another format (spans), each with the line it came from and its time
+    (``NO_TIME`` for none); None when there are none."""
+    collected = _Collected()
+    for event, line, time in zip(events, lines, received, strict=True):
+        collected.add(event, line, time)
+    return collected.batch(name, problems, None, None, nbytes) if collected.events else None
 
 
 # -- buffers ---------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from ._file_slices import FileSlice
 from ._gzip import gunzip_bytes, gunzip_path, gzip_size_hint, is_gzip
 from ._parquet import parquet_logs
 from ._read import Batch, Problems, read_buffer, read_items
+from ._span_input import OTLP_HEAD_BYTES, is_otlp_json, span_items
 
 __all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "is_parquet_path", "sources"]
 
@@ -80,15 +81,28 @@ def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
     return [pattern]
 
 
-def _head(path: str) -> bytes:
+def _head(path: str, size: int = 2) -> bytes:
     with open(path, "rb") as handle:
-        return handle.read(2)
+        return handle.read(size)
+
+
+def _spans_read(name: str, data: bytes | list[Any], problems: Problems) -> Iterator[Batch]:
+    """Spans (OTLP/JSON text, or in-memory spans) read as events, by their one reader (``_traces``)."""
+    from ._traces import span_batches  # needs OpenTelemetry's conventions packages: only for spans
+
+    return span_batches(name, data, problems)
+
+
+def _buffer_read(name: str, data: Any, problems: Problems) -> Iterator[Batch]:
+    if is_otlp_json(bytes(data[:OTLP_HEAD_BYTES])):
+        return _spans_read(name, bytes(data), problems)
+    return read_buffer(name, data, problems)
 
 
 class Source:
     """One named input: a buffer to read, a file (plain or gzip), or in-memory items."""
 
-    __slots__ = ("data", "first_line", "gzip", "items", "name", "path", "size", "slice")
+    __slots__ = ("data", "first_line", "gzip", "items", "name", "path", "size", "slice", "spans")
 
     def __init__(
         self,
@@ -98,8 +112,10 @@ class Source:
         path: str | None = None,
         items: Any = None,
         part: FileSlice | None = None,
+        spans: bool = False,
     ):
         self.name = name
+        self.spans = spans  # items that are spans (or OTLP/JSON export objects)
         self.data = data
         self.path = path
         self.items = items
@@ -123,7 +139,7 @@ class Source:
     def batches(self, problems: Problems) -> Iterator[Batch]:
         """The source's events in batches (large files read on another thread while they are decoded)."""
         if self.items is not None:
-            return read_items(self.name, self.items, problems)
+            return _spans_read(self.name, self.items, problems) if self.spans else read_items(self.name, self.items, problems)
         if self.slice is not None:
             return read_buffer(self.name, self.slice.read(), problems, first_line=self.first_line)
         if self.gzip:
@@ -132,14 +148,14 @@ class Source:
             self.data = None  # the compressed bytes are not needed any more
             if problem is not None:
                 problems.add(self.name, None, problem)
-            return read_buffer(self.name, data, problems)
-        if self.data is None and self.size >= _THREADED_READ_BYTES:
+            return _buffer_read(self.name, data, problems)
+        if self.data is None and self.size >= _THREADED_READ_BYTES and not is_otlp_json(_head(self.path, OTLP_HEAD_BYTES)):  # type: ignore[arg-type]
             buffer = FileBuffer(self.path)  # type: ignore[arg-type]  # a path, as above
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
         if self.data is None:
             with open(self.path, "rb") as handle:  # type: ignore[arg-type]  # a path, as above
-                return read_buffer(self.name, handle.read(), problems)
-        return read_buffer(self.name, self.data, problems)
+                return _buffer_read(self.name, handle.read(), problems)
+        return _buffer_read(self.name, self.data, problems)
 
 
 def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[Source]:
@@ -162,6 +178,9 @@ def sources(source: Any, skipped: list[dict[str, str]] | None = None) -> list[So
         if is_parquet_path(os.fspath(source)):  # an events table stored by to_parquet
             return [Source(name, data=data) for name, data in parquet_logs(os.fspath(source))]
         return [Source(path, path=path) for path in _paths(os.fspath(source), skipped)]
+    spans = span_items(source)
+    if spans is not None:
+        return [Source("<spans>", items=spans, spans=True)]
     if hasattr(source, "read"):
         data = source.read()
         name = getattr(source, "name", None)

@@ -185,8 +185,8 @@ def test_agent_name_content_and_resource() -> None:
     c1, c2 = spans[3].attributes, spans[4].attributes
     assert json.loads(c1["gen_ai.tool.call.arguments"]) == {"q": "x"}
     assert c1["gen_ai.tool.call.result"] == "found it"
-    # c2's arguments are not JSON and it failed: neither is recorded.
-    assert "gen_ai.tool.call.arguments" not in c2 and "gen_ai.tool.call.result" not in c2
+    # c2's arguments are not JSON: not recorded; its result (the text the agent got back) is, though it failed.
+    assert "gen_ai.tool.call.arguments" not in c2 and c2["gen_ai.tool.call.result"] == "division"
     default = to_otel_spans(known_events())
     assert default[0].resource.attributes["service.name"] == "agui-notebook"
     assert "gen_ai.tool.call.arguments" not in default[3].attributes
@@ -447,6 +447,13 @@ def test_any_event_sequence_exports_valid_spans(items: list[tuple[dict[str, Any]
         if span.parent is not None:
             parent = next(s for s in spans if s.context == span.parent)
             assert parent.attributes["gen_ai.operation.name"] in ("invoke_agent", "chat")
+    # With the conversation, read back: the same runs, in the same states, with the same text (in the order of
+    # their spans' starts: an untimed run is placed at the epoch, before the timed ones).
+    back = runs_df(to_otel_spans(events, content=True))
+    facts = ["status", "tool_calls"]
+    if not any(event["type"].startswith("STEP_") for event in events):  # else output outside a step has no span
+        facts += ["text_chars", "reasoning_chars"]
+    assert sorted(map(tuple, back[facts].values.tolist())) == sorted(map(tuple, runs[facts].values.tolist()))
 
 
 # --- the real OTLP/HTTP exporter against a receiver on 127.0.0.1 ---------------------------------------------
@@ -559,3 +566,84 @@ def test_without_the_sdk_the_error_says_what_to_install(monkeypatch: pytest.Monk
     monkeypatch.setattr(builtins, "__import__", no_sdk)
     with pytest.raises(ImportError, match=r"pip install 'agui-notebook\[otel\]'"):
         to_otel_spans(known_events())
+
+
+# --- content: the conversation per the GenAI conventions ------------------------------------------------------
+
+
+def test_content_adds_each_steps_conversation_per_the_genai_conventions() -> None:
+    run_input = {
+        "threadId": "t", "runId": "r", "state": None, "tools": [], "context": [], "forwardedProps": None,
+        "messages": [
+            {"id": "s", "role": "system", "content": "Be brief."},
+            {"id": "u", "role": "user", "content": "Weather in Paris?"},
+        ],
+    }  # fmt: skip
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": run_input, "timestamp": T0},
+        {"type": "REASONING_MESSAGE_CHUNK", "messageId": "th", "delta": "Look it up.", "timestamp": T0 + 10},
+        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "weather", "timestamp": T0 + 20},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"city": "Paris"}', "timestamp": T0 + 30},
+        {"type": "TOOL_CALL_END", "toolCallId": "c1", "timestamp": T0 + 40},
+        {"type": "TOOL_CALL_RESULT", "messageId": "res", "toolCallId": "c1", "content": "sunny", "timestamp": T0 + 90},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "Sunny.", "timestamp": T0 + 120},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": T0 + 150},
+    ]  # fmt: skip
+    run, step1, step2, tool = to_otel_spans(events, content=True)
+    asked = [{"role": "user", "parts": [{"type": "text", "content": "Weather in Paris?"}]}]
+    called = {
+        "role": "assistant",
+        "parts": [
+            {"type": "reasoning", "content": "Look it up."},
+            {"type": "tool_call", "id": "c1", "name": "weather", "arguments": {"city": "Paris"}},
+        ],
+    }
+    answered = {
+        "role": "assistant",
+        "parts": [{"type": "text", "content": "Sunny."}],
+        "finish_reason": "stop",
+    }
+    system = [{"type": "text", "content": "Be brief."}]
+    assert json.loads(step1.attributes["gen_ai.input.messages"]) == asked
+    assert json.loads(step1.attributes["gen_ai.output.messages"]) == [
+        {**called, "finish_reason": "tool_call"}
+    ]
+    assert step1.attributes["gen_ai.response.finish_reasons"] == ("tool_call",)
+    assert json.loads(step2.attributes["gen_ai.input.messages"]) == [
+        *asked,
+        called,
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "sunny"}]},
+    ]
+    assert json.loads(step2.attributes["gen_ai.output.messages"]) == [answered]
+    assert step2.attributes["gen_ai.response.finish_reasons"] == ("stop",)
+    for span in (run, step1, step2):
+        assert json.loads(span.attributes["gen_ai.system_instructions"]) == system
+    assert json.loads(run.attributes["gen_ai.input.messages"]) == asked
+    assert json.loads(run.attributes["gen_ai.output.messages"]) == [
+        {**called, "finish_reason": "tool_call"},
+        answered,
+    ]
+    assert run.attributes["gen_ai.response.finish_reasons"] == ("stop",)
+    assert json.loads(tool.attributes["gen_ai.tool.call.arguments"]) == {"city": "Paris"}
+    # Without content=True none of it is there.
+    plain = to_otel_spans(events)
+    assert not any(
+        key.startswith(("gen_ai.input", "gen_ai.output", "gen_ai.system"))
+        for s in plain
+        for key in s.attributes
+    )
+    assert not any("gen_ai.response.finish_reasons" in s.attributes for s in plain)
+
+
+def test_content_of_a_failed_run_ends_with_an_error_finish_reason() -> None:
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": T0},
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "Part", "timestamp": T0 + 10},
+        {"type": "RUN_ERROR", "message": "overloaded", "timestamp": T0 + 20},
+    ]
+    run, step = to_otel_spans(events, content=True)
+    assert "gen_ai.input.messages" not in step.attributes  # the log holds no run input
+    assert json.loads(step.attributes["gen_ai.output.messages"]) == [
+        {"role": "assistant", "parts": [{"type": "text", "content": "Part"}], "finish_reason": "error"}
+    ]
+    assert run.attributes["gen_ai.response.finish_reasons"] == ("error",)
