@@ -169,8 +169,8 @@ def _identity(agent: Any) -> str:
 @keyword_options
 def judge(
     agent: Any,
-    *,
     rubric: str,
+    *,
     output_type: type = bool,
     name: str = "judge",
     description: str | None = None,

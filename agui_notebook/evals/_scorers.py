@@ -315,6 +315,7 @@ def verified() -> Scorer:
     return _check("verified", "whether verify_events finds no error in the run", RunExpectation.verify)
 
 
+@keyword_options
 def json_matches(schema: Mapping[str, Any], *, name: str = "json_matches") -> Scorer:
     """Whether the run's final answer is JSON matching the JSON Schema ``schema`` (checked with ``jsonschema``);
     the reason names the first place that does not match.
