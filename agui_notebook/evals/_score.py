@@ -25,7 +25,7 @@ import asyncio
 import concurrent.futures
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -46,8 +46,6 @@ from ._scorers import scorer as scorer_of
 __all__ = ["ascore", "score", "score_columns"]
 
 Table = Literal["runs", "messages"]
-
-T = TypeVar("T")
 
 
 def score_columns(table: pd.DataFrame) -> list[Column]:
@@ -70,6 +68,8 @@ class _Plan:
     scorers: list[Scorer]
     values: dict[str, list[Verdict | None]]
     progress: bool | None
+    judged: int = 0
+    """How many (run, judge) pairs are judged so far (what the progress bar shows)."""
 
 
 def _scorers(given: tuple[Any, ...], kind: Table) -> list[Scorer]:
@@ -171,11 +171,17 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
     return bar(total=total, desc="judging", unit="run", delay=0 if progress else 0.5, leave=False)
 
 
-async def _scored_async(plan: _Plan) -> None:
+def _judging_bar(plan: _Plan) -> Any:
+    """The progress bar of the plan's judging (None when there is none to show)."""
+    return _progress_bar(plan.progress, sum(len(_units(plan, s)) for s in plan.scorers if s.is_async))
+
+
+async def _scored_async(plan: _Plan, bar: Any) -> None:
+    """The async scorers' values; ``bar`` (the caller's, or None) is advanced from this loop's thread only when
+    it is the caller's (``score`` in a running loop advances its own from ``plan.judged``)."""
     judged = [s for s in plan.scorers if s.is_async]
     if not judged:
         return
-    bar = _progress_bar(plan.progress, sum(len(_units(plan, s)) for s in judged))
 
     async def one(scorer: Scorer, unit: Any) -> Verdict | None:
         if unit is None:
@@ -187,6 +193,7 @@ async def _scored_async(plan: _Plan) -> None:
         except Exception as exc:
             raise scorer.error(unit, f"raised {type(exc).__name__}: {exc}") from exc
         finally:
+            plan.judged += 1
             if bar is not None:
                 bar.update(1)
         return scorer.checked(result, unit)
@@ -203,8 +210,6 @@ async def _scored_async(plan: _Plan) -> None:
                 await asyncio.gather(*tasks, return_exceptions=True)
                 raise
     finally:
-        if bar is not None:
-            bar.close()
         for scorer in judged:
             if scorer.cache is not None:
                 scorer.cache.save()
@@ -248,13 +253,29 @@ async def ascore(
     """
     plan = _plan(source, scorers, table, workers, client, progress, errors)
     _scored_here(plan)
-    await _scored_async(plan)
+    bar = _judging_bar(plan)
+    try:
+        await _scored_async(plan, bar)
+    finally:
+        if bar is not None:
+            bar.close()
     return _finished(plan)
 
 
-def _in_a_thread(work: Callable[[], T]) -> T:
+def _in_a_thread(plan: _Plan, bar: Any) -> None:
+    """The plan's judging on a loop of its own in a worker thread; this thread waits, advancing ``bar`` (a
+    notebook's progress bar belongs to the thread running the cell)."""
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="agui-notebook-score") as pool:
-        return pool.submit(work).result()
+        future = pool.submit(asyncio.run, _scored_async(plan, None))
+        while True:
+            try:
+                future.result(timeout=0.1)
+                break
+            except concurrent.futures.TimeoutError:
+                pass
+            finally:
+                if bar is not None and plan.judged > bar.n:
+                    bar.update(plan.judged - bar.n)
 
 
 @keyword_options
@@ -288,10 +309,15 @@ def score(
     plan = _plan(source, scorers, table, workers, client, progress, errors)
     _scored_here(plan)
     if any(s.is_async for s in plan.scorers):
+        bar = _judging_bar(plan)
         try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            asyncio.run(_scored_async(plan))
-        else:
-            _in_a_thread(lambda: asyncio.run(_scored_async(plan)))
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                asyncio.run(_scored_async(plan, bar))
+            else:
+                _in_a_thread(plan, bar)
+        finally:
+            if bar is not None:
+                bar.close()
     return _finished(plan)

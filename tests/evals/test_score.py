@@ -145,3 +145,42 @@ def test_a_log_with_unreadable_lines_is_scored_with_errors_collect(tmp_path: Pat
         table = score(log, text_contains("ok"), errors="collect")
     assert table["contains_ok"].tolist() == [True]
     assert isinstance(table, pd.DataFrame)
+
+
+def test_the_judging_progress_bar_counts_the_runs_judged_from_the_callers_thread(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import threading
+
+    from agui_notebook.evals import _score
+
+    class Bar:
+        def __init__(self, total: int) -> None:
+            self.total, self.n, self.closed, self.threads = total, 0, False, set()
+
+        def update(self, count: int) -> None:
+            self.n += count
+            self.threads.add(threading.current_thread().name)
+
+        def close(self) -> None:
+            self.closed = True
+
+    bars: list[Bar] = []
+    monkeypatch.setattr(_score, "_progress_bar", lambda progress, total: bars.append(Bar(total)) or bars[-1])
+
+    async def slow_key(run) -> str:  # type: ignore[no-untyped-def]
+        await asyncio.sleep(0.05)
+        return run.key
+
+    async def in_a_kernel() -> None:
+        score(WEATHER, scorer(slow_key))
+
+    asyncio.run(in_a_kernel())
+    score(WEATHER, scorer(slow_key))
+    here = threading.current_thread().name
+    assert [(b.total, b.n, b.closed, b.threads) for b in bars] == [(3, 3, True, {here}), (3, 3, True, {here})]
+    monkeypatch.undo()
+    score(WEATHER, scorer(slow_key), progress=True)
+    assert "judging" in capsys.readouterr().err
+    score(WEATHER, scorer(slow_key), progress=False)
+    assert capsys.readouterr().err == ""
