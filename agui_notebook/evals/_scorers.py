@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, get_type_hints
 
+import jsonschema
 import numpy as np
 import pandas as pd
 
@@ -328,12 +329,6 @@ def json_matches(schema: Mapping[str, Any], *, name: str = "json_matches") -> Sc
             f"json_matches: schema must be a JSON Schema (a dict), not {type(schema).__name__}"
         )
     name = checked_name(name, "json_matches")
-    try:
-        import jsonschema
-    except ImportError:  # pragma: no cover - a dependency of the package's jupyter extras
-        from agui_notebook._errors import OptionalDependencyError
-
-        raise OptionalDependencyError("json_matches needs jsonschema: pip install jsonschema") from None
     try:
         validator_class = jsonschema.validators.validator_for(dict(schema))
         validator_class.check_schema(dict(schema))
