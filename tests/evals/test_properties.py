@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import math
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,6 +19,8 @@ from agui_notebook.evals import (
     agreement,
     compare,
     json_matches,
+    judge,
+    log_cases,
     no_tool_errors,
     score,
     scorer,
@@ -146,3 +151,52 @@ def test_compare_is_seeded_its_intervals_are_ordered_and_the_difference_is_of_th
     assert table["mean"].iloc[2] == table["mean"].iloc[1] - table["mean"].iloc[0]
     slack = 1e-9 * max(1.0, *map(abs, a))
     assert min(a) - slack <= table["ci_low"].iloc[0] and table["ci_high"].iloc[0] <= max(a) + slack
+
+
+SIMPLE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.floats(),
+    st.text(max_size=5),
+    st.lists(st.booleans(), max_size=2),
+)
+ANSWERS = st.one_of(
+    st.text(max_size=30),
+    st.builds(lambda value, reason: json.dumps({"score": value, "reason": reason}), SIMPLE, SIMPLE),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(ANSWERS)
+def test_any_answer_of_a_text_judge_is_a_verdict_or_a_scorer_error_quoting_it(answer: str) -> None:
+    def agent(run_input: object) -> object:
+        yield answer
+
+    try:
+        table = score(SAMPLE, judge(agent, "Is it right?"))
+    except ScorerError as error:
+        assert str(error).startswith("scorer 'judge', run 'r1': the judge answered ")
+        return
+    verdict = json.loads(answer[answer.find("{") : answer.rfind("}") + 1])
+    assert table["judge"].tolist() == [verdict["score"]]
+    assert table["judge_reason"].tolist() == [verdict["reason"]]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(event_sequences(max_size=8))
+def test_log_cases_of_any_log_are_its_runs_or_the_familys_error(events: list) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="agui-cases-"))
+    try:
+        text = "".join(json.dumps(event) + "\n" for event in events)
+    except (TypeError, ValueError, RecursionError):
+        return
+    (folder / "log.jsonl").write_text(text, encoding="utf-8", errors="surrogatepass")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            runs = runs_df(folder)
+        except AguiNotebookError:
+            return
+        cases = log_cases(folder)
+    assert [case.id for case in cases] == [f"log.jsonl:{key}" for key in runs["run_key"].astype(str)]
