@@ -113,12 +113,12 @@ def _plan(
         raise OptionError(f"score: table must be 'runs' or 'messages', not {shown(table)}")
     kind: Table = table
     scorers = _scorers(given, kind)
-    frame = _frame(source, progress, errors)
     parallel = workers is not None or client is not None
     if parallel and isinstance(source, pd.DataFrame):
         raise OptionError(
             "score: workers= and client= read files: give a path, glob, folder or list of paths"
         )
+    frame = _frame(source, progress, errors)
 
     runs_table = (
         runs_df(source, workers=workers, client=client, errors=errors) if parallel else runs_df(frame)

@@ -184,3 +184,22 @@ def test_the_judging_progress_bar_counts_the_runs_judged_from_the_callers_thread
     assert "judging" in capsys.readouterr().err
     score(WEATHER, scorer(slow_key), progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_a_dask_client_builds_the_table_and_the_scores_are_the_same(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.jsonl").write_text("".join(json.dumps(e) + "\n" for e in WEATHER[:10]))
+    (folder / "b.jsonl").write_text("".join(json.dumps(e) + "\n" for e in WEATHER[10:]))
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = score(folder, tool_called("get_weather"), client=client)
+    here = score(folder, tool_called("get_weather"))
+    pd.testing.assert_frame_equal(on_dask, here)
+    with pytest.raises(OptionError, match=r"^score: workers= and client= read files"):
+        score(pd.DataFrame(), tool_called("x"), workers=2)
