@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from agui_notebook._errors import OptionalDependencyError, ScorerError
+from agui_notebook._errors import InputTypeError, OptionalDependencyError, ScorerError
 from agui_notebook._options import keyword_options
 
 from ._run import Message, Run, runs_of
@@ -65,8 +65,6 @@ def check(item: Run | Message, *scorers: Any) -> None:
     AssertionError: called_search: expected run 'r1' to call 'search'; it called no tool
     """
     if not isinstance(item, (Run, Message)):
-        from agui_notebook._errors import InputTypeError
-
         raise InputTypeError(f"check: give a run (from evals.log_cases), not {type(item).__name__}")
     for given in scorers:
         one = given if isinstance(given, Scorer) else scorer(given)

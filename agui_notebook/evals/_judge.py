@@ -108,10 +108,9 @@ class JudgeCache:
         self._lock = threading.Lock()
 
     def _load(self) -> None:
-        if self._read:
+        if self._read or self.path is None:
             return
         self._read = True
-        assert self.path is not None
         try:
             text = Path(self.path).read_text(encoding="utf-8")
         except FileNotFoundError:
