@@ -36,6 +36,7 @@ _EXPORTS: dict[str, str] = {
     "score_columns": "agui_notebook.evals._score",
     "Scorer": "agui_notebook.evals._scorers",
     "Verdict": "agui_notebook.evals._scorers",
+    "before": "agui_notebook.evals._scorers",
     "json_matches": "agui_notebook.evals._scorers",
     "no_tool_errors": "agui_notebook.evals._scorers",
     "scorer": "agui_notebook.evals._scorers",
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
     from agui_notebook.evals._scorers import (
         Scorer as Scorer,
         Verdict as Verdict,
+        before as before,
         json_matches as json_matches,
         no_tool_errors as no_tool_errors,
         scorer as scorer,

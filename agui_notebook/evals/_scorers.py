@@ -38,6 +38,7 @@ __all__ = [
     "DTYPES",
     "Scorer",
     "Verdict",
+    "before",
     "json_matches",
     "no_tool_errors",
     "scorer",
@@ -304,6 +305,22 @@ def ttft_below(seconds: float) -> Scorer:
         f"ttft_below_{seconds:g}s",
         f"whether the run's TTFT was below {seconds:g} s",
         lambda check: check.ttft_below(seconds),
+    )
+
+
+def before(first: str, then: str) -> Scorer:
+    """Whether ``first`` happens before ``then`` in the run (``expect(...).before``: an event type, a tool the run
+    called, or a text snippet), as a column ``<first>_before_<then>``.
+
+    >>> before("get_weather", "sunny").name
+    'get_weather_before_sunny'
+    """
+    typed(first, "before: first", str, "a string")
+    typed(then, "before: then", str, "a string")
+    return _check(
+        f"{first}_before_{then}",
+        f"whether {first!r} happens before {then!r} in the run",
+        lambda check: check.before(first, then),
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 from agui_notebook import InputTypeError, OptionError, ScorerError
 from agui_notebook.evals import (
     Verdict,
+    before,
     json_matches,
     no_tool_errors,
     scorer,
@@ -125,3 +126,12 @@ def test_the_columns_are_declared_like_the_tables() -> None:
         ("called_search", "boolean"),
         ("called_search_reason", "string"),
     ]
+
+
+def test_before_orders_a_tool_call_and_a_text() -> None:
+    assert before("get_weather", "Paris").verdict(R1) == Verdict(True, None)
+    assert before("Paris", "get_weather").verdict(R1) == Verdict(
+        False,
+        "expected 'Paris' before 'get_weather' in run 'r1'; 'get_weather' (tool call) first at event 1 "
+        "(TOOL_CALL_START), 'Paris' (text) first at event 5 (TEXT_MESSAGE_CHUNK)",
+    )
