@@ -65,6 +65,7 @@ _EXPORTS: dict[str, str] = {
     "ProtocolError": "agui_notebook._errors",
     "RendererOutputError": "agui_notebook._errors",
     "RunStreamError": "agui_notebook._errors",
+    "ScorerError": "agui_notebook._errors",
     "SeekError": "agui_notebook._errors",
     "SourceError": "agui_notebook._errors",
     "SourceFolderError": "agui_notebook._errors",
@@ -125,7 +126,7 @@ _EXPORTS: dict[str, str] = {
     "HttpAgent": "agui_notebook.chat._http",
 }
 
-ROOMS = frozenset({"agui", "ui", "bridge", "logs", "inspection"})
+ROOMS = frozenset({"agui", "ui", "bridge", "logs", "inspection", "evals"})
 """The rooms with a public namespace (``agui_notebook.logs.to_parquet``), imported when first named."""
 
 # Names that left the top level for their room's namespace (or a new name): they still work, and warn.
@@ -240,6 +241,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors (a test keeps
         ProtocolError as ProtocolError,
         RendererOutputError as RendererOutputError,
         RunStreamError as RunStreamError,
+        ScorerError as ScorerError,
         SeekError as SeekError,
         SourceError as SourceError,
         SourceFolderError as SourceFolderError,

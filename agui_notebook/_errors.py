@@ -33,6 +33,7 @@ Catch :class:`AguiNotebookError` to catch them all; each also keeps the builtin 
     ├── InterruptPayloadError      (ValueError)   an interrupt answer its responseSchema refuses: the field
     ├── SeekError                  (IndexError)   an event position a run does not have (Inspector.seek)
     ├── WorkerError                (RuntimeError) a logs worker process (workers=) that stopped: files unread
+    ├── ScorerError                (RuntimeError) a scorer (or judge) that raised or gave a value of the wrong kind
     ├── OptionalDependencyError    (ImportError)  an optional dependency a function needs: what to pip install
     └── OptionError                (ValueError)   an argument value a function does not take
 
@@ -88,6 +89,7 @@ __all__ = [
     "ProtocolError",
     "RendererOutputError",
     "RunStreamError",
+    "ScorerError",
     "SeekError",
     "SourceError",
     "SourceFolderError",
@@ -358,6 +360,17 @@ class WorkerError(AguiNotebookError, RuntimeError):
     def __init__(self, message: str, *, paths: list[str]) -> None:
         super().__init__(message)
         self.paths = paths
+
+
+class ScorerError(AguiNotebookError, RuntimeError):
+    """A scorer of ``evals.score`` that raised, or gave a value its column cannot hold; a judge whose agent
+    failed or answered without a verdict. The message names the scorer and the run (``scorer 'helpful', run
+    'r2': ...``); ``scorer`` and ``run_key`` hold them, and the scorer's own exception is the cause."""
+
+    def __init__(self, message: str, *, scorer: str, run_key: str) -> None:
+        super().__init__(message)
+        self.scorer = scorer
+        self.run_key = run_key
 
 
 class ChatStateError(AguiNotebookError, RuntimeError):

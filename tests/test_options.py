@@ -69,6 +69,7 @@ def test_the_public_functions_with_options_are_all_checked() -> None:
         "frontend_tool",
         "fork",
     } <= names
+    assert {"score", "ascore", "judge", "scorer", "agreement", "compare", "json_matches"} <= names
 
 
 @pytest.mark.parametrize(("name", "function", "options"), WITH_OPTIONS, ids=[n for n, _, _ in WITH_OPTIONS])
