@@ -152,7 +152,9 @@ def main() -> None:
             print(f"fork(at=5000) of a {size:,}-event file ({path.stat().st_size / 1e6:.1f} MB): "
                   f"{fork_times[-1] * 1000:.0f} ms CPU")  # fmt: skip
     ratio = fork_times[-1] / fork_times[0]
-    print(f"fork(at=5000), {large:,} / {small:,} events: {ratio:.2f}x (target <= 1.3x): {verdict(ratio <= 1.3)}")
+    print(
+        f"fork(at=5000), {large:,} / {small:,} events: {ratio:.2f}x (target <= 1.3x): {verdict(ratio <= 1.3)}"
+    )
     print()
     diff_view(min(max(s for s in sizes if s < 500_000), 50_000))
 
@@ -168,6 +170,7 @@ def diff_view(size: int) -> None:
     print(f"diff_runs of two {size:,}-event logs ({len(diff.table)} differences): table "
           f"{table * 1000:.0f} ms, view {view * 1000:.0f} ms: {view / table:.2f}x (target <= 2x): "
           f"{verdict(view / table <= 2)}")  # fmt: skip
+
 
 if __name__ == "__main__":
     main()

@@ -129,9 +129,7 @@ def fork(
         raise OptionError(f"fork: the run input is not valid: {model_problem(exc)}") from None
 
 
-def _conversation(
-    source: Any, at: int | None, history: Any
-) -> tuple[ThreadState, str | None, list[Any]]:
+def _conversation(source: Any, at: int | None, history: Any) -> tuple[ThreadState, str | None, list[Any]]:
     """The thread after ``events[:at]`` (from ``history``), its thread id and the tools of the last run input
     recorded."""
     frame = events_frame(source) if at is None or isinstance(at, bool) else events_frame_upto(source, at)

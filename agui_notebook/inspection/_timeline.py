@@ -257,7 +257,9 @@ def _tool_part(messages: list[dict[str, JSON]], tool_call_id: Any) -> tuple[int,
     """Where the tool part of call ``tool_call_id`` is, the newest message first."""
     for message_index in range(len(messages) - 1, -1, -1):
         parts = messages[message_index].get("parts") or ()
-        for part_index in range(len(parts) - 1, -1, -1):  # the newest first: a result follows its call closely
+        for part_index in range(
+            len(parts) - 1, -1, -1
+        ):  # the newest first: a result follows its call closely
             if parts[part_index].get("toolCallId") == tool_call_id:
                 return message_index, part_index
     return None
@@ -377,7 +379,9 @@ _INLINE: list[StreamedMessage] = []
 """While a stream's own entry is written: that stream."""
 
 
-def _stream_from(messages: list[dict[str, JSON]], index: int, reducer: UIMessageStreamReducer) -> StreamedMessage:
+def _stream_from(
+    messages: list[dict[str, JSON]], index: int, reducer: UIMessageStreamReducer
+) -> StreamedMessage:
     stream: StreamedMessage = StreamedMessage.__new__(StreamedMessage)
     stream.messages, stream.index, stream.reducer = messages, index, reducer
     return stream
@@ -618,12 +622,7 @@ class _SharedCheckpoints:
         stored = self._messages
         old = stored[index] if index < len(stored) else None
         parts = message.get("parts")
-        if (
-            old is not None
-            and old.message is message
-            and old.parts is parts
-            and index not in self._changed
-        ):
+        if old is not None and old.message is message and old.parts is parts and index not in self._changed:
             return old.place
         if old is not None:
             self._places.pop(id(old.message), None)
@@ -667,7 +666,9 @@ class _SharedCheckpoints:
     def thawed(self, number: int, checkpoint: bytes) -> UIMessageAssembler:
         """The assembler checkpoint ``number`` holds, as fresh objects."""
         with collections_paused():  # thousands of objects at once, none of them garbage
-            assembler: UIMessageAssembler = _unpickled(checkpoint, _Thaw(self.stored, self.list_places[number]))
+            assembler: UIMessageAssembler = _unpickled(
+                checkpoint, _Thaw(self.stored, self.list_places[number])
+            )
         return assembler
 
 

@@ -378,7 +378,11 @@ def _conversation(
         history = [*history, message("assistant", parts)]
         for call_id in step.tools:
             call = by_id.get(call_id)
-            if call is not None and str(call["status"]) in ("ok", "error") and _text(call["result"]) is not None:
+            if (
+                call is not None
+                and str(call["status"]) in ("ok", "error")
+                and _text(call["result"]) is not None
+            ):
                 history.append(message("tool", [tool_response_part(call_id, call["result"])]))
     run_attributes = {
         names.INPUT_MESSAGES: _json(run_input) if run_input else None,
@@ -450,9 +454,7 @@ def _run_span(
     parent_run = _text(run["parent_run_id"])
     links = []
     if parent_run is not None and (thread_id, parent_run) in run_spans:
-        links.append(
-            maker.trace.Link(run_spans[(thread_id, parent_run)], {names.LINK: "parent_run"})
-        )
+        links.append(maker.trace.Link(run_spans[(thread_id, parent_run)], {names.LINK: "parent_run"}))
     run_spans[(thread_id, run_id)] = context
     attributes: dict[str, Any] = {
         names.OPERATION: names.INVOKE_AGENT,

@@ -755,7 +755,12 @@ def read_items(
 
 
 def made_batch(
-    name: str, events: list[dict[str, Any]], lines: list[int], received: list[int], problems: Problems, nbytes: int
+    name: str,
+    events: list[dict[str, Any]],
+    lines: list[int],
+    received: list[int],
+    problems: Problems,
+    nbytes: int,
 ) -> Batch | None:
     """A batch of events made from another format (spans), each with the line it came from and its time
     (``NO_TIME`` for none); None when there are none."""

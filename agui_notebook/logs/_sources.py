@@ -139,7 +139,11 @@ class Source:
     def batches(self, problems: Problems) -> Iterator[Batch]:
         """The source's events in batches (large files read on another thread while they are decoded)."""
         if self.items is not None:
-            return _spans_read(self.name, self.items, problems) if self.spans else read_items(self.name, self.items, problems)
+            return (
+                _spans_read(self.name, self.items, problems)
+                if self.spans
+                else read_items(self.name, self.items, problems)
+            )
         if self.slice is not None:
             return read_buffer(self.name, self.slice.read(), problems, first_line=self.first_line)
         if self.gzip:
@@ -149,7 +153,11 @@ class Source:
             if problem is not None:
                 problems.add(self.name, None, problem)
             return _buffer_read(self.name, data, problems)
-        if self.data is None and self.size >= _THREADED_READ_BYTES and not is_otlp_json(_head(self.path, OTLP_HEAD_BYTES)):  # type: ignore[arg-type]
+        if (
+            self.data is None
+            and self.size >= _THREADED_READ_BYTES
+            and not is_otlp_json(_head(self.path, OTLP_HEAD_BYTES))
+        ):  # type: ignore[arg-type]
             buffer = FileBuffer(self.path)  # type: ignore[arg-type]  # a path, as above
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
         if self.data is None:

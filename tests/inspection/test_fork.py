@@ -233,7 +233,10 @@ def test_a_fork_of_a_server_side_log_warns_that_no_user_message_is_there_and_tak
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         run_input = fork(log, at=9, history=[asked])
-    assert [(m.role, m.id) for m in run_input.messages] == [("user", "u0"), ("assistant", bare.messages[0].id)]
+    assert [(m.role, m.id) for m in run_input.messages] == [
+        ("user", "u0"),
+        ("assistant", bare.messages[0].id),
+    ]
     assert run_input.messages[1] == bare.messages[0]
     with pytest.raises(InputTypeError, match="history must be a list of AG-UI messages"):
         fork(log, at=9, history="Say hello.")

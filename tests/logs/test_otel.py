@@ -451,7 +451,9 @@ def test_any_event_sequence_exports_valid_spans(items: list[tuple[dict[str, Any]
     # their spans' starts: an untimed run is placed at the epoch, before the timed ones).
     back = runs_df(to_otel_spans(events, content=True))
     facts = ["status", "tool_calls"]
-    if not any(event["type"].startswith("STEP_") for event in events):  # else output outside a step has no span
+    if not any(
+        event["type"].startswith("STEP_") for event in events
+    ):  # else output outside a step has no span
         facts += ["text_chars", "reasoning_chars"]
     assert sorted(map(tuple, back[facts].values.tolist())) == sorted(map(tuple, runs[facts].values.tolist()))
 

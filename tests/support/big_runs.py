@@ -80,7 +80,15 @@ def _turn(add: Any, rng: random.Random, key: str) -> None:
         add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": rng.choice(WORDS)})
     add({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": '"}'})
     add({"type": "TOOL_CALL_END", "toolCallId": call})
-    add({"type": "TOOL_CALL_RESULT", "messageId": f"{call}-r", "toolCallId": call, "content": "found", "role": "tool"})
+    add(
+        {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": f"{call}-r",
+            "toolCallId": call,
+            "content": "found",
+            "role": "tool",
+        }
+    )
     add({"type": "TEXT_MESSAGE_START", "messageId": second, "role": "assistant"})
     for _ in range(rng.randint(5, 20)):
         add({"type": "TEXT_MESSAGE_CONTENT", "messageId": second, "delta": rng.choice(WORDS) + " "})
