@@ -156,8 +156,8 @@ class Source:
         if (
             self.data is None
             and self.size >= _THREADED_READ_BYTES
-            and not is_otlp_json(_head(self.path, OTLP_HEAD_BYTES))
-        ):  # type: ignore[arg-type]
+            and not is_otlp_json(_head(self.path, OTLP_HEAD_BYTES))  # type: ignore[arg-type]  # a path, as below
+        ):
             buffer = FileBuffer(self.path)  # type: ignore[arg-type]  # a path, as above
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
         if self.data is None:

@@ -13,7 +13,6 @@ step: a second ``ChatWidget(chat)`` is another view of the same conversation.
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -27,6 +26,7 @@ from agui_notebook.chat._context import CONTEXT_BUDGET
 from agui_notebook.chat._frontend_tools import MAX_FOLLOW_UPS
 from agui_notebook.chat._listeners import ChatListener
 from agui_notebook.chat._run import BUSY
+from agui_notebook.inspection._fork import fork
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.widget._live import LiveSync, sendable
 from agui_notebook.widget._metrics import LiveMetrics
@@ -38,6 +38,7 @@ from agui_notebook.widget._opening import (
     chat_method,
     chat_property,
     checked_origins,
+    ipywidgets_send,
     load_bundle,
     open_chat,
     store_trait,
@@ -50,11 +51,6 @@ from agui_notebook.widget._static_copy import StaticCopy, StaticRows, chat_copy
 from agui_notebook.wire._json import copy_json
 
 __all__ = ["BUNDLE", "ChatWidget", "bundle_missing"]
-
-SEND_IS_IPYWIDGETS = (
-    "ChatWidget.send sends a custom message to the widget's front end (ipywidgets); to send a user message use "
-    "chat.send_message(text)"
-)
 
 
 class ChatWidget(anywidget.AnyWidget, ChatListener):
@@ -108,6 +104,9 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     """The thread shown; assign another thread's id to switch to it."""
     store = traitlets.Dict().tag(sync=True)
     """Where the chat's log is: ``{"kind": "file" | "memory", "path", "readOnly"}``."""
+    context = traitlets.Any([])
+    """What the agent sees of the notebook (``chat.context``: its entries, values as given; not synced). Assign
+    entries or a ``{description: value}`` mapping; it reads back as entries."""
     context_sent = traitlets.List(traitlets.Dict()).tag(sync=True)
     """What each context entry sent at the last run, for the views' context chip (``chat.context_sent``)."""
 
@@ -196,7 +195,6 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
     tools = chat_property("tools")
 
     messages = chat_attribute("messages", "the conversation shown: a JSON copy of its UIMessages")
-    context = chat_attribute("context", "what the agent sees of the notebook: its context entries")
     forwarded_props = chat_attribute("forwarded_props", "what goes with every run as forwardedProps")
     raise_errors = chat_attribute("raise_errors", "whether a failed run raises its exception")
     max_follow_ups = chat_attribute("max_follow_ups", "follow-up runs the chat starts by itself per turn")
@@ -209,8 +207,6 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         """Continue the conversation as it stood after the first ``at`` events of ``load_events(chat)``, on a new
         branch: ``messages=``, ``tool_results=`` and ``state=`` edit it first, as :func:`~agui_notebook.fork`
         builds the run input the agent then receives (``chat.branch_from``)."""
-        from agui_notebook.inspection._fork import fork
-
         return self.chat.branch_from(fork(self.chat, at, **options))
 
     @classmethod
@@ -219,11 +215,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         chat = {k: options.pop(k) for k in ("tools", "raise_errors", "message_type", "store") if k in options}
         return cls(Chat.load(path, agent, **chat), **options)
 
-    def send(self, content: Any, buffers: Any = None) -> None:
-        """ipywidgets' ``Widget.send``: a custom message to the front end (``send_message`` sends the user's text)."""
-        if isinstance(content, str):  # most likely meant as the user's text (``send`` was that before 0.2)
-            warnings.warn(SEND_IS_IPYWIDGETS, UserWarning, stacklevel=2)
-        super().send(content, buffers)
+    send = ipywidgets_send
 
     # ------------------------------------------------------------------------------------------ renderers
     @property
@@ -330,7 +322,7 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
                     self.thread_id = chat.thread_id
                     self.store = store_trait(chat)
                 if context:
-                    self.context_sent = chat.context_sent
+                    self.context, self.context_sent = chat.context, chat.context_sent
                 self.replay_only = chat.agent is None or chat.read_only
         finally:
             self._syncing = False
@@ -361,6 +353,12 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
             return proposal["value"]
         self.chat.state = proposal["value"]  # refused while busy; the chat tells every view (this one too)
         return self.chat.state
+
+    @traitlets.validate("context")
+    def _validate_context(self, proposal: Any) -> list[dict[str, Any]]:
+        if not self._syncing and hasattr(self, "chat"):
+            self.chat.context = proposal["value"]  # checked there; the chat tells every view (this one too)
+        return self.chat.context if hasattr(self, "chat") else []
 
     @traitlets.validate("thread_id")
     def _validate_thread_id(self, proposal: Any) -> str:

@@ -9,10 +9,13 @@ chat open on that log, if there is one, and leaves the other views of it alone: 
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import urlsplit
+
+import anywidget
 
 from agui_notebook._errors import OptionError
 from agui_notebook._options import listed, typed
@@ -28,6 +31,7 @@ __all__ = [
     "chat_method",
     "chat_property",
     "checked_origins",
+    "ipywidgets_send",
     "load_bundle",
     "open_chat",
     "store_trait",
@@ -89,6 +93,22 @@ def chat_attribute(name: str, doc: str, then: Callable[[Any], object] | None = N
     return property(
         lambda self: getattr(self.chat, name), write, doc=f"{doc[0].upper()}{doc[1:]} (``Chat.{name}``)"
     )
+
+
+SEND_IS_IPYWIDGETS = (
+    "ChatWidget.send sends a custom message to the widget's front end (ipywidgets); to send a user message use "
+    "chat.send_message(text)"
+)
+
+
+def ipywidgets_send(widget: Any, content: Any, buffers: Any = None) -> None:
+    """ipywidgets' ``Widget.send``: a custom message to the front end (``send_message`` sends the user's text).
+
+    ChatWidget keeps the method's meaning (``focus()`` and ``blur()`` send through it) and only warns when given a
+    string, most likely meant as the user's text (``send`` was that before 0.2)."""
+    if isinstance(content, str):
+        warnings.warn(SEND_IS_IPYWIDGETS, UserWarning, stacklevel=2)
+    anywidget.AnyWidget.send(widget, content, buffers)
 
 
 def checked_origins(origins: Any) -> list[str]:

@@ -312,11 +312,19 @@ async def test_the_widget_shows_what_the_context_sent_and_takes_new_context() ->
     assert [(e["description"], e["chars"]) for e in widget.context_sent] == [("cities", 199), ("pick", None)]
     await widget.send_message("hi")
     assert [(e["description"], e["chars"]) for e in widget.context_sent] == [("cities", 199), ("pick", 4)]
-    widget.context = [{"description": "units", "value": "metric"}]
+    seen: list[Any] = []
+    widget.observe(lambda change: seen.append(change["new"]), "context")
+    widget.context = {"units": "metric"}  # a trait: observable, and linkable to another widget
+    assert seen == [[{"description": "units", "value": "metric"}]]
     assert widget.context_sent == [
         {"description": "units", "kind": "text", "chars": 6, "cut": 0, "dynamic": False}
     ]
     assert widget.chat.context == [{"description": "units", "value": "metric"}]
+    widget.chat.context = {"units": "imperial"}  # from the chat (another view, Python): the trait follows
+    assert widget.context == [{"description": "units", "value": "imperial"}]
+    with pytest.raises(InputTypeError, match="context must be a list of context entries, not int"):
+        widget.context = 3
+    assert widget.context == [{"description": "units", "value": "imperial"}]
     widget.forwarded_props = {"node_name": "plan"}
     await widget.send_message("again")
     assert agent.inputs[-1].forwarded_props == {"node_name": "plan"}
