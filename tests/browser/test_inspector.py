@@ -1,4 +1,4 @@
-"""The inspector (`inspect(source)`) in Chromium, its kernel side played by a real Inspector in this process: every
+"""The inspector (`inspect_run(source)`) in Chromium, its kernel side played by a real Inspector in this process: every
 position the view writes is answered with the traits the widget would send. Seek (scrubber, keys, the list), the
 highlight, filter and search, click-to-events, problems and state inline, a 50,000-event run's seek time, and
 screenshots (tests/artifacts/inspector-*.png)."""
@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from agui_notebook import Inspector, inspect
+from agui_notebook import inspect_run
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+from agui_notebook.inspection import Inspector
 from tests.browser.conftest import ChatPage
 from tests.logs.samples import CAPTURES
 from tests.support.big_runs import big_run
@@ -89,7 +90,7 @@ def text_of_parts(widget: Any) -> list[list[str]]:
 
 
 def test_the_scrubber_seeks_and_the_changed_part_is_highlighted(chat: Any) -> None:
-    insp = inspect(LOG)
+    insp = inspect_run(LOG)
     widget = mount(chat, insp)
     assert widget.locator("[data-agui=inspect-position]").text_content() == "event 85 / 85 · RUN_FINISHED"
     scrub_to(chat, widget, 3)  # run 1's second text delta
@@ -118,7 +119,7 @@ def test_the_scrubber_seeks_and_the_changed_part_is_highlighted(chat: Any) -> No
 
 
 def test_keys_step_jump_and_play(chat: Any) -> None:
-    insp = inspect(LOG)
+    insp = inspect_run(LOG)
     widget = mount(chat, insp)
     insp_answers = 0
     root = widget.root
@@ -174,7 +175,7 @@ def test_keys_step_jump_and_play(chat: Any) -> None:
 
 
 def test_the_list_filters_by_type_and_searches(chat: Any) -> None:
-    insp = inspect(LOG)
+    insp = inspect_run(LOG)
     widget = mount(chat, insp)
     rows = "(root) => [...root.querySelectorAll('[data-agui=inspect-event]')].map((r) => Number(r.dataset.index))"
     widget.locator("[data-agui=inspect-filter]").select_option("TOOL_CALL_START")
@@ -194,7 +195,7 @@ def test_the_list_filters_by_type_and_searches(chat: Any) -> None:
 
 
 def test_a_clicked_part_lists_the_events_that_built_it(chat: Any) -> None:
-    insp = inspect(LOG)
+    insp = inspect_run(LOG)
     widget = mount(chat, insp)
     scrub_to(chat, widget, 8)
     answered(chat, widget, 1)
@@ -233,7 +234,7 @@ PROBLEM_RUN = [
 
 
 def test_problems_and_the_state_show_at_their_events(chat: Any) -> None:
-    insp = inspect(PROBLEM_RUN)
+    insp = inspect_run(PROBLEM_RUN)
     ghost = [p for p in insp.timeline["problems"] if p["index"] == 5]
     assert ghost and ghost[0]["severity"] == "error"
     widget = mount(chat, insp)
@@ -383,7 +384,7 @@ SHOWCASE = [
 @pytest.mark.parametrize(("theme", "width"), [("light", 900), ("dark", 900), ("light", 360)])
 def test_inspector_screenshot(open_chat: Any, artifacts_dir: Any, theme: str, width: int) -> None:
     chat = open_chat(theme, width=width + 40, height=900)
-    insp = inspect(SHOWCASE, title="Table booking run")
+    insp = inspect_run(SHOWCASE, title="Table booking run")
     widget = mount(chat, insp, width=f"{width}px")
     scrub_to(chat, widget, 9)  # the tool call's second argument delta
     answered(chat, widget, 1)
@@ -435,7 +436,7 @@ def test_the_static_copy_beside_a_live_inspector_is_hidden(chat: Any) -> None:
         }"""
     )
     assert chat.page.locator("#copy-output").is_visible()
-    widget = mount(chat, inspect(SHOWCASE))
+    widget = mount(chat, inspect_run(SHOWCASE))
     chat.evaluate("(v) => document.getElementById('widget-output').append(window.agui.host(v))", widget.view)
     chat.frames()
     assert not chat.page.locator("#copy-output").is_visible()

@@ -29,6 +29,9 @@ from tests.support.pydantic_ai_runs import PROMPT, SCENARIOS, capture_approval, 
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
+# The recorded logs here are server-side captures: their forks have no user message (tested apart below).
+pytestmark = pytest.mark.filterwarnings("ignore::agui_notebook.ForkInputWarning")
+
 
 @functools.cache
 def recorded_logs() -> dict[str, tuple[Any, list[dict[str, Any]]]]:
