@@ -305,24 +305,26 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
 
     # ------------------------------------------------------------------------------------------ traits
     def _sync_traits(self, *, status: bool = False, warnings: bool = False, **groups: bool) -> None:
-        """Bring the synced traits named (and ``branches``, ``threads``) up to the chat, ``replay_only`` always."""
+        """Bring the traits named up to the chat (``replay_only`` always); texts as the comm can carry them."""
         branches, threads, context = (groups.get(name, False) for name in ("branches", "threads", "context"))
         chat = self.chat
         self._syncing = True
         try:
             with self.hold_sync():
                 if status:
-                    self.status, self.error, self.error_details = chat.status, chat.error, chat.error_details
+                    self.status, self.error, self.error_details = sendable(
+                        [chat.status, chat.error, chat.error_details]
+                    )
                 if warnings:
-                    self.warnings = chat.warnings
+                    self.warnings = sendable(chat.warnings)
                 if branches and (points := chat.branch_points) != self.branch_points:
                     self.branch_points = points
                 if threads:
-                    self.threads = [dict(info) for info in chat.threads]
+                    self.threads = sendable([dict(info) for info in chat.threads])
                     self.thread_id = chat.thread_id
                     self.store = store_trait(chat)
                 if context:
-                    self.context, self.context_sent = chat.context, chat.context_sent
+                    self.context, self.context_sent = chat.context, sendable(chat.context_sent)
                 self.replay_only = chat.agent is None or chat.read_only
         finally:
             self._syncing = False

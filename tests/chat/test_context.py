@@ -9,6 +9,7 @@ pydantic-ai's ``Agent`` (through its AG-UI adapter, as the run's instructions) a
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from ag_ui.core import Context, RunAgentInput
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from agui_notebook import Chat, ContextError, InputTypeError, OptionError
+from agui_notebook import AguiNotebookError, Chat, ContextError, InputTypeError, OptionError
 from agui_notebook.chat._context import context_sources, describe_value, resolve_context
 from agui_notebook.chat._listeners import ChatListener
+from tests.support.hostile import DEEP_LIST, HUGE_INT
 
 CITIES = pd.DataFrame(
     {
@@ -330,3 +334,67 @@ async def test_the_widget_shows_what_the_context_sent_and_takes_new_context() ->
     assert agent.inputs[-1].forwarded_props == {"node_name": "plan"}
     with pytest.raises(OptionError, match="did you mean context_budget="):
         ChatWidget(agent, store=None, context_budgt=500)
+
+
+# ---------------------------------------------------------------------------------------------- hostile values
+_ODD = ["\ud83d", "a\udfff", "😀", b"bytes", {1: "x"}, {"k": {1, 2}}, float("nan"), float("inf")]
+_VALUES = (
+    st.sampled_from(_ODD)
+    | st.booleans().map(lambda negative: -HUGE_INT if negative else HUGE_INT)  # repr() raises ValueError
+    | st.builds(object)
+    | st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+        max_leaves=20,
+    )
+)
+_KEYS = st.text(max_size=4) | st.integers() | st.none() | st.sampled_from(["\ud83d", b"k"])
+_DESCRIPTIONS = st.text(max_size=12) | st.sampled_from(["\ud83d", "é\n", ""])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    entries=st.lists(st.tuples(_DESCRIPTIONS, _VALUES | st.just(DEEP_LIST)), max_size=4),
+    budget=st.integers(200, 600),
+)
+def test_any_value_is_sent_within_its_budget_and_the_log_reads_back(
+    entries: list[tuple[str, Any]], budget: int
+) -> None:
+    async def turn() -> None:
+        folder = Path(tempfile.mkdtemp())
+        agent = Seen()
+        context = [{"description": d, "value": v} for d, v in entries]
+        chat = Chat(agent, store=folder / "chat.jsonl", context=context, context_budget=budget)
+        assert await chat.send_message("hi") == "success", chat.error
+        sent = agent.inputs[0].context
+        assert [c.description for c in sent] == [d for d, _ in entries]
+        assert all(len(c.value) <= budget for c in sent)
+        assert [e["chars"] for e in chat.context_sent] == [len(c.value) for c in sent]
+        records = chat.events
+        chat.close()
+        assert Chat(Seen(), store=folder / "chat.jsonl").events == records
+
+    asyncio.run(turn())
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=_VALUES | st.lists(_VALUES, max_size=3) | st.dictionaries(_KEYS, _VALUES, max_size=3))
+def test_any_context_argument_is_taken_or_refused_by_the_family(value: Any) -> None:
+    try:
+        sources = context_sources(value)
+    except AguiNotebookError as error:
+        assert "context" in str(error)
+        return
+    resolve_context(sources, 300)
+
+
+async def test_half_an_emoji_in_a_description_reaches_the_views_replaced() -> None:
+    from agui_notebook import ChatWidget
+    from tests.widget.front_end import FrontEnd
+
+    widget = ChatWidget(Seen(), store=None)
+    view = FrontEnd(widget)
+    widget.context = [{"description": "a\ud83d", "value": "b\udfff"}]  # the comm carries no lone surrogate
+    assert view.trait_updates("context_sent")[-1][0]["description"] == "a\ufffd"
+    assert await widget.send_message("hi") == "success"
+    assert widget.chat.context_sent[0]["description"] == "a\ud83d"  # the chat keeps what it was given
