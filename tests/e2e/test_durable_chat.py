@@ -181,7 +181,12 @@ def test_a_chat_outlives_its_cell_and_its_kernel(lab: Lab, artifacts_dir: Path) 
         )
         wait_for(lambda: _prompt(page, "chat.focus()") == "[2]:", 120, "every cell run after the restart")
         page.wait_for_selector(".agui-chat[data-connection=live][data-status=ready]")
-        assert _user_texts(page) == ["What's the weather in Paris?", "count slowly"]
+        # The new view shows the conversation once the snapshot it asked for arrives (after its traits).
+        wait_for(
+            lambda: _user_texts(page) == ["What's the weather in Paris?", "count slowly"],
+            30,
+            "the conversation after the restart",
+        )
 
         # SIGKILL the kernel mid-stream, then open the chat again: everything it had written is there.
         pid = _kernel_pid(lab)
