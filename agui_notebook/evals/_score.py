@@ -29,13 +29,13 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from agui_notebook._errors import AguiNotebookError, InputTypeError, OptionalDependencyError, OptionError
+from agui_notebook._errors import AguiNotebookError, InputTypeError, OptionError
 from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
 from agui_notebook._types import ReadErrorMode
 from agui_notebook.inspection._source import chat_run_inputs
 from agui_notebook.logs._columns import Column
-from agui_notebook.logs._load import events_table, load_events
+from agui_notebook.logs._load import events_table, load_events, progress_bar
 from agui_notebook.logs.tables._messages import messages_df
 from agui_notebook.logs.tables._runs import runs_df
 
@@ -155,25 +155,10 @@ def _scored_here(plan: _Plan) -> None:
             ]
 
 
-def _progress_bar(progress: bool | None, total: int) -> Any:
-    if progress is False or total == 0:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        if progress:
-            raise OptionalDependencyError(
-                "a progress bar needs tqdm: pip install 'agui-notebook[progress]'"
-            ) from None
-        return None
-    # Shown only when judging takes more than a moment (unless asked for), without tqdm's monitor thread.
-    bar = type("JudgingBar", (tqdm,), {"monitor_interval": 0})
-    return bar(total=total, desc="judging", unit="run", delay=0 if progress else 0.5, leave=False)
-
-
 def _judging_bar(plan: _Plan) -> Any:
     """The progress bar of the plan's judging (None when there is none to show)."""
-    return _progress_bar(plan.progress, sum(len(_units(plan, s)) for s in plan.scorers if s.is_async))
+    total = sum(len(_units(plan, s)) for s in plan.scorers if s.is_async)
+    return progress_bar(plan.progress, total, desc="judging", unit="run", unit_scale=False)
 
 
 async def _scored_async(plan: _Plan, bar: Any) -> None:

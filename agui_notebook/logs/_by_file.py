@@ -41,7 +41,7 @@ from agui_notebook._types import ReadErrorMode
 
 from ._columns import RUN_COLUMNS, names
 from ._file_slices import piece_size, split_large_files
-from ._load import EMPTY_FILE, _progress_bar, _warn_skipped, file_error, load_events
+from ._load import EMPTY_FILE, _warn_skipped, file_error, load_events, progress_bar
 from ._odd_values import id_text, warn_odd_values
 from ._read import Problems
 from ._run_assignment import assign_runs, run_keys
@@ -391,7 +391,7 @@ def by_file(
         raise file_error(exc) from exc
     # Never more processes than batches to read: a pool of fork workers starts all of them at once.
     runner = _Runner(None if workers is None else min(workers, len(batches)), client)
-    bar = _progress_bar(progress, sum(sizes))
+    bar = progress_bar(progress, sum(sizes))
     try:
         parts, outlines = runner.map(batches, builders, errors, bar, sizes)
         groups = _groups(batches, _continued_from(outlines))

@@ -28,10 +28,26 @@ from ._read import Problems, normalized
 from ._run_assignment import run_keys
 from ._sources import Source, sources
 
-__all__ = ["TOOL_RESULTS_SENT", "events_table", "file_error", "load_events", "recorded_run_inputs"]
+__all__ = [
+    "TOOL_RESULTS_SENT",
+    "events_table",
+    "file_error",
+    "load_events",
+    "progress_bar",
+    "recorded_run_inputs",
+]
 
 
-def _progress_bar(progress: bool | None, total: int) -> Any:
+def progress_bar(
+    progress: bool | None,
+    total: int,
+    *,
+    desc: str = "loading events",
+    unit: str = "B",
+    unit_scale: bool = True,
+) -> Any:
+    """A tqdm bar of ``total`` (None when ``progress`` is False, there is nothing to do, or tqdm is missing and was
+    not asked for), shown at once when asked for and otherwise only once the work takes a moment."""
     if progress is False or total == 0:
         return None
     try:
@@ -42,11 +58,11 @@ def _progress_bar(progress: bool | None, total: int) -> Any:
                 "a progress bar needs tqdm: pip install 'agui-notebook[progress]'"
             ) from None
         return None
-    # Shown only when loading takes more than a moment (unless asked for explicitly). Without tqdm's monitor
-    # thread, which would outlive the bar and make a later process pool start its workers the slow way.
-    bar = type("LoadingBar", (tqdm,), {"monitor_interval": 0})
+    # Without tqdm's monitor thread, which would outlive the bar and make a later process pool start its workers
+    # the slow way.
+    bar = type("ProgressBar", (tqdm,), {"monitor_interval": 0})
     delay = 0 if progress else 0.5
-    return bar(total=total, unit="B", unit_scale=True, desc="loading events", delay=delay, leave=False)
+    return bar(total=total, unit=unit, unit_scale=unit_scale, desc=desc, delay=delay, leave=False)
 
 
 @keyword_options
@@ -115,7 +131,7 @@ def _read(
     progress: bool | None,
     skipped: list[dict[str, str]],
 ) -> pd.DataFrame:
-    bar = _progress_bar(progress, sum(s.size for s in items))
+    bar = progress_bar(progress, sum(s.size for s in items))
     try:
         # Millions of short-lived dicts would trigger collections that find nothing to free.
         with collections_paused():

@@ -166,7 +166,9 @@ def test_the_judging_progress_bar_counts_the_runs_judged_from_the_callers_thread
             self.closed = True
 
     bars: list[Bar] = []
-    monkeypatch.setattr(_score, "_progress_bar", lambda progress, total: bars.append(Bar(total)) or bars[-1])
+    monkeypatch.setattr(
+        _score, "progress_bar", lambda progress, total, **_: bars.append(Bar(total)) or bars[-1]
+    )
 
     async def slow_key(run) -> str:  # type: ignore[no-untyped-def]
         await asyncio.sleep(0.05)
