@@ -44,6 +44,7 @@ __all__ = [
     "context_sources",
     "describe_value",
     "forwarded_props",
+    "is_computed",
     "resolve_context",
 ]
 
@@ -70,7 +71,13 @@ class ContextSource:
     @property
     def dynamic(self) -> bool:
         """Whether the value is computed at every run (a zero-argument callable)."""
-        return callable(self.value) and not isinstance(self.value, type)
+        return is_computed(self.value)
+
+
+def is_computed(value: Any) -> bool:
+    """Whether ``value`` (of ``context=`` or ``forwarded_props=``) is computed at each run: a callable that is not a
+    class (a class given as a value is described, not called)."""
+    return callable(value) and not isinstance(value, type)
 
 
 def context_sources(value: Any, name: str = "context") -> list[ContextSource]:
@@ -114,7 +121,7 @@ def context_sources(value: Any, name: str = "context") -> list[ContextSource]:
 
 def forwarded_props(value: Any) -> dict[str, JSON] | None:
     """``forwarded_props=`` at run time: a mapping with a JSON form, or a zero-argument callable giving one."""
-    if callable(value) and not isinstance(value, type):
+    if is_computed(value):
         try:
             value = value()
         except Exception as exc:
@@ -147,43 +154,34 @@ def resolve_context(
                     f"context[{index}] ({shown(source.description)}): the callable raised "
                     f"{type(exc).__name__}: {exc}"
                 ) from exc
-        text, kind = describe_value(value)
-        kept, cut = _within(text, budget)
+        kept, what = _described(source, value, budget)
         entries.append({"description": source.description, "value": kept})
-        sent.append(
-            {
-                "description": source.description,
-                "kind": kind,
-                "chars": len(kept),
-                "cut": cut,
-                "dynamic": source.dynamic,
-            }
-        )
+        sent.append(what)
     return entries, sent
 
 
 def context_preview(sources: list[ContextSource], budget: int = CONTEXT_BUDGET) -> list[dict[str, JSON]]:
     """What each entry would send, without calling the callables (their size is known once a run called them)."""
-    preview: list[dict[str, JSON]] = []
-    for source in sources:
-        if source.dynamic:
-            preview.append(
-                {"description": source.description, "kind": "callable", "chars": None, "cut": 0,
-                 "dynamic": True}
-            )  # fmt: skip
-            continue
-        text, kind = describe_value(source.value)
-        kept, cut = _within(text, budget)
-        preview.append(
-            {
-                "description": source.description,
-                "kind": kind,
-                "chars": len(kept),
-                "cut": cut,
-                "dynamic": False,
-            }
-        )
-    return preview
+    return [
+        {"description": s.description, "kind": "callable", "chars": None, "cut": 0, "dynamic": True}
+        if s.dynamic
+        else _described(s, s.value, budget)[1]
+        for s in sources
+    ]
+
+
+def _described(source: ContextSource, value: Any, budget: int) -> tuple[str, dict[str, JSON]]:
+    """``value`` (the source's, computed) as the text it sends within ``budget``, and what it sent."""
+    text, kind = describe_value(value)
+    kept, cut = _within(text, budget)
+    sent: dict[str, JSON] = {
+        "description": source.description,
+        "kind": kind,
+        "chars": len(kept),
+        "cut": cut,
+        "dynamic": source.dynamic,
+    }
+    return kept, sent
 
 
 def context_instructions(context: list[Any]) -> str | None:
