@@ -57,6 +57,7 @@ from agui_notebook.chat._context import (
     context_preview,
     context_sources,
     forwarded_props,
+    is_computed,
     resolve_context,
 )
 from agui_notebook.chat._feedback import check_rating, iso_utc
@@ -198,7 +199,7 @@ def _checked_message_type(message_type: Any) -> type[BaseModel] | None:
 
 def _checked_props(value: Any) -> Any:
     """``forwarded_props=`` checked where it can be before a run: a JSON object, a callable, or None."""
-    if value is None or (callable(value) and not isinstance(value, type)):
+    if value is None or is_computed(value):
         return value
     return forwarded_props(value)
 
@@ -942,6 +943,12 @@ class Chat:
         ranked = sorted(range(len(out)), key=lambda i: order[i], reverse=True)
         return [out[i] for i in ranked]
 
+    def _forget(self, thread_id: str) -> None:
+        """Delete a thread from the log and from what the chat keeps of it."""
+        self._log.delete_thread(thread_id)
+        self._threads.pop(thread_id, None)
+        self._turn_counts.pop(thread_id, None)
+
     def _turns(self, thread_id: str, records: list[RecordedEvent]) -> int:
         """The user's turns in ``records``, counting only the records added since the last count (the thread
         list is asked for at every run's end: a long conversation must not be read whole each time)."""
@@ -994,8 +1001,7 @@ class Chat:
                 self.new_thread()
         elif self._log.read_only:
             self._refuse("delete a thread")
-        self._log.delete_thread(thread_id)
-        self._threads.pop(thread_id, None)
+        self._forget(thread_id)
         self._views.threads_changed()
 
     def clear(self) -> None:
@@ -1005,8 +1011,7 @@ class Chat:
         old = self._thread.id
         self._runner, self._task = None, None
         thread = self._new_thread(_fresh_id(), [], self._initial_state)
-        self._log.delete_thread(old)
-        self._threads.pop(old, None)
+        self._forget(old)
         self._show(thread)
 
     def _known(self, thread_id: str) -> None:
@@ -1072,8 +1077,7 @@ class Chat:
         chat._threads[thread_id] = thread
         chat._show(thread)
         if made.id != thread_id and not made.turns():  # the empty thread the constructor made for nothing
-            chat._log.delete_thread(made.id)
-            chat._threads.pop(made.id, None)
+            chat._forget(made.id)
         return chat
 
     def close(self) -> None:
