@@ -4,9 +4,9 @@
 // custom messages: a view asks for a snapshot (`resync`) when it mounts and shows nothing of it until it comes.
 //
 // Cost per delta is independent of the conversation's length: a patch marks the messages it touched and only
-// those re-render; messages sit in groups of GROUP_SIZE, and every group but the newest LIVE_GROUPS is skipped by
-// the browser while off screen (`content-visibility: auto`), so a frame's style and layout work is about the
-// newest messages, not all of them.
+// those re-render; messages sit in groups (message_groups.js) that the browser skips while off screen and that
+// are taken out of layout far above the view, so a frame's style, layout and paint work is about the newest
+// messages, not all of them.
 import { AttentionCue } from "./attention.js";
 import { branchPointsFrom, showBranchPoints } from "./branches.js";
 import { Composer, EmptyState } from "./composer.js";
@@ -14,6 +14,7 @@ import { Connection, hideStaticCopyBeside, NOT_SENT } from "./connection.js";
 import { button, element, icon, label } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import { keyLeavesWidget } from "./keys.js";
+import { MessageGroups } from "./message_groups.js";
 import { MessageView } from "./message_view.js";
 import { renderedMessageIds } from "./parts/rendered.js";
 import { StatePanel } from "./state_panel.js";
@@ -23,8 +24,6 @@ import { confirmBox, threadTitle, ThreadMenu } from "./threads.js";
 
 const THEMES = new Set(["auto", "light", "dark"]);
 const KEY_EVENTS = ["keydown", "keyup", "keypress"];
-const GROUP_SIZE = 50;
-const LIVE_GROUPS = 2;
 // What a card's "first control" is: the fields and buttons a user answers it with.
 const CARD_CONTROLS =
   ":is(.agui-approval-controls, .agui-interrupt-body, .agui-interrupt-controls) :is(input, textarea, select, button):not([disabled]):not([type=hidden])";
@@ -114,8 +113,6 @@ export class ChatView {
     this.sync = new PatchSync((message) => this.send(message));
     /** @type {MessageView[]} by message index */
     this.views = [];
-    /** @type {HTMLDivElement[]} */
-    this.groups = [];
     /** @type {Set<number>} indexes of the messages to draw again */
     this.dirty = new Set();
     this.dirtyAll = false;
@@ -197,6 +194,7 @@ export class ChatView {
     this.empty.hidden = true;
     this.root.append(this.header, this.statePanel.el, this.list, this.banner, this.composer.el, this.threadMenu.panel);
     this.list.append(this.loading, this.empty, this.warningsEl);
+    this.groups = new MessageGroups(this.list, this.warningsEl);
   }
 
   /** @param {unknown} value the warnings trait */
@@ -263,6 +261,7 @@ export class ChatView {
       "scroll",
       () => {
         this.stick = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < STICK_PX;
+        this.groups.settleSoon();
       },
       { passive: true },
     );
@@ -285,6 +284,7 @@ export class ChatView {
     this.connection.destroy();
     this.statePanel.destroy();
     this.resizeObserver.disconnect();
+    this.groups.destroy();
     for (const [event, handler] of Object.entries(this.handlers)) this.model.off(event, handler);
     for (const view of this.views) view.destroy();
     this.root.remove();
@@ -592,33 +592,10 @@ export class ChatView {
       const view = new MessageView(this);
       const message = this.state.messages[at];
       this.views.push(view);
-      this.group(at).append(view.el);
+      this.groups.groupOf(at).append(view.el);
       if (message !== undefined) view.update(message);
     }
     return this.views[index];
-  }
-
-  /**
-   * The group element message `at` goes in (made when needed).
-   * @param {number} at
-   */
-  group(at) {
-    const index = Math.floor(at / GROUP_SIZE);
-    while (this.groups.length <= index) {
-      const group = element("div", "agui-message-group");
-      this.list.insertBefore(group, this.warningsEl);
-      this.groups.push(group);
-      this.sealGroups();
-    }
-    return this.groups[index];
-  }
-
-  /** Every group but the newest LIVE_GROUPS may be skipped by the browser while off screen. */
-  sealGroups() {
-    this.groups.forEach((group, index) => {
-      const sealed = index < this.groups.length - LIVE_GROUPS ? "true" : "false";
-      if (group.dataset.sealed !== sealed) group.dataset.sealed = sealed;
-    });
   }
 
   checkPage() {
@@ -649,8 +626,7 @@ export class ChatView {
         view.destroy();
         view.el.remove();
       }
-      while (this.groups.length > Math.ceil(this.views.length / GROUP_SIZE)) this.groups.pop().remove();
-      this.sealGroups();
+      this.groups.truncate(this.views.length);
     }
     this.dirty.clear();
     this.dirtyAll = false;
@@ -691,6 +667,8 @@ export class ChatView {
     if (this.restoreFocus) this.focusPicker();
     if (this.stick) this.list.scrollTop = this.list.scrollHeight;
     if (this.approvalToReveal) this.scrollToApproval();
+    this.groups.parking = this.busy;
+    this.groups.settle();
   }
 
   focusPicker() {
