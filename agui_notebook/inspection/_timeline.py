@@ -7,7 +7,9 @@
 
 Checkpoints share structure (``_SharedCheckpoints``): a message, and a block of parts, that no event changed
 since the checkpoint before is not pickled again but referred to, so a checkpoint costs what changed since the
-last one (and a few bytes per message), not the whole conversation so far.
+last one (and a few bytes per message), not the whole conversation so far. The tables that grow with the log
+(the translator's tool calls and message ids, a reducer's tool inputs, the assembler's streams) are stored in
+blocks the same way: a block is stored again when an event named one of its entries (``_KEYED_EVENTS``).
 
 >>> timeline = EventTimeline([
 ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
@@ -39,6 +41,7 @@ from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler, merge_consecutive_deltas
+from agui_notebook.bridge._event_chunks import EventChunkTranslator
 from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
@@ -54,6 +57,42 @@ MESSAGE_BLOCK = 64
 """Messages per shared block of a checkpoint's message list."""
 PART_BLOCK = 32
 """Parts per shared block of a checkpoint's parts list."""
+TABLE_BLOCK = 64
+"""Entries per shared block of a big table (the translator's tool calls and message ids, a reducer's tool
+inputs, the assembler's streams); a smaller table is written whole into each checkpoint."""
+
+_ID_FIELDS = ("messageId", "toolCallId", "parentMessageId", "entityId")
+"""The fields naming the table entries an event may change (a message, a tool call)."""
+_KEYED_EVENTS = frozenset(
+    {
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+        "TOOL_CALL_START",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_END",
+        "TOOL_CALL_RESULT",
+        "REASONING_START",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END",
+        "REASONING_END",
+        "REASONING_ENCRYPTED_VALUE",
+        "STEP_STARTED",
+        "STEP_FINISHED",
+        "STATE_SNAPSHOT",
+        "STATE_DELTA",
+        "RUN_STARTED",
+        "RUN_FINISHED",
+        "RUN_ERROR",
+        "CUSTOM",
+        "RAW",
+    }
+)
+"""Events that change a big table's entries only where they name them (``_ID_FIELDS``), or the entries named
+of a held tool result (it lands on its call at a later event), and otherwise only add entries. Any
+other event (a messages snapshot, a chunk, an activity), a run input, or an event the assembler refused makes
+the next checkpoint write every table again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +185,7 @@ class EventTimeline:
             if index % self.every == 0:
                 self._checkpoints.append(shared.frozen(assembler))
                 self._states.append((copy_json(state), paths, changed_at))
+            shared.mention(event, assembler)
             try:
                 changes = assembler.push(event)
             except Exception as exc:
@@ -310,7 +350,36 @@ def _reduce_reducer(reducer: UIMessageStreamReducer) -> Any:
     for name in ("_message", "_parts"):
         if name in fields:
             fields[name] = _ref(fields[name])
+    _shared_tables(fields, _REDUCER_TABLES)
     return _reducer_from, (fields,)
+
+
+_REDUCER_TABLES = ("_partial_tool_calls", "_last_tool", "_step_static", "_step_dynamic", "_data_by_id")
+_TRANSLATOR_TABLES = ("_known", "_owner", "_tools", "_customs")
+_ASSEMBLER_TABLES = ("_index", "_streams")
+
+
+def _shared_tables(fields: dict[str, Any], names: tuple[str, ...]) -> None:
+    """Write the big tables among ``fields`` as references to their blocks in the store being written to."""
+    store = _STORING[-1] if _STORING else None
+    if store is None:
+        return
+    for name in names:
+        table = fields.get(name)
+        if (type(table) is dict or type(table) is set) and len(table) >= TABLE_BLOCK:
+            fields[name] = _Ref(store.table_place(table))
+
+
+def _reduce_translator(translator: EventChunkTranslator) -> Any:
+    fields = dict(vars(translator))
+    _shared_tables(fields, _TRANSLATOR_TABLES)
+    return _translator_from, (fields,)
+
+
+def _translator_from(fields: dict[str, Any]) -> EventChunkTranslator:
+    translator: EventChunkTranslator = EventChunkTranslator.__new__(EventChunkTranslator)
+    vars(translator).update(fields)
+    return translator
 
 
 def _reducer_from(fields: dict[str, Any]) -> UIMessageStreamReducer:
@@ -390,6 +459,7 @@ def _stream_from(
 def _reduce_assembler(assembler: UIMessageAssembler) -> Any:
     fields = dict(vars(assembler))
     fields["messages"] = _ref(fields["messages"])
+    _shared_tables(fields, _ASSEMBLER_TABLES)
     return _assembler_from, (fields,)
 
 
@@ -404,6 +474,7 @@ _DISPATCH: dict[type, Any] = {
     UIMessageStreamReducer: _reduce_reducer,
     StreamedMessage: _reduce_stream,
     UIMessageAssembler: _reduce_assembler,
+    EventChunkTranslator: _reduce_translator,
 }
 
 
@@ -479,6 +550,24 @@ class _Block:
     place: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A stored table (a dict, or a set when ``is_set``) made of the blocks stored at ``places``, in order."""
+
+    places: tuple[int, ...]
+    is_set: bool
+
+
+@dataclass(slots=True)
+class _StoredTable:
+    """A table as the checkpoints stored it: the object, its keys in stored order, and its blocks' places."""
+
+    table: dict[Any, Any] | set[Any]
+    keys: list[Any]
+    positions: dict[Any, int]
+    blocks: list[int]
+
+
 @dataclass(slots=True)
 class _StoredMessage:
     message: dict[str, JSON]
@@ -498,10 +587,12 @@ class _SharedCheckpoints:
     """
 
     def __init__(self) -> None:
-        self.stored: list[bytes | _Joined | _Items] = []
+        self.stored: list[bytes | _Joined | _Items | _Table] = []
         self._size = 0
         self.message_bytes = 0
-        """The bytes of the stored messages, parts and lists (the rest: the streams' entries)."""
+        """The bytes of the stored messages, parts and lists."""
+        self.table_bytes = 0
+        """The bytes of the stored tables' blocks and lists (the rest: the streams' entries)."""
         self._messages: list[_StoredMessage] = []
         self._message_blocks: list[_Block] = []
         self._places: dict[int, int] = {}
@@ -514,6 +605,14 @@ class _SharedCheckpoints:
         self.list_places: list[int] = []
         """Per checkpoint, the place of the message list."""
         self.messages_now: Any = None
+        self._tables: dict[int, _StoredTable] = {}
+        """``id`` -> a big table as stored so far."""
+        self._mentioned: set[Any] = {""}
+        """The ids the events since the last checkpoint named (``_ID_FIELDS``)."""
+        self._dirty: set[Any] = set()
+        """While a checkpoint is written: the table keys whose entries may have changed since the last one."""
+        self._tables_changed = True
+        self._mentioned_before: set[Any] = set()
 
     def size(self) -> int:
         return self._size
@@ -521,6 +620,20 @@ class _SharedCheckpoints:
     def forget(self) -> None:
         """Share nothing with the checkpoints before (the assembler was replaced, or changed unseen)."""
         self._all_changed = True
+        self._tables_changed = True
+
+    def mention(self, event: dict[str, JSON], assembler: UIMessageAssembler) -> None:
+        """Note which table entries ``event`` may change (before ``assembler`` takes it)."""
+        if event.get("type") not in _KEYED_EVENTS or "input" in event or assembler._expander.has_open_streams:
+            self._tables_changed = True
+        mentioned = self._mentioned
+        pending = assembler._translator._pending_result
+        if pending is not None:  # a held tool result: the event lands it on its call
+            mentioned.add(pending.tool_call_id)
+        for field in _ID_FIELDS:
+            value = event.get(field)
+            if type(value) is str:
+                mentioned.add(value)
 
     def note(self, changes: list[MessageChange]) -> None:
         """What an event changed, for the next checkpoint."""
@@ -542,12 +655,14 @@ class _SharedCheckpoints:
             else:  # the list cut short: nothing is assumed
                 self._all_changed = True
 
-    def _store(self, value: bytes | _Joined | _Items, kind: str = "message") -> int:
+    def _store(self, value: bytes | _Joined | _Items | _Table, kind: str = "message") -> int:
         self.stored.append(value)
         size = len(value) if isinstance(value, bytes) else 8 * len(value.places) + 16
         self._size += size
         if kind == "message":
             self.message_bytes += size
+        elif kind == "table":
+            self.table_bytes += size
         return len(self.stored) - 1
 
     def frozen(self, assembler: UIMessageAssembler) -> bytes:
@@ -586,14 +701,76 @@ class _SharedCheckpoints:
         self.list_places.append(places[id(messages)])
         if self._all_changed:
             self._streams = {}
+        changed_indexes = self._changed
         self._changed, self._changed_parts, self._all_changed = set(), {}, False
         self.messages_now = messages
+        if self._tables_changed:
+            self._tables = {}
+        # A held result lands at the event after it: the ids named before the last checkpoint count too.
+        dirty = self._dirty = self._mentioned | self._mentioned_before
+        dirty.update(messages[i].get("id") for i in changed_indexes if i < len(messages))
+        translator = assembler._translator
+        dirty.add(translator.run_message_id)
+        dirty.add(translator._last_assistant_id)
+        self._mentioned_before, self._mentioned, self._tables_changed = self._mentioned, {""}, False
         _STORING.append(self)
         try:
             return _pickled(assembler, places)  # streams and reducers refer to the shared messages
         finally:
             _STORING.pop()
             self.messages_now = None
+
+    def table_place(self, table: dict[Any, Any] | set[Any]) -> int:
+        """Where a big table is stored for this checkpoint: its blocks that hold no changed entry are the ones
+        stored before (a table only grows at its end, and changes where the events named it: ``_KEYED_EVENTS``);
+        anything else (a table shorter, or reordered) stores it all again."""
+        stored = self._tables.get(id(table))
+        dirty = self._dirty
+        if stored is not None and stored.table is table:
+            keys, positions = stored.keys, stored.positions
+            if type(table) is dict:
+                new: list[Any] = []
+                for key in reversed(table):
+                    if key in positions:
+                        in_order = positions[key] == len(keys) - 1
+                        break
+                    new.append(key)
+                else:
+                    in_order = not keys
+                new.reverse()
+            else:
+                new = [key for key in dirty if key in table and key not in positions]
+                in_order = True
+            if in_order and len(keys) + len(new) == len(table):
+                changed = (
+                    {positions[key] // TABLE_BLOCK for key in dirty if key in positions}
+                    if type(table) is dict
+                    else set()
+                )
+                for key in new:
+                    positions[key] = len(keys)
+                    changed.add(len(keys) // TABLE_BLOCK)
+                    keys.append(key)
+                return self._table_stored(stored, changed)
+        keys = list(table)
+        stored = _StoredTable(table, keys, {key: i for i, key in enumerate(keys)}, [])
+        self._tables[id(table)] = stored
+        return self._table_stored(stored, set(range((len(keys) + TABLE_BLOCK - 1) // TABLE_BLOCK)))
+
+    def _table_stored(self, stored: _StoredTable, changed: set[int]) -> int:
+        table, keys, blocks = stored.table, stored.keys, stored.blocks
+        for number in sorted(changed):
+            block_keys = keys[number * TABLE_BLOCK : (number + 1) * TABLE_BLOCK]
+            if type(table) is dict:
+                block: Any = {key: table[key] for key in block_keys}
+            else:
+                block = block_keys
+            place = self._store(_pickled(block, self._places), kind="table")
+            if number < len(blocks):
+                blocks[number] = place
+            else:
+                blocks.append(place)
+        return self._store(_Table(tuple(blocks), type(table) is set), kind="table")
 
     def stream_place(self, stream: StreamedMessage) -> int:
         """Where a message's stream is stored: its entry from before while it took no chunk and its message and
@@ -675,7 +852,7 @@ class _SharedCheckpoints:
 class _Thaw:
     """One reading of a checkpoint: each stored object built once, so what the assembler shares stays shared."""
 
-    def __init__(self, stored: list[bytes | _Joined | _Items], messages_place: int) -> None:
+    def __init__(self, stored: list[bytes | _Joined | _Items | _Table], messages_place: int) -> None:
         self.stored = stored
         self.messages_place = messages_place
         self.built: dict[int, Any] = {}
@@ -689,6 +866,11 @@ class _Thaw:
             result = _unpickled(value, self)
             if isinstance(result, _Message):
                 result = result.built(self)
+        elif isinstance(value, _Table):
+            table: Any = set() if value.is_set else {}
+            for block in value.places:
+                table.update(_unpickled(self.stored[block], self))  # type: ignore[arg-type]
+            result = table
         else:
             result = []
             self.built[place] = result
