@@ -26,6 +26,7 @@ outside ``first`` to ``first + slots``. A page whose version is not the update's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +52,7 @@ class _Slot:
 
 
 def window_layout(
-    messages: list[dict[str, JSON]], focus: tuple[int, int], budget: int = WINDOW_PARTS
+    messages: Sequence[dict[str, JSON]], focus: tuple[int, int], budget: int = WINDOW_PARTS
 ) -> list[tuple[int, int, int]]:
     """The ``(message index, first part, end part)`` of each message of the window around ``focus`` (a message
     index and a part index; ``-1``: the message's last part), at most ``budget`` parts in all.
@@ -111,7 +112,7 @@ class ConversationWindow:
         """The page holds nothing the next update may build on (it asked for the whole window)."""
         self._sent = None
 
-    def update(self, messages: list[dict[str, JSON]], focus: tuple[int, int]) -> dict[str, JSON]:
+    def update(self, messages: Sequence[dict[str, JSON]], focus: tuple[int, int]) -> dict[str, JSON]:
         """The update that brings the page's window to ``messages`` around ``focus``."""
         self.focus = focus
         layout = window_layout(messages, focus, self.parts)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anywidget
@@ -148,6 +148,7 @@ class Inspector(anywidget.AnyWidget):
         self._times = times if times is not None else [None] * len(events)
         self._window = ConversationWindow()
         self._held: tuple[int, list[dict[str, JSON]]] | None = None
+        self._read: tuple[int, Sequence[dict[str, JSON]]] | None = None
         self.renderer_warnings: list[str] = []
         """What renderers failed on (each part and error once); the part shows the error too."""
         self._renderers = PartRenderers(
@@ -228,6 +229,15 @@ class Inspector(anywidget.AnyWidget):
             self._held = (n, self.timeline_index.messages_after(n))
         return self._held[1]
 
+    def _conversation(self) -> Sequence[dict[str, JSON]]:
+        """The messages after the selected event, read as far as the page's window needs them."""
+        n = self.position
+        if self._held is not None and self._held[0] == n:
+            return self._held[1]
+        if self._read is None or self._read[0] != n:
+            self._read = (n, self.timeline_index.conversation_after(n))
+        return self._read[1]
+
     def _on_page_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         """A page's request: the conversation window (``window``: around a ``focus``, or the whole one after a
         reconnect), a chunk of the event list (``events``), a search, or the events that built a part."""
@@ -241,7 +251,7 @@ class Inspector(anywidget.AnyWidget):
             if not (isinstance(focus, list) and len(focus) == 2 and all(type(v) is int for v in focus)):
                 focus = list(self._window.focus)
             with collections_paused():
-                self.send(self._window.update(self.messages, (focus[0], focus[1])))
+                self.send(self._window.update(self._conversation(), (focus[0], focus[1])))
         elif kind == "events" and type(content.get("start")) is int:
             self.send(self.event_chunk(content["start"]))
         elif kind == "search" and isinstance(content.get("needle"), str):
@@ -294,7 +304,7 @@ class Inspector(anywidget.AnyWidget):
         timeline = self.timeline_index
         at = timeline.state_after(n)
         changed = [list(pair) for pair in timeline.touched[n]] if n >= 0 else []
-        messages = self.messages
+        messages = self._conversation()
         focus = (changed[0][0], changed[0][1]) if changed else (len(messages) - 1, -1)
         self.send(self._window.update(messages, focus))
         with self.hold_sync():

@@ -299,3 +299,27 @@ def test_a_checkpoint_stores_the_tables_entries_that_changed_not_the_whole_table
         timeline = EventTimeline(turns_log(size, runs=False), every=64)
         per_checkpoint.append(timeline.checkpoint_bytes() / len(timeline._checkpoints))
     assert per_checkpoint[1] < 1.3 * per_checkpoint[0]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_a_lazy_reading_is_the_conversation_after_the_event(data: st.DataObject) -> None:
+    # Blocks of two messages, two parts and two table entries: a lazy reading reads the messages, the blocks of
+    # parts, the table entries and the streams that the replay uses; read whole afterwards, it is the conversion.
+    source = data.draw(st.sampled_from([*LOGS, "single", "multi"]))
+    every = data.draw(st.sampled_from((1, 3, 16, 64)))
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("TABLE_BLOCK", "MESSAGE_BLOCK", "PART_BLOCK"):
+            patch.setattr(timeline_module, name, 2)
+        events = turns_log(1_500, runs=source == "multi") if isinstance(source, str) else events_of(source)
+        timeline = EventTimeline(events, every=every)
+    n = data.draw(st.integers(-1, len(events) - 1))
+    read = timeline.conversation_after(n)
+    if data.draw(st.booleans()):  # a look at one message first (the window's), then all of it
+        index = data.draw(st.integers(0, max(len(read) - 1, 0)))
+        assert (
+            read[index : index + 1] == ui_message_dicts_from_events(events[: n + 1])[index : index + 1]
+            or not read
+        )
+    whole = [{**message, "parts": list(message.get("parts") or [])} for message in read]
+    assert whole == ui_message_dicts_from_events(events[: n + 1])
