@@ -52,10 +52,15 @@ class _Slot:
 
 
 def window_layout(
-    messages: Sequence[dict[str, JSON]], focus: tuple[int, int], budget: int = WINDOW_PARTS
+    messages: Sequence[dict[str, JSON]],
+    focus: tuple[int, int],
+    budget: int = WINDOW_PARTS,
+    kept: dict[int, int] | None = None,
 ) -> list[tuple[int, int, int]]:
     """The ``(message index, first part, end part)`` of each message of the window around ``focus`` (a message
-    index and a part index; ``-1``: the message's last part), at most ``budget`` parts in all.
+    index and a part index; ``-1``: the message's last part), at most ``budget`` parts in all. ``kept``: where
+    the page's window of each message's parts starts; the focus message's stays while the focus is in it (a
+    step through a long message moves the window once every half window, not at every part).
 
     >>> parts = lambda n: {"parts": [{}] * n}
     >>> window_layout([parts(3), parts(10), parts(3)], (1, 5), budget=8)
@@ -70,9 +75,14 @@ def window_layout(
     total = counts[0]
     size = min(max(total, 1), budget)
     part = total - 1 if focus[1] < 0 else min(focus[1], max(total - 1, 0))
-    start = max(0, min(part - size // 2, total - size))
-    layout = [(at, start, start + min(size, total))]
-    left = budget - size
+    # The focus in the middle (near a message's end, the window holds fewer parts: room for those that come).
+    start = 0 if total <= budget else max(0, part - size // 2)
+    before_start = None if kept is None else kept.get(at)
+    if total > budget and before_start is not None and before_start <= part < before_start + size:
+        start = before_start
+    end = min(total, start + size)
+    layout = [(at, start, end)]
+    left = budget - max(end - start, 1)
     before, after = at - 1, at + 1
     earlier: list[tuple[int, int, int]] = []
     later: list[tuple[int, int, int]] = []
@@ -115,8 +125,9 @@ class ConversationWindow:
     def update(self, messages: Sequence[dict[str, JSON]], focus: tuple[int, int]) -> dict[str, JSON]:
         """The update that brings the page's window to ``messages`` around ``focus``."""
         self.focus = focus
-        layout = window_layout(messages, focus, self.parts)
         sent = self._sent
+        kept = None if sent is None else {index: slot.start for index, slot in sent.items()}
+        layout = window_layout(messages, focus, self.parts, kept)
         base = None if sent is None else self.version
         self.version += 1
         slots: dict[int, _Slot] = {}

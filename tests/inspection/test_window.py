@@ -92,7 +92,12 @@ def test_window_layout_takes_the_focus_then_both_sides() -> None:
     parts = [{"parts": [{}] * n} for n in (2, 0, 5, 2, 2)]
     # The focus message, then earlier and later ones in turn (a message without parts counts one), the last cut.
     assert window_layout(parts, (2, 4), budget=9) == [(0, 1, 2), (1, 0, 0), (2, 0, 5), (3, 0, 2)]
-    assert window_layout(parts, (2, -1), budget=3) == [(2, 2, 5)]
+    # A message longer than the window: the focus in the middle, near its end fewer parts (room for more).
+    assert window_layout(parts, (2, -1), budget=3) == [(1, 0, 0), (2, 3, 5)]
+    assert window_layout(parts, (2, 1), budget=3) == [(2, 0, 3)]
+    # The page's window of the focus message stays while the focus is in it.
+    assert window_layout(parts, (2, 2), budget=3, kept={2: 0}) == [(2, 0, 3)]
+    assert window_layout(parts, (2, 3), budget=3, kept={2: 0}) == [(2, 2, 5)]
     assert window_layout([], (0, 0)) == []
 
 
