@@ -728,16 +728,16 @@ class _SharedCheckpoints:
         changed_blocks = {index // MESSAGE_BLOCK for index in self._changed}
         block_places = []
         for number, start in enumerate(range(0, len(messages), MESSAGE_BLOCK)):
-            items = messages[start : start + MESSAGE_BLOCK]
             block = blocks[number] if number < len(blocks) else None
             if (
                 block is not None
                 and number not in changed_blocks
-                and len(block.items) == len(items)
-                and all(map(operator.is_, items, block.items))
+                and len(block.items) == min(MESSAGE_BLOCK, len(messages) - start)
             ):
+                # No event changed a message of it (a message replaced or moved is a change): as it was stored.
                 block_places.append(block.place)
                 continue
+            items = messages[start : start + MESSAGE_BLOCK]
             message_places = []
             for index, message in enumerate(items, start):
                 message_places.append(self._message_place(index, message))
