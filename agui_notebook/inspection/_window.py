@@ -35,9 +35,9 @@ from agui_notebook.wire._json import encode_json
 
 __all__ = ["WINDOW_PARTS", "ConversationWindow"]
 
-WINDOW_PARTS = 160
+WINDOW_PARTS = 80
 """Parts (a message without parts counts as one) a window holds at most: what a page shows around the selected
-event's part, and a few screens more either side."""
+event's part, and a screen or two more either side (a jump draws them all: the page's cost per seek)."""
 
 
 @dataclass(slots=True)
