@@ -219,7 +219,7 @@ def main() -> None:
         print(f"bytes per seek at {large:,}, {kind}-run log (the most sent, random seek or step): {worst:.1f} kB "
               f"(target <= 100 kB): {verdict(worst <= 100)}")  # fmt: skip
     print()
-    at = min(5_000, small // 2)
+    at = min(5_000, small)
     fork_times = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ForkInputWarning)
