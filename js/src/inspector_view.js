@@ -11,7 +11,7 @@
 // The event list's summaries, times and changed parts come in chunks the view asks for as it shows them; a search
 // and a clicked part's events are answered by the kernel. Keys (docs/inspect.md): ← / → step, Shift+← / → ten events, Home / End,
 // Space plays or pauses, N / P the next / previous problem.
-import { hideStaticCopyBeside } from "./connection.js";
+import { Connection, hideStaticCopyBeside } from "./connection.js";
 import { button, element, label, prettyJson } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import css from "./inspector.css";
@@ -159,6 +159,14 @@ export class InspectorView {
     this.applyLook();
     this.timeline = timelineFrom(model.get("timeline"));
     this.filtered = null;
+    // The conversation comes only from the kernel: a view that cannot reach it says so (the saved static copy
+    // beside it shows then), and asks again for the window when it can.
+    this.connection = new Connection(model, host, () => {
+      const live = this.connection.live;
+      if (live && this.root.dataset.connection === "lost") this.askWindow(null);
+      this.root.dataset.connection = live ? "live" : "lost";
+    });
+    this.root.dataset.connection = this.connection.live ? "live" : "lost";
     this.askWindow(null); // the window at the position (a view that comes back after a reconnect asks the same)
     this.render();
   }
@@ -447,6 +455,7 @@ export class InspectorView {
   }
 
   destroy() {
+    this.connection.destroy();
     this.pause();
     this.frame.cancel();
     this.resizeObserver.disconnect();

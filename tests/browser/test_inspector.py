@@ -552,3 +552,25 @@ def test_a_view_that_comes_back_asks_for_the_whole_window(chat: Any) -> None:
     expected = ui_message_dicts_from_events(events[:3_001])
     assert shown and shown == window_of(expected, shown)
     assert widget.root.evaluate(WINDOW_TEXTS) == shown
+
+
+def test_a_view_that_cannot_reach_its_kernel_leaves_the_static_copy_shown(chat: Any) -> None:
+    """The conversation comes only from the kernel: a view restored without one (saved widget state) is marked
+    lost, and the static copy beside it stays."""
+    chat.evaluate(
+        """() => {
+          const area = document.createElement('div');
+          area.innerHTML = `
+            <div class="jp-OutputArea-child" id="widget-output"></div>
+            <div class="jp-OutputArea-child" id="copy-output"><div class="agui-static">saved copy</div></div>`;
+          document.getElementById('root').append(area);
+        }"""
+    )
+    insp = inspect_run(SHOWCASE)
+    model = chat.new_model(**{trait: getattr(insp, trait) for trait in (*SHOWN, *ANSWERED)})
+    view = chat.evaluate("([m]) => window.agui.mount(m, {disconnected: true})", [model])
+    chat.evaluate("(v) => document.getElementById('widget-output').append(window.agui.host(v))", view)
+    chat.frames()
+    lost = chat.page.locator("#widget-output .agui-inspector")
+    assert lost.get_attribute("data-connection") == "lost"
+    assert chat.page.locator("#copy-output").is_visible()
