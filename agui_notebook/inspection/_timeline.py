@@ -94,10 +94,10 @@ _KEYED_EVENTS = frozenset(
         "RAW",
     }
 )
-"""Events that change a big table's entries only where they name them (``_ID_FIELDS``), or the entries named
-of a held tool result (it lands on its call at a later event), and otherwise only add entries. Any
-other event (a messages snapshot, a chunk, an activity), a run input, or an event the assembler refused makes
-the next checkpoint write every table again."""
+"""Events that change a big table's entries only where they name them (``_ID_FIELDS``; a run input's messages,
+tool calls and resumed interrupts), or the entries of a held tool result (it lands on its call at a later
+event), and otherwise only add entries. Any other event (a messages snapshot, a chunk, an activity), a run input
+of another shape, or an event the assembler refused makes the next checkpoint write every table again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +340,34 @@ def _tool_part(messages: list[dict[str, JSON]], tool_call_id: Any) -> tuple[int,
             if parts[part_index].get("toolCallId") == tool_call_id:
                 return message_index, part_index
     return None
+
+
+def _mention_input(event: dict[str, JSON], assembler: UIMessageAssembler, mentioned: set[Any]) -> bool:
+    """Add the ids a run input names to ``mentioned``: its messages (the history the run adds), their tool calls,
+    and the calls its resumed interrupts answer. ``False``: an input of another shape (any entry may change)."""
+    run_input = event.get("input")
+    if not isinstance(run_input, dict):
+        return False
+    messages = run_input.get("messages") or []
+    resume = run_input.get("resume") or []
+    if not isinstance(messages, list) or not isinstance(resume, list):
+        return False
+    for message in messages:
+        if not isinstance(message, dict):
+            return False
+        mentioned.add(message.get("id"))
+        mentioned.add(message.get("toolCallId"))
+        for call in message.get("toolCalls") or ():
+            if isinstance(call, dict):
+                mentioned.add(call.get("id"))
+    pending = assembler._translator._pending_interrupts
+    for entry in resume:
+        if isinstance(entry, dict):
+            interrupt = entry.get("interruptId")
+            mentioned.add(interrupt)
+            if isinstance(interrupt, str):
+                mentioned.add(pending.get(interrupt))
+    return True
 
 
 class _Ref:
@@ -670,8 +698,14 @@ class _SharedCheckpoints:
     def mention(self, event: dict[str, JSON], assembler: UIMessageAssembler) -> bool:
         """Note which table entries ``event`` may change (before ``assembler`` takes it); ``False`` when it may
         change any (``_KEYED_EVENTS``)."""
+        kind = event.get("type")
         keyed = not (
-            event.get("type") not in _KEYED_EVENTS or "input" in event or assembler._expander.has_open_streams
+            kind not in _KEYED_EVENTS
+            or (
+                "input" in event
+                and (kind != "RUN_STARTED" or not _mention_input(event, assembler, self._mentioned))
+            )
+            or assembler._expander.has_open_streams
         )
         if not keyed:
             self._tables_changed = True
@@ -1063,6 +1097,36 @@ class _LazyList(list):  # type: ignore[type-arg]
 
     def __reduce__(self) -> Any:
         return list, (list(self),)
+
+    # Anything that moves items reads them all first (their places are by index).
+    def insert(self, index: Any, value: Any) -> None:
+        self._read_all()
+        list.insert(self, index, value)
+
+    def pop(self, index: Any = -1) -> Any:
+        self._read_all()
+        return list.pop(self, index)
+
+    def remove(self, value: Any) -> None:
+        self._read_all()
+        list.remove(self, value)
+
+    def __delitem__(self, index: Any) -> None:
+        self._read_all()
+        list.__delitem__(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if type(index) is slice:
+            self._read_all()
+        list.__setitem__(self, index, value)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._read_all()
+        list.sort(self, *args, **kwargs)
+
+    def reverse(self) -> None:
+        self._read_all()
+        list.reverse(self)
 
 
 class _LazyTable:

@@ -20,7 +20,7 @@ from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.inspection import _timeline as timeline_module
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import EventTimeline, RunStart
-from tests.support.big_runs import big_run, turns_log
+from tests.support.big_runs import big_run, recorded_chat_log, turns_log
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # Recorded logs, AG-UI and AI SDK streams (read as AG-UI events). odd_values.jsonl is left out: its null delta
@@ -266,14 +266,20 @@ def assembler_state(assembler: UIMessageAssembler) -> object:
     return plain({**vars(assembler._translator), "index": assembler._index, "streams": streams})
 
 
-@pytest.mark.parametrize("path", [*LOGS, "turns"], ids=lambda p: getattr(p, "name", p))
+@pytest.mark.parametrize("path", [*LOGS, "turns", "chat"], ids=lambda p: getattr(p, "name", p))
 def test_big_tables_are_stored_in_blocks_and_read_back_exactly(
     path: Path | str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Tables of two entries a block: every fixture's tables are shared between checkpoints, and each checkpoint
     # reads back the assembler exactly as it was (a block not stored again while its entry changed would show).
     monkeypatch.setattr(timeline_module, "TABLE_BLOCK", 2)
-    events = turns_log(1_500, runs=False) if path == "turns" else events_of(path)
+    events = (
+        turns_log(1_500, runs=False)
+        if path == "turns"
+        else recorded_chat_log(1_500)
+        if path == "chat"
+        else events_of(path)
+    )
     for every in (1, 5):
         timeline = EventTimeline(events, every=every)
         live = UIMessageAssembler()
@@ -306,12 +312,18 @@ def test_a_checkpoint_stores_the_tables_entries_that_changed_not_the_whole_table
 def test_a_lazy_reading_is_the_conversation_after_the_event(data: st.DataObject) -> None:
     # Blocks of two messages, two parts and two table entries: a lazy reading reads the messages, the blocks of
     # parts, the table entries and the streams that the replay uses; read whole afterwards, it is the conversion.
-    source = data.draw(st.sampled_from([*LOGS, "single", "multi"]))
+    source = data.draw(st.sampled_from([*LOGS, "single", "multi", "chat"]))
     every = data.draw(st.sampled_from((1, 3, 16, 64)))
     with pytest.MonkeyPatch.context() as patch:
         for name in ("TABLE_BLOCK", "MESSAGE_BLOCK", "PART_BLOCK"):
             patch.setattr(timeline_module, name, 2)
-        events = turns_log(1_500, runs=source == "multi") if isinstance(source, str) else events_of(source)
+        events = (
+            recorded_chat_log(1_200)
+            if source == "chat"
+            else turns_log(1_500, runs=source == "multi")
+            if isinstance(source, str)
+            else events_of(source)
+        )
         timeline = EventTimeline(events, every=every)
     n = data.draw(st.integers(-1, len(events) - 1))
     read = timeline.conversation_after(n)
