@@ -36,7 +36,7 @@ import io
 import operator
 import pickle
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1157,9 +1157,8 @@ class _LazyTable:
         self._unread.discard(block)
         self._take(_unpickled(self._thaw.stored[self._table.places[block]], self._thaw))  # type: ignore[arg-type]
 
-    def _take(self, items: Any) -> None:
-        raise NotImplementedError
-
+    _take: Callable[[Any], None]
+    """Put a block's entries in the table (the dict's and the set's own)."""
     _thaw: _Thaw
     _table: _Table
     _unread: set[int]
