@@ -7,7 +7,13 @@
 
 Checkpoints share structure (``_SharedCheckpoints``): a message, and a block of parts, that no event changed
 since the checkpoint before is not pickled again but referred to, so a checkpoint costs what changed since the
-last one (and a few bytes per message), not the whole conversation so far.
+last one (and a few bytes per message), not the whole conversation so far. The tables that grow with the log
+(the translator's tool calls and message ids, a reducer's tool inputs, the assembler's streams) are stored in
+blocks the same way: a block is stored again when an event named one of its entries (``_KEYED_EVENTS``).
+
+``conversation_after(n)`` reads a checkpoint lazily (the inspector's window): a message, a block of a long
+message's parts, a block of a table and a stream are read when the replay or the reader first uses them, so a
+seek costs the events replayed and what is looked at, not the conversation so far.
 
 >>> timeline = EventTimeline([
 ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
@@ -23,14 +29,15 @@ last one (and a few bytes per message), not the whole conversation so far.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import copyreg
 import io
 import operator
 import pickle
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from agui_notebook._errors import OptionError, SeekError
@@ -39,6 +46,7 @@ from agui_notebook._shown import shown
 from agui_notebook._types import JSON
 from agui_notebook.agui._patch import apply_json_patch
 from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler, merge_consecutive_deltas
+from agui_notebook.bridge._event_chunks import EventChunkTranslator
 from agui_notebook.bridge._messages import to_agui_messages_wire, to_ui_messages
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
@@ -54,6 +62,42 @@ MESSAGE_BLOCK = 64
 """Messages per shared block of a checkpoint's message list."""
 PART_BLOCK = 32
 """Parts per shared block of a checkpoint's parts list."""
+TABLE_BLOCK = 64
+"""Entries per shared block of a big table (the translator's tool calls and message ids, a reducer's tool
+inputs, the assembler's streams); a smaller table is written whole into each checkpoint."""
+
+_ID_FIELDS = ("messageId", "toolCallId", "parentMessageId", "entityId")
+"""The fields naming the table entries an event may change (a message, a tool call)."""
+_KEYED_EVENTS = frozenset(
+    {
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+        "TOOL_CALL_START",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_END",
+        "TOOL_CALL_RESULT",
+        "REASONING_START",
+        "REASONING_MESSAGE_START",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END",
+        "REASONING_END",
+        "REASONING_ENCRYPTED_VALUE",
+        "STEP_STARTED",
+        "STEP_FINISHED",
+        "STATE_SNAPSHOT",
+        "STATE_DELTA",
+        "RUN_STARTED",
+        "RUN_FINISHED",
+        "RUN_ERROR",
+        "CUSTOM",
+        "RAW",
+    }
+)
+"""Events that change a big table's entries only where they name them (``_ID_FIELDS``; a run input's messages,
+tool calls and resumed interrupts), or the entries of a held tool result (it lands on its call at a later
+event), and otherwise only add entries. Any other event (a messages snapshot, a chunk, an activity), a run input
+of another shape, or an event the assembler refused makes the next checkpoint write every table again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +162,8 @@ class EventTimeline:
         self._checkpoints: list[bytes] = []
         self._shared = _SharedCheckpoints()
         self._states: list[tuple[JSON, tuple[str, ...], int | None]] = []
+        self._unkeyed: list[int] = []
+        """The events that are not ``_KEYED_EVENTS`` (a lazy reading is not replayed over them)."""
         with collections_paused():  # one pass that keeps what it makes: a collection would find nothing
             self._build()
 
@@ -146,6 +192,8 @@ class EventTimeline:
             if index % self.every == 0:
                 self._checkpoints.append(shared.frozen(assembler))
                 self._states.append((copy_json(state), paths, changed_at))
+            if not shared.mention(event, assembler):
+                self._unkeyed.append(index)
             try:
                 changes = assembler.push(event)
             except Exception as exc:
@@ -195,6 +243,35 @@ class EventTimeline:
         with contextlib.suppress(
             Exception
         ):  # a held-back result that cannot be placed: the messages as they are
+            assembler.close()
+        return assembler.messages
+
+    def conversation_after(self, n: int) -> Sequence[dict[str, JSON]]:
+        """``messages_after(n)`` read lazily: a message, and a block of a long message's parts, is read from its
+        checkpoint when first asked for, so what is not looked at costs nothing (the inspector's window of the
+        conversation). The list is the timeline's, not a copy; read it, do not keep it.
+
+        >>> timeline = EventTimeline([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])
+        >>> [m["id"] for m in timeline.conversation_after(0)]
+        ['r']
+        """
+        n = self._checked(n)
+        if n < 0:
+            return []
+        number = n // self.every
+        start = number * self.every
+        unkeyed = self._unkeyed
+        at = bisect.bisect_left(unkeyed, start)
+        if (
+            (at < len(unkeyed) and unkeyed[at] <= n)
+            or self._start_within(self._anew, start, n) is not None
+            or any(start <= i <= n for i in self.failures)
+        ):
+            return self.messages_after(n)  # events that may reach any message: read it all
+        assembler = self._shared.thawed(number, self._checkpoints[number], lazy=True)
+        for event in merge_consecutive_deltas(self.events[start : n + 1]):
+            assembler.push(event)
+        with contextlib.suppress(Exception):  # a held-back result that cannot be placed: as they are
             assembler.close()
         return assembler.messages
 
@@ -265,6 +342,34 @@ def _tool_part(messages: list[dict[str, JSON]], tool_call_id: Any) -> tuple[int,
     return None
 
 
+def _mention_input(event: dict[str, JSON], assembler: UIMessageAssembler, mentioned: set[Any]) -> bool:
+    """Add the ids a run input names to ``mentioned``: its messages (the history the run adds), their tool calls,
+    and the calls its resumed interrupts answer. ``False``: an input of another shape (any entry may change)."""
+    run_input = event.get("input")
+    if not isinstance(run_input, dict):
+        return False
+    messages = run_input.get("messages") or []
+    resume = run_input.get("resume") or []
+    if not isinstance(messages, list) or not isinstance(resume, list):
+        return False
+    for message in messages:
+        if not isinstance(message, dict):
+            return False
+        mentioned.add(message.get("id"))
+        mentioned.add(message.get("toolCallId"))
+        for call in message.get("toolCalls") or ():
+            if isinstance(call, dict):
+                mentioned.add(call.get("id"))
+    pending = assembler._translator._pending_interrupts
+    for entry in resume:
+        if isinstance(entry, dict):
+            interrupt = entry.get("interruptId")
+            mentioned.add(interrupt)
+            if isinstance(interrupt, str):
+                mentioned.add(pending.get(interrupt))
+    return True
+
+
 class _Ref:
     """A shared object (the message list, a message, a parts list) in a checkpoint: its place in the store."""
 
@@ -310,7 +415,36 @@ def _reduce_reducer(reducer: UIMessageStreamReducer) -> Any:
     for name in ("_message", "_parts"):
         if name in fields:
             fields[name] = _ref(fields[name])
+    _shared_tables(fields, _REDUCER_TABLES)
     return _reducer_from, (fields,)
+
+
+_REDUCER_TABLES = ("_partial_tool_calls", "_last_tool", "_step_static", "_step_dynamic", "_data_by_id")
+_TRANSLATOR_TABLES = ("_known", "_owner", "_tools", "_customs")
+_ASSEMBLER_TABLES = ("_index", "_streams")
+
+
+def _shared_tables(fields: dict[str, Any], names: tuple[str, ...]) -> None:
+    """Write the big tables among ``fields`` as references to their blocks in the store being written to."""
+    store = _STORING[-1] if _STORING else None
+    if store is None:
+        return
+    for name in names:
+        table = fields.get(name)
+        if (type(table) is dict or type(table) is set) and len(table) >= TABLE_BLOCK:
+            fields[name] = _Ref(store.table_place(table))
+
+
+def _reduce_translator(translator: EventChunkTranslator) -> Any:
+    fields = dict(vars(translator))
+    _shared_tables(fields, _TRANSLATOR_TABLES)
+    return _translator_from, (fields,)
+
+
+def _translator_from(fields: dict[str, Any]) -> EventChunkTranslator:
+    translator: EventChunkTranslator = EventChunkTranslator.__new__(EventChunkTranslator)
+    vars(translator).update(fields)
+    return translator
 
 
 def _reducer_from(fields: dict[str, Any]) -> UIMessageStreamReducer:
@@ -390,6 +524,7 @@ def _stream_from(
 def _reduce_assembler(assembler: UIMessageAssembler) -> Any:
     fields = dict(vars(assembler))
     fields["messages"] = _ref(fields["messages"])
+    _shared_tables(fields, _ASSEMBLER_TABLES)
     return _assembler_from, (fields,)
 
 
@@ -404,6 +539,7 @@ _DISPATCH: dict[type, Any] = {
     UIMessageStreamReducer: _reduce_reducer,
     StreamedMessage: _reduce_stream,
     UIMessageAssembler: _reduce_assembler,
+    EventChunkTranslator: _reduce_translator,
 }
 
 
@@ -459,9 +595,11 @@ class _Message:
 
 @dataclass(frozen=True, slots=True)
 class _Joined:
-    """A stored list made of the lists stored at ``places``, one after the other."""
+    """A stored list made of the lists stored at ``places``, one after the other (of ``lengths`` items, when
+    known: a lazy reading reads a block when one of its items is first asked for)."""
 
     places: tuple[int, ...]
+    lengths: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +615,28 @@ class _Block:
 
     items: list[Any]
     place: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A stored table (a dict, or a set when ``is_set``) made of the blocks stored at ``places``, in order: the
+    key at ``positions[key]`` is in block ``positions[key] // block`` (a table only grows at its end, so the map
+    of the table as stored last holds this one's keys where they were)."""
+
+    places: tuple[int, ...]
+    is_set: bool
+    positions: dict[Any, int] = field(default_factory=dict, compare=False)
+    block: int = TABLE_BLOCK
+
+
+@dataclass(slots=True)
+class _StoredTable:
+    """A table as the checkpoints stored it: the object, its keys in stored order, and its blocks' places."""
+
+    table: dict[Any, Any] | set[Any]
+    keys: list[Any]
+    positions: dict[Any, int]
+    blocks: list[int]
 
 
 @dataclass(slots=True)
@@ -498,10 +658,12 @@ class _SharedCheckpoints:
     """
 
     def __init__(self) -> None:
-        self.stored: list[bytes | _Joined | _Items] = []
+        self.stored: list[bytes | _Joined | _Items | _Table] = []
         self._size = 0
         self.message_bytes = 0
-        """The bytes of the stored messages, parts and lists (the rest: the streams' entries)."""
+        """The bytes of the stored messages, parts and lists."""
+        self.table_bytes = 0
+        """The bytes of the stored tables' blocks and lists (the rest: the streams' entries)."""
         self._messages: list[_StoredMessage] = []
         self._message_blocks: list[_Block] = []
         self._places: dict[int, int] = {}
@@ -514,6 +676,16 @@ class _SharedCheckpoints:
         self.list_places: list[int] = []
         """Per checkpoint, the place of the message list."""
         self.messages_now: Any = None
+        self._tables: dict[int, _StoredTable] = {}
+        """``id`` -> a big table as stored so far."""
+        self.stream_places: set[int] = set()
+        """The places of the streams' entries (a lazy reading reads one when it is first used)."""
+        self._mentioned: set[Any] = {""}
+        """The ids the events since the last checkpoint named (``_ID_FIELDS``)."""
+        self._dirty: set[Any] = set()
+        """While a checkpoint is written: the table keys whose entries may have changed since the last one."""
+        self._tables_changed = True
+        self._mentioned_before: set[Any] = set()
 
     def size(self) -> int:
         return self._size
@@ -521,6 +693,31 @@ class _SharedCheckpoints:
     def forget(self) -> None:
         """Share nothing with the checkpoints before (the assembler was replaced, or changed unseen)."""
         self._all_changed = True
+        self._tables_changed = True
+
+    def mention(self, event: dict[str, JSON], assembler: UIMessageAssembler) -> bool:
+        """Note which table entries ``event`` may change (before ``assembler`` takes it); ``False`` when it may
+        change any (``_KEYED_EVENTS``)."""
+        kind = event.get("type")
+        keyed = not (
+            kind not in _KEYED_EVENTS
+            or (
+                "input" in event
+                and (kind != "RUN_STARTED" or not _mention_input(event, assembler, self._mentioned))
+            )
+            or assembler._expander.has_open_streams
+        )
+        if not keyed:
+            self._tables_changed = True
+        mentioned = self._mentioned
+        pending = assembler._translator._pending_result
+        if pending is not None:  # a held tool result: the event lands it on its call
+            mentioned.add(pending.tool_call_id)
+        for name in _ID_FIELDS:
+            value = event.get(name)
+            if type(value) is str:
+                mentioned.add(value)
+        return keyed
 
     def note(self, changes: list[MessageChange]) -> None:
         """What an event changed, for the next checkpoint."""
@@ -542,12 +739,14 @@ class _SharedCheckpoints:
             else:  # the list cut short: nothing is assumed
                 self._all_changed = True
 
-    def _store(self, value: bytes | _Joined | _Items, kind: str = "message") -> int:
+    def _store(self, value: bytes | _Joined | _Items | _Table, kind: str = "message") -> int:
         self.stored.append(value)
         size = len(value) if isinstance(value, bytes) else 8 * len(value.places) + 16
         self._size += size
         if kind == "message":
             self.message_bytes += size
+        elif kind == "table":
+            self.table_bytes += size
         return len(self.stored) - 1
 
     def frozen(self, assembler: UIMessageAssembler) -> bytes:
@@ -563,16 +762,16 @@ class _SharedCheckpoints:
         changed_blocks = {index // MESSAGE_BLOCK for index in self._changed}
         block_places = []
         for number, start in enumerate(range(0, len(messages), MESSAGE_BLOCK)):
-            items = messages[start : start + MESSAGE_BLOCK]
             block = blocks[number] if number < len(blocks) else None
             if (
                 block is not None
                 and number not in changed_blocks
-                and len(block.items) == len(items)
-                and all(map(operator.is_, items, block.items))
+                and len(block.items) == min(MESSAGE_BLOCK, len(messages) - start)
             ):
+                # No event changed a message of it (a message replaced or moved is a change): as it was stored.
                 block_places.append(block.place)
                 continue
+            items = messages[start : start + MESSAGE_BLOCK]
             message_places = []
             for index, message in enumerate(items, start):
                 message_places.append(self._message_place(index, message))
@@ -586,14 +785,78 @@ class _SharedCheckpoints:
         self.list_places.append(places[id(messages)])
         if self._all_changed:
             self._streams = {}
+        changed_indexes = self._changed
         self._changed, self._changed_parts, self._all_changed = set(), {}, False
         self.messages_now = messages
+        if self._tables_changed:
+            self._tables = {}
+        # A held result lands at the event after it: the ids named before the last checkpoint count too.
+        dirty = self._dirty = self._mentioned | self._mentioned_before
+        dirty.update(messages[i].get("id") for i in changed_indexes if i < len(messages))
+        translator = assembler._translator
+        dirty.add(translator.run_message_id)
+        dirty.add(translator._last_assistant_id)
+        self._mentioned_before, self._mentioned, self._tables_changed = self._mentioned, {""}, False
         _STORING.append(self)
         try:
             return _pickled(assembler, places)  # streams and reducers refer to the shared messages
         finally:
             _STORING.pop()
             self.messages_now = None
+
+    def table_place(self, table: dict[Any, Any] | set[Any]) -> int:
+        """Where a big table is stored for this checkpoint: its blocks that hold no changed entry are the ones
+        stored before (a table only grows at its end, and changes where the events named it: ``_KEYED_EVENTS``);
+        anything else (a table shorter, or reordered) stores it all again."""
+        stored = self._tables.get(id(table))
+        dirty = self._dirty
+        if stored is not None and stored.table is table:
+            keys, positions = stored.keys, stored.positions
+            if type(table) is dict:
+                new: list[Any] = []
+                for key in reversed(table):
+                    if key in positions:
+                        in_order = positions[key] == len(keys) - 1
+                        break
+                    new.append(key)
+                else:
+                    in_order = not keys
+                new.reverse()
+            else:
+                new = [key for key in dirty if key in table and key not in positions]
+                in_order = True
+            if in_order and len(keys) + len(new) == len(table):
+                changed = (
+                    {positions[key] // TABLE_BLOCK for key in dirty if key in positions}
+                    if type(table) is dict
+                    else set()
+                )
+                for key in new:
+                    positions[key] = len(keys)
+                    changed.add(len(keys) // TABLE_BLOCK)
+                    keys.append(key)
+                return self._table_stored(stored, changed)
+        keys = list(table)
+        stored = _StoredTable(table, keys, {key: i for i, key in enumerate(keys)}, [])
+        self._tables[id(table)] = stored
+        return self._table_stored(stored, set(range((len(keys) + TABLE_BLOCK - 1) // TABLE_BLOCK)))
+
+    def _table_stored(self, stored: _StoredTable, changed: set[int]) -> int:
+        table, keys, blocks = stored.table, stored.keys, stored.blocks
+        for number in sorted(changed):
+            block_keys = keys[number * TABLE_BLOCK : (number + 1) * TABLE_BLOCK]
+            if type(table) is dict:
+                block: Any = {key: table[key] for key in block_keys}
+            else:
+                block = block_keys
+            place = self._store(_pickled(block, self._places), kind="table")
+            if number < len(blocks):
+                blocks[number] = place
+            else:
+                blocks.append(place)
+        return self._store(
+            _Table(tuple(blocks), type(table) is set, stored.positions, TABLE_BLOCK), kind="table"
+        )
 
     def stream_place(self, stream: StreamedMessage) -> int:
         """Where a message's stream is stored: its entry from before while it took no chunk and its message and
@@ -613,6 +876,7 @@ class _SharedCheckpoints:
         _INLINE.append(stream)
         try:
             place = self._store(_pickled(stream, self._places), kind="stream")
+            self.stream_places.add(place)
         finally:
             _INLINE.pop()
         self._streams[id(stream)] = (stream, key, place, message)
@@ -642,6 +906,7 @@ class _SharedCheckpoints:
         return place
 
     def _parts_place(self, parts: list[Any], blocks: list[_Block], changed: set[int] | None) -> int:
+        lengths = []
         del blocks[(len(parts) + PART_BLOCK - 1) // PART_BLOCK :]
         changed_blocks = None if changed is None else {index // PART_BLOCK for index in changed}
         places = []
@@ -661,34 +926,72 @@ class _SharedCheckpoints:
                 else:
                     blocks.append(block)
             places.append(block.place)
-        return self._store(_Joined(tuple(places)))
+            lengths.append(len(items))
+        return self._store(_Joined(tuple(places), tuple(lengths)))
 
-    def thawed(self, number: int, checkpoint: bytes) -> UIMessageAssembler:
-        """The assembler checkpoint ``number`` holds, as fresh objects."""
+    def thawed(self, number: int, checkpoint: bytes, *, lazy: bool = False) -> UIMessageAssembler:
+        """The assembler checkpoint ``number`` holds, as fresh objects (``lazy``: its messages, a long message's
+        blocks of parts and its streams read when first used; see ``_LazyList``)."""
+        thaw = _Thaw(self.stored, self.list_places[number], self.stream_places if lazy else None)
         with collections_paused():  # thousands of objects at once, none of them garbage
-            assembler: UIMessageAssembler = _unpickled(
-                checkpoint, _Thaw(self.stored, self.list_places[number])
-            )
+            assembler: UIMessageAssembler = _unpickled(checkpoint, thaw)
         return assembler
 
 
 class _Thaw:
     """One reading of a checkpoint: each stored object built once, so what the assembler shares stays shared."""
 
-    def __init__(self, stored: list[bytes | _Joined | _Items], messages_place: int) -> None:
+    def __init__(
+        self,
+        stored: list[bytes | _Joined | _Items | _Table],
+        messages_place: int,
+        stream_places: set[int] | None = None,
+    ) -> None:
         self.stored = stored
         self.messages_place = messages_place
         self.built: dict[int, Any] = {}
+        self.lazy = stream_places is not None
+        self.stream_places = stream_places or set()
 
     def load(self, place: int) -> Any:
         built = self.built.get(place)
         if built is not None:
             return built
         value = self.stored[place]
+        if self.lazy:
+            lazy = self._lazy(place, value)
+            if lazy is not None:
+                self.built[place] = lazy
+                return lazy
+        return self.read(place, value)
+
+    def _lazy(self, place: int, value: Any) -> Any:
+        """What a lazy reading puts at ``place`` until it is used (``None``: the object itself, read now)."""
+        if place in self.stream_places:
+            return _LazyStream(self, place)
+        if type(value) is _Table and len(value.places) > 1:
+            return _LazySet(self, value) if value.is_set else _LazyDict(self, value)
+        if type(value) is _Joined:
+            if place == self.messages_place:
+                blocks = [self.stored[block] for block in value.places]
+                if len(blocks) > 1 and all(type(block) is _Items for block in blocks):
+                    places = [item for block in blocks for item in block.places]  # type: ignore[union-attr]
+                    return _LazyList(self, places, None)
+            elif len(value.lengths) > 2:  # a long message's parts
+                return _LazyList(self, value.places, value.lengths)
+        return None
+
+    def read(self, place: int, value: Any) -> Any:
+        """The object stored at ``place``, read now."""
         if isinstance(value, bytes):
             result = _unpickled(value, self)
             if isinstance(result, _Message):
                 result = result.built(self)
+        elif isinstance(value, _Table):
+            table: Any = set() if value.is_set else {}
+            for block in value.places:
+                table.update(_unpickled(self.stored[block], self))  # type: ignore[arg-type]
+            result = table
         else:
             result = []
             self.built[place] = result
@@ -707,6 +1010,286 @@ class _Thaw:
             block: list[Any] = _unpickled(value, self)
             return block
         return list(self.load(place))
+
+
+_UNREAD = object()
+"""An item of a ``_LazyList`` not read yet."""
+
+
+class _LazyList(list):  # type: ignore[type-arg]
+    """A list of a lazy reading (the message list, a long message's parts) whose items are read from the store
+    when first asked for: by index, by slice, by iterating, or all of them to compare, search or show the list
+    (a lazy reading is replayed only over events that use these lists no other way, ``_KEYED_EVENTS``).
+
+    Items are read one message at a time (``places``: each item's place) or a block of parts at a time
+    (``lengths``: the blocks' lengths). The list may grow at its end, and be cut at its end; its items before stay
+    where they were."""
+
+    __slots__ = ("_places", "_starts", "_thaw")
+
+    def __init__(self, thaw: _Thaw, places: Sequence[int], lengths: tuple[int, ...] | None) -> None:
+        self._thaw = thaw
+        self._places = places
+        if lengths is None:
+            super().__init__([_UNREAD] * len(places))
+            self._starts: list[int] | None = None
+        else:
+            self._starts = [0]
+            for length in lengths:
+                self._starts.append(self._starts[-1] + length)
+            super().__init__([_UNREAD] * self._starts[-1])
+
+    def _read(self, index: int) -> Any:
+        thaw = self._thaw
+        starts = self._starts
+        if starts is None:
+            value = thaw.load(self._places[index])
+            list.__setitem__(self, index, value)
+            return value
+        block = bisect.bisect_right(starts, index) - 1
+        start = starts[block]
+        for offset, item in enumerate(thaw._block(self._places[block])):
+            if start + offset < len(self) and list.__getitem__(self, start + offset) is _UNREAD:
+                list.__setitem__(self, start + offset, item)
+        return list.__getitem__(self, index)
+
+    def __getitem__(self, index: Any) -> Any:
+        value = list.__getitem__(self, index)
+        if type(index) is slice:
+            if any(item is _UNREAD for item in value):
+                for at in range(*index.indices(len(self))):
+                    if list.__getitem__(self, at) is _UNREAD:
+                        self._read(at)
+                value = list.__getitem__(self, index)
+            return value
+        if value is _UNREAD:
+            value = self._read(index if index >= 0 else index + len(self))
+        return value
+
+    def __iter__(self) -> Any:
+        for index in range(len(self)):
+            yield self[index]
+
+    def _read_all(self) -> None:
+        for index in range(len(self)):
+            if list.__getitem__(self, index) is _UNREAD:
+                self._read(index)
+
+    def __eq__(self, other: object) -> bool:
+        self._read_all()
+        return list.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __contains__(self, value: object) -> bool:
+        self._read_all()
+        return list.__contains__(self, value)
+
+    def __repr__(self) -> str:
+        self._read_all()
+        return list.__repr__(self)
+
+    def copy(self) -> list[Any]:
+        return list(self)
+
+    def __reduce__(self) -> Any:
+        return list, (list(self),)
+
+    # Anything that moves items reads them all first (their places are by index).
+    def insert(self, index: Any, value: Any) -> None:
+        self._read_all()
+        list.insert(self, index, value)
+
+    def pop(self, index: Any = -1) -> Any:
+        self._read_all()
+        return list.pop(self, index)
+
+    def remove(self, value: Any) -> None:
+        self._read_all()
+        list.remove(self, value)
+
+    def __delitem__(self, index: Any) -> None:
+        self._read_all()
+        list.__delitem__(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if type(index) is slice:
+            self._read_all()
+        list.__setitem__(self, index, value)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        self._read_all()
+        list.sort(self, *args, **kwargs)
+
+    def reverse(self) -> None:
+        self._read_all()
+        list.reverse(self)
+
+
+class _LazyTable:
+    """What the lazy tables share: the stored table, and its blocks not read yet."""
+
+    __slots__ = ()
+
+    def _setup(self, thaw: _Thaw, table: _Table) -> None:
+        # (the slots are the subclasses': a dict or set subclass and a slotted base cannot share a layout)
+        object.__setattr__(self, "_thaw", thaw)
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_unread", set(range(len(table.places))))
+
+    def _read_key(self, key: Any) -> None:
+        if self._unread:
+            try:
+                position = self._table.positions.get(key)
+            except TypeError:  # unhashable: not a key of the table
+                return
+            if position is not None and position // self._table.block in self._unread:
+                self._read_block(position // self._table.block)
+
+    def _read_all(self) -> None:
+        for block in sorted(self._unread):
+            self._read_block(block)
+
+    def _read_block(self, block: int) -> None:
+        self._unread.discard(block)
+        self._take(_unpickled(self._thaw.stored[self._table.places[block]], self._thaw))  # type: ignore[arg-type]
+
+    _take: Callable[[Any], None]
+    """Put a block's entries in the table (the dict's and the set's own)."""
+    _thaw: _Thaw
+    _table: _Table
+    _unread: set[int]
+
+
+class _LazyDict(_LazyTable, dict):  # type: ignore[type-arg]
+    """A big table of a lazy reading: a block of entries is read when one of its keys is first asked for; a
+    lazy reading is replayed only over events that look tables up by key (``_KEYED_EVENTS``), and anything else
+    reads it all (its order then: the entries set since first)."""
+
+    __slots__ = ("_table", "_thaw", "_unread")
+
+    def __init__(self, thaw: _Thaw, table: _Table) -> None:
+        dict.__init__(self)
+        self._setup(thaw, table)
+
+    def _take(self, items: Any) -> None:
+        for key, value in items.items():
+            if not dict.__contains__(self, key):  # set since: the newer value
+                dict.__setitem__(self, key, value)
+
+    def __getitem__(self, key: Any) -> Any:
+        self._read_key(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._read_key(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._read_key(key)
+        return dict.__contains__(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._read_key(key)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        self._read_key(key)
+        dict.__delitem__(self, key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        self._read_key(key)
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        self._read_key(key)
+        return dict.setdefault(self, key, default)
+
+    def __iter__(self) -> Any:
+        self._read_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._read_all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._read_all()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._read_all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._read_all()
+        return dict.items(self)
+
+    def __reduce__(self) -> Any:
+        return dict, (dict(self.items()),)
+
+
+class _LazySet(_LazyTable, set):  # type: ignore[type-arg]
+    """A big set of a lazy reading (the translator's known message ids), read a block at a time (``_LazyDict``)."""
+
+    __slots__ = ("_table", "_thaw", "_unread")
+
+    def __init__(self, thaw: _Thaw, table: _Table) -> None:
+        set.__init__(self)
+        self._setup(thaw, table)
+
+    def _take(self, items: Any) -> None:
+        set.update(self, items)
+
+    def __contains__(self, key: object) -> bool:
+        self._read_key(key)
+        return set.__contains__(self, key)
+
+    def discard(self, key: Any) -> None:
+        self._read_key(key)
+        set.discard(self, key)
+
+    def remove(self, key: Any) -> None:
+        self._read_key(key)
+        set.remove(self, key)
+
+    def __iter__(self) -> Any:
+        self._read_all()
+        return set.__iter__(self)
+
+    def __len__(self) -> int:
+        self._read_all()
+        return set.__len__(self)
+
+    def __reduce__(self) -> Any:
+        return set, (set(iter(self)),)
+
+
+class _LazyStream:
+    """A stream of a lazy reading: read from the store when first used."""
+
+    __slots__ = ("_place", "_real", "_thaw")
+
+    def __init__(self, thaw: _Thaw, place: int) -> None:
+        object.__setattr__(self, "_thaw", thaw)
+        object.__setattr__(self, "_place", place)
+        object.__setattr__(self, "_real", None)
+
+    def _stream(self) -> StreamedMessage:
+        real = self._real
+        if real is None:
+            real = self._thaw.read(self._place, self._thaw.stored[self._place])
+            object.__setattr__(self, "_real", real)
+        return real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._stream(), name, value)
 
 
 def _sentinels() -> tuple[list[object], dict[int, int]]:

@@ -3,7 +3,10 @@ selected event (drawn by the chat's own front end), the part that event changed,
 JSON and receive time, ``verify_events``' problems at their events and the shared state.
 
 The kernel owns the position: the front end writes ``position`` (scrubber, keys, a click in the list) and the
-widget answers with the messages after that event (``_timeline.py`` keeps seeking fast on big logs).
+widget answers with the messages after that event (``_timeline.py`` keeps seeking fast on big logs). The page
+holds a window of the conversation around the selected event's part, and each seek sends what differs from it
+(``inspection/_window.py``); the event list's summaries, times and changed parts come in chunks the page asks
+for as it shows them (docs/inspect.md, The page's protocol).
 
 >>> insp = inspect_run([
 ...     {"type": "RUN_STARTED", "threadId": "t", "runId": "r1"},
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import anywidget
@@ -36,6 +39,7 @@ from agui_notebook._types import JSON
 from agui_notebook.agui._verify import verify_events
 from agui_notebook.inspection._source import inspected_run
 from agui_notebook.inspection._timeline import CHECKPOINT_EVERY, EventTimeline, RunStart, run_starts
+from agui_notebook.inspection._window import ConversationWindow
 from agui_notebook.widget._opening import BUNDLE, bundle_missing
 from agui_notebook.widget._renderers import PartRenderers
 from agui_notebook.widget._static_copy import StaticCopy
@@ -48,6 +52,13 @@ STATIC_REST_SECONDS = 0.5
 
 SUMMARY_CHARS = 60
 """How much of an event the list shows (and its search reads) beside the type."""
+
+EVENT_CHUNK = 256
+"""Events per chunk of the event list (summaries, times, changed parts) the page asks for as it shows them."""
+
+TYPE_CODES = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+"""The characters of the ``types`` string: event ``i``'s type is ``type_names[TYPE_CODES.index(types[i])]`` (a
+character past these for the 63rd type name on)."""
 
 _SUMMARY_KEYS = ("delta", "toolCallName", "content", "name", "stepName", "message", "messageId", "toolCallId")
 
@@ -75,12 +86,10 @@ class Inspector(anywidget.AnyWidget):
     position = traitlets.Int(-1).tag(sync=True)
     """The selected event: the view shows the conversation after ``events[:position + 1]`` (``-1``: none)."""
     timeline = traitlets.Dict().tag(sync=True)
-    """The run for the scrubber and the list, one entry per event: ``types`` (indexes into ``type_names``, which
-    keeps a long run's trait small), ``times`` (seconds since the first event, ``None`` when unknown),
-    ``summaries``, ``touched`` (every ``[message, part]`` it changed); then ``runs`` and ``steps`` (the events that
-    start one) and ``problems`` (``verify_events``: ``{"index", "severity", "rule", "message"}``)."""
-    messages = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """The UIMessages after the selected event."""
+    """The run for the scrubber, the jumps and the type filter: ``count`` events, ``types`` (one character per
+    event, ``TYPE_CODES`` into ``type_names``: a 500,000-event run's types in 500 kB), ``runs`` and ``steps`` (the
+    events that start one), ``problems`` (``verify_events``: ``{"index", "severity", "rule", "message"}``) and
+    ``chunk`` (``EVENT_CHUNK``). Summaries, times and changed parts come in chunks (``event_chunk``)."""
     changed = traitlets.List(traitlets.List()).tag(sync=True)
     """The ``[message index, part index]`` pairs the selected event changed (part ``-1``: the whole message)."""
     event = traitlets.Dict().tag(sync=True)
@@ -136,13 +145,18 @@ class Inspector(anywidget.AnyWidget):
         ) as error:  # a widget option of the wrong kind (theme="blue")
             # (a ValueError: traitlets could not even show the value, an int of 5,000 digits)
             raise OptionError(f"Inspector: {internal_failure(error)}") from None
+        self._times = times if times is not None else [None] * len(events)
+        self._window = ConversationWindow()
+        self._held: tuple[int, list[dict[str, JSON]]] | None = None
+        self._read: tuple[int, Sequence[dict[str, JSON]]] | None = None
         self.renderer_warnings: list[str] = []
         """What renderers failed on (each part and error once); the part shows the error too."""
         self._renderers = PartRenderers(
             lambda: self.messages, self._publish_rendered, self.renderer_warnings.append
         )
         self._renderers.register_all(renderers)  # Python ones, and ES module source for the views
-        self.timeline = self._timeline_trait(times, runs)
+        self.timeline = self._timeline_trait(runs)
+        self.on_msg(self._on_page_message)
         self._static = StaticCopy(self.model_id, self._static_copy)
         self._static_pending: asyncio.TimerHandle | None = None
         self.observe(self._seeked, "position")
@@ -150,9 +164,8 @@ class Inspector(anywidget.AnyWidget):
         if self.position == -1:
             self._show(-1)
 
-    def _timeline_trait(self, times: list[float | None] | None, runs: list[int] | None) -> dict[str, JSON]:
+    def _timeline_trait(self, runs: list[int] | None) -> dict[str, JSON]:
         events = self.events
-        touched = self.timeline_index.touched
         if runs is None:
             runs = [i for i, e in enumerate(events) if e.get("type") == "RUN_STARTED"]
         problems = [
@@ -165,17 +178,98 @@ class Inspector(anywidget.AnyWidget):
         ]
         types = [str(e.get("type")) for e in events]
         names = sorted(set(types))
-        code = {name: i for i, name in enumerate(names)}
+        code = {name: _type_code(i) for i, name in enumerate(names)}
         return {
+            "count": len(events),
             "type_names": names,
-            "types": [code[t] for t in types],
-            "times": times if times is not None else [None] * len(events),
-            "summaries": [_summary(e) for e in events],
-            "touched": [[list(pair) for pair in pairs] for pairs in touched],
+            "types": "".join([code[t] for t in types]),
             "runs": runs,
             "steps": [i for i, e in enumerate(events) if e.get("type") == "STEP_STARTED"],
             "problems": sorted(problems + failures, key=lambda p: p["index"]),
+            "chunk": EVENT_CHUNK,
         }
+
+    def event_chunk(self, start: int) -> dict[str, JSON]:
+        """The event list's chunk from event ``start`` (a multiple of ``EVENT_CHUNK``): per event its summary, its
+        receive time (seconds since the first event, ``None`` when unknown) and the ``[message, part]`` pairs it
+        changed, as the page gets it.
+
+        >>> inspect_run([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}]).event_chunk(0)["summaries"]
+        ['']
+        """
+        start = max(0, start - start % EVENT_CHUNK)
+        end = min(len(self.events), start + EVENT_CHUNK)
+        touched = self.timeline_index.touched
+        return {
+            "kind": "events",
+            "start": start,
+            "summaries": [_summary(self.events[i]) for i in range(start, end)],
+            "times": self._times[start:end],
+            "touched": [[list(pair) for pair in touched[i]] for i in range(start, end)],
+        }
+
+    def search(self, needle: str, type_name: str = "") -> list[int]:
+        """The events whose type or summary holds ``needle`` (any case), of type ``type_name`` when given: what
+        the page's search box lists."""
+        needle = needle.strip().lower()
+        found = []
+        for index, event in enumerate(self.events):
+            kind = str(event.get("type"))
+            if type_name and kind != type_name:
+                continue
+            if needle in kind.lower() or needle in _summary(event).lower():
+                found.append(index)
+        return found
+
+    @property
+    def messages(self) -> list[dict[str, JSON]]:
+        """The UIMessages after the selected event (the page holds a window of them)."""
+        n = self.position
+        if self._held is None or self._held[0] != n:
+            self._held = (n, self.timeline_index.messages_after(n))
+        return self._held[1]
+
+    def _conversation(self) -> Sequence[dict[str, JSON]]:
+        """The messages after the selected event, read as far as the page's window needs them."""
+        n = self.position
+        if self._held is not None and self._held[0] == n:
+            return self._held[1]
+        if self._read is None or self._read[0] != n:
+            self._read = (n, self.timeline_index.conversation_after(n))
+        return self._read[1]
+
+    def _on_page_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A page's request: the conversation window (``window``: around a ``focus``, or the whole one after a
+        reconnect), a chunk of the event list (``events``), a search, or the events that built a part."""
+        if not isinstance(content, dict):
+            return
+        kind = content.get("kind")
+        if kind == "window":
+            focus = content.get("focus")
+            if content.get("version") != self._window.version:
+                self._window.forget()  # the page has another window (or none): it gets the whole one
+            if not (isinstance(focus, list) and len(focus) == 2 and all(type(v) is int for v in focus)):
+                focus = list(self._window.focus)
+            with collections_paused():
+                self.send(self._window.update(self._conversation(), (focus[0], focus[1])))
+        elif kind == "events" and type(content.get("start")) is int:
+            self.send(self.event_chunk(content["start"]))
+        elif kind == "search" and isinstance(content.get("needle"), str):
+            type_name = content.get("type")
+            indexes = self.search(content["needle"], type_name if isinstance(type_name, str) else "")
+            self.send({"kind": "found", "id": content.get("id"), "indexes": indexes})
+        elif (
+            kind == "part-events" and type(content.get("message")) is int and type(content.get("part")) is int
+        ):
+            indexes = self.events_of_part(content["message"], content["part"])
+            self.send(
+                {
+                    "kind": "part-events",
+                    "message": content["message"],
+                    "part": content["part"],
+                    "indexes": indexes,
+                }
+            )
 
     def seek(self, n: int) -> Inspector:
         """Show the conversation after ``events[:n + 1]`` (``n`` counts from the end when negative)."""
@@ -209,9 +303,12 @@ class Inspector(anywidget.AnyWidget):
     def _put(self, n: int) -> None:
         timeline = self.timeline_index
         at = timeline.state_after(n)
+        changed = [list(pair) for pair in timeline.touched[n]] if n >= 0 else []
+        messages = self._conversation()
+        focus = (changed[0][0], changed[0][1]) if changed else (len(messages) - 1, -1)
+        self.send(self._window.update(messages, focus))
         with self.hold_sync():
-            self.messages = timeline.messages_after(n)
-            self.changed = [list(pair) for pair in timeline.touched[n]] if n >= 0 else []
+            self.changed = changed
             self.event = dict(self.events[n]) if n >= 0 else {}
             self.state = at.state
             self.state_paths = list(at.paths)
@@ -305,6 +402,10 @@ def inspect_run(source: Any, *, run: int | str | None = None, title: str = "", *
         starts=run_starts(picked.inputs),  # a chat's user turns and state: in its run inputs
         **kwargs,
     )
+
+
+def _type_code(index: int) -> str:
+    return TYPE_CODES[index] if index < len(TYPE_CODES) else chr(0x100 + index)
 
 
 def _checked_events(events: Any) -> list[dict[str, JSON]]:

@@ -5,13 +5,17 @@
 // by type, searched); the selected event's JSON, receive time and gap; verify_events' problems at their events;
 // the shared state. A click on a part selects the events that built it.
 //
-// The kernel owns the conversation: this view writes `position` and draws the `messages`, `changed`, `event` and
-// `state` traits the kernel answers with. Keys (docs/inspect.md): ← / → step, Shift+← / → ten events, Home / End,
+// The kernel owns the conversation: this view writes `position` and draws the `changed`, `event` and `state`
+// traits the kernel answers with, and the window of the conversation its `conversation` messages keep up to date
+// (inspector_window.js: only what differs is sent; scrolling past the window's ends asks for the window there).
+// The event list's summaries, times and changed parts come in chunks the view asks for as it shows them; a search
+// and a clicked part's events are answered by the kernel. Keys (docs/inspect.md): ← / → step, Shift+← / → ten events, Home / End,
 // Space plays or pauses, N / P the next / previous problem.
-import { hideStaticCopyBeside } from "./connection.js";
+import { Connection, hideStaticCopyBeside } from "./connection.js";
 import { button, element, label, prettyJson } from "./dom.js";
 import { FrameScheduler } from "./frame.js";
 import css from "./inspector.css";
+import { ConversationWindow } from "./inspector_window.js";
 import { MessageView } from "./message_view.js";
 import { asMessage, mergeMessage } from "./chat_view.js";
 import { injectStyles } from "./styles.js";
@@ -20,6 +24,9 @@ const STYLE_ID = "agui-notebook-inspector-style";
 const ROW_PX = 24; // one row of the event list (fixed, so only the visible rows need to be in the DOM)
 const OVERSCAN = 8;
 const KEPT_VIEWS = 400; // message views kept for seeks back and forth
+const KEPT_CHUNKS = 64; // chunks of the event list kept (summaries, times, changed parts of `chunk` events each)
+const EDGE_PX = 24; // a conversation scrolled this close to its window's end asks for the window beyond
+const TYPE_CODES = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"; // _inspector.py's
 const MAX_MARKS = 400; // scrubber ticks drawn at most per kind (a run with thousands of problems stays light)
 const MAX_STEP_S = 2; // recorded pace: a longer pause between two events plays as this
 const UNTIMED_EVENTS_PER_S = 20;
@@ -40,7 +47,8 @@ const JUMPS = [
  * @typedef {{index: number, severity: string, rule: string, message: string}} EventProblem
  */
 /** @typedef {ReturnType<typeof timelineFrom>} Timeline */
-/** @typedef {{message: number, part: number, events?: Set<number>}} Selection a clicked part and the events that built it */
+/** @typedef {{message: number, part: number, events?: Set<number> | null}} Selection a clicked part and the events that built it (null: asked for) */
+/** @typedef {{summaries: string[], times: Array<number | null>, touched: Array<Array<[number, number]>>}} EventChunk */
 
 /** @param {Element} el */
 function injectInspectorStyles(el) {
@@ -77,10 +85,22 @@ function timelineFrom(value) {
   const t = value && typeof value === "object" ? value : {};
   /** @type {string[]} */
   const names = Array.isArray(t.type_names) ? t.type_names.map(String) : [];
+  const codes = typeof t.types === "string" ? t.types : "";
+  /** @type {Map<string, string>} */
+  const byCode = new Map();
   /** @type {string[]} */
-  const types = Array.isArray(t.types) ? t.types.map((/** @type {number} */ code) => names[code] ?? "?") : [];
+  const types = new Array(codes.length);
+  for (let i = 0; i < codes.length; i += 1) {
+    const code = codes[i];
+    let name = byCode.get(code);
+    if (name === undefined) {
+      const at = TYPE_CODES.indexOf(code);
+      name = names[at >= 0 ? at : code.charCodeAt(0) - 0x100] ?? "?";
+      byCode.set(code, name);
+    }
+    types[i] = name;
+  }
   const count = types.length;
-  const list = (/** @type {string} */ name) => (Array.isArray(t[name]) && t[name].length === count ? t[name] : new Array(count).fill(null));
   /** @type {EventProblem[]} */
   const problems = Array.isArray(t.problems) ? t.problems.filter((/** @type {any} */ p) => p && Number.isInteger(p.index)) : [];
   /** @type {Map<number, EventProblem[]>} */
@@ -92,9 +112,7 @@ function timelineFrom(value) {
   return {
     count,
     types,
-    times: list("times"),
-    summaries: list("summaries").map((/** @type {unknown} */ s) => (typeof s === "string" ? s : "")),
-    touched: list("touched").map((/** @type {unknown} */ pairs) => (Array.isArray(pairs) ? pairs : [])),
+    chunk: Number.isInteger(t.chunk) && t.chunk > 0 ? /** @type {number} */ (t.chunk) : 256,
     runs: /** @type {number[]} */ ((Array.isArray(t.runs) ? t.runs : []).filter(Number.isInteger)),
     steps: /** @type {number[]} */ ((Array.isArray(t.steps) ? t.steps : []).filter(Number.isInteger)),
     problems,
@@ -113,6 +131,16 @@ export class InspectorView {
     this.kept = new Map();
     /** @type {import("./sync.js").UIMessage[]} */
     this.messages = [];
+    this.window = new ConversationWindow();
+    /** @type {number | null | undefined} the window version a request for the window beyond was sent from */
+    this.edgeAsked = undefined;
+    /** @type {Map<number, EventChunk>} the event list's chunks by their first event */
+    this.chunks = new Map();
+    /** @type {Set<number>} chunks asked for */
+    this.asked = new Set();
+    /** @type {{key: string, id: number, indexes: Int32Array | null} | null} the kernel's answer to the search */
+    this.found = null;
+    this.searches = 0;
     this.renderVersion = 0;
     this.state = { status: "ready" };
     /** @type {Map<string, Omit<import("./parts/part_view.js").PartContext, "remote" | "model">>} */
@@ -131,7 +159,97 @@ export class InspectorView {
     this.applyLook();
     this.timeline = timelineFrom(model.get("timeline"));
     this.filtered = null;
+    // The conversation comes only from the kernel: a view that cannot reach it says so (the saved static copy
+    // beside it shows then), and asks again for the window when it can.
+    this.connection = new Connection(model, host, () => {
+      const live = this.connection.live;
+      if (live && this.root.dataset.connection === "lost") this.askWindow(null);
+      this.root.dataset.connection = live ? "live" : "lost";
+    });
+    this.root.dataset.connection = this.connection.live ? "live" : "lost";
+    this.askWindow(null); // the window at the position (a view that comes back after a reconnect asks the same)
     this.render();
+  }
+
+  // ------------------------------------------------------------------------------------ the kernel's answers
+
+  /** @param {any} content */
+  onCustom(content) {
+    if (content === null || typeof content !== "object") return;
+    if (content.kind === "conversation") {
+      if (this.window.apply(content)) this.mark("messages");
+      else this.askWindow(null); // it builds on a window this view does not hold
+    } else if (content.kind === "events" && Number.isInteger(content.start)) {
+      const list = (/** @type {unknown} */ value) => (Array.isArray(value) ? value : []);
+      this.chunks.delete(content.start);
+      this.chunks.set(content.start, { summaries: list(content.summaries), times: list(content.times), touched: list(content.touched) });
+      this.asked.delete(content.start);
+      for (const start of this.chunks.keys()) {
+        if (this.chunks.size <= KEPT_CHUNKS) break;
+        this.chunks.delete(start);
+      }
+      this.filtered = null;
+      this.mark("list", "position");
+    } else if (content.kind === "found" && this.found !== null && content.id === this.found.id) {
+      this.found.indexes = Int32Array.from(Array.isArray(content.indexes) ? content.indexes : []);
+      this.filtered = null;
+      this.mark("list");
+    } else if (content.kind === "part-events") {
+      const selection = this.selection;
+      if (selection === null || selection.message !== content.message || selection.part !== content.part) return;
+      selection.events = new Set(Array.isArray(content.indexes) ? content.indexes : []);
+      this.filtered = null;
+      this.mark("list");
+    }
+  }
+
+  /**
+   * Ask for the window around `focus` ([message, part]; null: where the kernel has it), the whole one unless the
+   * kernel's last update is the one this view holds.
+   * @param {[number, number] | null} focus
+   */
+  askWindow(focus) {
+    this.model.send({ kind: "window", version: this.window.version, focus });
+  }
+
+  /**
+   * Event `i`'s summary and receive time, or null while its chunk is asked for.
+   * @param {number} i
+   */
+  eventAt(i) {
+    const size = this.timeline.chunk;
+    const start = i - (i % size);
+    const chunk = this.chunks.get(start);
+    if (chunk === undefined) {
+      if (i >= 0 && i < this.timeline.count && !this.asked.has(start)) {
+        this.asked.add(start);
+        this.model.send({ kind: "events", start });
+      }
+      return null;
+    }
+    const summary = chunk.summaries[i - start];
+    const time = chunk.times[i - start];
+    return { summary: typeof summary === "string" ? summary : "", time: typeof time === "number" ? time : null };
+  }
+
+  /** Past the top or the bottom of the window: ask for the window there (once per window). */
+  reachEdge() {
+    const entries = this.window.messages();
+    if (entries.length === 0 || this.edgeAsked === this.window.version) return;
+    const list = this.list;
+    const first = entries[0];
+    const last = entries[entries.length - 1];
+    let focus = /** @type {[number, number] | null} */ (null);
+    if (list.scrollTop <= EDGE_PX && (first.from > 0 || first.index > 0)) {
+      focus = first.from > 0 ? [first.index, first.from - 1] : [first.index - 1, -1];
+    } else if (list.scrollTop + list.clientHeight >= list.scrollHeight - EDGE_PX) {
+      const end = last.from + last.message.parts.length;
+      if (end < last.total) focus = [last.index, end];
+      else if (last.index + 1 < this.window.count) focus = [last.index + 1, 0];
+    }
+    if (focus === null) return;
+    this.edgeAsked = this.window.version;
+    this.askWindow(focus);
   }
 
   // ------------------------------------------------------------------ what MessageView needs of a chat view
@@ -213,7 +331,11 @@ export class InspectorView {
     this.list.dataset.agui = "messages";
     this.list.setAttribute("aria-label", "The conversation after the selected event");
     this.emptyConversation = element("div", "agui-inspect-empty", "No messages yet at this event.");
-    this.list.append(this.emptyConversation);
+    // The window's ends: what lies beyond them, drawn when scrolled to (or clicked).
+    this.earlier = button("inspect-earlier", "Show what comes before", { text: "", className: "agui-button agui-inspect-more" });
+    this.later = button("inspect-later", "Show what comes after", { text: "", className: "agui-button agui-inspect-more" });
+    this.earlier.hidden = this.later.hidden = true;
+    this.list.append(this.earlier, this.later, this.emptyConversation);
 
     const side = element("div", "agui-inspect-side");
     const tools = element("div", "agui-inspect-list-tools");
@@ -266,9 +388,9 @@ export class InspectorView {
   }
 
   listen() {
-    /** @type {Record<string, () => void>} model event -> handler */
+    /** @type {Record<string, (content?: any) => void>} model event -> handler */
     this.handlers = {
-      "change:messages": () => this.mark("messages", "position"),
+      "msg:custom": (/** @type {any} */ content) => this.onCustom(content),
       "change:changed": () => this.mark("messages"),
       "change:position": () => this.mark("position", "list", "event"),
       "change:event": () => this.mark("event"),
@@ -276,6 +398,9 @@ export class InspectorView {
       "change:state_paths": () => this.mark("state"),
       "change:timeline": () => {
         this.timeline = timelineFrom(this.model.get("timeline"));
+        this.chunks.clear();
+        this.asked.clear();
+        this.found = null;
         this.filtered = null;
         this.mark("timeline", "list", "position");
       },
@@ -298,6 +423,17 @@ export class InspectorView {
     this.search.addEventListener("input", () => this.refilter());
     this.clearPart.addEventListener("click", () => this.selectPart(null));
     this.rows.addEventListener("scroll", () => this.mark("list"), { passive: true });
+    this.list.addEventListener("scroll", () => this.reachEdge(), { passive: true });
+    this.earlier.addEventListener("click", () => {
+      this.list.scrollTop = 0;
+      this.edgeAsked = undefined;
+      this.reachEdge();
+    });
+    this.later.addEventListener("click", () => {
+      this.list.scrollTop = this.list.scrollHeight;
+      this.edgeAsked = undefined;
+      this.reachEdge();
+    });
     this.rows.addEventListener("click", (event) => {
       const row = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest?.("[data-agui=inspect-event]"));
       if (row) this.seek(Number(row.dataset.index));
@@ -309,7 +445,7 @@ export class InspectorView {
       const message = /** @type {HTMLElement | null} */ (target.closest?.(".agui-message"));
       if (!part || !message) return;
       const at = this.views.findIndex((view) => view.el === message);
-      if (at >= 0) this.selectPart({ message: at, part: Number(part.dataset.partIndex) });
+      if (at >= 0) this.selectPart({ message: this.window.first + at, part: Number(part.dataset.partIndex) });
     });
     this.stopKey = (/** @type {Event} */ event) => event.stopPropagation();
     for (const type of ["keydown", "keyup", "keypress"]) this.root.addEventListener(type, this.stopKey);
@@ -319,6 +455,7 @@ export class InspectorView {
   }
 
   destroy() {
+    this.connection.destroy();
     this.pause();
     this.frame.cancel();
     this.resizeObserver.disconnect();
@@ -395,27 +532,30 @@ export class InspectorView {
   }
 
   play() {
-    const { count, times } = this.timeline;
+    const { count } = this.timeline;
     if (count === 0) return;
     if (this.position >= count - 1) this.seek(0);
     const speed = SPEEDS[this.speed.value] ?? 1;
-    // Recorded pace: the event whose receive time (from the start position's, long pauses shortened) has come.
-    const from = Math.max(0, this.position);
-    const clock = new Float64Array(count);
+    // Recorded pace: the event whose receive time (from the start position's, long pauses shortened) has come;
+    // the times come with the event list's chunks (one not here yet holds the play until it is).
+    let played = Math.max(0, this.position);
     let elapsed = 0;
-    for (let i = from + 1; i < count; i += 1) {
-      const gap = typeof times[i] === "number" && typeof times[i - 1] === "number" ? times[i] - times[i - 1] : null;
-      elapsed += gap === null ? 1 / UNTIMED_EVENTS_PER_S : Math.min(Math.max(gap, 0), MAX_STEP_S);
-      clock[i] = elapsed;
-    }
     const started = performance.now();
     this.playing = { timer: 0 };
     const tick = () => {
       const now = ((performance.now() - started) / 1000) * speed;
-      let target = this.position;
-      while (target + 1 < count && clock[target + 1] <= now) target += 1;
-      if (target !== this.position) this.seek(target);
-      if (target >= count - 1) return this.pause();
+      while (played + 1 < count) {
+        const before = this.eventAt(played);
+        const next = this.eventAt(played + 1);
+        if (before === null || next === null) break;
+        const gap = before.time !== null && next.time !== null ? next.time - before.time : null;
+        const due = elapsed + (gap === null ? 1 / UNTIMED_EVENTS_PER_S : Math.min(Math.max(gap, 0), MAX_STEP_S));
+        if (due > now) break;
+        elapsed = due;
+        played += 1;
+      }
+      if (played !== this.position) this.seek(played);
+      if (played >= count - 1) return this.pause();
       this.playing.timer = setTimeout(tick, TICK_MS);
     };
     this.playing.timer = setTimeout(tick, TICK_MS);
@@ -470,16 +610,28 @@ export class InspectorView {
   /** The event indexes the list shows (filter, search and a clicked part), as an Int32Array. */
   shownEvents() {
     if (this.filtered !== null) return this.filtered;
-    const { types, summaries, count } = this.timeline;
+    const { types, count } = this.timeline;
     const type = this.filter.value;
     const needle = this.search.value.trim().toLowerCase();
-    const part = this.selection?.events ?? null;
-    const out = new Int32Array(count);
+    const part = this.selection === null ? null : (this.selection.events ?? new Set());
+    /** @type {ArrayLike<number> | null} the search's events (the kernel's answer), or all */
+    let among = null;
+    if (needle) {
+      const key = `${type}\u0000${needle}`;
+      if (this.found === null || this.found.key !== key) {
+        this.searches += 1;
+        this.found = { key, id: this.searches, indexes: null };
+        this.model.send({ kind: "search", needle, type, id: this.searches });
+      }
+      among = this.found.indexes ?? new Int32Array(0);
+    }
+    const total = among === null ? count : among.length;
+    const out = new Int32Array(total);
     let length = 0;
-    for (let i = 0; i < count; i += 1) {
+    for (let at = 0; at < total; at += 1) {
+      const i = among === null ? at : among[at];
       if (type && types[i] !== type) continue;
       if (part && !part.has(i)) continue;
-      if (needle && !types[i].toLowerCase().includes(needle) && !summaries[i].toLowerCase().includes(needle)) continue;
       out[length] = i;
       length += 1;
     }
@@ -493,18 +645,8 @@ export class InspectorView {
       this.selection = null;
     } else {
       const { message, part } = selection;
-      const { touched } = this.timeline;
-      const upto = this.position;
-      const events = new Set();
-      for (let i = 0; i <= upto; i += 1) {
-        if (touched[i].some((pair) => pair[0] === message && pair[1] === part)) events.add(i);
-      }
-      if (events.size === 0) {
-        for (let i = 0; i <= upto; i += 1) {
-          if (touched[i].some((pair) => pair[0] === message && pair[1] === -1)) events.add(i);
-        }
-      }
-      this.selection = { message, part, events };
+      this.selection = { message, part, events: null }; // the kernel answers with the events that built it
+      this.model.send({ kind: "part-events", message, part });
     }
     this.refilter();
     this.mark("messages");
@@ -540,7 +682,7 @@ export class InspectorView {
     }
     const first = Math.max(0, Math.floor(this.rows.scrollTop / ROW_PX) - OVERSCAN);
     const last = Math.min(shown.length, Math.ceil((this.rows.scrollTop + this.rows.clientHeight) / ROW_PX) + OVERSCAN);
-    const { types, summaries, times, byEvent } = this.timeline;
+    const { types, byEvent } = this.timeline;
     const rows = [];
     for (let at = first; at < last; at += 1) {
       const index = shown[at];
@@ -557,11 +699,12 @@ export class InspectorView {
         row.dataset.problem = problems.some((/** @type {EventProblem} */ p) => p.severity === "error") ? "error" : "warning";
         row.title = problems.map((/** @type {EventProblem} */ p) => `${p.severity}: ${p.message}`).join("\n");
       }
+      const known = this.eventAt(index); // null: its chunk is on its way, the row is drawn again then
       row.append(
         element("span", "agui-inspect-row-index", String(index)),
         element("span", "agui-inspect-row-type", types[index]),
-        element("span", "agui-inspect-row-summary", label(summaries[index], 80)),
-        element("span", "agui-inspect-row-time", typeof times[index] === "number" ? `${times[index].toFixed(3)}` : ""),
+        element("span", "agui-inspect-row-summary", known === null ? "…" : label(known.summary, 80)),
+        element("span", "agui-inspect-row-time", known?.time != null ? `${known.time.toFixed(3)}` : ""),
       );
       rows.push(row);
     }
@@ -572,7 +715,7 @@ export class InspectorView {
       shown.length === total ? `${total.toLocaleString("en")} events` : `${shown.length.toLocaleString("en")} of ${total.toLocaleString("en")} events`;
     this.partEvents.hidden = part === null;
     if (part !== null) {
-      const n = part.events.size;
+      const n = part.events?.size ?? 0;
       this.partEventsText.textContent = `${n} event${n === 1 ? "" : "s"} built message ${part.message} part ${part.part}`;
     }
   }
@@ -608,18 +751,27 @@ export class InspectorView {
   }
 
   renderMessages() {
-    const next = Array.isArray(this.model.get("messages")) ? this.model.get("messages") : [];
+    const entries = this.window.messages();
     // A message's view is kept (detached) when a seek drops it, so seeking back and forth redraws only what
     // differs: a finished message is the same at every later event.
     const views = [];
     const used = new Set();
-    let anchor = this.list.firstChild;
-    for (const value of next) {
+    let anchor = this.earlier.nextSibling;
+    for (const { from, message: value } of entries) {
       const message = asMessage(value);
       const id = typeof message.id === "string" && message.id !== "" ? message.id : null;
       let view = id !== null && !used.has(id) ? this.kept.get(id) : undefined;
+      if (view !== undefined && view.partOffset !== from) {
+        // Another window of its parts: drawn anew (its part views are indexed from the window's start).
+        view.destroy();
+        if (view.el === anchor) anchor = anchor.nextSibling;
+        view.el.remove();
+        this.kept.delete(/** @type {string} */ (id));
+        view = undefined;
+      }
       if (view === undefined) {
         view = new MessageView(this);
+        view.partOffset = from;
         if (id !== null && !used.has(id)) this.kept.set(id, view);
       } else {
         this.kept.delete(id);
@@ -642,6 +794,8 @@ export class InspectorView {
     this.messages = views.map((view) => view.message);
     this.views.forEach((view, index) => view.setLast(index === this.views.length - 1));
     this.emptyConversation.hidden = this.messages.length > 0;
+    this.list.append(this.later, this.emptyConversation);
+    this.renderWindowEnds(entries);
     // The highlight: the parts (or whole messages) the selected event changed, and a clicked part.
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (this.list.querySelectorAll("[data-inspect-changed], [data-inspect-picked]"))) {
       delete el.dataset.inspectChanged;
@@ -664,6 +818,24 @@ export class InspectorView {
   }
 
   /**
+   * The window's ends: how many messages (or parts of a long message) lie beyond each.
+   * @param {ReturnType<ConversationWindow["messages"]>} entries
+   */
+  renderWindowEnds(entries) {
+    const top = entries[0];
+    const bottom = entries[entries.length - 1];
+    const before = top === undefined ? 0 : top.index;
+    const after = bottom === undefined ? 0 : this.window.count - bottom.index - 1;
+    const partsBefore = top === undefined ? 0 : top.from;
+    const partsAfter = bottom === undefined ? 0 : bottom.total - bottom.from - bottom.message.parts.length;
+    this.earlier.hidden = before === 0 && partsBefore === 0;
+    this.later.hidden = after === 0 && partsAfter <= 0;
+    const text = (/** @type {number} */ n, /** @type {string} */ what) => `${n.toLocaleString("en")} ${what}`;
+    this.earlier.textContent = partsBefore > 0 ? text(partsBefore, "earlier parts") : text(before, "earlier messages");
+    this.later.textContent = partsAfter > 0 ? text(partsAfter, "later parts") : text(after, "later messages");
+  }
+
+  /**
    * Scroll the conversation (only it, never the notebook) so that `el` is in view.
    * @param {Element} el
    */
@@ -676,13 +848,13 @@ export class InspectorView {
 
   /** @param {[number, number]} place a message index and a part index (-1: the whole message) */
   partElement([message, part]) {
-    const view = this.views[message];
+    const view = this.views[message - this.window.first];
     if (!view) return null;
-    return part >= 0 ? (view.parts[part]?.el ?? null) : view.el;
+    return part >= 0 ? (view.parts[part - view.partOffset]?.el ?? null) : view.el;
   }
 
   renderPosition() {
-    const { count, types, times } = this.timeline;
+    const { count, types } = this.timeline;
     const position = this.position;
     this.scrubber.max = String(Math.max(0, count - 1));
     this.scrubber.disabled = count === 0;
@@ -694,8 +866,8 @@ export class InspectorView {
       position >= 0 ? `event ${position.toLocaleString("en")} / ${(count - 1).toLocaleString("en")} · ${types[position]}` : "no events";
     this.prevButton.disabled = position <= 0;
     this.nextButton.disabled = position >= count - 1;
-    const time = times[position];
-    const before = position > 0 ? times[position - 1] : null;
+    const time = position >= 0 ? this.eventAt(position)?.time : null;
+    const before = position > 0 ? this.eventAt(position - 1)?.time : null;
     const parts = [];
     if (typeof time === "number") parts.push(`received +${seconds(time)}`);
     if (typeof time === "number" && typeof before === "number") parts.push(`gap ${seconds(time - before)}`);

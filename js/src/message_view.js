@@ -213,6 +213,8 @@ export class MessageView {
     this.role = null;
     /** @type {PartView[]} by part index */
     this.parts = [];
+    /** The index of the message's first part shown (the inspector shows a window of a long message's parts). */
+    this.partOffset = 0;
     this.isLast = false;
     /** @type {MessageBranches} the pencil, the inline editor and the ‹ 1/2 › picker */
     this.branches = new MessageBranches(this);
@@ -281,7 +283,7 @@ export class MessageView {
       }
       const type = part.type;
       const view = this.parts[index];
-      const rendering = renderingFor(this.chat.model, this.message, index, part);
+      const rendering = renderingFor(this.chat.model, this.message, index + this.partOffset, part);
       // unchanged (a failed part is retried on change)
       if (view !== undefined && view.shown === part && view.shownRendering === rendering) continue;
       if (view !== undefined && view.type === type && !view.failed && (view.shownRendering === null) === (rendering === null)) {
@@ -310,7 +312,7 @@ export class MessageView {
       fresh.type = type;
       fresh.shown = part;
       fresh.shownRendering = rendering;
-      fresh.el.dataset.partIndex = String(index);
+      fresh.el.dataset.partIndex = String(index + this.partOffset);
       view?.destroy?.();
       if (view !== undefined) view.el.replaceWith(fresh.el);
       else this.body.append(fresh.el);
@@ -344,7 +346,7 @@ export class MessageView {
     fallback.type = part.type;
     fallback.shown = part;
     fallback.shownRendering = rendering;
-    fallback.el.dataset.partIndex = String(index);
+    fallback.el.dataset.partIndex = String(index + this.partOffset);
     view?.destroy?.();
     if (view !== undefined) view.el.replaceWith(fallback.el);
     else this.body.append(fallback.el);

@@ -1,5 +1,6 @@
 """The inspector (`inspect_run(source)`) in Chromium, its kernel side played by a real Inspector in this process: every
-position the view writes is answered with the traits the widget would send. Seek (scrubber, keys, the list), the
+position the view writes, and every request it sends (the conversation window, a chunk of the event list, a search),
+is answered with the traits and the messages the widget would send. Seek (scrubber, keys, the list), the
 highlight, filter and search, click-to-events, problems and state inline, a 50,000-event run's seek time, and
 screenshots (tests/artifacts/inspector-*.png)."""
 
@@ -21,12 +22,12 @@ from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.inspection import Inspector
 from tests.browser.conftest import ChatPage
 from tests.logs.samples import CAPTURES
-from tests.support.big_runs import big_run
+from tests.support.big_runs import big_run, turns_log
 
 pytestmark = pytest.mark.browser
 
 LOG = CAPTURES / "pydantic_ai_runs.jsonl"
-ANSWERED = ("messages", "changed", "event", "state", "state_paths", "state_event", "position")
+ANSWERED = ("changed", "event", "state", "state_paths", "state_event", "position")
 SHOWN = (
     "_view",
     "timeline",
@@ -40,36 +41,72 @@ SHOWN = (
 _bridges = itertools.count()
 
 
+def kernel_answers(insp: Inspector) -> Any:
+    """``answer(kind, value)``: ``insp``'s answer to the page's ``position`` or custom message, as the JSON text of
+    the traits after it and the custom messages it sent (as the comm carries them; Playwright's own value
+    encoding is far slower on big values)."""
+    sent: list[Any] = []
+    insp.send = lambda content, buffers=None: sent.append(content)  # type: ignore[method-assign]
+
+    def answer(kind: str, value: Any) -> str:
+        if kind == "position":
+            insp.position = value
+        else:
+            insp._on_page_message(insp, json.loads(value), [])
+        reply = {"traits": {trait: getattr(insp, trait) for trait in ANSWERED}, "custom": list(sent)}
+        sent.clear()
+        return json.dumps(reply)
+
+    return answer
+
+
+# The page's side of the bridge: what the kernel answers is set (traits) and delivered (custom messages).
+BRIDGE = """([m, name]) => {
+  const model = window.agui.model(m);
+  model.answers = 0;
+  model.pending = 0;
+  const take = (text) => {
+    const { traits, custom } = JSON.parse(text);
+    for (const [key, value] of Object.entries(traits)) model.set(key, value);
+    for (const content of custom) model.emit("msg:custom", content, []);
+  };
+  model.save_changes = async () => {
+    model.pending += 1;
+    take(await window[name]("position", model.get("position")));
+    model.answers += 1;
+    model.pending -= 1;
+  };
+  model.send = async (content) => {
+    model.pending += 1;
+    take(await window[name]("custom", JSON.stringify(content)));
+    model.pending -= 1;
+  };
+}"""
+
+
 def mount(chat: Any, insp: Inspector, *, width: str | None = None) -> Any:
-    """Mount a view of ``insp``'s traits; its ``save_changes`` (the view writing ``position``) reaches ``insp``."""
+    """Mount a view of ``insp``'s traits; what the view writes (``position``) and sends reaches ``insp``, whose
+    answers reach the view."""
     name = f"inspectorKernel{next(_bridges)}"
-
-    def answer(position: int) -> str:
-        insp.position = position
-        # As JSON text, as the comm carries it (Playwright's own value encoding is far slower on big values).
-        return json.dumps({trait: getattr(insp, trait) for trait in ANSWERED})
-
-    chat.page.expose_function(name, answer)
-    widget = chat.open(width=width, **{trait: getattr(insp, trait) for trait in (*SHOWN, *ANSWERED)})
-    chat.evaluate(
-        """([m, name]) => {
-          const model = window.agui.model(m);
-          model.answers = 0;
-          model.save_changes = async () => {
-            const traits = JSON.parse(await window[name](model.get("position")));
-            for (const [key, value] of Object.entries(traits)) model.set(key, value);
-            model.answers += 1;
-          };
-        }""",
-        [widget.model, name],
-    )
+    chat.page.expose_function(name, kernel_answers(insp))
+    model = chat.new_model(**{trait: getattr(insp, trait) for trait in (*SHOWN, *ANSWERED)})
+    chat.evaluate(BRIDGE, [model, name])
+    widget = chat.mount(model, width=width)
+    settled(chat, widget)
     return widget
+
+
+def settled(chat: Any, widget: Any) -> None:
+    """Wait until the kernel has answered all the view asked (the window, chunks of the event list), drawn."""
+    for _ in range(3):  # a drawing can ask for more (the chunk of the rows it shows)
+        chat.page.wait_for_function("(m) => window.agui.model(m).pending === 0", arg=widget.model)
+        chat.frames()
 
 
 def answered(chat: Any, widget: Any, count: int) -> None:
     """Wait until the kernel has answered ``count`` seeks, and for the render."""
     chat.page.wait_for_function("([m, n]) => window.agui.model(m).answers >= n", arg=[widget.model, count])
-    chat.frames()
+    settled(chat, widget)
 
 
 def position(widget: Any) -> int:
@@ -185,8 +222,8 @@ def test_the_list_filters_by_type_and_searches(chat: Any) -> None:
     assert widget.locator("[data-agui=inspect-count]").text_content() == f"{len(starts)} of 86 events"
     widget.locator("[data-agui=inspect-filter]").select_option("")
     widget.locator("[data-agui=inspect-search]").fill("paris")
-    chat.frames()
-    found = [i for i, s in enumerate(insp.timeline["summaries"]) if "paris" in s.lower()]
+    settled(chat, widget)  # the kernel searches
+    found = insp.search("paris")
     assert found and widget.root.evaluate(rows) == found
     # Typing in the search box is not a shortcut.
     widget.locator("[data-agui=inspect-search]").press("ArrowLeft")
@@ -200,7 +237,7 @@ def test_a_clicked_part_lists_the_events_that_built_it(chat: Any) -> None:
     scrub_to(chat, widget, 8)
     answered(chat, widget, 1)
     widget.message(0).locator("[data-part-index='1']").click()
-    chat.frames()
+    settled(chat, widget)  # the kernel names the events
     shown = widget.root.evaluate(
         "(root) => [...root.querySelectorAll('[data-agui=inspect-event]')].map((r) => Number(r.dataset.index))"
     )
@@ -279,9 +316,12 @@ TIMED_SEEKS = """async (root, [model, targets, answers]) => {
     channel.port2.postMessage(0);
   }));
   const out = [];
+  m.send = () => {};  // the kernel's answers are the ones given (a request for more would reach another kernel)
   for (let i = 0; i < targets.length; i += 1) {
     m.save_changes = () => {
-      for (const [key, value] of Object.entries(JSON.parse(answers[i]))) m.set(key, value);
+      const { traits, custom } = JSON.parse(answers[i]);
+      for (const [key, value] of Object.entries(traits)) m.set(key, value);
+      for (const content of custom) m.emit("msg:custom", content, []);
     };
     const start = performance.now();
     scrubber.value = String(targets[i]);
@@ -295,12 +335,14 @@ TIMED_SEEKS = """async (root, [model, targets, answers]) => {
 
 
 def kernel_seeks(insp: Inspector, targets: list[int]) -> tuple[list[float], list[str]]:
-    """The kernel's time of each seek (the position set, the traits as the comm's JSON) and those answers."""
+    """The kernel's time of each seek (the position set, the traits and messages as the comm's JSON) and those
+    answers; the first sends the whole window (a page that held another kernel's asks for it)."""
+    answer = kernel_answers(insp)
+    insp._window.forget()
     times, answers = [], []
     for n in targets:
         start = time.perf_counter()
-        insp.position = n
-        answers.append(json.dumps({trait: getattr(insp, trait) for trait in ANSWERED}))
+        answers.append(answer("position", n))
         times.append((time.perf_counter() - start) * 1000)
     return times, answers
 
@@ -334,8 +376,12 @@ def test_a_fifty_thousand_event_run_seeks_in_under_100_ms(new_page: ChatPage) ->
     browser_ms = widget.root.evaluate(TIMED_SEEKS, [widget.model, SEEKS, answers])
     shown = widget.locator("[data-agui=inspect-position]").text_content()
     assert shown == f"event {SEEKS[-1]:,} / 50,267 · {events[SEEKS[-1]]['type']}"
-    texts = widget.root.evaluate("(root) => root.querySelectorAll('.agui-message').length")
-    assert texts == len(ui_message_dicts_from_events(events[: SEEKS[-1] + 1]))
+    shown_ids = widget.root.evaluate(
+        "(root) => [...root.querySelectorAll('.agui-message')].map((m) => m.dataset.messageId)"
+    )
+    (update,) = [m for m in json.loads(answers[-1])["custom"] if m["kind"] == "conversation"]
+    window = ui_message_dicts_from_events(events[: SEEKS[-1] + 1])[update["first"] :][: update["slots"]]
+    assert shown_ids == [m["id"] for m in window] and 0 < len(shown_ids) < update["count"]
     total = [k + b for k, b in zip(kernel_ms, browser_ms, strict=True)]
     print(
         f"\nseek on 50,000 events: kernel median {statistics.median(kernel_ms):.0f} ms (max {max(kernel_ms):.0f}),"
@@ -440,3 +486,91 @@ def test_the_static_copy_beside_a_live_inspector_is_hidden(chat: Any) -> None:
     chat.evaluate("(v) => document.getElementById('widget-output').append(window.agui.host(v))", widget.view)
     chat.frames()
     assert not chat.page.locator("#copy-output").is_visible()
+
+
+WINDOW_TEXTS = """(root) => [...root.querySelectorAll('.agui-message')].map((m) => [m.dataset.messageId,
+  [...m.querySelectorAll('[data-part-index]')].map((p) => Number(p.dataset.partIndex))])"""
+
+
+def window_of(messages: list[dict[str, Any]], shown: list[Any]) -> list[Any]:
+    """What the page shows of ``messages`` if it shows exactly their window: ids and part indexes."""
+    by_id = {m["id"]: m for m in messages}
+    assert all(message_id in by_id for message_id, _ in shown)
+    first = [m["id"] for m in messages].index(shown[0][0])
+    ids = [m["id"] for m in messages[first : first + len(shown)]]
+    return [[message_id, parts] for message_id, (_, parts) in zip(ids, shown, strict=True)]
+
+
+def test_scrubbing_a_multi_run_log_shows_the_conversation_after_each_event(chat: Any) -> None:
+    events = turns_log(12_000, runs=True)  # some 200 runs: far more messages than a window holds
+    insp = Inspector(events)
+    widget = mount(chat, insp)
+    for seeks, n in enumerate((11_000, 300, 11_001, 6_000, 6_001, len(events) - 1), start=1):
+        scrub_to(chat, widget, n)
+        answered(chat, widget, seeks)
+        expected = ui_message_dicts_from_events(events[: n + 1])
+        shown = widget.root.evaluate(WINDOW_TEXTS)
+        assert len(shown) > 0 and (n < 1_000 or len(shown) < len(expected))
+        assert shown == window_of(expected, shown), n
+        # Each message drawn is the one after the event: all its parts (the first and the last of the window may
+        # be cut at the window's end), each text part's text as the conversion has it.
+        for index, (message_id, parts) in enumerate(shown):
+            message = next(m for m in expected if m["id"] == message_id)
+            whole = list(range(len(message["parts"])))
+            if 0 < index < len(shown) - 1:
+                assert parts == whole, (n, message_id)
+            else:
+                assert parts == whole[parts[0] : parts[0] + len(parts)] if parts else not whole, (
+                    n,
+                    message_id,
+                )
+            drawn = widget.message(index).locator("[data-part-index]").all_text_contents()
+            for at, text in zip(parts, drawn, strict=True):
+                part = message["parts"][at]
+                if part["type"] == "text" and part["text"].strip():
+                    assert part["text"].strip() in text, (n, message_id, at)
+    # Scrolled to the top of its window, the page asks for the messages before it.
+    top = widget.root.evaluate(WINDOW_TEXTS)[0][0]
+    widget.locator("[data-agui=inspect-earlier]").click()
+    settled(chat, widget)
+    shown = widget.root.evaluate(WINDOW_TEXTS)
+    ids = [m["id"] for m in insp.messages]
+    assert ids.index(shown[0][0]) < ids.index(top) and shown == window_of(insp.messages, shown)
+
+
+def test_a_view_that_comes_back_asks_for_the_whole_window(chat: Any) -> None:
+    events = turns_log(6_000, runs=True)
+    insp = Inspector(events)
+    widget = mount(chat, insp)
+    scrub_to(chat, widget, 3_000)
+    answered(chat, widget, 1)
+    # A second view of the model (a reconnect, or the output shown again) holds nothing: it asks, and draws the
+    # conversation at the position the kernel has.
+    again = chat.mount(widget.model)
+    settled(chat, again)
+    shown = again.root.evaluate(WINDOW_TEXTS)
+    expected = ui_message_dicts_from_events(events[:3_001])
+    assert shown and shown == window_of(expected, shown)
+    assert widget.root.evaluate(WINDOW_TEXTS) == shown
+
+
+def test_a_view_that_cannot_reach_its_kernel_leaves_the_static_copy_shown(chat: Any) -> None:
+    """The conversation comes only from the kernel: a view restored without one (saved widget state) is marked
+    lost, and the static copy beside it stays."""
+    chat.evaluate(
+        """() => {
+          const area = document.createElement('div');
+          area.innerHTML = `
+            <div class="jp-OutputArea-child" id="widget-output"></div>
+            <div class="jp-OutputArea-child" id="copy-output"><div class="agui-static">saved copy</div></div>`;
+          document.getElementById('root').append(area);
+        }"""
+    )
+    insp = inspect_run(SHOWCASE)
+    model = chat.new_model(**{trait: getattr(insp, trait) for trait in (*SHOWN, *ANSWERED)})
+    view = chat.evaluate("([m]) => window.agui.mount(m, {disconnected: true})", [model])
+    chat.evaluate("(v) => document.getElementById('widget-output').append(window.agui.host(v))", view)
+    chat.frames()
+    lost = chat.page.locator("#widget-output .agui-inspector")
+    assert lost.get_attribute("data-connection") == "lost"
+    assert chat.page.locator("#copy-output").is_visible()

@@ -121,3 +121,43 @@ def turns_log(count: int, *, runs: bool, seed: int = 7) -> list[dict[str, Any]]:
     if not runs:
         add({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"})
     return events
+
+
+def recorded_chat_log(count: int, *, seed: int = 9) -> list[dict[str, Any]]:
+    """At least ``count`` events of agent turns as a ChatWidget's recorder writes them: each run's RUN_STARTED
+    carries its input (the conversation so far as AG-UI messages and the user's new message); every third turn's
+    tool is the front end's, its result coming in the next run's input."""
+    from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+    from agui_notebook.bridge._messages import to_agui_messages_wire
+
+    rng = random.Random(seed)
+    events: list[dict[str, Any]] = []
+    history: list[dict[str, Any]] = []
+    clock = 1_795_000_000_000
+    turn = 0
+    answered: dict[str, Any] | None = None
+
+    def add(event: dict[str, Any]) -> None:
+        nonlocal clock
+        clock += rng.randint(1, 15)
+        events.append({**event, "timestamp": clock})
+
+    while len(events) < count:
+        turn += 1
+        user = {"id": f"u{turn}", "role": "user", "content": f"question {turn}"}
+        messages = [*history, *([answered] if answered else []), user]
+        run = {"threadId": "t", "runId": f"r{turn}"}
+        add(
+            {"type": "RUN_STARTED", **run, "input": {**run, "messages": messages, "tools": [], "context": []}}
+        )
+        start = len(events)
+        _turn(add, rng, str(turn))
+        answered = None
+        if turn % 3 == 0:  # a front-end tool: no result event, the result in the next input
+            events[:] = [e for e in events[:start]] + [
+                e for e in events[start:] if e["type"] != "TOOL_CALL_RESULT"
+            ]
+            answered = {"id": f"ft{turn}", "role": "tool", "toolCallId": f"c{turn}", "content": "done"}
+        add({"type": "RUN_FINISHED", **run})
+        history = [*messages, *to_agui_messages_wire(ui_message_dicts_from_events(events[start - 1 :]))]
+    return events

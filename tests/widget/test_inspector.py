@@ -15,7 +15,7 @@ from agui_notebook import ChatWidget, load_events, ui_messages_from_events
 from agui_notebook import inspect_run as inspect
 from agui_notebook.bridge._assemble import ui_message_dicts_from_events
 from agui_notebook.inspection import Inspector
-from agui_notebook.widget._inspector import STATIC_REST_SECONDS
+from agui_notebook.widget._inspector import STATIC_REST_SECONDS, TYPE_CODES
 from tests.logs.samples import CAPTURES, jsonl, known_events
 from tests.support.pydantic_ai_runs import _text_only, make_agent
 
@@ -97,7 +97,7 @@ def test_the_changed_part_is_the_events() -> None:
     insp = inspect(events)
     assert insp.seek(2).changed == [[0, 0], [0, 1]]
     assert insp.seek(4).changed == [[0, 2]]
-    assert insp.timeline["touched"][:5] == [[[0, -1]], [], [[0, 0], [0, 1]], [[0, 2]], [[0, 2]]]
+    assert insp.event_chunk(0)["touched"][:5] == [[[0, -1]], [], [[0, 0], [0, 1]], [[0, 2]], [[0, 2]]]
     assert insp.seek(5).changed == [] and (insp.state, insp.state_paths, insp.state_event) == (
         {"n": 1},
         ["/n"],
@@ -112,13 +112,14 @@ def test_the_timeline_marks_runs_problems_and_receive_times() -> None:
     insp = inspect(LOG)
     timeline = insp.timeline
     assert timeline["runs"] == [0, 10, 33, 51, 64, 78]
-    assert len(timeline["types"]) == len(timeline["times"]) == len(timeline["summaries"]) == 86
-    types = [timeline["type_names"][code] for code in timeline["types"]]
+    chunk = insp.event_chunk(0)  # the event list's first chunk: this run's 86 events
+    assert timeline["count"] == len(timeline["types"]) == len(chunk["times"]) == len(chunk["summaries"]) == 86
+    types = [timeline["type_names"][TYPE_CODES.index(code)] for code in timeline["types"]]
     assert types == [e["type"] for e in insp.events]
     assert timeline["type_names"] == sorted(set(types))
-    assert types[2] == "TEXT_MESSAGE_CONTENT" and timeline["summaries"][2] == "Hello"
-    assert timeline["times"][0] == 0.0 and all(
-        b >= a for a, b in zip(timeline["times"], timeline["times"][1:], strict=False)
+    assert types[2] == "TEXT_MESSAGE_CONTENT" and chunk["summaries"][2] == "Hello"
+    assert chunk["times"][0] == 0.0 and all(
+        b >= a for a, b in zip(chunk["times"], chunk["times"][1:], strict=False)
     )
     broken = inspect([*known_events()[1:5], {"type": "RUN_FINISHED", "threadId": "t", "runId": "other"}])
     assert broken.timeline["problems"] == [
