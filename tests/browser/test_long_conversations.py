@@ -169,4 +169,3 @@ def test_a_group_holding_the_focus_is_not_parked(chat):
     set_status(chat, widget, 1, "streaming")
     assert parked(widget)[0] is False  # (parked groups are the oldest ones in a row: none here)
     assert copy.evaluate("(b) => b === document.activeElement")
-
