@@ -257,7 +257,8 @@ async def _from_text(agent: Any, prompt: str, model: type[BaseModel], name: str,
     text = answers[-1].strip() if answers else ""
     start, end = text.find("{"), text.rfind("}")
     try:
-        parsed = model.model_validate_json(text[start : end + 1] if 0 <= start < end else text)
+        # Strict: a score of the type asked ("yes" is not a yes/no verdict, nor true a number).
+        parsed = model.model_validate_json(text[start : end + 1] if 0 <= start < end else text, strict=True)
     except ValidationError as exc:
         shown_text = text if len(text) <= 200 else text[:200] + "…"
         problem = exc.errors()[0]

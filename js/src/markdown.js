@@ -59,7 +59,7 @@ const NOTES = {
 class OutOfTime extends Error {
   /** @param {number} budget ms */
   constructor(budget) {
-    super(`formatting stopped after ${Math.round(budget)} ms`);
+    super(`Formatting stopped after ${Math.round(budget)} ms.`);
     this.name = "OutOfTime";
   }
 }
@@ -436,7 +436,7 @@ export class MarkdownView {
       this.live = null;
       this.liveRaw = null;
     }
-    const detail = slow ? `Formatting ${error.message}.` : `${error?.name ?? "Error"}: ${error?.message ?? error}`;
+    const detail = slow ? error.message : `${error?.name ?? "Error"}: ${error?.message ?? error}`;
     this.plain = { ...plainTextFallback(text.slice(this.stable.length), reason, detail, done), reason };
     this.plain.node.classList.toggle("agui-md-live", !done);
     this.el.append(this.plain.node);

@@ -76,6 +76,7 @@ describe("renderMarkdown", () => {
     const fallback = renderMarkdown(text).querySelector('[data-agui="markdown-fallback"]');
     assert.equal(fallback.dataset.reason, "slow");
     assert.equal(fallback.querySelector(".agui-md-plain").textContent, text);
+    assert.match(fallback.querySelector("[title]")?.getAttribute("title") ?? "", /^Formatting stopped after \d+ ms\.$/);
   });
 });
 

@@ -137,6 +137,20 @@ def test_any_other_agent_answers_a_json_verdict_through_a_chat() -> None:
         score(WEATHER, judge(rambler, rubric="x"))
 
 
+@pytest.mark.parametrize(
+    ("output_type", "answer"),
+    [(bool, "yes"), (bool, "true"), (bool, 1), (int, True), (float, "0.5"), (str, 3)],
+)
+def test_a_text_judge_must_answer_the_type_asked(output_type: type, answer: Any) -> None:
+    def agent(run_input: Any) -> Any:
+        yield json.dumps({"score": answer, "reason": "because"})
+
+    with pytest.raises(
+        ScorerError, match=r"^scorer 'judge', run 'r1': the judge answered .*, not a verdict \(score"
+    ):
+        score(WEATHER, judge(agent, rubric="x", output_type=output_type))
+
+
 def test_the_transcript_shows_the_tool_calls_and_the_answer() -> None:
     assert transcript(runs_of(WEATHER)[0]) == (  # type: ignore[arg-type]
         'tool call get_weather({"city":"Paris"})\ntool result: "sunny"\nassistant: Sunny in Paris.'
