@@ -102,11 +102,14 @@ def _buffer_read(name: str, data: Any, problems: Problems) -> Iterator[Batch]:
 
 
 def _mapped_read(name: str, mapped: FileMap, problems: Problems) -> Iterator[Batch]:
-    """A large log read from its file's mapping; once read, its pages are dropped and its sums complete."""
+    """A large log read from its file's mapping; once read, its pages are dropped and its sums complete (a load
+    that stopped only drops them: no table will read it)."""
     try:
         yield from read_buffer(name, mapped.data, problems, mapped.ready, mapped=mapped)
-    finally:
-        mapped.loaded()
+    except BaseException:
+        mapped.drop()
+        raise
+    mapped.loaded()
 
 
 class Source:

@@ -156,3 +156,28 @@ def test_event_cells_are_the_exact_events(
     assert frame["event"].tolist() == events
     assert [frame["event"].iloc[i] for i in range(len(events))] == events
     assert frame["event"].array.decode_rows(list(range(len(events)))[::-1]) == events[::-1]
+
+
+def _descriptors_of(path: Path) -> int:
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if os.path.realpath(fd) == str(path.resolve()))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
+def test_a_load_that_raises_keeps_no_mapping(tmp_path: Path) -> None:
+    import gc
+
+    from agui_notebook._errors import EventLogWarning, EventParseError
+
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(jsonl(known_events()) + b'\n{"type": broken\n' + jsonl(known_events()))
+    with pytest.raises(EventParseError):
+        load_events(path)
+    gc.collect()
+    assert _descriptors_of(path) == 0
+    with pytest.warns(EventLogWarning, match="unreadable"):
+        frame = load_events(path, errors="collect")
+    assert _descriptors_of(path) == 1  # the table's mapping
+    del frame
+    gc.collect()
+    assert _descriptors_of(path) == 0
