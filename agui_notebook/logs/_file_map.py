@@ -65,7 +65,8 @@ class FileMap:
             return None
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             data.madvise(mmap.MADV_SEQUENTIAL)
-        return cls(path, data, _stamp(stat))
+        # Checked later by its absolute path: a notebook's working folder may change.
+        return cls(os.path.abspath(path), data, _stamp(stat))
 
     def ready(self, count: int) -> int:
         """Take the sums of the blocks up to byte ``count`` and drop the pages well behind it; the whole file is
