@@ -1,4 +1,4 @@
-"""The ``event`` column: every event's raw JSON kept once in memory and decoded to a dict on access.
+"""The ``event`` column: every event's raw JSON kept once (in memory, or in its log file) and decoded to a dict on access.
 
 A million events as dicts would take several times the log's size; as raw JSON they take 6 bytes an event
 (which buffer, which line) and the buffer: a large log file's own mapping (``_file_map``: read back from the
