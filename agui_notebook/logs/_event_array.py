@@ -70,7 +70,7 @@ class EventBlob:
                 newlines += at + 1
                 parts.append(newlines.astype(dtype))
                 if self.mapped is not None:
-                    self.mapped.drop()
+                    self.mapped.drop(at, at + step)
             parts.append(np.array([len(data) + 1], dtype=dtype))
             self._starts = np.concatenate(parts)
         return self._starts
