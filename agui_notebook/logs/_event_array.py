@@ -130,6 +130,24 @@ class EventBlob:
             self.mapped.drop()
         return out
 
+    def raw_lines(self, lines: list[int]) -> list[bytes]:
+        """The bytes of the given 0-based lines, as ``raw`` reads each (a mapped file checked once)."""
+        starts = self._index()
+        at = np.asarray(lines, dtype=np.int64)
+        ends = starts[at + 1].astype(np.int64) - 1
+        if self.mapped is not None:
+            self.mapped.verify(starts[at], ends)
+        data, mapped, dropped = self.data, self.mapped, 0
+        out = []
+        for start, end in zip(starts[at].tolist(), ends.tolist(), strict=True):
+            if mapped is not None and start - dropped > _DROP_BEHIND:
+                mapped.drop(dropped, start)
+                dropped = start
+            out.append(data[start:end])
+        if mapped is not None:
+            mapped.drop()
+        return out
+
     def __getstate__(self) -> bytes:
         if self.mapped is not None:
             self.mapped.verify(0, len(self.data))
@@ -323,6 +341,14 @@ class EventArray(ExtensionArray):
 
         Raises as ``arr[i]`` would for the first event that does not decode; ``decode_row`` reads one.
         """
+        return self._by_buffer(rows, EventBlob.decode_lines)
+
+    def raw_rows(self, rows: list[int]) -> list[bytes | None]:
+        """The raw JSON bytes of the events at ``rows`` (None for a missing one), as ``raw`` reads each."""
+        return self._by_buffer(rows, EventBlob.raw_lines)
+
+    def _by_buffer(self, rows: list[int], read: Callable[[EventBlob, list[int]], list[Any]]) -> list[Any]:
+        """``read`` of the lines of ``rows``, buffer by buffer, back in the order of ``rows``."""
         if not rows:
             return []
         index = np.asarray(rows, dtype=np.int64)
@@ -333,10 +359,8 @@ class EventArray(ExtensionArray):
             if blob < 0:
                 continue
             at = np.flatnonzero(blobs == blob)
-            for position, event in zip(
-                at.tolist(), self._blobs[blob].decode_lines(lines[at].tolist()), strict=True
-            ):
-                out[position] = event
+            for position, value in zip(at.tolist(), read(self._blobs[blob], lines[at].tolist()), strict=True):
+                out[position] = value
         return out
 
     def raw(self, i: int) -> bytes:

@@ -10,6 +10,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from agui_notebook._errors import SourceError
 from agui_notebook.logs import _file_map, _sources
 from agui_notebook.logs._load import load_events
+from agui_notebook.logs._parquet import to_parquet
 from tests.logs.samples import jsonl, known_events
 
 
@@ -181,3 +183,17 @@ def test_a_load_that_raises_keeps_no_mapping(tmp_path: Path) -> None:
     del frame
     gc.collect()
     assert _descriptors_of(path) == 0
+
+
+def test_raw_rows_are_the_lines_as_read(tmp_path: Path) -> None:
+    """``raw_rows`` (what ``to_parquet`` writes) gives what ``raw`` gives, one check of the file for them all."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(b"\r\n".join(json.dumps(e, ensure_ascii=False).encode() for e in known_events()))
+    array = load_events(path)["event"].array
+    rows = list(range(len(array)))[::-1]
+    assert array.raw_rows(rows) == [array.raw(i) for i in rows]
+    with_missing = array.take([0, -1, 2], allow_fill=True)
+    assert with_missing.raw_rows([0, 1, 2]) == [array.raw(0), None, array.raw(2)]
+    to_parquet(load_events(path), tmp_path / "events.parquet")
+    stored = pd.read_parquet(tmp_path / "events.parquet")
+    assert [json.loads(text) for text in stored["event"]] == known_events()
