@@ -413,20 +413,26 @@ METHODS = {
     "ours 2 workers, fork server": None,  # see _child: as in a notebook (other threads running)
     "ours 2 workers, fork server (warm)": None,
     "ours on dask (warm)": None,  # see _child
-    "ours on dask (warm, Dask's malloc settings)": None,
+    "ours on dask (warm, Dask's settings)": None,
     "polars glob": polars_glob,
 }
 
 
-DASK_WORKER_MALLOC = {
-    f"distributed.nanny.pre-spawn-environ.{name}": value
-    for name, value in {
-        "MALLOC_TRIM_THRESHOLD_": 256 << 20, "MALLOC_MMAP_THRESHOLD_": 64 << 20, "MALLOC_TOP_PAD_": 64 << 20,
-    }.items()
+DASK_WORKER_SETTINGS = {
+    **{
+        f"distributed.nanny.pre-spawn-environ.{name}": value
+        for name, value in {
+            "MALLOC_TRIM_THRESHOLD_": 256 << 20, "MALLOC_MMAP_THRESHOLD_": 64 << 20, "MALLOC_TOP_PAD_": 64 << 20,
+        }.items()
+    },
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
 }  # fmt: skip
 """Dask's workers keep their freed memory for the next task (Dask sets ``MALLOC_TRIM_THRESHOLD_=65536`` for
 them, which returns it at once: the same per-file work then takes 8x the page faults and about 20 % more CPU
-than in a pool's worker)."""
+than in a pool's worker), and their sampling profiler (every 10 ms) and 20 ms ticks, which take the GIL from
+the work, are off or slowed."""
 
 
 def parallelism() -> float:
@@ -488,7 +494,7 @@ def _child(method: str, paths: list[str]) -> None:
         import dask
         from distributed import Client, LocalCluster
 
-        settings = {} if "Dask's malloc" in method else DASK_WORKER_MALLOC
+        settings = {} if "Dask's settings" in method else DASK_WORKER_SETTINGS
         with dask.config.set(settings):
             cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
@@ -666,7 +672,7 @@ def one_million(folder: Path, events: int, repeats: int, *, small_files: bool = 
     files = write_folder(folder / "folder32", events, 32)
     found = measure(
         ["ours by file", "ours by file, 2 workers", "ours 2 workers, fork server",
-         "ours 2 workers, fork server (warm)", "ours on dask (warm)", "ours on dask (warm, Dask's malloc settings)",
+         "ours 2 workers, fork server (warm)", "ours on dask (warm)", "ours on dask (warm, Dask's settings)",
          "polars glob"], files, repeats
     )  # fmt: skip
     table("a 32-file folder (run and tool tables)", files, events, found)
@@ -682,8 +688,8 @@ def one_million(folder: Path, events: int, repeats: int, *, small_files: bool = 
           " memory are not in the columns)")  # fmt: skip
     dask = s["ours on dask (warm)"] / s["ours by file, 2 workers"]
     ratio("32 files: Dask warm pass / process pool", dask, "<= 1.3", dask <= 1.3)
-    untuned = s["ours on dask (warm, Dask's malloc settings)"] / s["ours by file, 2 workers"]
-    print(f"  32 files: Dask warm pass with Dask's malloc settings / process pool: {untuned:.2f}")
+    untuned = s["ours on dask (warm, Dask's settings)"] / s["ours by file, 2 workers"]
+    print(f"  32 files: Dask warm pass with Dask's own settings / process pool: {untuned:.2f}")
     _check_identical(files)
     _check_identical([path])
     if not small_files:
@@ -714,7 +720,7 @@ def _check_identical(files: list[Path]) -> None:
     serial = ours_by_file(list(map(str, files)))
     pooled = ours_by_file(list(map(str, files)), workers=2)
     with (
-        dask.config.set(DASK_WORKER_MALLOC),
+        dask.config.set(DASK_WORKER_SETTINGS),
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         Client(cluster) as c,
     ):
