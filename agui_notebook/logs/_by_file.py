@@ -331,6 +331,14 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in methods else "spawn"
 
 
+def _cluster_workers(client: Any) -> int:
+    """The worker threads of a Dask cluster (1 when it does not say)."""
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # a client of another kind, or a cluster gone: no parallel slices
+        return 1
+
+
 def _advance(bar: Any, size: int) -> None:
     if bar is not None:
         bar.update(size)
@@ -383,7 +391,9 @@ def by_file(
         _dask()
     Problems(errors)  # checks the mode
     try:
-        paths = split_large_files(paths)  # type: ignore[assignment]  # one large log: slice by slice
+        # One large log: slice by slice, in as many slices as there are workers at least.
+        parallel = workers or (_cluster_workers(client) if client is not None else 1)
+        paths = split_large_files(paths, workers=parallel)  # type: ignore[assignment]
         batches, sizes = _batches(paths)
     except SourceError:
         raise

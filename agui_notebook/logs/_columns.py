@@ -138,7 +138,7 @@ EVENT_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "event",
-        "the full event as a dict, decoded on access from the raw JSON kept in memory",
+        "the full event as a dict, decoded on access from its raw JSON: in the log file (a large plain log), else kept in memory",
         dtype="agui_event",
     ),
 )

@@ -1,9 +1,10 @@
-"""The ``event`` column: every event's raw JSON kept once in memory and decoded to a dict on access.
+"""The ``event`` column: every event's raw JSON kept once (in memory, or in its log file) and decoded to a dict on access.
 
-A million events as dicts would take several times the log's size; as raw JSON in the buffer the log was
-read into they take the log's size plus 6 bytes an event (which buffer, which line). A line is found on
-first access (one pass over the buffer for its newlines) and decoded with orjson each time it is read, so
-a dict taken from the column is a fresh copy: changing it does not change the table.
+A million events as dicts would take several times the log's size; as raw JSON they take 6 bytes an event
+(which buffer, which line) and the buffer: a large log file's own mapping (``_file_map``: read back from the
+file, checked against what was loaded, never held twice), else the bytes the log was read into. A line is
+found on first access (one pass over the buffer for its newlines) and decoded with orjson each time it is
+read, so a dict taken from the column is a fresh copy: changing it does not change the table.
 
 >>> arr = EventArray.from_events([{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])
 >>> arr[0]["runId"]
@@ -27,6 +28,8 @@ from agui_notebook.wire._json import decode_json
 from agui_notebook.wire._reader import BOM
 from agui_notebook.wire._records import recorded_event
 
+from ._file_map import FileMap
+
 if TYPE_CHECKING:
     from pandas._typing import TakeIndexer
 
@@ -34,12 +37,17 @@ __all__ = ["EventArray", "EventBlob", "EventDtype"]
 
 
 class EventBlob:
-    """A buffer of JSON lines (a whole log file, or events serialized for the table) and its line offsets."""
+    """A buffer of JSON lines (a whole log file, or events serialized for the table) and its line offsets.
 
-    __slots__ = ("_starts", "data")
+    ``mapped`` is the file mapping ``data`` is when the log is read from its file (``_file_map``): what is read
+    of it is checked against what was loaded.
+    """
 
-    def __init__(self, data: bytes | mmap.mmap) -> None:
+    __slots__ = ("_starts", "data", "mapped")
+
+    def __init__(self, data: bytes | mmap.mmap, mapped: FileMap | None = None) -> None:
         self.data = data
+        self.mapped = mapped
         self._starts: np.ndarray | None = None
 
     @classmethod
@@ -52,24 +60,37 @@ class EventBlob:
         if self._starts is None:
             data = np.frombuffer(self.data, dtype=np.uint8)
             dtype = np.uint32 if len(data) < 2**32 - 1 else np.int64
-            # In slices so that a large log needs no second buffer-sized temporary.
+            # In slices so that a large log needs no second buffer-sized temporary (nor a mapped file's pages).
             step = 1 << 24
             parts = [np.zeros(1, dtype=dtype)]
             for at in range(0, len(data), step):
+                if self.mapped is not None:
+                    self.mapped.verify(at, min(at + step, len(data)))
                 newlines = np.flatnonzero(data[at : at + step] == 10)
                 newlines += at + 1
                 parts.append(newlines.astype(dtype))
+                if self.mapped is not None:
+                    self.mapped.drop(at, at + step)
             parts.append(np.array([len(data) + 1], dtype=dtype))
             self._starts = np.concatenate(parts)
         return self._starts
+
+    @property
+    def nbytes(self) -> int:
+        """The memory the blob holds: its buffer, or a mapped file's line offsets only (its pages are the file's)."""
+        if self.mapped is None:
+            return len(self.data)
+        return 0 if self._starts is None else int(self._starts.nbytes)
 
     def raw(self, line: int) -> bytes:
         """The bytes of 0-based ``line``."""
         starts = self._index()
         if line < 0:
             line += len(starts) - 1
-        end = int(starts[line + 1]) - 1
-        return self.data[int(starts[line]) : end]
+        start, end = int(starts[line]), int(starts[line + 1]) - 1
+        if self.mapped is not None:
+            self.mapped.verify(start, end)
+        return self.data[start:end]
 
     def decode(self, line: int) -> Any:
         """The event on 0-based ``line``: its JSON, unwrapped from an SSE ``data:`` field or a recorder record."""
@@ -87,8 +108,15 @@ class EventBlob:
         data = self.data
         out: list[Any] = []
         append = out.append
-        ends = (starts[at + 1].astype(np.int64) - 1).tolist()
+        ends_array = starts[at + 1].astype(np.int64) - 1
+        if self.mapped is not None:
+            self.mapped.verify(starts[at], ends_array)
+        ends = ends_array.tolist()
+        mapped, dropped = self.mapped, 0
         for line, start, end in zip(lines, starts[at].tolist(), ends, strict=True):
+            if mapped is not None and start - dropped > _DROP_BEHIND:
+                mapped.drop(dropped, start)  # a mapped file's pages, once they are passed
+                dropped = start
             raw = data[start:end]
             if raw[:1] != b"{" or (line == 0 and raw[:3] == BOM):
                 append(self.decode(line))
@@ -98,9 +126,31 @@ class EventBlob:
             except orjson.JSONDecodeError:
                 value = decode_json(raw)
             append(recorded_event(value))
+        if self.mapped is not None:
+            self.mapped.drop()
+        return out
+
+    def raw_lines(self, lines: list[int]) -> list[bytes]:
+        """The bytes of the given 0-based lines, as ``raw`` reads each (a mapped file checked once)."""
+        starts = self._index()
+        at = np.asarray(lines, dtype=np.int64)
+        ends = starts[at + 1].astype(np.int64) - 1
+        if self.mapped is not None:
+            self.mapped.verify(starts[at], ends)
+        data, mapped, dropped = self.data, self.mapped, 0
+        out = []
+        for start, end in zip(starts[at].tolist(), ends.tolist(), strict=True):
+            if mapped is not None and start - dropped > _DROP_BEHIND:
+                mapped.drop(dropped, start)
+                dropped = start
+            out.append(data[start:end])
+        if mapped is not None:
+            mapped.drop()
         return out
 
     def __getstate__(self) -> bytes:
+        if self.mapped is not None:
+            self.mapped.verify(0, len(self.data))
         return self.data if isinstance(self.data, bytes) else self.data[:]
 
     def __setstate__(self, state: bytes) -> None:
@@ -219,8 +269,9 @@ class EventArray(ExtensionArray):
         return type(self)(self._blobs, self._blob[item], self._line[item])
 
     def __iter__(self) -> Iterator[Any]:
-        for i in range(len(self)):
-            yield self._decode(i)
+        # In runs of rows decoded together: a mapped file is checked once a run, not once an event.
+        for at in range(0, len(self), _RUN_ROWS):
+            yield from self.decode_rows(list(range(at, min(at + _RUN_ROWS, len(self)))))
 
     def __setitem__(self, key: Any, value: Any) -> None:
         key = check_array_indexer(self, key) if not isinstance(key, (int, np.integer, slice)) else key
@@ -257,12 +308,12 @@ class EventArray(ExtensionArray):
 
     @property
     def nbytes(self) -> int:
-        return int(self._blob.nbytes + self._line.nbytes + sum(len(b.data) for b in self._blobs))
+        return int(self._blob.nbytes + self._line.nbytes + sum(b.nbytes for b in self._blobs))
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         out = np.empty(len(self), dtype=object)
-        for i in range(len(self)):
-            out[i] = self._decode(i)
+        for at, event in enumerate(self):
+            out[at] = event
         return out
 
     # pandas' ExtensionArray protocol: == compares element-wise into a boolean array, not one bool.
@@ -290,6 +341,14 @@ class EventArray(ExtensionArray):
 
         Raises as ``arr[i]`` would for the first event that does not decode; ``decode_row`` reads one.
         """
+        return self._by_buffer(rows, EventBlob.decode_lines)
+
+    def raw_rows(self, rows: list[int]) -> list[bytes | None]:
+        """The raw JSON bytes of the events at ``rows`` (None for a missing one), as ``raw`` reads each."""
+        return self._by_buffer(rows, EventBlob.raw_lines)
+
+    def _by_buffer(self, rows: list[int], read: Callable[[EventBlob, list[int]], list[Any]]) -> list[Any]:
+        """``read`` of the lines of ``rows``, buffer by buffer, back in the order of ``rows``."""
         if not rows:
             return []
         index = np.asarray(rows, dtype=np.int64)
@@ -300,10 +359,8 @@ class EventArray(ExtensionArray):
             if blob < 0:
                 continue
             at = np.flatnonzero(blobs == blob)
-            for position, event in zip(
-                at.tolist(), self._blobs[blob].decode_lines(lines[at].tolist()), strict=True
-            ):
-                out[position] = event
+            for position, value in zip(at.tolist(), read(self._blobs[blob], lines[at].tolist()), strict=True):
+                out[position] = value
         return out
 
     def raw(self, i: int) -> bytes:
@@ -312,6 +369,11 @@ class EventArray(ExtensionArray):
         if blob < 0:
             raise KeyError(i)
         return self._blobs[blob].raw(int(self._line[i]))
+
+
+_RUN_ROWS = 4096
+"""Rows decoded together when the column is iterated (a mapped file is checked once for them)."""
+_DROP_BEHIND = 8 << 20
 
 
 def _factorize_key(value: Any, array: EventArray, i: int) -> str:

@@ -1,5 +1,8 @@
 """A log file read into memory by a background thread while the loader decodes what has already arrived.
 
+Large logs are read from their mapping (``_file_map``); this is for those that cannot be mapped (no
+``madvise``: Windows; no file descriptors left).
+
 Copying a large file out of the page cache takes about a tenth of a load; the copy runs on another core (file
 reads release the GIL) so the decoding does not wait for it. The buffer is anonymous memory from ``mmap``
 (not a mapping of the file, which would change under the table if the file did): its pages are zeroed by the

@@ -32,10 +32,13 @@ from agui_notebook.wire._reader import BOM
 
 from ._span_input import is_otlp_json
 
-__all__ = ["SLICE_BYTES", "FileSlice", "piece_size", "split_large_files"]
+__all__ = ["MIN_SPLIT_BYTES", "SLICE_BYTES", "FileSlice", "piece_size", "split_large_files"]
 
 SLICE_BYTES = 64 << 20
 """Logs larger than this are cut into slices of about this size (a slice ends where a run starts)."""
+
+MIN_SPLIT_BYTES = 8 << 20
+"""Logs from this size on are cut for the workers even when smaller than a slice (a smaller one is read alone)."""
 
 _COUNT_BYTES = 8 << 20
 _RUN_STARTS = (b'"RUN_STARTED"', b'"start"')
@@ -70,17 +73,26 @@ class FileSlice(os.PathLike[str]):
         return data
 
 
-def split_large_files(paths: list[str], slice_bytes: int | None = None) -> list[str | FileSlice]:
+def split_large_files(
+    paths: list[str], slice_bytes: int | None = None, *, workers: int = 1
+) -> list[str | FileSlice]:
     """``paths`` with each plain JSONL log larger than ``slice_bytes`` (:data:`SLICE_BYTES`) replaced by its
-    slices, in order."""
+    slices, in order.
+
+    With fewer files than ``workers``, a log of at least ``MIN_SPLIT_BYTES`` is cut into at least ``workers``
+    slices of about equal size, so that one large log keeps every worker busy.
+    """
     slice_bytes = SLICE_BYTES if slice_bytes is None else slice_bytes
     out: list[str | FileSlice] = []
     for path in paths:
         size = piece_size(path)
-        if size <= slice_bytes or not _is_plain_jsonl(path):
+        pieces = -(-size // slice_bytes)
+        if len(paths) < workers and size >= MIN_SPLIT_BYTES:
+            pieces = max(pieces, workers)
+        if pieces <= 1 or not _is_plain_jsonl(path):
             out.append(path)
         else:
-            out.extend(_slices(path, size, slice_bytes))
+            out.extend(_slices(path, size, -(-size // pieces)))
     return out
 
 
@@ -109,6 +121,8 @@ def _slices(path: str, size: int, slice_bytes: int) -> Iterator[FileSlice]:
         while start < size:
             end = _run_start_after(handle, start + slice_bytes, size)
             yield FileSlice(path, start, end - start, first_line)
+            if end >= size:  # the last slice: its lines need no counting
+                break
             first_line += _count_lines(handle.fileno(), start, end)
             start = end
 

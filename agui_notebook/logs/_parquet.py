@@ -111,10 +111,9 @@ def to_parquet(
     if _is_events_table(table):
         kind = "events"
         events = table["event"].array
-        missing = events.isna().tolist()
-        raw = events.raw
         out["event"] = pd.array(
-            [None if missing[i] else _event_text(raw(i)) for i in range(len(events))], dtype=object
+            [None if raw is None else _event_text(raw) for raw in events.raw_rows(list(range(len(events))))],
+            dtype=object,
         )
         out[POSITION] = np.arange(len(table), dtype=np.int64)
         json_columns.append("event")

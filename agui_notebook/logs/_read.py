@@ -37,6 +37,7 @@ from agui_notebook.wire._records import is_recorded
 
 from ._aisdk import UIChunkConverter, is_ui_chunk_type
 from ._event_array import EventBlob
+from ._file_map import FileMap
 from ._odd_values import odd_problem
 
 __all__ = ["NO_TIME", "Batch", "Problems", "made_batch", "read_buffer", "read_items"]
@@ -503,9 +504,15 @@ def _slow_slice(
 
 
 def _jsonl_batches(
-    name: str, data: Buffer, start: int, problems: Problems, ready: Ready, first_line: int = 1
+    name: str,
+    data: Buffer,
+    start: int,
+    problems: Problems,
+    ready: Ready,
+    first_line: int = 1,
+    mapped: FileMap | None = None,
 ) -> Iterator[Batch]:
-    blob = EventBlob(data)
+    blob = EventBlob(data, mapped)
     size = len(data)
     # Lines before `start` (blank ones, or a byte-order mark) still count for the line numbers.
     blob_offset = first_line - 1  # the line numbers are the file's; the blob is ``data`` (a slice: its own)
@@ -778,13 +785,20 @@ def _all_there(data: Buffer) -> Ready:
 
 
 def read_buffer(
-    name: str, data: Buffer, problems: Problems, ready: Ready | None = None, *, first_line: int = 1
+    name: str,
+    data: Buffer,
+    problems: Problems,
+    ready: Ready | None = None,
+    *,
+    first_line: int = 1,
+    mapped: FileMap | None = None,
 ) -> Iterator[Batch]:
     """Batches of a log read into memory; the format is told from its first characters.
 
     ``ready(n)`` waits until the first ``n`` bytes of ``data`` have arrived (a ``FileBuffer`` still being
     filled) and returns how many have; without it the whole buffer is there. ``first_line`` is the line
-    number of ``data``'s first line (a slice of a JSONL log: ``_file_slices``).
+    number of ``data``'s first line (a slice of a JSONL log: ``_file_slices``). ``mapped`` is the file mapping
+    ``data`` is, kept by a JSONL log's ``event`` column.
     """
     ready = ready or _all_there(data)
     length = len(data)
@@ -798,7 +812,7 @@ def read_buffer(
         return iter(())
     head = bytes(data[start : start + 8])
     if head[:1] == b"{":
-        return _jsonl_batches(name, data, start, problems, ready, first_line)
+        return _jsonl_batches(name, data, start, problems, ready, first_line, mapped)
     ready(length)  # the other formats are read whole, as bytes
     return _text_batches(name, data if isinstance(data, bytes) else data[:], problems)
 

@@ -16,6 +16,7 @@ from agui_notebook._errors import InputTypeError, SourceNotFoundError
 from agui_notebook.wire._reader import looks_like_text, missing_path
 
 from ._file_buffer import FileBuffer
+from ._file_map import FileMap
 from ._file_slices import FileSlice
 from ._gzip import gunzip_bytes, gunzip_path, gzip_size_hint, is_gzip
 from ._parquet import parquet_logs
@@ -25,7 +26,8 @@ from ._span_input import OTLP_HEAD_BYTES, is_otlp_json, span_items
 __all__ = ["LOG_SUFFIXES", "Source", "is_log_name", "is_parquet_path", "sources"]
 
 _THREADED_READ_BYTES = 8 << 20
-"""Files from this size on are read on another thread while they are decoded (a thread costs more for less)."""
+"""Files from this size on are read from their mapping (``_file_map``: the table keeps no copy of them), or where
+they cannot be mapped on another thread while they are decoded; smaller ones are read whole (less to gain)."""
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".sse", ".txt", ".log")
 """The file names a folder's logs end with (in any case), each also followed by ``.gz``."""
 _NOT_A_LOG_NAME = f"not a log file name ({', '.join(LOG_SUFFIXES)}, each optionally .gz)"
@@ -99,6 +101,17 @@ def _buffer_read(name: str, data: Any, problems: Problems) -> Iterator[Batch]:
     return read_buffer(name, data, problems)
 
 
+def _mapped_read(name: str, mapped: FileMap, problems: Problems) -> Iterator[Batch]:
+    """A large log read from its file's mapping; once read, its pages are dropped and its sums complete (a load
+    that stopped only drops them: no table will read it)."""
+    try:
+        yield from read_buffer(name, mapped.data, problems, mapped.ready, mapped=mapped)
+    except BaseException:
+        mapped.drop()
+        raise
+    mapped.loaded()
+
+
 class Source:
     """One named input: a buffer to read, a file (plain or gzip), or in-memory items."""
 
@@ -158,6 +171,9 @@ class Source:
             and self.size >= _THREADED_READ_BYTES
             and not is_otlp_json(_head(self.path, OTLP_HEAD_BYTES))  # type: ignore[arg-type]  # a path, as below
         ):
+            mapped = FileMap.open(self.path)  # type: ignore[arg-type]  # a path, as above
+            if mapped is not None:
+                return _mapped_read(self.name, mapped, problems)
             buffer = FileBuffer(self.path)  # type: ignore[arg-type]  # a path, as above
             return read_buffer(self.name, buffer.data, problems, buffer.ready)
         if self.data is None:

@@ -429,3 +429,22 @@ def test_lazy_tables_have_a_partition_per_batch_of_files(
     monkeypatch.setattr(_by_file, "BATCH_BYTES", 0)
     lazy = _quiet(runs_df, tmp_path, client=dask_client, lazy=True)
     assert lazy.npartitions == 7 and len(lazy.compute()) == 42
+
+
+def test_one_log_is_cut_into_a_slice_per_worker(tmp_path: Path, monkeypatch) -> None:
+    """A single log smaller than a slice still keeps every worker busy: cut into about equal slices, whose
+    tables (on the pool and serially) equal those of the whole log."""
+    import agui_notebook.logs._file_slices as file_slices
+
+    path = tmp_path / "one.jsonl"
+    path.write_bytes(b"".join(LINES))
+    size = path.stat().st_size
+    monkeypatch.setattr(file_slices, "MIN_SPLIT_BYTES", 1000)
+    assert file_slices.split_large_files([str(path)]) == [str(path)]  # serially: one piece
+    slices = file_slices.split_large_files([str(path)], workers=3)
+    assert len(slices) >= 3 and sum(s.length for s in slices) == size
+    assert max(s.length for s in slices[:-1]) < size / 2  # about a third each (runs end where they end)
+    assert file_slices.split_large_files([str(path), str(path)], workers=2) == [str(path), str(path)]
+    assert_same_tables(path, workers=3)
+    monkeypatch.setattr(file_slices, "MIN_SPLIT_BYTES", 10 * size)
+    assert file_slices.split_large_files([str(path)], workers=3) == [str(path)]  # small: read alone

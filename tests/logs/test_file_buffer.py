@@ -29,8 +29,9 @@ def test_reads_the_whole_file_in_chunks(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.fixture(autouse=True)
 def every_file_on_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """load_events reads only large files on a thread; here every file is."""
+    """load_events reads only large files on a thread, and only those it cannot map; here every file is."""
     monkeypatch.setattr(_sources, "_THREADED_READ_BYTES", 0)
+    monkeypatch.setattr(_sources.FileMap, "open", classmethod(lambda cls, path: None))
 
 
 def test_empty_file(tmp_path: Path) -> None:

@@ -17,7 +17,6 @@ from agui_notebook.agui._intake import EventParseError
 from agui_notebook.chat._recorder import EventRecorder
 from agui_notebook.logs import _sources
 from agui_notebook.logs._columns import EVENT_COLUMNS, names
-from agui_notebook.logs._file_buffer import FileBuffer
 from agui_notebook.logs._load import load_events
 from agui_notebook.logs.tables._runs import runs_df
 from tests.logs.samples import RUN, T0, at, jsonl, known_events, values
@@ -96,7 +95,8 @@ def test_missing_paths_raise(tmp_path: Path) -> None:
 def test_small_files_are_read_directly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_sources, "_THREADED_READ_BYTES", 1000)
     started: list[str] = []
-    monkeypatch.setattr(_sources, "FileBuffer", lambda path: started.append(path) or FileBuffer(path))
+    mapped = _sources.FileMap.open
+    monkeypatch.setattr(_sources.FileMap, "open", lambda path: started.append(path) or mapped(path))
     small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
     small.write_bytes(jsonl(known_events()[:3]))
     large.write_bytes(jsonl(known_events()))

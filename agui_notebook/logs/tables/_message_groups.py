@@ -35,12 +35,18 @@ class Messages:
         owners = ev.owner("message_id", in_message)
         if reasoning_only:
             reasoning = np.unique(owners[ev.mask(REASONING_TYPES)[in_message] & (owners >= 0)])
-            kept = np.isin(owners, reasoning)
+            # A lookup by owner code, not np.isin (which sorts a million-row copy: the peak of summarize);
+            # the last slot, never set, is what an owner of -1 reads.
+            lookup = np.zeros(int(owners.max(initial=-1)) + 2, dtype=bool)
+            lookup[reasoning] = True
+            kept = lookup[owners]
             in_message, owners = in_message[kept], owners[kept]
+            del kept, reasoning, lookup
         owner = np.full(ev.n, -1, dtype=np.int64)
         owner[in_message] = owners
-        del owners
+        del owners, in_message  # freed before the next million-row arrays (the peak of summarize)
         self.first_row, key = compact(owner)
+        del owner
         size = len(self.first_row)
         self.size = size
         self.key = key
