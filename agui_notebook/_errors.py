@@ -52,7 +52,9 @@ EventParseError True 1
 
 from __future__ import annotations
 
+import os
 import sys
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -124,6 +126,28 @@ def _rebuilt(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, A
 
 class AguiNotebookWarning(UserWarning):
     """The base of every warning agui-notebook issues."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn(message: str, category: type[Warning] = AguiNotebookWarning) -> None:
+    """``warnings.warn`` pointed at the user's line: the first caller outside this package (its checking
+    wrappers and helpers are skipped), however deep in the package the warning was found.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("careful", EventLogWarning)
+    >>> caught[0].filename == __file__ or caught[0].filename.startswith("<doctest")
+    True
+    """
+    frame = sys._getframe(1)
+    level = 2
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 # -- reading -----------------------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ A run streams AG-UI events (``ag_ui.core`` models or wire dicts), AI SDK UI-mess
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -33,6 +32,7 @@ from agui_notebook._errors import (
     StateUpdateWarning,
     UIMessageStreamError,
     UIMessageStreamErrorChunk,
+    warn,
 )
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EventRecord, to_wire_event
@@ -460,11 +460,7 @@ class ConversationReducer:
                 self.state = apply_json_patch(self.state, event.get("delta"))
                 self.state_updates.append(event)
             except JsonPatchError as exc:
-                warnings.warn(
-                    f"item {index} (STATE_DELTA): {exc}; the state is unchanged",
-                    StateUpdateWarning,
-                    stacklevel=4,
-                )
+                warn(f"item {index} (STATE_DELTA): {exc}; the state is unchanged", StateUpdateWarning)
         elif kind == "RUN_FINISHED":
             run.event_open = False
             outcome = event.get("outcome")

@@ -19,14 +19,13 @@ from __future__ import annotations
 import os
 import threading
 import time
-import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any, TypedDict, TypeVar, overload
 
 import orjson
 from pydantic import BaseModel
 
-from agui_notebook._errors import EventLogWarning, InputTypeError, SourceError
+from agui_notebook._errors import EventLogWarning, InputTypeError, SourceError, warn
 from agui_notebook._options import callback, file_path, keyword_options, typed
 from agui_notebook._shown import shown
 from agui_notebook.wire._json import encode_json
@@ -116,7 +115,7 @@ class EventRecorder:
     def _warn(self, message: str) -> None:
         if not self._warned:
             self._warned = True
-            warnings.warn(f"EventRecorder: {message}", EventLogWarning, stacklevel=4)
+            warn(f"EventRecorder: {message}", EventLogWarning)
 
     def _store(self, received_ns: int, event: dict[str, Any]) -> RecordedEvent:
         entry: RecordedEvent = {"received_ns": received_ns, "event": event}

@@ -28,14 +28,13 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
 
-from agui_notebook._errors import ChatLogError, ChatStateError, EventLogWarning
+from agui_notebook._errors import ChatLogError, ChatStateError, EventLogWarning, warn
 from agui_notebook.chat._recorder import RecordedEvent
 from agui_notebook.chat._records import chat_record, record_kind
 from agui_notebook.wire._json import decode_json, encode_json
@@ -190,18 +189,16 @@ class ChatLog:
             records.append((value, len(raw) + 1))
         if torn:
             shown = tail[:80].decode("utf-8", "replace")
-            warnings.warn(
+            warn(
                 f"{where}: the last line was cut off ({len(tail)} bytes: {shown!r}…), most likely by a kernel "
                 "that stopped mid-write; it is dropped and the log goes on from the line before",
                 EventLogWarning,
-                stacklevel=4,
             )
         if bad:
             listed = ", ".join(map(str, bad[:5])) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
-            warnings.warn(
+            warn(
                 f"{where}: skipped {len(bad)} lines that are not recorder records (line {listed})",
                 EventLogWarning,
-                stacklevel=4,
             )
         self._attribute(records)
 
@@ -276,11 +273,10 @@ class ChatLog:
             except OSError:
                 lock.close()
                 self.read_only = True
-                warnings.warn(
+                warn(
                     f"{self.path}: the chat log is open in another kernel; it is read-only here "
                     "(close that chat, or its kernel, to write to it)",
                     EventLogWarning,
-                    stacklevel=5,
                 )
                 return False
         self._lock = lock

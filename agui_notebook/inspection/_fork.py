@@ -22,11 +22,10 @@ the tool had returned X" in one line; ``chat.fork(...)`` does that live in a Cha
 from __future__ import annotations
 
 import uuid
-import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agui_notebook._errors import ForkInputWarning, OptionError
+from agui_notebook._errors import ForkInputWarning, OptionError, warn
 from agui_notebook._options import keyword_options, listed, typed
 from agui_notebook._shown import model_problem, shown
 from agui_notebook._types import JSON
@@ -114,11 +113,10 @@ def fork(
         "protocolVersion": "1.0",
     }
     if history is None and wire_messages and not any(m.get("role") == "user" for m in wire_messages):
-        warnings.warn(
+        warn(
             f"fork: {where} has no user message (a log recorded on the server side holds only what the agent"
             " streamed): pass the run's input messages as fork(..., history=[...])",
             ForkInputWarning,
-            stacklevel=3,
         )
     forked_state = thread.state if new_state is _KEEP else new_state
     if forked_state is not None:

@@ -35,6 +35,7 @@ from agui_notebook._errors import (
     SourceError,
     WorkerError,
     internal_failure,
+    warn,
 )
 from agui_notebook._shown import shown
 from agui_notebook._types import ReadErrorMode
@@ -437,9 +438,7 @@ def by_file(
 def _report(tables: dict[str, Any], outlines: list[FilePart], skipped: list[dict[str, str]] | None) -> None:
     """The odd values, unreadable lines, skipped folder entries and empty files of the whole load: in attrs,
     warned once."""
-    warn_odd_values(
-        "load_events", [entry for part in outlines for entry in part.odd["load_events"]], stacklevel=5
-    )
+    warn_odd_values("load_events", [entry for part in outlines for entry in part.odd["load_events"]])
     problems = [entry for part in outlines for entry in part.errors]
     skipped = [*(skipped or []), *(entry for part in outlines for entry in part.empty)]
     for name, table in tables.items():
@@ -448,12 +447,11 @@ def _report(tables: dict[str, Any], outlines: list[FilePart], skipped: list[dict
             table.attrs["odd_values"] = odd
             table.attrs["errors"] = problems
             table.attrs["skipped"] = skipped
-        warn_odd_values(name, odd, stacklevel=5)
+        warn_odd_values(name, odd)
     if problems:
-        warnings.warn(
+        warn(
             f"{len(problems)} unreadable lines skipped (listed in each table's attrs['errors'])",
             EventLogWarning,
-            stacklevel=4,
         )
     if skipped:
         _warn_skipped(skipped)

@@ -8,13 +8,12 @@ boundaries alone (``_run_assignment``).
 from __future__ import annotations
 
 import os
-import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import EventLogWarning, OptionalDependencyError, OptionError, SourceError
+from agui_notebook._errors import EventLogWarning, OptionalDependencyError, OptionError, SourceError, warn
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
 from agui_notebook._types import LogSource, ReadErrorMode
@@ -293,7 +292,7 @@ def _warn_skipped(skipped: list[dict[str, str]]) -> None:
     if empty:
         shown = ", ".join(map(repr, empty[:5])) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
         parts.append(f"{len(empty)} empty files (no events): {shown}")
-    warnings.warn("; ".join(parts) + " (listed in df.attrs['skipped'])", EventLogWarning, stacklevel=3)
+    warn("; ".join(parts) + " (listed in df.attrs['skipped'])", EventLogWarning)
 
 
 _CATEGORICAL = ("source", "thread_id", "run_id", "run_key", "type", "message_id", "tool_call_id",

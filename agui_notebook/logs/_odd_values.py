@@ -14,13 +14,12 @@ first few.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-from agui_notebook._errors import EventLogWarning
+from agui_notebook._errors import EventLogWarning, warn
 from agui_notebook._shown import json_kind
 from agui_notebook.wire._json import js_number
 
@@ -84,7 +83,7 @@ class OddValues:
         ]
 
 
-def warn_odd_values(where: str, entries: list[dict[str, Any]], stacklevel: int = 3) -> None:
+def warn_odd_values(where: str, entries: list[dict[str, Any]]) -> None:
     """One EventLogWarning for the odd values a function met (none when there were none)."""
     if not entries:
         return
@@ -92,9 +91,8 @@ def warn_odd_values(where: str, entries: list[dict[str, Any]], stacklevel: int =
     values = len(entries)
     shown = "; ".join(f"{e['source']}:{e['line']} ({e['type']}): {e['problem']}" for e in entries[:_SHOWN])
     more = f" (and {values - _SHOWN} more)" if values > _SHOWN else ""
-    warnings.warn(
+    warn(
         f"{where}: {values} odd value{'s' * (values != 1)} in {events} event{'s' * (events != 1)}, read as "
         f"missing (ids as their text) and listed in attrs['odd_values']: {shown}{more}",
         EventLogWarning,
-        stacklevel=stacklevel,
     )

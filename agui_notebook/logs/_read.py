@@ -14,7 +14,6 @@ import json
 import math
 import mmap
 import re
-import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -27,7 +26,7 @@ import numpy as np
 import orjson
 from pydantic import BaseModel
 
-from agui_notebook._errors import EventLogWarning, check_error_mode
+from agui_notebook._errors import EventLogWarning, check_error_mode, warn
 from agui_notebook.agui._compat import LEGACY_EVENT_TYPES, LegacyEventUpgrader
 from agui_notebook.agui._intake import EVENT_TYPES, EventParseError, to_wire_event
 from agui_notebook.ui._chunk_types import classify_type
@@ -73,10 +72,9 @@ class Problems:
         if self.items:
             first = "; ".join(f"{p['source']}:{p['line']}: {p['error']}" for p in self.items[:3])
             more = f" (and {len(self.items) - 3} more)" if len(self.items) > 3 else ""
-            warnings.warn(
+            warn(
                 f"skipped {len(self.items)} unreadable event(s), listed in df.attrs['errors']: {first}{more}",
                 EventLogWarning,
-                stacklevel=3,
             )
 
 

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import EventLogWarning, OptionError
+from agui_notebook._errors import EventLogWarning, OptionError, warn
 from agui_notebook._gc import collections_paused
 from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
@@ -232,11 +231,10 @@ def _warn_outside(function: str, keys: list[str], outside: dict[str, int]) -> No
     """Warn that values measured outside any run are in no group of ``by`` (how many, per metric)."""
     if outside:
         counts = ", ".join(f"{name}: {count}" for name, count in outside.items())
-        warnings.warn(
+        warn(
             f"{function}: by={keys[0] if len(keys) == 1 else keys}: values measured outside any run are in no"
             f" group and left out ({counts})",
             EventLogWarning,
-            stacklevel=4,
         )
 
 
@@ -412,20 +410,15 @@ def _summarize_table(kind: str, table: pd.DataFrame, by: Any) -> pd.DataFrame:
     }
     out = _distribution_table(labelled, keys, groups)
     if "cost_usd" in labelled:
-        _warn_left_out("summarize", "cost_usd", labelled["cost_usd"][1], "no usage or no price", stacklevel=5)
+        _warn_left_out("summarize", "cost_usd", labelled["cost_usd"][1], "no usage or no price")
     return out
 
 
-def _warn_left_out(function: str, what: str, values: np.ndarray, why: str, stacklevel: int = 4) -> None:
-    """Warn when ``what`` is measured over some runs but not all: how many are left out and why (``stacklevel``:
-    the user's call, through the public function and its option checks)."""
+def _warn_left_out(function: str, what: str, values: np.ndarray, why: str) -> None:
+    """Warn when ``what`` is measured over some runs but not all: how many are left out and why."""
     missing = int(np.isnan(values).sum())
     if 0 < missing < len(values):
-        warnings.warn(
-            f"{function}: {what} leaves out {missing} of {len(values)} runs ({why})",
-            EventLogWarning,
-            stacklevel=stacklevel,
-        )
+        warn(f"{function}: {what} leaves out {missing} of {len(values)} runs ({why})", EventLogWarning)
 
 
 def _group_key(value: Any) -> Any:

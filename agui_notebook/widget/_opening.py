@@ -9,7 +9,6 @@ chat open on that log, if there is one, and leaves the other views of it alone: 
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -17,7 +16,7 @@ from urllib.parse import urlsplit
 
 import anywidget
 
-from agui_notebook._errors import OptionError
+from agui_notebook._errors import OptionError, warn
 from agui_notebook._options import listed, typed
 from agui_notebook._shown import shown
 from agui_notebook.chat._chat import DEFAULT_STORE, Chat
@@ -107,7 +106,7 @@ def ipywidgets_send(widget: Any, content: Any, buffers: Any = None) -> None:
     ChatWidget keeps the method's meaning (``focus()`` and ``blur()`` send through it) and only warns when given a
     string, most likely meant as the user's text (``send`` was that before 0.2)."""
     if isinstance(content, str):
-        warnings.warn(SEND_IS_IPYWIDGETS, UserWarning, stacklevel=2)
+        warn(SEND_IS_IPYWIDGETS, UserWarning)
     anywidget.AnyWidget.send(widget, content, buffers)
 
 

@@ -131,7 +131,7 @@ class EventFrame:
         if table is None:
             table = self._shared[key] = build()
         else:
-            warn_odd_values(str(key[0]), table.attrs["odd_values"], stacklevel=3)
+            warn_odd_values(str(key[0]), table.attrs["odd_values"])
             if warn_more is not None:
                 warn_more(table)
         return table.copy()
@@ -213,7 +213,7 @@ class EventFrame:
             lambda row: str(self.type_names[self.types[row]]) if self.types[row] >= 0 else "?",
         )
         table.attrs["odd_values"] = entries
-        warn_odd_values(where, entries, stacklevel=4)
+        warn_odd_values(where, entries)
         return table
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, overload
@@ -11,7 +10,7 @@ from typing import Any, Literal, TypeAlias, overload
 import numpy as np
 import pandas as pd
 
-from agui_notebook._errors import AguiNotebookWarning, OptionError
+from agui_notebook._errors import AguiNotebookWarning, OptionError, warn
 from agui_notebook._options import keyword_options
 from agui_notebook._shown import shown
 from agui_notebook._types import EventsOrSource, LazyTable, ReadErrorMode
@@ -342,15 +341,14 @@ def kept_runs_table(
 def _warn_unpriced_again(table: pd.DataFrame) -> None:
     """The unpriced-models warning ``runs_table`` gave for ``table``, given again (for a kept table)."""
     if table.attrs.get("unpriced_models"):
-        _warn_unpriced(table.attrs["unpriced_models"], stacklevel=4)
+        _warn_unpriced(table.attrs["unpriced_models"])
 
 
-def _warn_unpriced(unpriced: list[str], stacklevel: int) -> None:
-    warnings.warn(
+def _warn_unpriced(unpriced: list[str]) -> None:
+    warn(
         f"runs_df: no price for {', '.join(map(repr, unpriced))}: the cost of their runs is"
         " NaN (listed in attrs['unpriced_models'])",
         AguiNotebookWarning,
-        stacklevel=stacklevel + 1,
     )
 
 
@@ -393,7 +391,7 @@ def runs_table(ev: EventFrame, chunks: Chunks, prices: dict[str, dict[str, float
     if prices is not None:
         table.attrs["unpriced_models"] = sorted(unpriced)
         if unpriced:
-            _warn_unpriced(sorted(unpriced), stacklevel=3)
+            _warn_unpriced(sorted(unpriced))
     return table
 
 
