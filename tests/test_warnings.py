@@ -34,7 +34,9 @@ def caught(category: type[Warning], action: Callable[[], Any]) -> list[warnings.
 
 
 def assert_names_this_file(found: list[warnings.WarningMessage]) -> None:
-    assert [(w.filename, str(w.message)[:60]) for w in found] == [(__file__, str(w.message)[:60]) for w in found]
+    assert [(w.filename, str(w.message)[:60]) for w in found] == [
+        (__file__, str(w.message)[:60]) for w in found
+    ]
 
 
 def test_only_the_error_family_calls_warnings_warn() -> None:
