@@ -40,6 +40,9 @@ from agui_notebook.chat._records import chat_record, record_kind
 from agui_notebook.wire._json import decode_json, encode_json
 from agui_notebook.wire._records import is_recorded
 
+LOCK_SUFFIX = ".lock"
+"""A log's lock file is the log's name and this (``trip.jsonl.lock``); ``load_events`` of a folder passes over it."""
+
 try:  # POSIX; elsewhere a log is not locked (two kernels on one log are the user's to avoid)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -266,7 +269,7 @@ class ChatLog:
         if self.read_only:
             return False
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        lock = open(self.path.with_name(self.path.name + ".lock"), "ab")  # noqa: SIM115 - held while open
+        lock = open(self.path.with_name(self.path.name + LOCK_SUFFIX), "ab")  # noqa: SIM115 - held while open
         if fcntl is not None:
             try:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

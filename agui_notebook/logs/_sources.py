@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from agui_notebook._errors import InputTypeError, SourceNotFoundError
+from agui_notebook.chat._store import LOCK_SUFFIX
 from agui_notebook.wire._reader import looks_like_text, missing_path
 
 from ._file_buffer import FileBuffer
@@ -59,8 +60,11 @@ def _paths(pattern: str, skipped: list[dict[str, str]]) -> list[str]:
     """The files a path, glob or folder names; a folder's entries that are not logs go to ``skipped``."""
     if os.path.isdir(pattern):
         found = []
-        for name in sorted(os.listdir(pattern)):
+        names = sorted(os.listdir(pattern))
+        for name in names:
             path = os.path.join(pattern, name)
+            if name.endswith(LOCK_SUFFIX) and name.removesuffix(LOCK_SUFFIX) in names:
+                continue  # a chat log's lock, beside its log: the chat's, not a file the user left here
             if os.path.isdir(path):
                 skipped.append({"path": path, "reason": _A_FOLDER})
             elif is_log_name(name) and os.path.isfile(path):

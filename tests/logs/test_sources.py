@@ -137,6 +137,20 @@ def test_a_folder_reads_gzip_logs_and_any_suffix_case(tmp_path: Path) -> None:
     assert df.attrs["skipped"] == []
 
 
+def test_a_chat_logs_lock_beside_it_is_not_reported_but_a_stray_lock_is(tmp_path: Path) -> None:
+    (tmp_path / "trip.jsonl").write_bytes(jsonl(RUN))
+    (tmp_path / "trip.jsonl.lock").write_bytes(b"")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = load_events(tmp_path)
+    assert df.attrs["skipped"] == [] and len(df) == len(RUN)
+    (tmp_path / "gone.jsonl.lock").write_bytes(b"")
+    with pytest.warns(EventLogWarning, match=r"skipped 1 entries of folder .*: gone\.jsonl\.lock"):
+        assert [e["path"] for e in load_events(tmp_path).attrs["skipped"]] == [
+            str(tmp_path / "gone.jsonl.lock")
+        ]
+
+
 def test_a_folder_reports_what_it_skips(tmp_path: Path) -> None:
     (tmp_path / "a.jsonl").write_bytes(jsonl(RUN))
     (tmp_path / "notes.md").write_text("not a log")
