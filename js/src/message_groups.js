@@ -32,6 +32,7 @@ export class MessageGroups {
     this.heights = [];
     this.parkedHeight = 0;
     this.space = element("div", "agui-parked-space");
+    this.space.hidden = true; // shown while groups are parked
     this.space.setAttribute("aria-hidden", "true");
     list.insertBefore(this.space, end);
     this.settleHandle = 0;
@@ -148,6 +149,7 @@ export class MessageGroups {
   showSpace() {
     const height = `${Math.max(0, this.parkedHeight)}px`;
     if (this.space.style.height !== height) this.space.style.height = height;
+    if (this.space.hidden !== (this.parked === 0)) this.space.hidden = this.parked === 0;
   }
 
   destroy() {
