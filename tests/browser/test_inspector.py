@@ -453,8 +453,8 @@ def ring_sides(chat: Any, widget: Any) -> dict[str, bool]:
     return {side: near_brand(x, y) for side, (x, y) in probes.items()}
 
 
-def test_the_static_copy_beside_a_live_inspector_is_hidden(chat: Any) -> None:
-    """Inspector._ipython_display_ puts a static copy in the output after the view's; the live view hides it."""
+def add_output_area_with_a_static_copy(chat: Any) -> None:
+    """A notebook output area as JupyterLab draws it: the widget's output, then the saved static copy's."""
     chat.evaluate(
         """() => {
           const area = document.createElement('div');
@@ -464,6 +464,11 @@ def test_the_static_copy_beside_a_live_inspector_is_hidden(chat: Any) -> None:
           document.getElementById('root').append(area);
         }"""
     )
+
+
+def test_the_static_copy_beside_a_live_inspector_is_hidden(chat: Any) -> None:
+    """Inspector._ipython_display_ puts a static copy in the output after the view's; the live view hides it."""
+    add_output_area_with_a_static_copy(chat)
     assert chat.page.locator("#copy-output").is_visible()
     widget = mount(chat, inspect_run(SHOWCASE))
     chat.evaluate("(v) => document.getElementById('widget-output').append(window.agui.host(v))", widget.view)
@@ -540,15 +545,7 @@ def test_a_view_that_comes_back_asks_for_the_whole_window(chat: Any) -> None:
 def test_a_view_that_cannot_reach_its_kernel_leaves_the_static_copy_shown(chat: Any) -> None:
     """The conversation comes only from the kernel: a view restored without one (saved widget state) is marked
     lost, and the static copy beside it stays."""
-    chat.evaluate(
-        """() => {
-          const area = document.createElement('div');
-          area.innerHTML = `
-            <div class="jp-OutputArea-child" id="widget-output"></div>
-            <div class="jp-OutputArea-child" id="copy-output"><div class="agui-static">saved copy</div></div>`;
-          document.getElementById('root').append(area);
-        }"""
-    )
+    add_output_area_with_a_static_copy(chat)
     insp = inspect_run(SHOWCASE)
     model = chat.new_model(**{trait: getattr(insp, trait) for trait in (*SHOWN, *ANSWERED)})
     view = chat.evaluate("([m]) => window.agui.mount(m, {disconnected: true})", [model])
