@@ -10,6 +10,7 @@
 // stay in the document (their text, their state), but screen readers and find-in-page reach them only once they
 // are back: hence only while an answer streams, when a frame's cost matters.
 import { element } from "./dom.js";
+import { FrameScheduler } from "./frame.js";
 
 export const GROUP_SIZE = 50;
 const LIVE_GROUPS = 2;
@@ -35,7 +36,7 @@ export class MessageGroups {
     this.space.hidden = true; // shown while groups are parked
     this.space.setAttribute("aria-hidden", "true");
     list.insertBefore(this.space, end);
-    this.settleHandle = 0;
+    this.settleFrame = new FrameScheduler(() => this.settle());
     this.parking = false; // whether groups may be parked now (while an answer streams)
   }
 
@@ -96,11 +97,7 @@ export class MessageGroups {
 
   /** Settle on the next frame (the view scrolled). */
   settleSoon() {
-    if (this.settleHandle !== 0) return;
-    this.settleHandle = requestAnimationFrame(() => {
-      this.settleHandle = 0;
-      this.settle();
-    });
+    this.settleFrame.request();
   }
 
   /**
@@ -153,7 +150,6 @@ export class MessageGroups {
   }
 
   destroy() {
-    if (this.settleHandle !== 0) cancelAnimationFrame(this.settleHandle);
-    this.settleHandle = 0;
+    this.settleFrame.cancel();
   }
 }
