@@ -169,3 +169,37 @@ def test_a_group_holding_the_focus_is_not_parked(chat):
     set_status(chat, widget, 1, "streaming")
     assert parked(widget)[0] is False  # (parked groups are the oldest ones in a row: none here)
     assert copy.evaluate("(b) => b === document.activeElement")
+
+
+ANIMATIONS = """(root) => document.getAnimations()
+    .filter((a) => a instanceof CSSAnimation && a.playState === 'running' && root.contains(a.effect.target))
+    .map((a) => [a.animationName, a.effect.target.className, a.effect.pseudoElement])"""
+
+
+def test_nothing_animates_while_an_answer_streams_and_the_dot_pulses_before_it_starts(chat):
+    # A running animation adds a style pass to every frame that draws a delta (bench_long_chat: a third of a
+    # delta's layout and style, growing with the conversation), so the cues are still while deltas arrive.
+    widget = chat.open(messages=conversation(4), height=400)
+    root = widget.root
+    set_status(chat, widget, 1, "submitted")
+    assert root.evaluate(ANIMATIONS) == [["agui-pulse", "agui-status", "::before"]]
+    live = {
+        "id": "live",
+        "role": "assistant",
+        "parts": [{"type": "text", "text": "Rain", "state": "streaming"}],
+    }
+    widget.deliver({"kind": "patch", "seq": 2, "ops": [["m", 4, live]]})
+    set_status(chat, widget, 3, "streaming")
+    for seq in range(4, 10):
+        widget.deliver({"kind": "patch", "seq": seq, "ops": [["t", 4, 0, f" and sun {seq}"]]})
+    chat.frames(3)
+    assert root.evaluate(ANIMATIONS) == []
+    # The caret and the dot are there, solid.
+    caret = widget.locator(".agui-md-live > :last-child").evaluate(
+        "(e) => { const s = getComputedStyle(e, '::after'); return [s.display, s.visibility, s.opacity]; }"
+    )
+    assert caret == ["inline-block", "visible", "1"]
+    dot = widget.locator(".agui-status").evaluate(
+        "(e) => { const s = getComputedStyle(e, '::before'); return [s.content, s.opacity]; }"
+    )
+    assert dot[1] == "1" and dot[0] != "none"
