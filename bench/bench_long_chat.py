@@ -162,7 +162,8 @@ async def kernel(size: int, deltas: int) -> dict[str, Any]:
 PLAY = """
 async ([model, messages, times, part]) => {
   // Three calls play one turn, so that the main thread's time can be read between them: the turn's start, the
-  // streaming (first to last delta) and the turn's end. The frame gaps are collected over all three.
+  // streaming (first to last delta) and the turn's end, each with the frames that draw it. The frame gaps are
+  // collected over all three.
   const agui = window.agui;
   if (part === 0) {
     const play = {gaps: [], last: performance.now(), running: true, start: performance.now()};
@@ -178,8 +179,8 @@ async ([model, messages, times, part]) => {
     if (message.method === 'custom') agui.deliver(model, message.content);
     else for (const [name, value] of Object.entries(message.state || {})) agui.set(model, name, value);
   }
-  if (part < 2) return null;
   await agui.frames(2);
+  if (part < 2) return null;
   play.running = false;
   return {gaps: play.gaps.slice(1)};
 }
