@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -187,9 +187,8 @@ async def _scored_async(plan: _Plan, bar: Any) -> None:
         for scorer in judged:
             tasks = [asyncio.ensure_future(one(scorer, unit)) for unit in _units(plan, scorer)]
             try:
-                plan.values[scorer.name] = list(await asyncio.gather(*tasks))
+                plan.values[scorer.name] = await _all_or_first_failure(tasks)
             except BaseException:
-                # The first failure stops the judging: the runs still waiting are not sent, those under way end.
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -198,6 +197,29 @@ async def _scored_async(plan: _Plan, bar: Any) -> None:
         for scorer in judged:
             if scorer.cache is not None:
                 scorer.cache.save()
+
+
+async def _all_or_first_failure(tasks: Sequence[asyncio.Future[Any]]) -> list[Any]:
+    """The tasks' results in order, else the failure of the earliest task (in the table's order) that failed.
+
+    A failure stops the judging: the runs after the failing one are cancelled (those waiting are never sent),
+    the runs before it end, so the error reported does not depend on which run's answer came back first.
+    """
+    pending: set[asyncio.Future[Any]] = set(tasks)
+    while pending:
+        _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+        failed = next((i for i, task in enumerate(tasks) if _failure(task) is not None), None)
+        if failed is not None:
+            for task in tasks[failed + 1 :]:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise next(e for e in map(_failure, tasks[: failed + 1]) if e is not None)
+    return [task.result() for task in tasks]
+
+
+def _failure(task: asyncio.Future[Any]) -> BaseException | None:
+    """The exception ``task`` ended with (None while it runs, when it returned or was cancelled)."""
+    return None if not task.done() or task.cancelled() else task.exception()
 
 
 def _finished(plan: _Plan) -> pd.DataFrame:

@@ -113,6 +113,28 @@ def test_a_float_judge_and_a_failing_judge() -> None:
         score(WEATHER, judge(Agent(FunctionModel(crash)), rubric="x"))
 
 
+def test_the_error_names_the_earliest_failing_run_whichever_fails_first() -> None:
+    events = [
+        e
+        for i in range(8)
+        for e in WEATHER[:7]
+        if True
+        for e in [dict(e, runId=f"r{i}") if "runId" in e else e]
+    ]
+    sent = 0
+
+    async def failing(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        nonlocal sent
+        sent += 1
+        if sent == 1:  # the first run's judge fails last
+            await asyncio.sleep(0.1)
+        raise RuntimeError("model down")
+
+    with pytest.raises(ScorerError, match=r"^scorer 'judge', run 'r0': the judge's run failed"):
+        score(events, judge(Agent(FunctionModel(failing)), rubric="x", concurrency=2))
+    assert sent <= 3  # the runs after the failing one were not sent
+
+
 def test_any_other_agent_answers_a_json_verdict_through_a_chat() -> None:
     seen: list[str] = []
 
