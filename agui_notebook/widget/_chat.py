@@ -276,9 +276,8 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
                 self._renderers.flush()
             except Exception as exc:  # the outputs could not be sent: say so, the run's outcome stands
                 self.chat.warn(f"rendered outputs could not be sent: {type(exc).__name__}: {exc}")
+            self._static.update()  # before the status, so a save once the views say the turn is over keeps it
         self._sync_traits(status=True)
-        if self.chat.status not in BUSY:
-            self._static.update()
 
     def warnings_changed(self) -> None:
         self._sync_traits(warnings=True)

@@ -98,6 +98,8 @@ def _chat_and_save(page: Any, lab: Lab) -> None:
     # While the widget is live, its static copy is in the page but hidden.
     assert page.locator(".agui-static").count() == 1
     assert not page.locator(".agui-static").is_visible()
+    # The copy is updated before the status says the turn is over, so a save from here on keeps the answer.
+    wait_for(lambda: ANSWER in (page.locator(".agui-static").text_content() or ""), 5, "the static copy")
     page.locator(".jp-NotebookPanel-toolbar [data-command='docmanager:save']").first.click()
     wait_for(lambda: "You said: Is 2 &lt; 3 &amp; kept?" in _saved_copy(lab), 30, "the save")
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ag_ui.core import RunAgentInput
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
+from agui_notebook.widget._chat import ChatWidget
 from agui_notebook.widget._static_copy import StaticCopy
 
 
@@ -37,3 +39,23 @@ def test_the_copy_is_shown_after_the_view_and_sent_again_only_when_it_changed() 
         copy.update()
     (update,) = changed.outputs
     assert update.update and update.data == {"text/plain": "second"}
+
+
+async def test_a_finished_turn_is_in_the_copy_before_the_status_says_it_is_over() -> None:
+    def echo(run_input: RunAgentInput) -> str:
+        return f"You said: {run_input.messages[-1].content}"
+
+    InteractiveShell.instance()
+    chat = ChatWidget(echo)
+    copies_when_ready: list[str] = []
+    with capture_output() as shown:
+        chat._ipython_display_()
+
+        def on_status(change: dict[str, object]) -> None:
+            if change["new"] == "ready":
+                copies_when_ready.append(str(shown.outputs[-1].data["text/plain"]))
+
+        chat.observe(on_status, names="status")
+        assert await chat.send_message("Is it saved?") == "success"
+    # A save the moment a view shows "ready" keeps the turn: the copy was sent before the status.
+    assert len(copies_when_ready) == 1 and "You said: Is it saved?" in copies_when_ready[0]
