@@ -272,11 +272,12 @@ class ChatWidget(anywidget.AnyWidget, ChatListener):
         self._live.flush()  # the views see the last patch before the traits say the run is over
         if self.chat.status not in BUSY:
             self._state.flush()
-            try:  # the parts' last renders (a renderer's own failure is caught where it runs)
-                self._renderers.flush()
-            except Exception as exc:  # the outputs could not be sent: say so, the run's outcome stands
-                self.chat.warn(f"rendered outputs could not be sent: {type(exc).__name__}: {exc}")
-            self._static.update()  # before the status, so a save once the views say the turn is over keeps it
+            last = (("rendered outputs", self._renderers.flush), ("the saved copy", self._static.update))
+            for what, send in last:  # the copy before the status: a save on "ready" keeps the turn
+                try:
+                    send()
+                except Exception as exc:
+                    self.chat.warn(f"{what} could not be sent: {type(exc).__name__}: {exc}")
         self._sync_traits(status=True)
 
     def warnings_changed(self) -> None:

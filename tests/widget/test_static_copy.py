@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from ag_ui.core import RunAgentInput
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
@@ -59,3 +60,20 @@ async def test_a_finished_turn_is_in_the_copy_before_the_status_says_it_is_over(
         assert await chat.send_message("Is it saved?") == "success"
     # A save the moment a view shows "ready" keeps the turn: the copy was sent before the status.
     assert len(copies_when_ready) == 1 and "You said: Is it saved?" in copies_when_ready[0]
+
+
+async def test_a_copy_that_cannot_be_made_is_said_and_the_turn_still_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    InteractiveShell.instance()
+    chat = ChatWidget(lambda run_input: "Here.")
+    with capture_output():
+        chat._ipython_display_()
+
+        def broken() -> dict[str, str]:
+            raise RuntimeError("no copy")
+
+        monkeypatch.setattr(chat._static, "_build", broken)
+        assert await chat.send_message("Hi") == "success"
+    assert chat.status == "ready"
+    assert chat.warnings == ["the saved copy could not be sent: RuntimeError: no copy"]
