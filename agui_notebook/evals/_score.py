@@ -205,15 +205,14 @@ async def _all_or_first_failure(tasks: Sequence[asyncio.Future[Any]]) -> list[An
     A failure stops the judging: the runs after the failing one are cancelled (those waiting are never sent),
     the runs before it end, so the error reported does not depend on which run's answer came back first.
     """
-    pending: set[asyncio.Future[Any]] = set(tasks)
-    while pending:
-        _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-        failed = next((i for i, task in enumerate(tasks) if _failure(task) is not None), None)
-        if failed is not None:
-            for task in tasks[failed + 1 :]:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise next(e for e in map(_failure, tasks[: failed + 1]) if e is not None)
+    if tasks:  # back at the first failure, else once every task is done
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    failed = next((i for i, task in enumerate(tasks) if _failure(task) is not None), None)
+    if failed is not None:
+        for task in tasks[failed + 1 :]:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise next(e for e in map(_failure, tasks[: failed + 1]) if e is not None)
     return [task.result() for task in tasks]
 
 

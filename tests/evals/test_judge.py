@@ -83,15 +83,14 @@ def test_verdicts_are_cached_by_run_and_rubric_in_memory_and_in_a_file(tmp_path:
         score(WEATHER, judge(agent, rubric="x", cache=cache))
 
 
+def _eight_runs() -> list[dict[str, Any]]:
+    """The first run of WEATHER eight times over, as runs r0 to r7."""
+    return [dict(e, runId=f"r{i}") if "runId" in e else e for i in range(8) for e in WEATHER[:7]]
+
+
 def test_at_most_concurrency_runs_are_judged_at_once() -> None:
     grader = Grader()
-    events = [
-        e
-        for i in range(8)
-        for e in WEATHER[:7]
-        if True
-        for e in [dict(e, runId=f"r{i}") if "runId" in e else e]
-    ]
+    events = _eight_runs()
     paris = judge(Agent(FunctionModel(grader)), rubric="Paris?", concurrency=2)
     assert score(events, paris)["judge"].tolist() == [True] * 8
     assert grader.calls == 8 and grader.most == 2
@@ -114,13 +113,7 @@ def test_a_float_judge_and_a_failing_judge() -> None:
 
 
 def test_the_error_names_the_earliest_failing_run_whichever_fails_first() -> None:
-    events = [
-        e
-        for i in range(8)
-        for e in WEATHER[:7]
-        if True
-        for e in [dict(e, runId=f"r{i}") if "runId" in e else e]
-    ]
+    events = _eight_runs()
     sent = 0
 
     async def failing(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
