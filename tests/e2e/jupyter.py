@@ -186,6 +186,16 @@ def start_server(
         raise
 
 
+def saved_notebook(lab: Lab, name: str) -> dict[str, Any] | None:
+    """The notebook ``name`` as the server has it (its contents model), or None while JupyterLab is writing it
+    (the server answers 400 then)."""
+    try:
+        saved: dict[str, Any] = lab.api(f"/api/contents/{name}?content=1")
+    except urllib.error.HTTPError:
+        return None
+    return saved
+
+
 def kernel_idle(lab: Lab) -> bool:
     sessions = lab.api("/api/sessions")
     return bool(sessions) and all(s["kernel"]["execution_state"] == "idle" for s in sessions)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from tests.e2e.jupyter import (
     kernel_idle,
     notebook_json,
     run_cell_containing,
+    saved_notebook,
     serving,
     wait_for,
 )
@@ -112,15 +112,15 @@ def _kernel_pid(lab: Lab) -> int:
 
 
 def _saved_notebook(lab: Lab) -> dict[str, Any]:
-    return lab.api("/api/contents/chat.ipynb?content=1")
+    saved = saved_notebook(lab, "chat.ipynb")
+    assert saved is not None, "the notebook is being written"
+    return saved
 
 
 def _last_saved(lab: Lab) -> str:
-    """When the notebook was last saved, or "" while the file is being written (the server answers 400 then)."""
-    try:
-        return str(_saved_notebook(lab)["last_modified"])
-    except urllib.error.HTTPError:
-        return ""
+    """When the notebook was last saved, or "" while the file is being written."""
+    saved = saved_notebook(lab, "chat.ipynb")
+    return "" if saved is None else str(saved["last_modified"])
 
 
 def test_a_chat_outlives_its_cell_and_its_kernel(lab: Lab, artifacts_dir: Path) -> None:

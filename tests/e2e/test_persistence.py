@@ -13,7 +13,6 @@ import json
 import re
 import subprocess
 import sys
-import urllib.error
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from tests.e2e.jupyter import (
     notebook_json,
     open_chat,
     run_cell_containing,
+    saved_notebook,
     serving,
     wait_for,
 )
@@ -68,15 +68,15 @@ def notebook7(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 
 
 def _saved(lab: Lab) -> dict[str, Any]:
-    return lab.api("/api/contents/chat.ipynb?content=1")["content"]
+    saved = saved_notebook(lab, "chat.ipynb")
+    assert saved is not None, "the notebook is being written"
+    return saved["content"]
 
 
 def _saved_copy(lab: Lab) -> str:
-    """The static copy on disk, or "" while the file is being written (the server answers 400 then)."""
-    try:
-        return _static_copy(_saved(lab))
-    except urllib.error.HTTPError:
-        return ""
+    """The static copy on disk, or "" while the file is being written."""
+    saved = saved_notebook(lab, "chat.ipynb")
+    return "" if saved is None else _static_copy(saved["content"])
 
 
 def _static_copy(notebook: dict[str, Any]) -> str:
