@@ -16,17 +16,14 @@ through the checker first (``verify_events``'s rules), stopping at the first err
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, Iterable
+from collections.abc import AsyncIterable, Iterable, Iterator
 from typing import Any, Literal
-
-from pydantic import BaseModel
 
 from agui_notebook._errors import ProtocolError, check_error_mode
 from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON, EventSource
-from agui_notebook.wire._reader import read_text_source, whole_jsonl_values
 
-from ._intake import aiter_event_records, iter_event_records
+from ._intake import aiter_event_records, events_as_read, iter_event_records
 from ._reducer import EventReducer
 from ._thread import ThreadState
 from ._verify import EventChecker
@@ -44,7 +41,7 @@ def apply_events(
     state: JSON = None,
     errors: Literal["skip", "raise"] = "skip",
 ) -> ThreadState:
-    """Apply AG-UI events (anything the intake reads: models, dicts, JSONL/SSE text or bytes, a path) to messages.
+    """Apply AG-UI events (models, dicts, JSONL, recorder or SSE text or bytes, a path, an open file) to messages.
 
     ``messages`` and ``state`` are where the thread starts (default: no messages, ``{}`` like the client).
     ``errors="skip"`` (the default, like the client's reducer) skips an event that cannot apply and ignores
@@ -54,7 +51,7 @@ def apply_events(
     if check_error_mode(errors, _MODES) == "raise":
         return _apply_checked(events, messages=messages, state=state)
     reducer = EventReducer(messages=messages, state=state)
-    reducer.feed_all(_events_of(events), start=0)
+    _feed(reducer, events)
     return reducer.result(copy=False)
 
 
@@ -78,25 +75,20 @@ async def aapply_events(
     return reducer.result(copy=False)
 
 
-def _events_of(source: Any) -> Iterable[Any]:
-    """Wire events (or models) of a source without expansion or upgrade: the reducer does both inline."""
-    if isinstance(source, (list, tuple)) and all(type(e) is dict or isinstance(e, BaseModel) for e in source):
-        return source
-    blob = read_text_source(source)
-    if blob is not None:
-        # JSONL fast path: the reducer skips anything that is not an event, so no separate check pass.
-        parsed = whole_jsonl_values(blob[1])
-        if parsed is not None:
-            return parsed
-        source = blob[1]
-    elif isinstance(source, (dict, BaseModel)):
-        return (source,)
-    # A skipping replay skips what it cannot read; verify_events says what and where.
-    return (
-        r.event
-        for r in iter_event_records(source, expand_chunks=False, upgrade_legacy=False)
-        if r.error is None
-    )
+def _feed(reducer: EventReducer, source: Any) -> None:
+    """Feed a source's events as the intake reads them, without expansion or upgrade: the reducer does both inline.
+
+    A whole JSONL text (a recorder log among them) or a list of events goes in one call; anything else record by
+    record, each at its index. The reducer skips what is no event, and a skipping replay skips what it cannot
+    read: verify_events says what and where.
+    """
+    read = events_as_read(source)
+    if not isinstance(read, Iterator):
+        reducer.feed_all(read, start=0)
+        return
+    for record in read:
+        if record.event is not None:
+            reducer.feed_all((record.event,), start=record.index)
 
 
 def _apply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:

@@ -11,7 +11,15 @@ absent optionals left out. Readers upgrade pre-1.0 shapes and expand ``*_CHUNK``
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -40,7 +48,7 @@ from agui_notebook.wire._reader import (
     text_frames,
     whole_jsonl_values,
 )
-from agui_notebook.wire._records import is_recorded, recorded_event
+from agui_notebook.wire._records import is_recorded, recorded_events
 from agui_notebook.wire._values import json_error
 
 from ._compat import UPGRADED_TYPES, LegacyEventUpgrader
@@ -56,6 +64,7 @@ __all__ = [
     "aiter_event_records",
     "aiter_wire_events",
     "aparse_events",
+    "events_as_read",
     "iter_event_records",
     "iter_wire_events",
     "parse_events",
@@ -267,14 +276,8 @@ def wire_event_list(
         name, data = text
         parsed = whole_jsonl_values(data)
         if parsed is not None:
-            lines = parsed
-            if parsed and is_recorded(parsed[0]):  # a recorder log: unwrap every line
-                parsed = [recorded_event(value) for value in parsed]
-            return _finish_parsed(parsed, name, expand_chunks, upgrade_legacy, lines)
-        stages = _Stages(name, expand_chunks, upgrade_legacy)
-        records: Iterable[EventRecord] = (
-            record for index, frame in enumerate(text_frames(data)) for record in stages.records(index, frame)
-        )
+            return _finish_parsed(recorded_events(parsed), name, expand_chunks, upgrade_legacy, parsed)
+        records: Iterable[EventRecord] = _text_records(name, data, expand_chunks, upgrade_legacy)
     else:
         if type(source) is list and all(type(e) is dict and type(e.get("type")) is str for e in source):
             # Wire dicts already: the same finishing pass as parsed JSONL. A problem it meets is reported by
@@ -285,6 +288,39 @@ def wire_event_list(
                 pass
         records = iter_event_records(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)
     return [record.wire_event() for record in records]
+
+
+def events_as_read(source: Any) -> Sequence[Any] | Iterator[EventRecord]:
+    """A source's events as read (neither upgraded nor expanded), for a consumer that passes over the bad ones.
+
+    A whole JSONL text, bytes, path or open file comes back as one list (the reader's fast path, recorder
+    records unwrapped), and a list or tuple of event dicts and models as it is; anything else, or a text the fast
+    path declines, as the reader's records one by one, each with its index and the bad ones with their error.
+
+    >>> events_as_read(b'{"received_ns": 5, "event": {"type": "RUN_STARTED"}}\\n')
+    [{'type': 'RUN_STARTED'}]
+    """
+    if isinstance(source, (list, tuple)) and all(
+        (type(item) is dict and "type" in item) or isinstance(item, BaseModel) for item in source
+    ):
+        return source
+    text = read_text_source(source)
+    if text is None:
+        return iter_event_records(source, expand_chunks=False, upgrade_legacy=False)
+    name, data = text
+    parsed = whole_jsonl_values(data)
+    if parsed is not None:
+        return recorded_events(parsed)
+    return _text_records(name, data, expand_chunks=False, upgrade_legacy=False)
+
+
+def _text_records(
+    name: str, data: bytes | str, expand_chunks: bool, upgrade_legacy: bool
+) -> Iterator[EventRecord]:
+    """The records of a whole text already read (never taken for a path again)."""
+    stages = _Stages(name, expand_chunks, upgrade_legacy)
+    for index, frame in enumerate(text_frames(data)):
+        yield from stages.records(index, frame)
 
 
 def _finish_parsed(

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CHAT_RECORD_PREFIX", "is_chat_record", "is_recorded", "recorded_event", "recorded_time"]
+__all__ = [
+    "CHAT_RECORD_PREFIX",
+    "is_chat_record",
+    "is_recorded",
+    "recorded_event",
+    "recorded_events",
+    "recorded_time",
+]
 
 CHAT_RECORD_PREFIX = "agui-notebook/"
 """The ``name`` prefix of the CUSTOM events a chat writes in its log for what the user did (not the agent's
@@ -44,3 +51,16 @@ def recorded_time(record: dict[str, Any]) -> int | None:
 def recorded_event(value: Any) -> Any:
     """The event inside a recorder record (see :func:`is_recorded`), else ``value`` itself."""
     return value["event"] if is_recorded(value) else value
+
+
+def recorded_events(values: list[Any]) -> list[Any]:
+    """Decoded lines as events: each recorder record unwrapped, bare events as they are (a log may mix both).
+
+    The list itself comes back when no line is a record.
+
+    >>> recorded_events([{"received_ns": 1, "event": {"type": "A"}}, {"type": "B"}])
+    [{'type': 'A'}, {'type': 'B'}]
+    """
+    if not any(map(is_recorded, values)):
+        return values
+    return [value["event"] if is_recorded(value) else value for value in values]

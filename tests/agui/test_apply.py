@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from agui_notebook.agui._apply import ProtocolError, apply_events
-from agui_notebook.agui._intake import EventParseError
+from agui_notebook.agui._intake import EventParseError, wire_event_list
+from agui_notebook.chat._recorder import record
 from agui_notebook.agui._verify import verify_events
 from tests.agui.apply_cases import CASES, USER, run, run_started, text, tool
 from tests.support.node import run_node_reference
@@ -132,6 +133,25 @@ def test_every_source_form_gives_the_same_thread() -> None:
         },
         {"id": "t1", "toolCallId": "c1", "role": "tool", "content": "sunny"},
     ]
+
+
+def test_a_recorder_log_gives_the_thread_of_its_events(tmp_path: Path) -> None:
+    # Issue 31, defect 1: the JSONL fast path handed the reducer the recorder's lines, not their events (0 messages).
+    events = CASES["tool-with-text-parent"]["events"]
+    path = tmp_path / "run.jsonl"
+    assert list(record(iter(events), path)) == events
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["event"] for r in records] == events
+    expected = apply_events(events)
+    for source in (path, str(path), path.read_bytes(), path.read_text(), records):
+        thread = apply_events(source)
+        assert (thread.message_dicts, thread.runs) == (expected.message_dicts, expected.runs)
+    with path.open("rb") as handle:
+        assert apply_events(handle).message_dicts == expected.message_dicts
+    # Records among bare events (logs joined by hand) are each unwrapped, in the reader's fast path too.
+    mixed = "\n".join(json.dumps(r if i % 2 else r["event"]) for i, r in enumerate(records))
+    assert apply_events(mixed).message_dicts == expected.message_dicts
+    assert wire_event_list(mixed) == events
 
 
 def test_input_events_and_initial_messages_are_not_mutated() -> None:
