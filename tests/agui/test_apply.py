@@ -11,8 +11,8 @@ import pytest
 
 from agui_notebook.agui._apply import ProtocolError, apply_events
 from agui_notebook.agui._intake import EventParseError, wire_event_list
-from agui_notebook.chat._recorder import record
 from agui_notebook.agui._verify import verify_events
+from agui_notebook.chat._recorder import record
 from tests.agui.apply_cases import CASES, USER, run, run_started, text, tool
 from tests.support.node import run_node_reference
 
