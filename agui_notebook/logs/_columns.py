@@ -102,7 +102,8 @@ EVENT_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "timestamp",
-        "the event's own `timestamp` (producer clock, milliseconds); NaT when absent",
+        "the event's own `timestamp` (producer clock, epoch milliseconds; a value from 1e9 to 1e11 is read as"
+        " seconds, as LlamaIndex sends: in milliseconds it would be 1970 to 1973); NaT when absent",
         dtype="datetime64[ns, UTC]",
     ),
     Column(

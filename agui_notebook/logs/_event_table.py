@@ -235,8 +235,10 @@ class EventTableBuilder:
             self._sparse(key, batch, runs)
         self.rows += n
 
-    def _checked_timestamps(self, ms: np.ndarray) -> np.ndarray:
-        """Milliseconds with those no datetime can hold (negative, beyond the year 2262) read as missing."""
+    def _checked_timestamps(self, stamps: np.ndarray) -> np.ndarray:
+        """``timestamp`` values as epoch milliseconds: those in seconds (``SECONDS_RANGE``) times 1000, those
+        no datetime can hold (negative, beyond the year 2262) read as missing."""
+        ms = in_milliseconds(stamps)
         with np.errstate(invalid="ignore"):
             bad = (ms < 0) | (ms > MAX_TIMESTAMP_MS)
         if not bad.any():
@@ -515,6 +517,29 @@ def _fill_by_owner(
     out = values.copy()
     out[fill] = table[owner[fill]]
     return out
+
+
+SECONDS_RANGE = (1e9, 1e11)
+"""The ``timestamp`` values read as epoch seconds, not milliseconds: from 1e9 (September 2001 in seconds) up to
+1e11 (the year 5138 in seconds). AG-UI says milliseconds, but some producers send seconds (LlamaIndex's
+integration sends ``int(time())``); in milliseconds the same values would be January 12, 1970 to March 3, 1973,
+before any AG-UI log. Values below 1e9 stay milliseconds: they are small offsets from the epoch (hand-written
+logs count from 0), which read as seconds would be no likelier."""
+
+
+def in_milliseconds(stamps: np.ndarray) -> np.ndarray:
+    """Epoch ``timestamp`` values (float64, NaN where absent) as milliseconds, each told apart by its size
+    (``SECONDS_RANGE``); the same array when none is in seconds.
+
+    >>> in_milliseconds(np.array([1_700_000_000.0, 1_700_000_000_000.0, 250.0])).tolist()
+    [1700000000000.0, 1700000000000.0, 250.0]
+    """
+    low, high = SECONDS_RANGE
+    with np.errstate(invalid="ignore"):
+        seconds = (stamps >= low) & (stamps < high)
+    if not seconds.any():
+        return stamps
+    return np.where(seconds, stamps * 1000.0, stamps)
 
 
 def _milliseconds_to_ns(ms: np.ndarray) -> np.ndarray:

@@ -319,3 +319,31 @@ def test_an_empty_file_is_listed_as_skipped_with_a_warning(tmp_path) -> None:
         with pytest.warns(EventLogWarning, match=r"2 empty files"):
             runs = runs_df(tmp_path, workers=workers)
         assert runs.attrs["skipped"] == empty and len(runs) == 6
+
+
+def test_timestamps_in_seconds_are_told_from_milliseconds_by_their_size() -> None:
+    """LlamaIndex's integration stamps events with ``int(time())``: an SSE capture without receive times must read
+    as its day, not as January 1970; a millisecond stamp of the same instant, and a small hand-written one, stay."""
+    seconds = T0 // 1000
+    sse = "".join(
+        f"data: {orjson.dumps(event).decode()}\n\n"
+        for event in [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": seconds},
+            {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m", "delta": "Hi", "timestamp": seconds + 2},
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": T0 + 3000},
+        ]
+    )
+    df = load_events(sse)
+    assert values(df["timestamp"]) == [
+        pd.Timestamp(T0, unit="ms", tz="UTC"),
+        pd.Timestamp(T0 + 2000, unit="ms", tz="UTC"),
+        pd.Timestamp(T0 + 3000, unit="ms", tz="UTC"),
+    ]
+    assert df["time"].equals(df["timestamp"]) and df["t"].tolist() == [0.0, 2.0, 3.0]
+    # Below 1e9 a stamp stays milliseconds (an offset from the epoch, as hand-written logs count); at 1e11 too.
+    small = load_events([{"type": "RUN_STARTED", "threadId": "t", "runId": "r", "timestamp": 999_999_999},
+                         {"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "timestamp": 100_000_000_000}])  # fmt: skip
+    assert small["timestamp"].tolist() == [
+        pd.Timestamp(999_999_999, unit="ms", tz="UTC"),
+        pd.Timestamp(100_000_000_000, unit="ms", tz="UTC"),
+    ]
