@@ -68,7 +68,7 @@ from agui_notebook.chat._listeners import ChatListener, Listeners
 from agui_notebook.chat._playback import playback_items
 from agui_notebook.chat._recorder import RecordedEvent
 from agui_notebook.chat._records import LOG_VERSION, record_kind
-from agui_notebook.chat._run import RunStatus, TurnRunner, model_wire
+from agui_notebook.chat._run import RunStatus, TurnRunner, model_wire, show_ended
 from agui_notebook.chat._saved import SavedConversation
 from agui_notebook.chat._store import ChatLog
 from agui_notebook.chat._thread import ChatThread, RunInputs, ThreadChange, thread_title
@@ -287,6 +287,7 @@ class Chat:
         if self._log.threads and self._log.current is not None:
             self._thread = self._load(self._log.current)
             self._thread.finish_replay()
+            show_ended(self._status, self._thread.ended)  # the last run's end, as it was shown
         else:
             self._thread = self._new_thread(thread_id or _fresh_id(), initial, self._initial_state)
         if key is not None:
@@ -1034,8 +1035,7 @@ class Chat:
 
     def _show(self, thread: ChatThread) -> None:
         self._thread = thread
-        self._status.status, self._status.error, self._status.details = "ready", "", ""
-        self._status.warnings, self._status.exception = [], None
+        show_ended(self._status, thread.ended)
         self._views.messages_reset()
         self._views.status_changed()
         self._views.warnings_changed()

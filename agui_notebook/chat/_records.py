@@ -21,8 +21,11 @@ pending approvals and all.
                     ``RunAgentInput`` the agent got, its ``messages`` written as a change of the thread's previous
                     input (``"messages": {"from": <its run id or null>, "keep": n, "add": [...]}``), so a long
                     conversation is not written again at every turn
-``run-end``         ``{"runId", "outcome", "error"?, "code"?}``: the run ended (what the client then closes
-                    follows it: a RUN_ERROR, an abort chunk)
+``run-end``         ``{"runId", "outcome", "error"?, "code"?, "details"?, "warnings"?}``: the run ended (what the
+                    client then closes follows it: a RUN_ERROR, an abort chunk); ``outcome`` is one of
+                    ``RUN_END_OUTCOMES``, ``error`` and ``code`` those of a failed run (the agent's RUN_ERROR or
+                    the exception that ended it), ``details`` the traceback shown, ``warnings`` the problems the
+                    run survived
 ``tool``            ``{"toolCallId", "part"}``: a frontend tool's call as the chat left it (result, error, denial,
                     approval asked)
 ``approval``        ``{"approvalId", "approved", "reason"?}``: the user's answer to an approval
@@ -40,9 +43,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from agui_notebook._types import JSON
+from agui_notebook.bridge._conversation import RunOutcome
 from agui_notebook.wire._records import CHAT_RECORD_PREFIX
 
 __all__ = [
@@ -50,7 +55,9 @@ __all__ = [
     "FEEDBACK_EVENT_NAME",
     "LOG_VERSION",
     "RECORD_KINDS",
+    "RUN_END_OUTCOMES",
     "RUN_START",
+    "RunEnd",
     "chat_record",
     "decode_run_inputs",
     "encode_run_input",
@@ -81,6 +88,68 @@ LOG_VERSION = 1
 """The version of the chat log format, written in each thread's ``new`` record."""
 
 RUN_START = CHAT_RECORD_PREFIX + "run-start"
+
+RunEndOutcome = Literal["success", "error", "interrupt", "cancelled", "stopped"]
+RUN_END_OUTCOMES: tuple[RunEndOutcome, ...] = ("success", "error", "interrupt", "cancelled", "stopped")
+"""How a ``run-end`` record says the run ended: finished; failed (the agent's RUN_ERROR or error chunk, an
+exception, a malformed stream); finished with an interrupt (AG-UI ``outcome.type == "interrupt"``, or approvals
+left waiting); cancelled (the agent's ``outcome.type == "cancelled"``, a task cancelled from outside the chat, or
+the kernel stopped before the run ended); stopped by the user (``stop()``, the Stop button, interrupting the
+kernel). ``send_message`` resolves to the same outcome, ``"cancelled"`` for a stop."""
+
+
+@dataclass
+class RunEnd:
+    """How a run ended, as its ``run-end`` record tells it (and a chat opened on the log shows it again).
+
+    >>> end = RunEnd("error", error="rate limited", code="429")
+    >>> end.value()
+    {'outcome': 'error', 'error': 'rate limited', 'code': '429'}
+    >>> RunEnd.read(end.value()) == end, RunEnd("stopped").run_outcome
+    (True, 'cancelled')
+    """
+
+    outcome: RunEndOutcome
+    error: str = ""
+    code: str | None = None
+    details: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def run_outcome(self) -> RunOutcome:
+        """What ``send_message`` resolves to for this run (a stop is ``"cancelled"``)."""
+        return "cancelled" if self.outcome == "stopped" else self.outcome
+
+    def value(self) -> dict[str, JSON]:
+        """The record's fields that tell the outcome (the ``run-end`` value adds the run id and messages)."""
+        value: dict[str, JSON] = {"outcome": self.outcome}
+        if self.error:
+            value["error"] = self.error
+        if self.code:
+            value["code"] = self.code
+        if self.details:
+            value["details"] = self.details
+        if self.warnings:
+            value["warnings"] = list(self.warnings)
+        return value
+
+    @classmethod
+    def read(cls, value: Mapping[str, Any]) -> RunEnd | None:
+        """The end a ``run-end`` value tells (None when its outcome is not one of ``RUN_END_OUTCOMES``)."""
+        outcome = value.get("outcome")
+        if outcome not in RUN_END_OUTCOMES:
+            return None
+        error, code, details = value.get("error"), value.get("code"), value.get("details")
+        warnings = value.get("warnings")
+        return cls(
+            outcome,
+            error if type(error) is str else "",
+            code if type(code) is str else None,
+            details if type(details) is str else "",
+            [w for w in warnings if type(w) is str] if type(warnings) is list else [],
+        )
+
+
 FEEDBACK_EVENT_NAME = CHAT_RECORD_PREFIX + "feedback"
 """The ``name`` of the record of the user's rating of an answer. Its ``value``: ``messageId`` (the UIMessage),
 ``messageIds`` (the AG-UI text and reasoning messages it holds, which ``messages_df`` joins the rating to),

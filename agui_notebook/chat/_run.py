@@ -32,12 +32,13 @@ from agui_notebook.chat._agents import aiter_agent_items
 from agui_notebook.chat._frontend_tools import APPROVAL_PREFIX, STOPPED, FrontendTools, ToolCall, run_tool
 from agui_notebook.chat._interrupts import interrupt_resume_entries
 from agui_notebook.chat._listeners import Listeners
+from agui_notebook.chat._records import RunEnd
 from agui_notebook.chat._thread import ChatThread, ThreadChange
 from agui_notebook.ui._chunk_types import classify_type, is_ui_chunk_type
 from agui_notebook.ui._typed import BadToolArguments
 from agui_notebook.wire._values import is_plain_json, json_value
 
-__all__ = ["BUSY", "MAX_WARNINGS", "YIELD_SECONDS", "RunStatus", "TurnRunner", "model_wire"]
+__all__ = ["BUSY", "MAX_WARNINGS", "YIELD_SECONDS", "RunStatus", "TurnRunner", "model_wire", "show_ended"]
 
 BUSY = frozenset({"submitted", "streaming"})
 """The statuses of a chat whose agent is answering."""
@@ -102,6 +103,18 @@ class RunStatus:
         if len(self.warnings) > MAX_WARNINGS:
             shown.append(f"… and {len(self.warnings) - MAX_WARNINGS} more warnings")
         return shown
+
+
+def show_ended(status: RunStatus, ended: RunEnd | None) -> None:
+    """Show the end of a thread's last run as the live chat showed it (a chat opened on its log, a thread shown
+    again): a failed run's status ``error``, its error and traceback; the warnings of any. The exception itself is
+    not in the log: ``exception`` stays None."""
+    failed = ended is not None and ended.outcome == "error"
+    status.status = "error" if failed else "ready"
+    status.error = ended.error if ended is not None and failed else ""
+    status.details = ended.details if ended is not None and failed else ""
+    status.warnings = list(ended.warnings) if ended is not None else []
+    status.exception = None
 
 
 _NOBODY = Listeners()
@@ -262,23 +275,31 @@ class TurnRunner:
         code = None
         if failure is not None:
             code = "STREAM_ERROR" if isinstance(failure, RunStreamError) else type(failure).__name__
+        given = list(self.status.shown_warnings)
         try:
-            self._changed(thread.end_run(outcome, error, code))
+            self._changed(
+                thread.end_run(
+                    outcome,
+                    error,
+                    code,
+                    stopped=cancelled and (self.stopping or interrupt is not None),
+                    details=_details(failure),
+                    warnings=given,
+                )
+            )
         except Exception as exc:  # the end of the run could not be shown: that is the run's failure now
             failure = failure or exc
             outcome, error = "error", error or _describe(exc)
         views.branches_changed()
         views.run_ended()
-        last = conversation.last_run
-        reported = False  # the agent itself said the run failed (no exception on our side)
-        if outcome == "success" and last is not None and last.errors:
-            outcome, error = "error", "; ".join(e for e in last.errors if e) or "the agent reported an error"
-            reported = True
-        elif outcome == "success" and last is not None and last.interrupted:
-            outcome = "interrupt"
+        ended = thread.ended
+        if ended is not None:  # how the run ended, the agent's word included (what the log says)
+            outcome, error = ended.run_outcome, ended.error
+            if len(ended.warnings) > len(given):
+                self.warn(*ended.warnings[len(given) :])
         self.finish(error if outcome == "error" else "", failure)
-        if reported:
-            self.status.exception = AgentRunError(error, code=self._reported_code())
+        if outcome == "error" and failure is None:  # the agent itself said the run failed
+            self.status.exception = AgentRunError(error, code=ended.code if ended is not None else None)
         if interrupt is not None:
             raise interrupt
         if cancelled and not self.stopping:
@@ -286,15 +307,6 @@ class TurnRunner:
         if outcome == "error" and self.raise_errors and self.status.exception is not None:
             raise self.status.exception
         return outcome
-
-    def _reported_code(self) -> str | None:
-        """The ``code`` of the error the agent reported on the last answer (a RUN_ERROR's), if it gave one."""
-        messages = self.thread.messages
-        metadata = messages[-1].get("metadata") if messages else None
-        ours = metadata.get("ag-ui") if type(metadata) is dict else None
-        error = ours.get("error") if type(ours) is dict else None
-        code = error.get("code") if type(error) is dict else None
-        return code if type(code) is str else None
 
     def _entering(self, item: Any, index: int, checked_types: set[str]) -> Any:
         """A stream item as it enters the conversation: its values JSON by the one rule; an unknown chunk type is

@@ -39,6 +39,7 @@ from agui_notebook.chat._frontend_tools import cancel_waiting_approvals
 from agui_notebook.chat._interrupts import answer_interrupt, cancel_open_interrupts, show_interrupts
 from agui_notebook.chat._recorder import RecordedEvent
 from agui_notebook.chat._records import (
+    RunEnd,
     chat_record,
     decode_run_inputs,
     encode_run_input,
@@ -63,6 +64,11 @@ which the thread keeps in ``records`` with its own, so they are the thread's lin
 
 STOPPED_BY_EXIT = "the kernel stopped before the run ended"
 """The error of a run the log shows begun and never ended (the kernel was killed mid-stream)."""
+
+UNTERMINATED = "the agent's stream ended without RUN_FINISHED or RUN_ERROR; the run is closed as finished"
+"""The warning on a run whose agent sent RUN_STARTED and then stopped streaming without saying how it ended."""
+
+_RUN_BOUNDS = frozenset({"RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"})
 
 
 @dataclass
@@ -97,7 +103,13 @@ class _RunLog:
         self.thread = thread
 
     def add(self, item: dict[str, JSON]) -> None:
-        self.thread._write(item, self.thread.conversation.clock())
+        thread = self.thread
+        if item.get("type") in _RUN_BOUNDS:  # how the agent itself opened and ended the run (``end_run``)
+            if item["type"] == "RUN_STARTED":
+                thread._agent_started = True
+            else:
+                thread._agent_terminal = item
+        thread._write(item, thread.conversation.clock())
 
 
 class ChatThread:
@@ -127,6 +139,10 @@ class ChatThread:
         self._run_id: str | None = None
         self._run_changed: set[int] = set()
         self._run_state = False  # the state changed during the run
+        self._agent_started = False  # the agent sent the run's RUN_STARTED ...
+        self._agent_terminal: dict[str, JSON] | None = None  # ... and this RUN_FINISHED / RUN_ERROR
+        self.ended: RunEnd | None = None
+        """How the thread's last run ended (None before its first, and while a run streams)."""
         self._replaying = False
         self._cut_run: tuple[dict[str, Any], list[tuple[int | None, Any]]] | None = None
 
@@ -296,6 +312,7 @@ class ChatThread:
         self._run_id = run_id
         self._run_changed = set()
         self._run_state = False
+        self._agent_started, self._agent_terminal, self.ended = False, None, None
 
     def push(self, item: Any, received_ns: int | None = None) -> ThreadChange:
         """One item the agent streamed (recorded by the conversation as it arrives)."""
@@ -304,30 +321,70 @@ class ChatThread:
             self._run_state = True
         return ThreadChange(self._changed(changes))
 
-    def end_run(self, outcome: RunOutcome, error: str = "", code: str | None = None) -> ThreadChange:
+    def end_run(
+        self,
+        outcome: RunOutcome,
+        error: str = "",
+        code: str | None = None,
+        *,
+        stopped: bool = False,
+        details: str = "",
+        warnings: Iterable[str] = (),
+    ) -> ThreadChange:
         """End the run: the conversation closes what the stream left open, the interrupts it ended with get their
-        cards, and the ``run-end`` record keeps the messages it changed; a regeneration that produced nothing
-        gets the old answer back."""
+        cards, and the ``run-end`` record keeps the messages it changed and how the run ended (``ended``); a
+        regeneration that produced nothing gets the old answer back.
+
+        ``outcome`` is how the client saw the run end (``stopped``: by the user); the agent's own word is read
+        here: a RUN_ERROR (or an error chunk) makes it ``error``, an interrupt ``interrupt``, a RUN_FINISHED
+        cancelled ``cancelled``. ``details`` (the traceback) and ``warnings`` are recorded with it."""
         run_id = self._run_id
-        value: dict[str, Any] = {"runId": run_id, "outcome": outcome}
-        if error:
-            value["error"] = error
-        if code:
-            value["code"] = code
+        terminal = self._agent_terminal
+        said = terminal.get("outcome") if terminal is not None else None
+        if outcome == "success" and type(said) is dict and said.get("type") == "cancelled":
+            outcome = "cancelled"  # closed as the client closes a cancelled run (nothing left streaming)
+        unterminated = outcome == "success" and self._agent_started and terminal is None
         changes = self.conversation.end_run(outcome, error, code)
         changes += show_interrupts(self.conversation.messages)
         self._changed(changes)
+        ended = self._run_end(outcome, error, code, stopped=stopped, terminal=terminal)
+        ended.details = details if ended.outcome == "error" else ""
+        ended.warnings = [*warnings, UNTERMINATED] if unterminated else list(warnings)
         messages = self.conversation.messages
         changed = self._run_changed
         if -1 in changed:  # messages were dropped (a MESSAGES_SNAPSHOT): the run's end holds the whole path
             changed = set(range(len(messages)))
+        value: dict[str, Any] = {"runId": run_id, **ended.value()}
         value["length"] = len(messages)
         value["messages"] = {str(i): messages[i] for i in sorted(changed) if 0 <= i < len(messages)}
         if self._run_state:
             value["state"] = self.conversation.state
         self._run_id = None
         self._record("run-end", value)
+        self.ended = ended
         return ThreadChange(changes, reset=self._settle())
+
+    def _run_end(
+        self,
+        outcome: RunOutcome,
+        error: str,
+        code: str | None,
+        *,
+        stopped: bool,
+        terminal: dict[str, JSON] | None,
+    ) -> RunEnd:
+        """How the run ended, with what the agent said about it (read once the conversation closed the run)."""
+        if outcome == "cancelled":
+            return RunEnd("stopped" if stopped else "cancelled", error, code)
+        last = self.conversation.last_run
+        if outcome == "success" and last is not None and last.errors:
+            # The agent reported the failure (RUN_ERROR, an error chunk), or its stream could not be closed.
+            said = "; ".join(e for e in last.errors if e) or "the agent reported an error"
+            given = terminal.get("code") if terminal is not None and terminal["type"] == "RUN_ERROR" else None
+            return RunEnd("error", said, given if type(given) is str and given else None)
+        if outcome == "success" and last is not None and last.interrupted:
+            return RunEnd("interrupt")
+        return RunEnd(outcome, error if outcome == "error" else "", code if outcome == "error" else None)
 
     def _settle(self) -> bool:
         """After a run: a regeneration that produced no message gives the old answer back (True: path changed)."""
@@ -485,6 +542,7 @@ class ChatThread:
         continues = run.get("continues") is not False
         self.conversation.begin_run(run_id=run_id, thread_id=self.id, resume=resume if continues else [])
         self._run_id, self._run_changed, self._run_state = run_id, set(), False
+        self._agent_started, self._agent_terminal = False, None
         self._replaying = True
         try:
             for received_ns, item in items:
@@ -573,6 +631,7 @@ class ChatThread:
         if "state" in value:
             self.conversation.state = copy_json(value["state"])
         self._run_id = None
+        self.ended = RunEnd.read(value)
         self._settle()
 
     def _replay_events(self, run: dict[str, Any], items: list[tuple[int | None, Any]]) -> None:
