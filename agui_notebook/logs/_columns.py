@@ -532,7 +532,8 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "args_end_at",
-        "TOOL_CALL_END: the model finished streaming the arguments",
+        "TOOL_CALL_END: the model finished streaming the arguments (for a result sent before its END, as"
+        " Langroid does: the call's last START/ARGS event before the result)",
         dtype="datetime64[ns, UTC]",
         compute=lambda t: utc(t.calls.args_end),
     ),

@@ -21,7 +21,7 @@ from agui_notebook.agui._tool_outcome import (
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, columns_of
-from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
+from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_ARGS_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
 from .._load import TOOL_DECISIONS_SENT, TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
@@ -35,6 +35,7 @@ from ._frame import (
     group_count,
     group_min,
     join_by_key,
+    last_in_group,
     read_table,
     reading_documented,
     take,
@@ -116,6 +117,20 @@ def _text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _arguments_end(
+    ev: EventFrame, key: np.ndarray, end_rows: np.ndarray, result_rows: np.ndarray
+) -> np.ndarray:
+    """Per call, the row its arguments ended at: its TOOL_CALL_END, or, for a call whose result came before its
+    END (Langroid sends START, ARGS, then RESULT and END once the tool has run), its last START or ARGS event
+    before the result: the tool ran after that, so its latency is never negative."""
+    early = (result_rows >= 0) & (end_rows > result_rows)
+    if not early.any():
+        return end_rows
+    rows = np.flatnonzero(ev.mask(TOOL_CALL_START_TYPES | TOOL_ARGS_TYPES) & (key >= 0))
+    before = rows[rows < result_rows[key[rows]]]  # a call without a result has none (-1)
+    return np.where(early, last_in_group(key, before, len(end_rows)), end_rows)
+
+
 def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
     """Give a result that arrives in a later run than its call (a run resumed after an approval) to that call.
 
@@ -184,6 +199,7 @@ class ToolCalls:
         start_rows = first_in_group(key, np.flatnonzero(ev.mask(TOOL_CALL_START_TYPES) & (key >= 0)), size)
         end_rows = first_in_group(key, rows_of("TOOL_CALL_END"), size)
         result_rows = first_in_group(key, rows_of("TOOL_CALL_RESULT"), size)
+        end_rows = _arguments_end(ev, key, end_rows, result_rows)
         first_event = group_min(key, ev.time, size)
         self.started = np.where(start_rows >= 0, take(ev.time, start_rows, NAT), first_event)
         self.args_end = take(ev.time, end_rows, NAT)

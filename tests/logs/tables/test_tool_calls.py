@@ -12,7 +12,7 @@ from agui_notebook.logs._load import load_events
 from agui_notebook.logs._summary import totals_df
 from agui_notebook.logs.tables._runs import runs_df
 from agui_notebook.logs.tables._tool_calls import tool_calls_df
-from tests.logs.samples import CAPTURES, ts, values
+from tests.logs.samples import CAPTURES, at, ts, values
 
 
 def test_tool_calls_known_answers(known: pd.DataFrame) -> None:
@@ -451,3 +451,24 @@ def test_the_widgets_badge_and_tool_calls_df_agree_on_every_status(tmp_path) -> 
     assert (
         dict(tool_calls_df(tmp_path / "chat.jsonl").set_index("tool_call_id")["status"].astype(str)) == table
     )
+
+
+def test_a_result_before_its_end_is_measured_from_the_arguments_never_negative() -> None:
+    """Langroid (ag-ui-langroid 0.2.0) sends START, ARGS, runs the tool, then RESULT and END: the END tells
+    nothing of when the tool started; the arguments were complete at their last event before the result."""
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(100, "TOOL_CALL_START", toolCallId="c", toolCallName="lookup"),
+        at(110, "TOOL_CALL_ARGS", toolCallId="c", delta='{"q": 1}'),
+        at(600, "TOOL_CALL_RESULT", toolCallId="c", messageId="m", content="found"),
+        at(610, "TOOL_CALL_END", toolCallId="c"),
+        at(700, "RUN_FINISHED", threadId="t", runId="r"),
+    ]
+    calls = tool_calls_df(events)
+    assert values(calls["args_end_at"]) == [ts(110)] and values(calls["result_at"]) == [ts(600)]
+    assert calls["latency_s"].tolist() == pytest.approx([0.49])
+    assert calls["args_s"].tolist() == pytest.approx([0.01]) and calls["total_s"].tolist() == pytest.approx(
+        [0.5]
+    )
+    assert values(calls["status"]) == ["ok"] and values(calls["result"]) == ["found"]
+    assert runs_df(events)["tool_time_s"].tolist() == pytest.approx([0.49])
