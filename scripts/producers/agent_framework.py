@@ -1,0 +1,77 @@
+"""Microsoft Agent Framework through its own AG-UI integration, ``agent-framework-ag-ui``.
+
+An ``agent_framework.Agent`` on ``OpenAIChatCompletionClient`` (the chat-completions client; ``OpenAIChatClient`` is
+the Responses API) pointed at the scripted model through an ``AsyncOpenAI`` without retries, served by
+``add_agent_framework_fastapi_endpoint``. Shared state needs a ``state_schema``: the ``state`` capture passes one
+(the others do not, as a user without state would not). OpenTelemetry is off.
+
+``agent-framework-ag-ui`` pins ``ag-ui-protocol<0.2`` and agui-notebook needs ``>=1.0``, so agui-notebook goes in
+without its dependencies (its ``apply_events``, which the recorder calls, runs on the older models):
+
+    python -m venv /tmp/producers/agent_framework
+    /tmp/producers/agent_framework/bin/pip install uvicorn httpx agent-framework-ag-ui agent-framework-openai
+    /tmp/producers/agent_framework/bin/pip install --no-deps -e /work/main
+    /tmp/producers/agent_framework/bin/pip install orjson msgspec anywidget ipywidgets traitlets pandas \
+        markdown-it-py jsonschema latex2mathml
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from scripts.producers._common import Capture, weather_tool
+
+FRAMEWORK = "agent_framework"
+PACKAGES = (
+    "agent-framework-core",
+    "agent-framework-ag-ui",
+    "agent-framework-openai",
+    "ag-ui-protocol",
+    "openai",
+)
+CAPTURES = (
+    "text",
+    "tool",
+    "parallel_tools",
+    "failing_tool",
+    "http_500",
+    "frontend_tool",
+    "reasoning",
+    "state",
+    "two_turns",
+)
+SKIPPED: dict[str, str] = {}
+
+os.environ.setdefault("OPENAI_API_KEY", "sk-offline")
+os.environ.setdefault("OTEL_SDK_DISABLED", "true")
+os.environ.setdefault("ENABLE_OTEL", "false")
+
+STATE_SCHEMA: dict[str, Any] = {
+    "background": {"type": "string", "description": "The page's background colour."},
+    "visits": {"type": "integer", "description": "How often the user came."},
+}
+
+
+def build_app(capture: Capture, base_url: str) -> Any:
+    """A FastAPI app serving an Agent Framework agent on ``POST /``."""
+    from agent_framework import Agent, tool
+    from agent_framework.openai import OpenAIChatCompletionClient
+    from agent_framework_ag_ui import add_agent_framework_fastapi_endpoint
+    from fastapi import FastAPI
+    from openai import AsyncOpenAI
+
+    client = OpenAIChatCompletionClient(
+        model="scripted", async_client=AsyncOpenAI(base_url=base_url, api_key="sk-offline", max_retries=0)
+    )
+    core = Agent(
+        client=client,
+        name="weather",
+        instructions="You answer questions about the weather.",
+        tools=[tool(weather_tool(capture), name="get_weather")],
+    )
+    app = FastAPI()
+    add_agent_framework_fastapi_endpoint(
+        app, core, "/", state_schema=STATE_SCHEMA if capture.state else None, single_user=True
+    )
+    return app
