@@ -41,7 +41,7 @@ def apply_events(
     state: JSON = None,
     errors: Literal["skip", "raise"] = "skip",
 ) -> ThreadState:
-    """Apply AG-UI events (models, dicts, JSONL, recorder or SSE text or bytes, a path, an open file) to messages.
+    """Apply AG-UI events (models, dicts, JSONL, recorder or SSE text or bytes, gzip, a path, a file) to messages.
 
     ``messages`` and ``state`` are where the thread starts (default: no messages, ``{}`` like the client).
     ``errors="skip"`` (the default, like the client's reducer) skips an event that cannot apply and ignores

@@ -244,7 +244,8 @@ def iter_wire_events(
     """Iterate the wire dicts of AG-UI events from any source; bad input raises :class:`EventParseError`.
 
     ``source`` may be an event model or dict, an iterable of those or of JSON texts or JSONL/SSE lines,
-    JSON/JSONL/SSE text or bytes, a path or an open file. The format is detected from the first characters.
+    JSON/JSONL/SSE text or bytes (gzip-compressed bytes too), a path or an open file (a recorder log, a chat's log
+    among them). The format is detected from the first characters.
     """
     if isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike)) or hasattr(source, "read"):
         yield from wire_event_list(source, expand_chunks=expand_chunks, upgrade_legacy=upgrade_legacy)

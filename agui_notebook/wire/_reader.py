@@ -17,6 +17,8 @@ written here once:
   with a complete JSON object (or a ``data:`` line holding one) completes its line without waiting for the line
   break, so streams of whole JSON texts or SSE lines (as ``aiter_lines()`` yields them) are read as they come.
 - **Recorder records** (``{"received_ns": ..., "event": {...}}``) are unwrapped into their event and time.
+- **Gzip**: a whole source (bytes, a path, an open file) that starts with gzip's two magic bytes is read
+  decompressed, every member in turn (``gzip -c part >> run.jsonl.gz`` is one log), as ``load_events`` reads it.
 
 >>> reader = WireReader()
 >>> frames = reader.feed(b'data: {"type":"RUN_STA') + reader.feed(b'RTED"}\\n\\n{"type":"X"}\\n') + reader.close()
@@ -26,15 +28,23 @@ written here once:
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
+import zlib
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from agui_notebook._errors import InputTypeError, SourceError, SourceFolderError, SourceNotFoundError
+from agui_notebook._errors import (
+    EventParseError,
+    InputTypeError,
+    SourceError,
+    SourceFolderError,
+    SourceNotFoundError,
+)
 from agui_notebook._shown import json_kind
 
 from ._json import JSONDecodeError, decode_json, json_error_text
@@ -42,6 +52,7 @@ from ._records import is_recorded, recorded_time
 
 __all__ = [
     "BOM",
+    "GZIP_MAGIC",
     "ITEMS_SOURCE",
     "TEXT_SOURCE",
     "UNFINISHED_LAST_LINE",
@@ -60,6 +71,9 @@ __all__ = [
 
 BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark, skipped once at the start of a text."""
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""How gzip data starts (RFC 1952); no JSON, JSONL or SSE text can start so."""
 
 TEXT_SOURCE = "<text>"
 """The source name of text or bytes given directly (a path's name is the path)."""
@@ -541,20 +555,38 @@ def _read_path(path: str) -> bytes:
 def read_text_source(source: Any) -> tuple[str, bytes | str] | None:
     """The name and whole text of a text-like source (bytes, text, path, open file); ``None`` for others.
 
+    Gzip-compressed bytes come back decompressed.
+
     >>> read_text_source(b'{"type":"X"}')
+    ('<text>', b'{"type":"X"}')
+    >>> read_text_source(gzip.compress(b'{"type":"X"}'))
     ('<text>', b'{"type":"X"}')
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return TEXT_SOURCE, bytes(source)
+        return TEXT_SOURCE, _gunzipped(TEXT_SOURCE, bytes(source))
     if isinstance(source, str):
         if looks_like_text(source):
             return TEXT_SOURCE, source
-        return source, _read_path(source)
+        return source, _gunzipped(source, _read_path(source))
     if isinstance(source, os.PathLike):
-        path = os.fspath(source)
-        return str(path), _read_path(str(path))
+        path = str(os.fspath(source))
+        return path, _gunzipped(path, _read_path(path))
     read = getattr(source, "read", None)
     if callable(read) and not isinstance(source, AsyncIterable) and not hasattr(source, "model_dump"):
         name = getattr(source, "name", None)
-        return (name if isinstance(name, str) else "<file>"), read()
+        name = name if isinstance(name, str) else "<file>"
+        data = read()
+        return name, _gunzipped(name, data) if isinstance(data, bytes) else data
     return None
+
+
+def _gunzipped(name: str, data: bytes) -> bytes:
+    """``data`` decompressed when it is gzip data, else as it is."""
+    if data[:2] != GZIP_MAGIC:
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:  # a file cut short (or still being written), or corrupt
+        raise EventParseError(
+            f"{name}: not readable gzip data ({exc})", source=name, line=None, index=None
+        ) from None
