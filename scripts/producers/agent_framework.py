@@ -3,7 +3,9 @@
 An ``agent_framework.Agent`` on ``OpenAIChatCompletionClient`` (the chat-completions client; ``OpenAIChatClient`` is
 the Responses API) pointed at the scripted model through an ``AsyncOpenAI`` without retries, served by
 ``add_agent_framework_fastapi_endpoint``. Shared state needs a ``state_schema``: the ``state`` capture passes one
-(the others do not, as a user without state would not). OpenTelemetry is off.
+(the others do not, as a user without state would not). The stock client drops the ``reasoning_content`` deltas of
+vLLM and DeepSeek; Agent Framework documents ``response_parser`` as the hook for such fields, so the client gets
+one that turns them into reasoning contents (what a user of such a server would write). OpenTelemetry is off.
 
 ``agent-framework-ag-ui`` pins ``ag-ui-protocol<0.2`` and agui-notebook needs ``>=1.0``, so agui-notebook goes in
 without its dependencies (its ``apply_events``, which the recorder calls, runs on the older models):
@@ -53,6 +55,16 @@ STATE_SCHEMA: dict[str, Any] = {
 }
 
 
+def _reasoning_content(delta: Any, contents: list[Any]) -> list[Any]:
+    """``contents`` with the delta's ``reasoning_content`` (vLLM, DeepSeek) first, as text reasoning."""
+    from agent_framework import Content
+
+    reasoning = getattr(delta, "reasoning_content", None)
+    if not isinstance(reasoning, str) or not reasoning:
+        return contents
+    return [Content.from_text_reasoning(text=reasoning), *contents]
+
+
 def build_app(capture: Capture, base_url: str) -> Any:
     """A FastAPI app serving an Agent Framework agent on ``POST /``."""
     from agent_framework import Agent, tool
@@ -62,7 +74,9 @@ def build_app(capture: Capture, base_url: str) -> Any:
     from openai import AsyncOpenAI
 
     client = OpenAIChatCompletionClient(
-        model="scripted", async_client=AsyncOpenAI(base_url=base_url, api_key="sk-offline", max_retries=0)
+        model="scripted",
+        async_client=AsyncOpenAI(base_url=base_url, api_key="sk-offline", max_retries=0),
+        response_parser=_reasoning_content,
     )
     core = Agent(
         client=client,
