@@ -170,7 +170,8 @@ def _chunk(
 def stream_chunks(body: dict[str, Any], reply: _Reply, completion_id: str) -> Iterator[dict[str, Any]]:
     """The chat.completion.chunk objects of ``reply``, usage last when the request asks for it."""
     model = body.get("model") or MODEL_ID
-    yield _chunk(completion_id, model, {"role": "assistant", "content": ""})
+    # OpenAI opens a text answer with an empty content and a tool-call answer with none
+    yield _chunk(completion_id, model, {"role": "assistant", "content": "" if reply.text else None})
     for delta in reply.reasoning:
         yield _chunk(completion_id, model, {"reasoning_content": delta})
     for delta in reply.text:

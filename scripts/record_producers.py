@@ -1,0 +1,118 @@
+"""Record what agent frameworks' own AG-UI integrations stream, offline, as fixtures for the replay tests.
+
+For each capture of ``scripts/producers/_common.py`` (text, tool, parallel_tools, failing_tool, http_500,
+frontend_tool, reasoning, state, two_turns) that the framework's module lists, this starts the scripted
+OpenAI-compatible model (``tests/support/scripted_model.py``) on 127.0.0.1, serves the framework's AG-UI app
+(``scripts/producers/<framework>.py``'s ``build_app``) with uvicorn on 127.0.0.1, POSTs each turn's RunAgentInput
+(the second turn carries the first turn's messages as ``@ag-ui/client`` would hold them, through
+``agui_notebook.apply_events``) and writes the SSE events it answered, as recorder JSONL
+(``{"received_ns": ..., "event": {...}}``), to ``tests/fixtures/producers/<framework>/<capture>.jsonl``, and the
+versions it ran to ``versions.json`` beside them.
+
+Each framework needs its own virtual environment (their dependencies conflict), outside the repository:
+
+    python -m venv /tmp/producers/langgraph
+    /tmp/producers/langgraph/bin/pip install -e /work/main uvicorn httpx "ag-ui-langgraph[fastapi]" langchain-openai
+    /tmp/producers/langgraph/bin/python scripts/record_producers.py --framework langgraph
+
+The packages each framework needs are in ``tests/fixtures/producers/README.md``. ``--capture NAME`` (repeatable)
+records only those captures. Nothing here runs in the test command; the fixtures it writes do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # `scripts.producers` and `tests.support` import from the repository root
+
+from scripts.producers._common import CAPTURES, FIXTURES, Capture, post_run, run_input, write_capture  # noqa: E402
+from scripts.producers._common import write_versions  # noqa: E402
+from tests.support.scripted_model import ScriptedModel  # noqa: E402
+
+
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve the ASGI ``app`` with uvicorn on a free port of 127.0.0.1; yields ``http://127.0.0.1:PORT``."""
+    import uvicorn
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def record(module: Any, capture: Capture) -> list[tuple[int, dict[str, Any]]]:
+    """Every turn of ``capture`` through the framework's app; the events of all turns, in order."""
+    from agui_notebook import apply_events
+
+    events: list[tuple[int, dict[str, Any]]] = []
+    history: list[dict[str, Any]] = []
+    state: dict[str, Any] | None = None
+    with ScriptedModel(capture.scenario) as model, serving(module.build_app(capture, model.base_url)) as url:
+        for turn in range(len(capture.turns)):
+            body = run_input(capture, turn, history, state=state)
+            received = post_run(url + getattr(module, "PATH", "/"), body)
+            events.extend(received)
+            # what a chat holds after the run: its input messages with the run's events applied
+            thread = apply_events([event for _, event in received], messages=body["messages"], state=body["state"])
+            history = [message if isinstance(message, dict) else message.model_dump(by_alias=True, exclude_none=True)
+                       for message in thread.messages]
+            state = thread.state if isinstance(thread.state, dict) else body["state"]
+        print(f"  {capture.name}: {len(events)} events, {len(model.requests)} model requests")
+    return events
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--framework", required=True, help="a module of scripts/producers/ (e.g. langgraph)")
+    parser.add_argument("--capture", action="append", help="record only this capture (repeatable)")
+    args = parser.parse_args()
+    module = importlib.import_module(f"scripts.producers.{args.framework}")
+    folder = FIXTURES / module.FRAMEWORK
+    names = args.capture or list(module.CAPTURES)
+    outcome: dict[str, str] = {name: f"skipped: {why}" for name, why in getattr(module, "SKIPPED", {}).items()}
+    failed = False
+    for name in names:
+        try:
+            events = record(module, CAPTURES[name])
+        except Exception:
+            traceback.print_exc()
+            outcome[name] = "failed to record"
+            failed = True
+            continue
+        write_capture(folder / f"{name}.jsonl", events)
+        outcome[name] = f"{len(events)} events"
+    previous = folder / "versions.json"
+    if args.capture and previous.exists():  # a partial recording keeps what the others recorded
+        import json
+
+        outcome = {**json.loads(previous.read_text())["captures"], **outcome}
+    write_versions(folder, module.PACKAGES, outcome)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
