@@ -24,6 +24,7 @@ from agui_notebook.agui._intake import (
     wire_event_list,
 )
 from agui_notebook.agui._reducer import EventReducer
+from agui_notebook.agui._tool_outcome import FAILED_CLOSEOUT, failed_call
 from agui_notebook.bridge._event_chunks import (
     EventChunkTranslator,
     MessageInfo,
@@ -35,13 +36,33 @@ from agui_notebook.bridge._event_chunks import (
     WholeMessage,
 )
 from agui_notebook.bridge._located import conversion_errors, locate_event_failure
-from agui_notebook.bridge._messages import AGUI_KEY, to_agui_messages_wire, to_ui_messages
+from agui_notebook.bridge._messages import (
+    AGUI_KEY,
+    ASSISTANT_SIDE,
+    to_agui_messages_wire,
+    to_ui_messages,
+    turn_groups,
+)
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._reducer import UIMessageStreamReducer
 from agui_notebook.wire._json import js_concat
 
 if TYPE_CHECKING:
     from agui_notebook.ui._parts import UIMessage
+
+
+def tool_call_ended(part: Mapping[str, Any]) -> str | None:
+    """How the client ended a tool call the agent did not finish: ``"cancelled"``, ``"stopped"`` or None."""
+    metadata = part.get("callProviderMetadata")
+    ours = metadata.get(AGUI_KEY) if type(metadata) is dict else None
+    return ours.get("ended") if type(ours) is dict else None
+
+
+def ended_as(part: dict[str, JSON], how: str) -> dict[str, JSON]:
+    """``part`` marked as ended by the client (``callProviderMetadata["ag-ui"]["ended"]``, read by the front end)."""
+    metadata = dict(part.get("callProviderMetadata") or {})
+    metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), "ended": how}
+    return {**part, "callProviderMetadata": metadata}
 
 
 class StreamedMessage:
@@ -144,7 +165,11 @@ class UIMessageAssembler:
                 for expanded in self._expander.feed(wire):
                     changes.extend(self._apply(self._translator.push(expanded)))
                 return changes
-            return self._apply(self._translator.push(wire))
+            run_message_id = self._translator.run_message_id
+            changes = self._apply(self._translator.push(wire))
+            if kind == "RUN_ERROR" and run_message_id is not None:
+                changes += self._blame_closed_calls(run_message_id, str(wire.get("message", "")))
+            return changes
         except Exception as exc:
             raise unprocessable_event(wire, exc, index=index) from exc
 
@@ -219,9 +244,13 @@ class UIMessageAssembler:
         The client keeps the messages it has in their order, each replaced by the snapshot's copy or dropped when
         the snapshot lacks it (unless it is a reasoning or activity message the snapshot does not speak for), and
         appends the snapshot's new messages. That rule is applied to the AG-UI form of the UIMessages (the
-        reference reducer's, so it is the client's rule exactly); a UIMessage whose AG-UI messages come back
-        unchanged stays as it is (same dict, its stream going on), a changed one is rebuilt from the snapshot's
-        messages keeping its id, its run metadata and its approvals, and new messages become UIMessages.
+        reference reducer's, so it is the client's rule exactly), and the result is grouped into UIMessages as
+        ``to_ui_messages`` groups it: consecutive assistant, tool, reasoning and activity messages are one turn.
+        A turn takes the place of the first UIMessage that showed one of its messages: unchanged, that UIMessage
+        stays as it is (same dict, its stream going on); changed, it is rebuilt from the turn keeping its id, its
+        run metadata and its approvals. The open run's message, while it shows nothing the snapshot speaks for,
+        becomes the snapshot's last turn when that turn is new (an answer that arrives only in a snapshot), and
+        otherwise waits at the end for the run's output.
         """
         self.settle()
         old = self.messages
@@ -233,19 +262,35 @@ class UIMessageAssembler:
         if merged == current:
             return []
         origin = {message["id"]: i for i, form in enumerate(forms) for message in form}
-        segments: list[tuple[int | None, list[dict[str, JSON]]]] = []
-        for message in merged:
-            source = origin.get(message.get("id"))
-            if segments and segments[-1][0] == source:
-                segments[-1][1].append(message)
-            else:
-                segments.append((source, [message]))
+        groups = turn_groups(merged)
+        owners: list[int | None] = []
+        taken: set[int] = set()
+        for group in groups:
+            owner = next(
+                (i for m in group if (i := origin.get(m.get("id"))) is not None and i not in taken), None
+            )
+            if owner is not None:
+                taken.add(owner)
+            owners.append(owner)
+        run_index = self._index.get(self._translator.run_message_id or "")
+        waiting: int | None = None  # the open run's message, placed after everything
+        if run_index is not None and run_index not in taken:
+            shows_nothing = all(p.get("type") == "step-start" for p in old[run_index].get("parts") or ())
+            last = groups[-1] if groups else None
+            if last is not None and owners[-1] is None and last[0].get("role") in ASSISTANT_SIDE:
+                if shows_nothing or forms[run_index]:
+                    owners[-1] = run_index
+                    taken.add(run_index)
+            elif shows_nothing and not forms[run_index]:
+                waiting = run_index
         result: list[dict[str, JSON]] = []
         rebuilt: set[str] = set()
-        placed: set[int] = set()
+        placed: set[int] = set(taken)
+        if waiting is not None:
+            placed.add(waiting)
 
         def place_formless(after: int) -> None:
-            # UIMessages with no AG-UI form (a run that has shown nothing yet) stay behind the one before them.
+            # UIMessages with no AG-UI form (parts AG-UI messages cannot carry) stay behind the one before them.
             i = after + 1
             while i < len(old) and not forms[i]:
                 if i not in placed:
@@ -254,22 +299,23 @@ class UIMessageAssembler:
                 i += 1
 
         place_formless(-1)
-        for source, segment in segments:
-            if source is None or source in placed:
-                fresh = to_ui_messages(segment)
+        for group, owner in zip(groups, owners, strict=True):
+            if owner is None:
+                fresh = to_ui_messages(group)
                 result.extend(fresh)
                 rebuilt.update(m["id"] for m in fresh)
                 continue
-            placed.add(source)
-            if segment == forms[source]:
-                result.append(old[source])
+            if group == forms[owner]:
+                result.append(old[owner])
             else:
-                replacement = _rebuilt(old[source], segment)
+                replacement = _rebuilt(old[owner], group)
                 result.extend(replacement)
                 rebuilt.update(m["id"] for m in replacement)
-            place_formless(source)
+            place_formless(owner)
+        if waiting is not None:
+            result.append(old[waiting])
         run_id = self._translator.run_message_id
-        moved_on = run_id is not None and any(m["id"] == run_id for m in result[:-1])
+        moved_on = run_id is not None and all(m["id"] != run_id for m in result[-1:])
         first = next(
             (i for i, (a, b) in enumerate(zip(old, result, strict=False)) if a is not b),
             min(len(old), len(result)),
@@ -288,6 +334,41 @@ class UIMessageAssembler:
                 self._streams[message_id].index = index
         self._translator.after_snapshot(old, rebuilt, moved_on=moved_on)
         return changes
+
+    def _blame_closed_calls(self, message_id: str, run_error: str) -> list[MessageChange]:
+        """The calls pydantic-ai closed when the run failed (``FAILED_CLOSEOUT``): the one that failed shows the
+        RUN_ERROR's message, the others are marked ``ended: "cancelled"`` (their card says "Cancelled"), as
+        ``tool_calls_df`` reads them (``failed_call``). When the error does not tell which call failed, each shows
+        the message. Only the failed run's message (``message_id``) is looked at."""
+        index = self._index.get(message_id)
+        if index is None:
+            return []
+        self.settle()
+        parts = self.messages[index].get("parts") or []
+        closed = [
+            pi
+            for pi, part in enumerate(parts)
+            if part.get("state") == "output-error"
+            and part.get("errorText") == FAILED_CLOSEOUT
+            and not tool_call_ended(part)
+        ]
+        if not closed:
+            return []
+        calls = []
+        for pi in closed:
+            kind = str(parts[pi].get("type", ""))
+            name = parts[pi].get("toolName") if kind == "dynamic-tool" else kind.removeprefix("tool-")
+            calls.append((str(parts[pi].get("toolCallId")), name if isinstance(name, str) else None))
+        culprit = failed_call(calls, run_error)
+        names = dict(calls)
+        for pi, (call_id, _) in zip(closed, calls, strict=True):
+            # In place: the message's stream reducer holds its parts.
+            if culprit is None or call_id == culprit:
+                parts[pi]["errorText"] = run_error
+            else:
+                parts[pi].update(ended_as(parts[pi], "cancelled"))
+                parts[pi]["errorText"] = f"Cancelled: {names[culprit] or 'another tool'} failed"
+        return [MessageChange("part", index, pi) for pi in closed]
 
     def _message_info(self, item: MessageInfo) -> list[MessageChange]:
         index = self._index[item.message_id]

@@ -38,10 +38,8 @@ from agui_notebook._types import JSON
 from agui_notebook.agui._intake import EventRecord, to_wire_event
 from agui_notebook.agui._interrupts import approval_response, build_resume_entries
 from agui_notebook.agui._patch import JsonPatchError, apply_json_patch
-from agui_notebook.agui._tool_outcome import FAILED_CLOSEOUT, failed_call
 from agui_notebook.agui._verify import EventChecker
-from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler
-from agui_notebook.bridge._messages import AGUI_KEY
+from agui_notebook.bridge._assemble import StreamedMessage, UIMessageAssembler, ended_as, tool_call_ended
 from agui_notebook.ui._changes import MessageChange
 from agui_notebook.ui._chunk_types import classify_type
 
@@ -93,20 +91,6 @@ def classify_item(item: Any) -> tuple[ItemKind, JSON]:
     if isinstance(item, str):
         return "text", str(item)
     raise TypeError(f"expected an AG-UI event, an AI SDK chunk (dict) or str text, got {type(item).__name__}")
-
-
-def tool_call_ended(part: Mapping[str, Any]) -> str | None:
-    """How the client ended a tool call the agent did not finish: ``"cancelled"``, ``"stopped"`` or None."""
-    metadata = part.get("callProviderMetadata")
-    ours = metadata.get(AGUI_KEY) if type(metadata) is dict else None
-    return ours.get("ended") if type(ours) is dict else None
-
-
-def ended_as(part: dict[str, JSON], how: str) -> dict[str, JSON]:
-    """``part`` marked as ended by the client (``callProviderMetadata["ag-ui"]["ended"]``, read by the front end)."""
-    metadata = dict(part.get("callProviderMetadata") or {})
-    metadata[AGUI_KEY] = {**(metadata.get(AGUI_KEY) or {}), "ended": how}
-    return {**part, "callProviderMetadata": metadata}
 
 
 @dataclass
@@ -340,8 +324,6 @@ class ConversationReducer:
         finally:
             self._run = None
             self.last_run = run
-        if run.run_error is not None:
-            changes += self._blame_closed_calls(run.run_error)
         if outcome in ("cancelled", "error"):
             changes += self._close_open_parts()
         changes += self._settle_cancelled_approvals()
@@ -371,42 +353,6 @@ class ConversationReducer:
                 else:
                     continue
                 changes.append(MessageChange("part", mi, pi))
-        return changes
-
-    def _blame_closed_calls(self, run_error: str) -> list[MessageChange]:
-        """The calls pydantic-ai closed when the run failed (``FAILED_CLOSEOUT``): the one that failed shows the
-        RUN_ERROR's message, the others are marked ``ended: "cancelled"`` (their card says "Cancelled"), as
-        ``tool_calls_df`` reads them (``failed_call``). When the error does not tell which call failed, each shows
-        the message."""
-        self.settle()
-        closed: list[tuple[int, int]] = []
-        for mi, message in enumerate(self._messages):
-            for pi, part in enumerate(message.get("parts") or []):
-                if (
-                    part.get("state") == "output-error"
-                    and part.get("errorText") == FAILED_CLOSEOUT
-                    and not tool_call_ended(part)
-                ):
-                    closed.append((mi, pi))
-        if not closed:
-            return []
-        calls = []
-        for mi, pi in closed:
-            part = self._messages[mi]["parts"][pi]
-            kind = str(part.get("type", ""))
-            name = part.get("toolName") if kind == "dynamic-tool" else kind.removeprefix("tool-")
-            calls.append((str(part.get("toolCallId")), name if isinstance(name, str) else None))
-        culprit = failed_call(calls, run_error)
-        names = dict(calls)
-        changes: list[MessageChange] = []
-        for (mi, pi), (call_id, _) in zip(closed, calls, strict=True):
-            parts = self._messages[mi]["parts"]
-            if culprit is None or call_id == culprit:
-                parts[pi] = {**parts[pi], "errorText": run_error}
-            else:
-                text = f"Cancelled: {names[culprit] or 'another tool'} failed"
-                parts[pi] = ended_as({**parts[pi], "errorText": text}, "cancelled")
-            changes.append(MessageChange("part", mi, pi))
         return changes
 
     def _settle_cancelled_approvals(self) -> list[MessageChange]:

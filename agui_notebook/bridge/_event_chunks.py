@@ -153,6 +153,7 @@ class _Run:
     need_step: bool = True
     interrupted: bool = False
     sequence: int = 0
+    moved_from: str | None = None  # its message before a snapshot put messages after it: where its end goes
 
 
 class EventChunkTranslator:
@@ -388,8 +389,16 @@ class EventChunkTranslator:
             run.step_open = False
         self._run = None
 
+    def _closing_message(self, out: list[Routed]) -> str:
+        """The message a run's end goes to: its message, or the one a snapshot moved it on from (a run that
+        showed nothing since opens no message only to end it)."""
+        run = self._run
+        if run is not None and run.message_id is None and run.moved_from is not None:
+            return run.moved_from
+        return self._assistant(out, step=False)
+
     def _on_run_finished(self, event: dict[str, JSON], out: list[Routed]) -> None:
-        message_id = self._assistant(out, step=False)
+        message_id = self._closing_message(out)
         run = self._run
         assert run is not None
         info: dict[str, JSON] = {}
@@ -433,7 +442,7 @@ class EventChunkTranslator:
         self._run = None
 
     def _on_run_error(self, event: dict[str, JSON], out: list[Routed]) -> None:
-        message_id = self._assistant(out, step=False)
+        message_id = self._closing_message(out)
         run = self._run
         assert run is not None
         error = {k: event[k] for k in ("message", "code") if event.get(k) is not None}
@@ -479,9 +488,12 @@ class EventChunkTranslator:
         if info:
             message["metadata"] = {AGUI_KEY: info}
         out.append(WholeMessage(message))
-        if self._run is not None:
+        run = self._run
+        if run is not None:
             # Assistant output after this message must come after it, in a new assistant UIMessage.
-            self._run.message_id = None
+            if run.message_id is not None:
+                run.moved_from = run.message_id
+            run.message_id = None
 
     def _on_text_content(self, event: dict[str, JSON], out: list[Routed]) -> None:
         message_id = event["messageId"]
@@ -713,6 +725,12 @@ class EventChunkTranslator:
                     "dynamic": True,
                 },
             )
+        call = self._tools[call_id]
+        if not call.ended:
+            # A result before its TOOL_CALL_END (Langroid sends them so): the call's input is what streamed so
+            # far, and the END that follows changes nothing (@ag-ui/client's END does not touch messages).
+            call.ended = True
+            self._emit_input_available(out, call_id, call)
         self._known.add(event.get("messageId", ""))
         self._owner[event.get("messageId", "")] = self._tools[call_id].message_id
         metadata = spread_merge_metadata(None, event["metadata"]) if "metadata" in event else None
@@ -865,8 +883,14 @@ class EventChunkTranslator:
         for message in messages:
             if message.get("role") == "assistant":
                 self._last_assistant_id = message["id"]
-        if moved_on and self._run is not None:
-            self._run.message_id = None
+        run = self._run
+        if moved_on and run is not None:
+            shown = {m["id"] for m in messages}
+            if run.message_id in shown:
+                run.moved_from = run.message_id
+            elif run.moved_from not in shown:
+                run.moved_from = None
+            run.message_id = None
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
         if is_chat_record(event):

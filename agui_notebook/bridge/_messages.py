@@ -30,7 +30,7 @@ UI_PART_ACTIVITY = "ui-part"
 """Activity type that carries a UIMessage part AG-UI has no message for (sources, files, custom parts)."""
 
 _MEDIA_PART_BY_PREFIX = (("image/", "image"), ("audio/", "audio"), ("video/", "video"))
-_ASSISTANT_SIDE = frozenset({"assistant", "tool", "reasoning", "activity"})
+ASSISTANT_SIDE = frozenset({"assistant", "tool", "reasoning", "activity"})
 
 
 def as_wire_message(message: Any) -> dict[str, JSON]:
@@ -427,21 +427,37 @@ def to_ui_messages(messages: Iterable[Any]) -> list[dict[str, JSON]]:
     >>> to_ui_messages([{"id": "u1", "role": "user", "content": "hi"}])
     [{'id': 'u1', 'role': 'user', 'parts': [{'type': 'text', 'text': 'hi'}]}]
     """
-    result: list[dict[str, JSON]] = []
-    group: list[dict[str, JSON]] = []
-    for raw in messages:
-        # Legacy ``binary`` parts become 1.0 media parts first, as @ag-ui/client's compatibility boundary does.
-        message = upgrade_inbound_message(as_wire_message(raw))
-        if message.get("role") in _ASSISTANT_SIDE:
-            group.append(message)
-            continue
-        if group:
-            result.append(_assistant_group_to_ui(group))
-            group = []
-        result.append(_user_or_system_to_ui(message))
-    if group:
-        result.append(_assistant_group_to_ui(group))
-    return result
+    # Legacy ``binary`` parts become 1.0 media parts first, as @ag-ui/client's compatibility boundary does.
+    wire = [upgrade_inbound_message(as_wire_message(raw)) for raw in messages]
+    return [
+        _assistant_group_to_ui(group)
+        if group[0].get("role") in ASSISTANT_SIDE
+        else _user_or_system_to_ui(group[0])
+        for group in turn_groups(wire)
+    ]
+
+
+def turn_groups(messages: list[dict[str, JSON]]) -> list[list[dict[str, JSON]]]:
+    """AG-UI wire messages grouped as UIMessages show them: an assistant turn's messages together, others alone.
+
+    >>> [[m["id"] for m in g] for g in turn_groups([
+    ...     {"id": "u1", "role": "user"}, {"id": "a1", "role": "assistant"}, {"id": "t1", "role": "tool"},
+    ...     {"id": "a2", "role": "assistant"}, {"id": "u2", "role": "user"},
+    ... ])]
+    [['u1'], ['a1', 't1', 'a2'], ['u2']]
+    """
+    groups: list[list[dict[str, JSON]]] = []
+    turn: list[dict[str, JSON]] | None = None
+    for message in messages:
+        if message.get("role") in ASSISTANT_SIDE:
+            if turn is None:
+                turn = []
+                groups.append(turn)
+            turn.append(message)
+        else:
+            turn = None
+            groups.append([message])
+    return groups
 
 
 # ---------------------------------------------------------------------------------------------- UI -> AG-UI

@@ -828,3 +828,50 @@ def test_any_snapshot_leaves_the_conversation_the_reference_reducer_leaves(
     assert conversation.last_run is not None and conversation.last_run.errors == []
     assert to_agui_messages_wire(conversation.messages) == apply_events(events, messages=[_U1]).message_dicts
     assert mirror == conversation.messages
+
+
+# ---------------------------------------------------------------------------------------------- one engine
+@pytest.mark.parametrize(
+    ("failure", "failed", "cancelled"),
+    [
+        ("retries", "Tool 'lookup_db' exceeded max retries count of 0", "Cancelled: lookup_db failed"),
+        ("raise", "search backend down", "search backend down"),
+    ],
+)
+def test_a_failing_pydantic_ai_tool_shows_the_same_live_and_offline(
+    failure: str, failed: str, cancelled: str
+) -> None:
+    """The live chat and ``ui_messages_from_events`` build one message from one stream: the call that failed
+    shows the run's error (pydantic-ai closes every open call with one text), its sibling is cancelled."""
+    import asyncio
+
+    from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+    from tests.support.pydantic_ai_runs import agui_run, make_sibling_failure_agent
+
+    events = asyncio.run(agui_run(make_sibling_failure_agent(failure)))
+    conversation = ConversationReducer()
+    run(conversation, events, "error", run_id="run-1")
+    offline = ui_message_dicts_from_events(events)
+    assert conversation.messages == offline
+    calls = {p["toolCallId"]: p for p in offline[-1]["parts"] if "toolCallId" in p}
+    assert calls["call_l"]["state"] == "output-error"
+    assert calls["call_l"]["errorText"].startswith(failed)
+    assert calls["call_s"]["errorText"].startswith(cancelled)
+
+
+def test_a_result_for_a_call_never_shown_is_the_same_live_and_offline() -> None:
+    from agui_notebook.bridge._assemble import ui_message_dicts_from_events
+
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
+        {"type": "TOOL_CALL_RESULT", "toolCallId": "c9", "messageId": "tr", "content": "sunny"},
+        {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
+    ]
+    conversation = ConversationReducer()
+    run(conversation, events)
+    assert conversation.messages == ui_message_dicts_from_events(events)
+    (part,) = conversation.messages[0]["parts"]
+    assert part["type"] == "dynamic-tool"
+    assert part["toolName"] == "unknown"
+    assert part["input"] is None
+    assert part["output"] == "sunny"

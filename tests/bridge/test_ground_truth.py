@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from agui_notebook.agui._tool_outcome import FAILED_CLOSEOUT
 from agui_notebook.bridge._assemble import ui_chunks_from_events, ui_message_dicts_from_events
 from tests.support.pydantic_ai_runs import (
     SCENARIOS,
@@ -82,7 +83,14 @@ def test_ui_messages_from_events_match_the_ai_sdk(
     run = next(r for r in runs if r.name == name)
     messages = ui_message_dicts_from_events(run.agui_events)
     assert [m["role"] for m in messages] == ["assistant"]
-    assert comparable_parts(messages[0]) == comparable_parts(reference[name]["theirs"]["message"])
+    theirs = comparable_parts(reference[name]["theirs"]["message"])
+    run_error = next((e["message"] for e in run.agui_events if e["type"] == "RUN_ERROR"), None)
+    for part in theirs:
+        if part.get("errorText") == FAILED_CLOSEOUT:
+            # One deliberate difference: pydantic-ai closes every open call of a failed run with one text; its
+            # RUN_ERROR says which failed, and the engine (live and offline alike, as tool_calls_df) shows it.
+            part["errorText"] = run_error
+    assert comparable_parts(messages[0]) == theirs
 
 
 @pytest.mark.node
