@@ -7,7 +7,8 @@ An agent may be
   lowercase ``type`` such as ``"text-delta"``) or plain ``str`` text deltas;
 - any object with a ``run(run_input)`` method that does the same (``ag_ui_langgraph.LangGraphAgent``,
   :class:`~agui_notebook.chat._http.HttpAgent`);
-- a pydantic-ai ``Agent``, run through pydantic-ai's own AG-UI adapter.
+- a pydantic-ai ``Agent``, run through pydantic-ai's own AG-UI adapter (its RUN_ERROR says what was raised:
+  ``code`` the exception's type, ``rawEvent`` its type and traceback, ``RUN_ERROR_DETAILS``).
 
 :func:`aiter_agent_items` drives the stream: async agents run on the caller's event loop; any other agent is
 called, and its sync stream iterated, in a worker thread that checks a stop flag between items and is stopped
@@ -23,6 +24,7 @@ import functools
 import inspect
 import threading
 import time
+import traceback
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable
 from typing import Any
 
@@ -30,6 +32,8 @@ from agui_notebook._errors import AgentError, OptionalDependencyError
 from agui_notebook.chat._context import context_instructions
 
 __all__ = [
+    "MAX_DETAILS_CHARS",
+    "RUN_ERROR_DETAILS",
     "AgentError",
     "AgentStopped",
     "aiter_agent_items",
@@ -37,10 +41,46 @@ __all__ = [
     "check_agent",
     "describe_agent",
     "is_pydantic_ai_agent",
+    "reported_traceback",
     "runs_on_the_loop",
+    "traceback_text",
 ]
 
 _DONE = object()
+
+MAX_DETAILS_CHARS = 20_000
+"""A traceback shown in the details view keeps its last this many characters."""
+
+RUN_ERROR_DETAILS = "traceback"
+"""The key of a RUN_ERROR's ``rawEvent`` that holds the traceback of what failed (with ``"exception"``, its type's
+name): what a pydantic-ai agent run in the kernel sends, its adapter sending only ``str(error)``, and what the chat
+shows as the failed run's details from any agent that sends it."""
+
+
+def traceback_text(exc: BaseException) -> str:
+    """The traceback of ``exc`` as Python prints it (its end, when it is long).
+
+    >>> try:
+    ...     raise ValueError("database unreachable")
+    ... except ValueError as exc:
+    ...     traceback_text(exc).splitlines()[-1]
+    'ValueError: database unreachable'
+    """
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return text if len(text) <= MAX_DETAILS_CHARS else "…" + text[-MAX_DETAILS_CHARS:]
+
+
+def reported_traceback(event: Any) -> str:
+    """The traceback a RUN_ERROR (wire dict) carries in its ``rawEvent`` (``RUN_ERROR_DETAILS``), or ``""``.
+
+    >>> reported_traceback({"type": "RUN_ERROR", "message": "x", "rawEvent": {"traceback": "Traceback ..."}})
+    'Traceback ...'
+    """
+    raw = event.get("rawEvent") if type(event) is dict else None
+    text = raw.get(RUN_ERROR_DETAILS) if type(raw) is dict else None
+    if type(text) is not str:
+        return ""
+    return text if len(text) <= MAX_DETAILS_CHARS else "…" + text[-MAX_DETAILS_CHARS:]
 
 
 def is_pydantic_ai_agent(agent: Any) -> bool:
@@ -73,7 +113,38 @@ def _pydantic_ai_stream(agent: Any, run_input: Any) -> AsyncIterable[Any]:
             f"running a pydantic-ai Agent needs its AG-UI adapter ({exc}): pip install 'agui-notebook[pydantic-ai]'"
         ) from None
     instructions = context_instructions(run_input.context)
-    return AGUIAdapter(agent=agent, run_input=run_input).run_stream(instructions=instructions)
+    adapter = _error_details_adapter(AGUIAdapter)(agent=agent, run_input=run_input)
+    return adapter.run_stream(instructions=instructions)
+
+
+@functools.cache
+def _error_details_adapter(base: type[Any]) -> type[Any]:
+    """pydantic-ai's AG-UI adapter whose RUN_ERROR says what was raised (``RUN_ERROR_DETAILS``): the adapter sends
+    ``str(error)`` only, so a tool's ``ValueError("database unreachable")`` would show neither its type nor where
+    it was raised. The message stays the adapter's (the failed tool's card shows it, as over HTTP)."""
+    from ag_ui.core import EventType
+
+    class ErrorDetailsAdapter(base):  # type: ignore[misc]
+        def build_event_stream(self) -> Any:
+            stream = super().build_event_stream()
+            on_error = stream.on_error
+
+            async def with_details(error: Exception) -> AsyncIterator[Any]:
+                async for event in on_error(error):
+                    if getattr(event, "type", None) == EventType.RUN_ERROR:
+                        raw = {"exception": type(error).__name__, RUN_ERROR_DETAILS: traceback_text(error)}
+                        update: dict[str, Any] = {"raw_event": raw}
+                        if not getattr(event, "code", None):
+                            update["code"] = type(error).__name__
+                        event = event.model_copy(update=update)
+                    yield event
+
+            # The stream's hook (``UIEventStream.on_error``), replaced on this one stream: its fields stay
+            # pydantic-ai's own.
+            stream.on_error = with_details
+            return stream
+
+    return ErrorDetailsAdapter
 
 
 def check_agent(agent: Any) -> None:

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import threading
 import time
-import traceback
 import uuid
 from collections.abc import AsyncGenerator, Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from agui_notebook._errors import AgentRunError, JsonValueError, ToolLoopError
 from agui_notebook._types import JSON
 from agui_notebook.agui._intake import to_wire_event
 from agui_notebook.bridge._conversation import RunOutcome, RunStreamError, ended_as
-from agui_notebook.chat._agents import aiter_agent_items
+from agui_notebook.chat._agents import aiter_agent_items, traceback_text
 from agui_notebook.chat._frontend_tools import APPROVAL_PREFIX, STOPPED, FrontendTools, ToolCall, run_tool
 from agui_notebook.chat._interrupts import interrupt_resume_entries
 from agui_notebook.chat._listeners import Listeners
@@ -48,9 +47,6 @@ YIELD_SECONDS = 0.02
 
 MAX_WARNINGS = 20
 """Warnings shown per run (the count of the rest is the last line)."""
-
-MAX_DETAILS_CHARS = 20_000
-"""The traceback shown in the details view keeps its last this many characters."""
 
 
 def model_wire(model: BaseModel) -> Any:
@@ -80,10 +76,7 @@ def _describe(exc: BaseException) -> str:
 
 def _details(exc: BaseException | None) -> str:
     """The traceback of ``exc`` for the details view (its end, when it is long)."""
-    if exc is None:
-        return ""
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return text if len(text) <= MAX_DETAILS_CHARS else "…" + text[-MAX_DETAILS_CHARS:]
+    return "" if exc is None else traceback_text(exc)
 
 
 @dataclass
@@ -178,10 +171,11 @@ class TurnRunner:
         self.status.warnings.extend(texts)
         self.views.warnings_changed()
 
-    def finish(self, error: str, failure: BaseException | None) -> None:
-        """End a run in the chat: status, error, traceback and exception in one step."""
+    def finish(self, error: str, failure: BaseException | None, details: str = "") -> None:
+        """End a run in the chat: status, error, traceback (``failure``'s, else ``details``) and exception in one
+        step."""
         self.status.exception = failure
-        self.status.details = _details(failure) if error else ""
+        self.status.details = (_details(failure) or details) if error else ""
         self.set_status("error" if error else "ready", error)
 
     def _changed(self, change: ThreadChange) -> None:
@@ -297,7 +291,7 @@ class TurnRunner:
             outcome, error = ended.run_outcome, ended.error
             if len(ended.warnings) > len(given):
                 self.warn(*ended.warnings[len(given) :])
-        self.finish(error if outcome == "error" else "", failure)
+        self.finish(error if outcome == "error" else "", failure, ended.details if ended is not None else "")
         if outcome == "error" and failure is None:  # the agent itself said the run failed
             self.status.exception = AgentRunError(error, code=ended.code if ended is not None else None)
         if interrupt is not None:

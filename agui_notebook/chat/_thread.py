@@ -33,6 +33,7 @@ from agui_notebook._errors import MessageNotFoundError
 from agui_notebook._types import JSON
 from agui_notebook.bridge._conversation import ConversationReducer, RunOutcome
 from agui_notebook.bridge._messages import to_agui_messages_wire
+from agui_notebook.chat._agents import reported_traceback
 from agui_notebook.chat._branches import PREVIEW_CHARS, MessageTree
 from agui_notebook.chat._feedback import agui_message_ids, feedback_entry, iso_utc, with_feedback
 from agui_notebook.chat._frontend_tools import cancel_waiting_approvals
@@ -348,7 +349,8 @@ class ChatThread:
         changes += show_interrupts(self.conversation.messages)
         self._changed(changes)
         ended = self._run_end(outcome, error, code, stopped=stopped, terminal=terminal)
-        ended.details = details if ended.outcome == "error" else ""
+        if ended.outcome != "error" or details:  # else the traceback the agent reported, if it sent one
+            ended.details = details if ended.outcome == "error" else ""
         ended.warnings = [*warnings, UNTERMINATED] if unterminated else list(warnings)
         messages = self.conversation.messages
         changed = self._run_changed
@@ -381,7 +383,8 @@ class ChatThread:
             # The agent reported the failure (RUN_ERROR, an error chunk), or its stream could not be closed.
             said = "; ".join(e for e in last.errors if e) or "the agent reported an error"
             given = terminal.get("code") if terminal is not None and terminal["type"] == "RUN_ERROR" else None
-            return RunEnd("error", said, given if type(given) is str and given else None)
+            code = given if type(given) is str and given else None
+            return RunEnd("error", said, code, details=reported_traceback(terminal))
         if outcome == "success" and last is not None and last.interrupted:
             return RunEnd("interrupt")
         return RunEnd(outcome, error if outcome == "error" else "", code if outcome == "error" else None)
