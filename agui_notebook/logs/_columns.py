@@ -296,7 +296,8 @@ RUN_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "input_tokens",
-        "`inputTokens` summed over RUN_FINISHED/RUN_ERROR `usage`; NA when not reported",
+        "`inputTokens` summed over RUN_FINISHED/RUN_ERROR `usage`, else over the producer's own usage events"
+        " (`usage_source`); NA when not reported",
         dtype="Int64",
         unit="tokens",
         compute=lambda r: pd.array(r.usage["input_tokens"], dtype="Int64"),
@@ -328,6 +329,14 @@ RUN_COLUMNS: tuple[Column, ...] = (
         dtype="Int64",
         unit="tokens",
         compute=lambda r: pd.array(r.usage["total_tokens"], dtype="Int64"),
+    ),
+    Column(
+        "usage_source",
+        "where the token counts came from: `run_end` (RUN_FINISHED/RUN_ERROR `usage`, AG-UI's), `custom` (CUSTOM"
+        " `usage` events, one per model response: Microsoft Agent Framework), `raw` (RAW events whose `event` is"
+        " Agno's `ModelRequestCompleted`); a run's end with counts wins over the others; NaN without usage",
+        dtype="category",
+        compute=lambda r: r.usage_source,
     ),
     Column(
         "tpot_s",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, overload
+from typing import Any, Literal, NamedTuple, TypeAlias, overload
 
 import numpy as np
 import pandas as pd
@@ -37,7 +37,16 @@ from ._run_endings import run_endings, run_error_text
 from ._shared import event_frame
 from ._tool_calls import ToolCalls
 
-__all__ = ["PRICE_KEYS", "Prices", "checked_prices", "runs_df", "runs_table"]
+__all__ = [
+    "PRICE_KEYS",
+    "USAGE_CONVENTIONS",
+    "USAGE_SOURCES",
+    "Prices",
+    "UsageConvention",
+    "checked_prices",
+    "runs_df",
+    "runs_table",
+]
 
 PRICE_KEYS = ("input", "output", "cached_input")
 """What a model's entry in ``prices=`` gives, in US dollars per million tokens (``cached_input`` defaults to
@@ -50,6 +59,73 @@ _USAGE_KEYS = {
     "cached_input_tokens": "cachedInputTokens",
     "total_tokens": "totalTokens",
 }
+"""AG-UI's ``usage`` entry keys (on RUN_FINISHED / RUN_ERROR), by the column each is summed into."""
+
+
+class UsageConvention(NamedTuple):
+    """How a producer that sends no ``usage`` on its run's end reports token counts: in events of its own, one
+    per model request, summed per run."""
+
+    source: str
+    """The run's ``usage_source`` when its counts come from these events."""
+    event_type: str
+    """The AG-UI type of the events (CUSTOM, RAW)."""
+    names: frozenset[str]
+    """The CUSTOM event's ``name``, or the ``event`` of the RAW event's payload, that marks a usage event."""
+    payload: str
+    """The field of the event that holds the counts (and its ``name`` for a RAW one)."""
+    keys: dict[str, str]
+    """The producer's key for each token column it reports."""
+
+    def counted(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The object holding the counts when ``event`` is one of this convention's, else None."""
+        if event.get("type") != self.event_type:
+            return None
+        payload = event.get(self.payload)
+        if not isinstance(payload, dict):
+            return None
+        # A CUSTOM event is named beside its value; a RAW event's payload names itself.
+        name = payload.get("event") if self.event_type == "RAW" else event.get("name")
+        return payload if name in self.names else None
+
+
+USAGE_CONVENTIONS = (
+    # agent-framework-ag-ui 1.7.0 (_run_common._emit_usage): CustomEvent(name="usage", value=usage_details),
+    # one per model response; usage_details is agent-framework-core 1.26.0's UsageDetails.
+    UsageConvention(
+        source="custom",
+        event_type="CUSTOM",
+        names=frozenset({"usage"}),
+        payload="value",
+        keys={
+            "input_tokens": "input_token_count",
+            "output_tokens": "output_token_count",
+            "reasoning_tokens": "reasoning_output_token_count",
+            "cached_input_tokens": "cache_read_input_token_count",
+            "total_tokens": "total_token_count",
+        },
+    ),
+    # agno 3.1.10 (os/interfaces/agui/handlers.on_unknown_event): RawEvent(event=chunk.to_dict(), source="agno")
+    # for every run event the interface does not map, ModelRequestCompleted (TeamModelRequestCompleted for a
+    # team's leader) among them: one per model request, with its model and counts (agno/run/agent.py).
+    UsageConvention(
+        source="raw",
+        event_type="RAW",
+        names=frozenset({"ModelRequestCompleted", "TeamModelRequestCompleted"}),
+        payload="event",
+        keys={
+            "input_tokens": "input_tokens",
+            "output_tokens": "output_tokens",
+            "reasoning_tokens": "reasoning_tokens",
+            "cached_input_tokens": "cache_read_tokens",
+            "total_tokens": "total_tokens",
+        },
+    ),
+)
+"""The producers' own usage events, each convention written once: read for a run whose end reports no counts."""
+
+USAGE_SOURCES = ("run_end", *(convention.source for convention in USAGE_CONVENTIONS))
+"""The categories of ``runs_df``'s ``usage_source``, in order."""
 
 
 def _status(event: Any, row: int, odd: OddValues) -> str:
@@ -100,24 +176,54 @@ def _usage(
         if not isinstance(entry, dict):
             odd.add(row, "usage", odd_problem(where, entry))
             continue
-        counts: dict[str, int] = {}
-        model = entry.get("model")
+        keys = {column: key if key in entry else column for column, key in _USAGE_KEYS.items()}
+        counts = _counts(entry, keys, where, row, odd, totals)
         if priced is not None:
-            priced.append((model if isinstance(model, str) and model else None, counts))
-        for column, key in _USAGE_KEYS.items():
-            name = key if key in entry else column
-            value = entry.get(name)
-            if value is None:
-                continue
-            count = _token_count(value, f"{where}.{name}")
-            if isinstance(count, str):
-                odd.add(row, "usage", count)
-            elif totals.get(column, 0) + count >= _MAX_COUNT:
-                odd.add(row, "usage", f"{where}.{name} sums beyond a 64-bit count (read as none)")
-            else:
-                totals[column] = totals.get(column, 0) + count
-                counts[column] = count
+            priced.append((_model_of(entry), counts))
     return totals
+
+
+def _counts(
+    entry: dict[str, Any], keys: dict[str, str], where: str, row: int, odd: OddValues, totals: dict[str, Any]
+) -> dict[str, int]:
+    """The token counts of one usage entry (``keys``: the entry's key for each column), added to ``totals``; a
+    value that is no count is reported in ``odd`` under ``where``."""
+    counts: dict[str, int] = {}
+    for column, name in keys.items():
+        value = entry.get(name)
+        if value is None:
+            continue
+        count = _token_count(value, f"{where}.{name}")
+        if isinstance(count, str):
+            odd.add(row, "usage", count)
+        elif totals.get(column, 0) + count >= _MAX_COUNT:
+            odd.add(row, "usage", f"{where}.{name} sums beyond a 64-bit count (read as none)")
+        else:
+            totals[column] = totals.get(column, 0) + count
+            counts[column] = count
+    return counts
+
+
+def _convention_usage(
+    ev: EventFrame, wanted: np.ndarray, entries: list[list[tuple[Any, dict[str, int]]]]
+) -> dict[int, tuple[str, dict[str, Any]]]:
+    """Per run of ``wanted`` (runs whose end reports no token counts): the counts its producer's usage events
+    (``USAGE_CONVENTIONS``) sum to, and the source of the first one; each event's counts go to ``entries``."""
+    types = frozenset(convention.event_type for convention in USAGE_CONVENTIONS)
+    rows = np.flatnonzero(ev.mask(types) & (ev.run >= 0))
+    rows = rows[wanted[ev.run[rows]]]
+    found: dict[int, tuple[str, dict[str, Any]]] = {}
+    for row, event in zip(rows.tolist(), ev.decode(rows), strict=True):
+        for convention in USAGE_CONVENTIONS if isinstance(event, dict) else ():
+            counted = convention.counted(event)
+            if counted is None:
+                continue
+            run = int(ev.run[row])
+            totals = found.setdefault(run, (convention.source, {}))[1]
+            counts = _counts(counted, convention.keys, convention.payload, row, ev.odd, totals)
+            entries[run].append((_model_of(counted), counts))
+            break
+    return found
 
 
 def _requested_model(event: Any) -> str | None:
@@ -376,6 +482,7 @@ class _RunParts:
     tool_counts: np.ndarray
     tool_time: np.ndarray
     usage: dict[str, list[Any]]
+    usage_source: pd.Categorical
     output_tokens: Any
     tpot: np.ndarray
     costs: np.ndarray | None
@@ -415,12 +522,22 @@ def _run_parts(
     usage: dict[str, list[Any]] = {column: [pd.NA] * size for column in _USAGE_KEYS}
     entries: list[list[tuple[Any, dict[str, int]]]] = [[] for _ in range(size)]
     named: list[dict[str, None]] = [{} for _ in range(size)]  # models the metadata names, in order
+    usage_source: list[Any] = [None] * size
+    without_usage = np.ones(size, dtype=bool)
     for run, event in zip(np.flatnonzero(last >= 0).tolist(), endings, strict=True):
         row = int(last[run])
         status[run] = _status(event, row, ev.odd)
         if status[run] == "error":
             error[run] = run_error_text(event, row, ev.odd)
-        for column, value in _usage(event, row, ev.odd, entries[run]).items():
+        totals = _usage(event, row, ev.odd, entries[run])
+        if totals:
+            without_usage[run] = False
+            usage_source[run] = "run_end"
+            for column, value in totals.items():
+                usage[column][run] = value
+    for run, (source, totals) in _convention_usage(ev, without_usage, entries).items():
+        usage_source[run] = source if totals else None
+        for column, value in totals.items():
             usage[column][run] = value
     parents: list[Any] = [None] * size
     for run, event in zip(
@@ -501,6 +618,7 @@ def _run_parts(
         tool_counts=group_count(calls.run, size),
         tool_time=_tool_time(calls, size),
         usage=usage,
+        usage_source=pd.Categorical(usage_source, categories=list(USAGE_SOURCES)),
         output_tokens=output_tokens,
         tpot=tpot,
         costs=costs,

@@ -171,3 +171,73 @@ def test_the_ai_sdk_message_metadata_names_the_model() -> None:
         {"type": "finish"},
     ]
     assert values(runs_df(chunks)["model"]) == ["gpt-x", "gpt-y"]
+
+
+def test_usage_in_microsoft_agent_frameworks_custom_events() -> None:
+    """agent-framework-ag-ui 1.7.0 sends no usage on RUN_FINISHED: a CUSTOM ``usage`` event per model response,
+    its value agent-framework-core 1.26.0's UsageDetails (``_run_common._emit_usage``)."""
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(10, "TOOL_CALL_START", toolCallId="c", toolCallName="get_weather", parentMessageId="m1"),
+        at(11, "TOOL_CALL_ARGS", toolCallId="c", delta='{"city":"Paris"}'),
+        at(12, "TOOL_CALL_END", toolCallId="c"),
+        at(13, "CUSTOM", name="usage", value={"input_token_count": 52, "output_token_count": 17,
+                                               "total_token_count": 69}),
+        at(20, "TOOL_CALL_RESULT", toolCallId="c", messageId="tr", content="sunny", role="tool"),
+        at(30, "TEXT_MESSAGE_START", messageId="m2", role="assistant"),
+        at(31, "TEXT_MESSAGE_CONTENT", messageId="m2", delta="It is sunny."),
+        at(32, "TEXT_MESSAGE_END", messageId="m2"),
+        at(33, "CUSTOM", name="usage", value={"input_token_count": 80, "output_token_count": 6,
+                                               "total_token_count": 86, "cache_read_input_token_count": 64,
+                                               "reasoning_output_token_count": 2}),
+        at(40, "RUN_FINISHED", threadId="t", runId="r"),
+        # A run whose end reports usage keeps it: the producer's events are not added to it.
+        at(50, "RUN_STARTED", threadId="t", runId="s"),
+        at(51, "CUSTOM", name="usage", value={"input_token_count": 1, "output_token_count": 1}),
+        at(52, "RUN_FINISHED", threadId="t", runId="s", usage=[{"inputTokens": 7, "outputTokens": 3}]),
+        # A CUSTOM event of another name is no usage.
+        at(60, "RUN_STARTED", threadId="t", runId="u"),
+        at(61, "CUSTOM", name="oauth_consent_request", value={"input_token_count": 5}),
+        at(62, "RUN_FINISHED", threadId="t", runId="u"),
+    ]  # fmt: skip
+    runs = runs_df(events)
+    assert values(runs["input_tokens"]) == [132, 7, None]
+    assert values(runs["output_tokens"]) == [23, 3, None]
+    assert values(runs["total_tokens"]) == [155, None, None]
+    assert values(runs["cached_input_tokens"]) == [64, None, None]
+    assert values(runs["reasoning_tokens"]) == [2, None, None]
+    assert values(runs["usage_source"]) == ["custom", "run_end", None]
+    assert list(runs["usage_source"].cat.categories) == ["run_end", "custom", "raw"]
+
+
+def test_usage_in_agnos_raw_model_request_events() -> None:
+    """agno 3.1.10's AG-UI interface sends each run event it does not map as RAW (``on_unknown_event``):
+    ``ModelRequestCompleted`` carries the request's model and counts (agno/run/agent.py)."""
+
+    def raw(name: str, **fields: object) -> dict[str, object]:
+        payload = {"created_at": 1_700_000_000, "event": name, "agent_id": "a1", "agent_name": "Helper",
+                   "run_id": "agno-run", "session_id": "t", "nested_depth": 0, **fields}  # fmt: skip
+        return {"event": payload, "source": "agno"}
+
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(1, "RAW", **raw("ModelRequestStarted", model="gpt-4o-mini", model_provider="OpenAI")),
+        at(5, "RAW", **raw("ModelRequestCompleted", model="gpt-4o-mini", model_provider="OpenAI",
+                           input_tokens=1_000, output_tokens=200, total_tokens=1_200, reasoning_tokens=0,
+                           cache_read_tokens=400, time_to_first_token=0.2)),
+        at(6, "RAW", **raw("TeamModelRequestCompleted", model="gpt-4o-mini", input_tokens=500,
+                           output_tokens=50, total_tokens=550)),
+        at(9, "RUN_FINISHED", threadId="t", runId="r"),
+        at(10, "RUN_STARTED", threadId="t", runId="bad"),
+        at(11, "RAW", **raw("ModelRequestCompleted", input_tokens="many")),
+        at(12, "RUN_FINISHED", threadId="t", runId="bad"),
+    ]  # fmt: skip
+    with pytest.warns(UserWarning, match="event.input_tokens"):
+        runs = runs_df(events, prices={"gpt-4o-mini": {"input": 1.0, "output": 4.0, "cached_input": 0.5}})
+    assert values(runs["input_tokens"]) == [1_500, None]
+    assert values(runs["output_tokens"]) == [250, None]
+    assert values(runs["total_tokens"]) == [1_750, None]
+    assert values(runs["cached_input_tokens"]) == [400, None]
+    assert values(runs["usage_source"]) == ["raw", None]  # counts that are none are no usage
+    assert values(runs["model"]) == ["gpt-4o-mini", None]
+    assert runs["cost_usd"].iloc[0] == pytest.approx((1_100 * 1.0 + 400 * 0.5 + 250 * 4.0) / 1e6)
