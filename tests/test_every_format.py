@@ -1,0 +1,439 @@
+"""Every reader reads every format the package writes or reads (issue 31, item 2).
+
+Two streams are written in every format: a stream of two runs (reasoning, a tool call with its result, text; a
+second run whose event carries a field AG-UI does not define, a ``verify_events`` warning), and a chat's log (two
+turns of ``Chat(agent, store=path)`` with a generator agent, the chat's own records among the agent's events).
+Every public function that takes events runs over every format, and its result must equal its result on the
+stream's recorder records given as a list of dicts.
+
+The formats: recorder JSONL as the recorder writes it (a path, bytes, an open binary file, gzip-compressed, a
+folder holding it, the records as a list of dicts; for the chat, its own log and the ``Chat`` itself), and the
+stream without receive times: a list of event dicts, a list of ``ag_ui.core`` models, bare JSONL text, an open
+text file of it, SSE as an AG-UI server sends it (``ag_ui.encoder.EventEncoder``) as text and as bytes. A chat's
+log is a recorder log, so its bare forms are those of the first stream.
+
+The recorder is given a clock that reads each event's ``timestamp`` (``record()`` is
+``EventRecorder(path, keep=False).wrap(stream)`` with the wall clock): the tables time a run by its receive times
+when it has them and by its timestamps otherwise, so the formats without receive times give the same times.
+What legitimately differs by format is dropped before comparing, each named with its reason (``SOURCE_COLUMNS``,
+``LINE_COLUMNS``). ``parts_df`` is not here: it takes UIMessages, not events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from ag_ui.core import Event, RunAgentInput
+from ag_ui.encoder import EventEncoder
+from pydantic import TypeAdapter
+
+from agui_notebook import (
+    Chat,
+    EventParseError,
+    InputTypeError,
+    SourceFolderError,
+    apply_events,
+    diff_runs,
+    evals,
+    expect,
+    fork,
+    inspect_run,
+    load_events,
+    logs,
+    parse_events,
+    ui_messages_from_events,
+    verify_events,
+)
+from agui_notebook.inspection._source import inspected_run
+from agui_notebook.logs import EventRecorder
+
+T0 = 1_765_000_000_000
+"""The first event's timestamp (ms); each next event 100 ms later."""
+
+STREAM = [
+    {"type": "RUN_STARTED", "threadId": "thread-1", "runId": "r1"},
+    {"type": "REASONING_START", "messageId": "think-1"},
+    {"type": "REASONING_MESSAGE_START", "messageId": "think-1", "role": "reasoning"},
+    {"type": "REASONING_MESSAGE_CONTENT", "messageId": "think-1", "delta": "Look it up."},
+    {"type": "REASONING_MESSAGE_END", "messageId": "think-1"},
+    {"type": "REASONING_END", "messageId": "think-1"},
+    {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather", "parentMessageId": "m1"},
+    {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"city": '},
+    {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '"Paris"}'},
+    {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+    {"type": "TOOL_CALL_RESULT", "messageId": "result-1", "toolCallId": "c1", "content": "sunny"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "m2", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "It is "},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m2", "delta": "sunny."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "m2"},
+    {"type": "RUN_FINISHED", "threadId": "thread-1", "runId": "r1"},
+    {"type": "RUN_STARTED", "threadId": "thread-1", "runId": "r2"},
+    {"type": "TEXT_MESSAGE_START", "messageId": "m3", "role": "assistant"},
+    {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m3", "delta": "Still sunny."},
+    {"type": "TEXT_MESSAGE_END", "messageId": "m3", "note": "not an AG-UI field"},
+    {"type": "RUN_FINISHED", "threadId": "thread-1", "runId": "r2"},
+]
+STREAM = [{**event, "timestamp": T0 + 100 * i} for i, event in enumerate(STREAM)]
+
+SOURCE_COLUMNS = ("source",)
+"""Dropped from every table: the source's name (a path names its file, text is ``<text>``, a list ``<events>``)."""
+LINE_COLUMNS = ("line",)
+"""Dropped for SSE: the line an event starts on in its text (SSE takes two lines an event, JSONL one)."""
+
+
+def weather_agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+    """The chat's agent: a tool call with its result and an answer in the first turn, an answer in the next."""
+    turn = sum(message.role == "user" for message in run_input.messages)
+    thread, run = run_input.thread_id, run_input.run_id
+    yield {"type": "RUN_STARTED", "threadId": thread, "runId": run}
+    if turn == 1:
+        yield {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "c1",
+            "toolCallName": "get_weather",
+            "parentMessageId": "m1",
+        }
+        yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '{"city": "Paris"}'}
+        yield {"type": "TOOL_CALL_END", "toolCallId": "c1"}
+        yield {"type": "TOOL_CALL_RESULT", "messageId": "result-1", "toolCallId": "c1", "content": "sunny"}
+    yield {"type": "TEXT_MESSAGE_START", "messageId": f"a{turn}", "role": "assistant"}
+    yield {"type": "TEXT_MESSAGE_CONTENT", "messageId": f"a{turn}", "delta": f"Turn {turn}: sunny."}
+    yield {"type": "TEXT_MESSAGE_END", "messageId": f"a{turn}"}
+    yield {"type": "RUN_FINISHED", "threadId": thread, "runId": run}
+
+
+# -- the streams and their formats -----------------------------------------------------------------------------
+
+
+@dataclass
+class Written:
+    """One stream as written: its recorder records (the baseline), the recorder log, and what else holds it."""
+
+    records: list[dict[str, Any]]
+    log: Path
+    chat: Chat | None = None
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [record["event"] for record in self.records]
+
+
+def _recorded_stream(folder: Path) -> Written:
+    times = [event["timestamp"] * 1_000_000 for event in STREAM]
+    calls = iter(range(len(times) + 1))
+
+    def clock() -> int:  # each event's timestamp; the recorder reads the clock once more as the stream ends
+        return times[min(next(calls), len(times) - 1)]
+
+    log = folder / "run.jsonl"
+    recorder = EventRecorder(log, keep=False, clock=clock)
+    assert list(recorder.wrap(iter(STREAM))) == STREAM
+    recorder.close()
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["event"] for r in records] == STREAM and records[3]["received_ns"] == (T0 + 300) * 1_000_000
+    return Written(records, log)
+
+
+def _chat_log(folder: Path) -> Written:
+    async def two_turns() -> Chat:
+        chat = Chat(weather_agent, store=folder / "chat.jsonl", thread_id="thread-1")
+        assert await chat.send_message("Weather in Paris?") == "success"
+        assert await chat.send_message("And tomorrow?") == "success"
+        return chat
+
+    chat = asyncio.run(two_turns())
+    chat.close()
+    records = [json.loads(line) for line in chat.store.read_text().splitlines()]  # type: ignore[union-attr]
+    assert records == chat.events
+    return Written(records, folder / "chat.jsonl", chat)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Written]:
+    stream_folder, chat_folder = tmp_path_factory.mktemp("stream"), tmp_path_factory.mktemp("chat")
+    return {"stream": _recorded_stream(stream_folder), "chat": _chat_log(chat_folder)}
+
+
+def _beside(log: Path, name: str, data: bytes | str) -> Path:
+    path = log.parent / name
+    if isinstance(data, bytes):
+        path.write_bytes(data)
+    else:
+        path.write_text(data)
+    return path
+
+
+def _folder_holding(log: Path) -> Path:
+    folder = log.parent / "logs"
+    folder.mkdir(exist_ok=True)
+    shutil.copy(log, folder / log.name)
+    return folder
+
+
+def _sse(events: list[dict[str, Any]]) -> str:
+    encoder = EventEncoder()
+    return "".join(encoder.encode(model) for model in _models(events))
+
+
+def _models(events: list[dict[str, Any]]) -> list[Any]:
+    adapter = TypeAdapter(Event)
+    return [adapter.validate_python(event) for event in events]
+
+
+def _bare_jsonl(events: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(event) + "\n" for event in events)
+
+
+# Each format: (name, the source made from the written stream, or an opener called afresh for every use).
+Format = tuple[str, Callable[[Written], Any]]
+
+RECORDER_FORMATS: list[Format] = [
+    ("recorder records (list of dicts)", lambda w: w.records),
+    ("recorder log path", lambda w: w.log),
+    ("recorder log bytes", lambda w: w.log.read_bytes()),
+    ("recorder log, open binary file", lambda w: lambda: w.log.open("rb")),
+    (
+        "recorder log gzip path",
+        lambda w: _beside(w.log, w.log.name + ".gz", gzip.compress(w.log.read_bytes())),
+    ),
+    ("folder holding the log", lambda w: _folder_holding(w.log)),
+]
+BARE_FORMATS: list[Format] = [
+    ("event dicts", lambda w: w.events),
+    ("ag_ui.core models", lambda w: _models(w.events)),
+    ("bare JSONL text", lambda w: _bare_jsonl(w.events)),
+    (
+        "bare JSONL, open text file",
+        lambda w: lambda: _beside(w.log, "bare.jsonl", _bare_jsonl(w.events)).open(),
+    ),
+    ("SSE text", lambda w: _sse(w.events)),
+    ("SSE bytes", lambda w: _sse(w.events).encode()),
+]
+CHAT_FORMATS: list[Format] = [("the Chat", lambda w: w.chat)]
+
+CASES = [("stream", f) for f in RECORDER_FORMATS + BARE_FORMATS] + [
+    ("chat", f) for f in RECORDER_FORMATS + CHAT_FORMATS
+]
+
+
+def _fresh(source: Any, opened: ExitStack) -> Callable[[], Any]:
+    """The source again for every read: a file opened anew each time (a read leaves it at its end)."""
+    if callable(source) and not isinstance(source, (list, Chat)):
+        return lambda: opened.enter_context(source())
+    return lambda: source
+
+
+# -- the functions that take events, each with what its result is compared by -----------------------------------
+
+
+def _table(frame: pd.DataFrame, sse: bool) -> pd.DataFrame:
+    dropped = [c for c in (*SOURCE_COLUMNS, *(LINE_COLUMNS if sse else ())) if c in frame.columns]
+    return frame.drop(columns=dropped).reset_index(drop=True)
+
+
+def _problems(problems: list[Any]) -> list[tuple[Any, ...]]:
+    # A problem's source and line say where its event is (the file, the text's line): they differ by format.
+    return [(p.index, p.rule, p.severity, p.message, p.event_type) for p in problems]
+
+
+def _inspected(get: Callable[[], Any], sse: bool) -> Any:
+    run = inspected_run(get())  # what the inspector is made of, then the inspector
+    inspector = inspect_run(get())
+    return (
+        _table(run.frame, sse),
+        run.events,
+        run.start,
+        run.label,
+        run.inputs,
+        inspector.events,
+        _problems(inspector.problems),
+        inspector.messages,
+        inspector.timeline,
+        inspector.title,
+    )
+
+
+def _expectation(source: Any) -> Any:
+    checked = expect(source).tool_called("get_weather", city="Paris").text_contains("sunny")
+    checked = checked.no_tool_errors().verify()
+    return checked.run.events, checked.run.label
+
+
+def _answer_chars(run) -> int:  # type: ignore[no-untyped-def]
+    """Characters of the run's answer."""
+    return len(run.text)
+
+
+def _scores(source: Any, sse: bool) -> pd.DataFrame:
+    scorers = (evals.tool_called("get_weather"), evals.text_contains("sunny"), _answer_chars)
+    return _table(evals.score(source, *scorers), sse)
+
+
+def _thread(thread: Any) -> Any:
+    return thread.message_dicts, thread.state, thread.runs, thread.interrupt_dicts
+
+
+def _forked(written: Written, source: Any) -> Any:
+    # A stream recorded on the agent's side holds no user message: its question is given, as fork asks.
+    history = (
+        None if written.chat is not None else [{"id": "u1", "role": "user", "content": "Weather in Paris?"}]
+    )
+    return fork(source, history=history).model_dump(exclude={"run_id"})  # the run id is fresh every time
+
+
+def _no_changes(written: Written, source: Any) -> Any:
+    return diff_runs(written.records, source).table.to_dict("records")
+
+
+FUNCTIONS: dict[str, Callable[[Written, Callable[[], Any], bool], Any]] = {
+    "apply_events": lambda w, get, sse: _thread(apply_events(get())),
+    "verify_events": lambda w, get, sse: _problems(verify_events(get())),
+    "parse_events": lambda w, get, sse: [
+        m.model_dump(mode="json", by_alias=True) for m in parse_events(get())
+    ],
+    "ui_messages_from_events": lambda w, get, sse: [
+        m.model_dump(mode="json") for m in ui_messages_from_events(get())
+    ],
+    "load_events": lambda w, get, sse: _table(load_events(get()), sse),
+    "runs_df": lambda w, get, sse: _table(logs.runs_df(get()), sse),
+    "tool_calls_df": lambda w, get, sse: _table(logs.tool_calls_df(get()), sse),
+    "messages_df": lambda w, get, sse: _table(logs.messages_df(get()), sse),
+    "chunks_df": lambda w, get, sse: _table(logs.chunks_df(get()), sse),
+    "reasoning_df": lambda w, get, sse: _table(logs.reasoning_df(get()), sse),
+    "summarize": lambda w, get, sse: _table(logs.summarize(get()), sse),
+    "totals_df": lambda w, get, sse: _table(logs.totals_df(get()), sse),
+    "inspect_run": lambda w, get, sse: _inspected(get, sse),
+    "diff_runs": lambda w, get, sse: _no_changes(w, get()),
+    "fork": lambda w, get, sse: _forked(w, get()),
+    "expect": lambda w, get, sse: _expectation(get()),
+    "evals.score": lambda w, get, sse: _scores(get(), sse),
+}
+"""Every public function that takes events, by name: its result on a source, as it is compared (``sse``: the
+source is SSE text)."""
+
+STREAM_READERS = ("apply_events", "verify_events", "parse_events", "ui_messages_from_events")
+"""The functions that read one stream of events (not a folder of logs, not a chat: they document what they read)."""
+REFUSED = {
+    "folder holding the log": (SourceFolderError, "is a folder, not a file of events"),
+    "the Chat": (InputTypeError, "cannot read AG-UI events from Chat"),
+}
+"""The formats the stream readers refuse, with the documented error (``verify_events`` reports it as a problem)."""
+
+
+def _result(function: str, written: Written, fmt: Format) -> Any:
+    name, make = fmt
+    with ExitStack() as opened:
+        return FUNCTIONS[function](written, _fresh(make(written), opened), name.startswith("SSE"))
+
+
+_BASELINES: dict[tuple[str, str, bool], Any] = {}
+
+
+def _baseline(function: str, stream: str, written: Written, fmt: Format) -> Any:
+    """The function's result on the records as a list of dicts, with the columns ``fmt`` drops dropped."""
+    sse = fmt[0].startswith("SSE")
+    key = (function, stream, sse)
+    if key not in _BASELINES:
+        with ExitStack() as opened:
+            _BASELINES[key] = FUNCTIONS[function](written, _fresh(written.records, opened), sse)
+    return _BASELINES[key]
+
+
+def _equal(ours: Any, expected: Any, what: str) -> None:
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(ours, expected, obj=what)
+    elif isinstance(expected, tuple) and any(isinstance(item, pd.DataFrame) for item in expected):
+        assert len(ours) == len(expected)
+        for index, (mine, theirs) in enumerate(zip(ours, expected, strict=True)):
+            _equal(mine, theirs, f"{what}[{index}]")
+    else:
+        assert ours == expected, what
+
+
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+@pytest.mark.parametrize(
+    ("stream", "fmt"),
+    [c for c in CASES if c[1] is not RECORDER_FORMATS[0]],
+    ids=lambda v: v if isinstance(v, str) else v[0],
+)
+def test_every_format_gives_what_the_records_give(
+    written: dict[str, Written], stream: str, fmt: Format, function: str
+) -> None:
+    name = fmt[0]
+    if function in STREAM_READERS and name in REFUSED:
+        error, message = REFUSED[name]
+        if function == "verify_events":
+            [problem] = verify_events(_source(written[stream], fmt))
+            assert (problem.rule, problem.severity, problem.index) == ("unknown-format", "error", -1)
+            assert f"({error.__name__}: " in problem.message and message in problem.message
+        else:
+            with pytest.raises(error, match=message):
+                _result(function, written[stream], fmt)
+        return
+    expected = _baseline(function, stream, written[stream], fmt)
+    _equal(_result(function, written[stream], fmt), expected, f"{function} of {stream} as {name}")
+
+
+def _source(written: Written, fmt: Format) -> Any:
+    return fmt[1](written)
+
+
+def test_the_records_give_what_the_streams_hold(written: dict[str, Written]) -> None:
+    """The baselines are the streams' contents, not a reading that every format gets wrong alike."""
+    stream, chat = written["stream"], written["chat"]
+    assert apply_events(stream.records).message_dicts == [
+        {"id": "think-1", "role": "reasoning", "content": "Look it up."},
+        {
+            "id": "m1",
+            "role": "assistant",
+            "toolCalls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                }
+            ],
+        },
+        {"id": "result-1", "toolCallId": "c1", "role": "tool", "content": "sunny"},
+        {"id": "m2", "role": "assistant", "content": "It is sunny."},
+        {"id": "m3", "role": "assistant", "content": "Still sunny."},
+    ]
+    assert _problems(verify_events(stream.records)) == [
+        (19, "unknown-field", "warning", "unknown field(s) note", "TEXT_MESSAGE_END")
+    ]
+    runs = logs.runs_df(stream.records)
+    assert runs[["run_id", "status", "duration_s", "time_to_first_text_s", "tool_calls"]].values.tolist() == [
+        ["r1", "success", 1.5, 1.2, 1],
+        ["r2", "success", 0.4, 0.2, 0],
+    ]
+    assert logs.tool_calls_df(stream.records)[["tool_name", "status", "latency_s"]].values.tolist() == [
+        ["get_weather", "ok", 0.1]
+    ]
+    chat_messages = apply_events(chat.records).message_dicts
+    assert [
+        (m["role"], m.get("content")) for m in chat_messages if m["role"] != "assistant" or "content" in m
+    ] == [
+        ("tool", "sunny"),
+        ("assistant", "Turn 1: sunny."),
+        ("assistant", "Turn 2: sunny."),
+    ]
+    assert logs.runs_df(chat.records)["status"].tolist() == ["success", "success"]
+    assert diff_runs(stream.records, stream.records).table.empty
+
+
+def test_a_gzip_log_cut_short_is_an_error_naming_it(written: dict[str, Written]) -> None:
+    log = written["stream"].log
+    cut = _beside(log, "cut.jsonl.gz", gzip.compress(log.read_bytes())[:-20])
+    for read in (apply_events, parse_events, ui_messages_from_events):
+        with pytest.raises(EventParseError, match=rf"^{cut}: not readable gzip data \("):
+            read(cut)
