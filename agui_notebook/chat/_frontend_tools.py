@@ -61,6 +61,10 @@ STOPPED = "Stopped"
 """The error of a call whose function was running when ``stop()`` came."""
 
 
+_ANSWERED = frozenset({"output-available", "output-error", "output-denied"})
+"""The states of a tool part whose call has its answer."""
+
+
 @dataclass(frozen=True, eq=False, repr=False)
 class FrontendTool(ToolFunction):
     """A Python function offered to the agent as a frontend tool; ``approval`` makes the widget ask first."""
@@ -158,10 +162,18 @@ class FrontendTools:
 
     def open_calls(self, messages: list[dict[str, JSON]]) -> list[ToolCall]:
         """Calls of the functions in the current turn (after the last user message) the widget has to answer:
-        those left ``input-available``, and those whose approval the user answered."""
+        those left ``input-available``, and those whose approval the user answered. A call the run already
+        answered (a part of the same call id holds a result, an error or a denial: the agent took it for one of
+        its own tools, as LangGraph's prebuilt agent does with a tool it does not know) is not run again."""
         start = next(
             (i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "user"), 0
         )
+        answered = {
+            part.get("toolCallId")
+            for message in messages[start:]
+            for part in message.get("parts") or ()
+            if part.get("state") in _ANSWERED
+        }
         calls = []
         for message in messages[start:]:
             if message.get("role") != "assistant":
@@ -178,11 +190,17 @@ class FrontendTools:
                     else None
                 )
                 tool = self.functions.get(name) if type(name) is str else None
-                if tool is None or part.get("providerExecuted") or type(part.get("toolCallId")) is not str:
+                call_id = part.get("toolCallId")
+                if (
+                    tool is None
+                    or part.get("providerExecuted")
+                    or type(call_id) is not str
+                    or call_id in answered
+                ):
                     continue
                 state = part.get("state")
                 if state == "input-available" or (state == "approval-responded" and _ours(part)):
-                    calls.append(ToolCall(tool, part["toolCallId"], state, part))
+                    calls.append(ToolCall(tool, call_id, state, part))
         return calls
 
 
