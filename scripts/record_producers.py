@@ -36,8 +36,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `scripts.producers` and `tests.support` import from the repository root
 
-from scripts.producers._common import CAPTURES, FIXTURES, Capture, post_run, run_input, write_capture  # noqa: E402
-from scripts.producers._common import write_versions  # noqa: E402
+from scripts.producers._common import (  # noqa: E402
+    CAPTURES,
+    FIXTURES,
+    Capture,
+    post_run,
+    run_input,
+    write_capture,
+    write_versions,
+)
 from tests.support.scripted_model import ScriptedModel  # noqa: E402
 
 
@@ -77,23 +84,31 @@ def record(module: Any, capture: Capture) -> list[tuple[int, dict[str, Any]]]:
             received = post_run(url + getattr(module, "PATH", "/"), body)
             events.extend(received)
             # what a chat holds after the run: its input messages with the run's events applied
-            thread = apply_events([event for _, event in received], messages=body["messages"], state=body["state"])
-            history = [message if isinstance(message, dict) else message.model_dump(by_alias=True, exclude_none=True)
-                       for message in thread.messages]
+            thread = apply_events(
+                [event for _, event in received], messages=body["messages"], state=body["state"]
+            )
+            history = [
+                message if isinstance(message, dict) else message.model_dump(by_alias=True, exclude_none=True)
+                for message in thread.messages
+            ]
             state = thread.state if isinstance(thread.state, dict) else body["state"]
         print(f"  {capture.name}: {len(events)} events, {len(model.requests)} model requests")
     return events
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--framework", required=True, help="a module of scripts/producers/ (e.g. langgraph)")
     parser.add_argument("--capture", action="append", help="record only this capture (repeatable)")
     args = parser.parse_args()
     module = importlib.import_module(f"scripts.producers.{args.framework}")
     folder = FIXTURES / module.FRAMEWORK
     names = args.capture or list(module.CAPTURES)
-    outcome: dict[str, str] = {name: f"skipped: {why}" for name, why in getattr(module, "SKIPPED", {}).items()}
+    outcome: dict[str, str] = {
+        name: f"skipped: {why}" for name, why in getattr(module, "SKIPPED", {}).items()
+    }
     failed = False
     for name in names:
         try:

@@ -163,4 +163,6 @@ def write_versions(folder: Path, packages: tuple[str, ...], captures: dict[str, 
         "captures": captures,
     }
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "versions.json").write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (folder / "versions.json").write_text(
+        json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )

@@ -24,13 +24,13 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 
-from ag_ui_crewai import CopilotKitState, add_crewai_flow_fastapi_endpoint  # noqa: E402
-from ag_ui_crewai.sdk import copilotkit_emit_state, copilotkit_emit_tool_result, copilotkit_stream  # noqa: E402
-from crewai.flow.flow import Flow, start  # noqa: E402
-from fastapi import FastAPI  # noqa: E402
-from litellm import acompletion  # noqa: E402
+from ag_ui_crewai import CopilotKitState, add_crewai_flow_fastapi_endpoint
+from ag_ui_crewai.sdk import copilotkit_emit_state, copilotkit_emit_tool_result, copilotkit_stream
+from crewai.flow.flow import Flow, start
+from fastapi import FastAPI
+from litellm import acompletion
 
-from scripts.producers._common import Capture, weather_tool  # noqa: E402
+from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "crewai"
 PACKAGES = ("crewai", "ag-ui-crewai", "litellm", "ag-ui-protocol")

@@ -22,7 +22,12 @@ from llama_index.protocols.ag_ui.router import get_ag_ui_workflow_router
 from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "llamaindex"
-PACKAGES = ("llama-index-core", "llama-index-protocols-ag-ui", "llama-index-llms-openai-like", "ag-ui-protocol")
+PACKAGES = (
+    "llama-index-core",
+    "llama-index-protocols-ag-ui",
+    "llama-index-llms-openai-like",
+    "ag-ui-protocol",
+)
 PATH = "/run"
 CAPTURES = (
     "text",

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ag_ui.core import StateSnapshotEvent
 from openai import AsyncOpenAI
 from pydantic import BaseModel
-from ag_ui.core import StateSnapshotEvent
 from pydantic_ai import Agent, RunContext, ToolReturn
 from pydantic_ai.models.openai import OpenAIChatModel
 from pydantic_ai.providers.openai import OpenAIProvider
