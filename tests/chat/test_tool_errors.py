@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from ag_ui.core import RunAgentInput
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage
@@ -92,3 +93,41 @@ async def test_a_run_error_with_a_traceback_over_ag_ui_shows_it_as_the_details()
     assert await plain.send_message("How many orders?") == "error"
     assert (plain.error, plain.error_details) == ("database unreachable", "")
     assert isinstance(plain.exception, AgentRunError) and plain.exception.code is None
+
+
+PRODUCERS = Path(__file__).parent.parent / "fixtures" / "producers"
+
+# What each framework's own AG-UI integration sends when its tool raises ValueError("database unreachable"):
+# (the run's outcome, its error, its code); a framework that answers the call with an error result goes on.
+FAILING_TOOL = {
+    "adk": ("error", "database unreachable", "BACKGROUND_EXECUTION_ERROR"),
+    "crewai": (
+        "error",
+        "thread=thread-1 run=run-1: CrewAI flow failed; see server logs",
+        "AGUI_CREWAI_FLOW_ERROR_VALUEERROR",
+    ),
+    "langgraph": ("error", "database unreachable", None),
+    "pydantic_ai": ("error", "database unreachable", None),
+    "agent_framework": ("success", "", None),
+    "agno": ("success", "", None),
+    "langroid": ("success", "", None),
+    "llamaindex": ("success", "", None),
+    "strands": ("success", "", None),
+}
+
+
+@pytest.mark.parametrize("framework", sorted(FAILING_TOOL))
+async def test_a_failing_tool_over_ag_ui_keeps_what_the_framework_sent(framework: str) -> None:
+    """Over AG-UI no framework sends a traceback; the code those that send one give (ADK's, CrewAI's, which names
+    the exception's type) is the error's code, in the chat, the answer's metadata and the log."""
+    capture = PRODUCERS / framework / "failing_tool.jsonl"
+    chat = Chat(None, store=None)
+    outcome, error, code = FAILING_TOOL[framework]
+    assert await chat.play(capture) == outcome
+    assert (chat.error, chat.error_details) == (error, "")
+    end = _run_end(chat)
+    assert (end["outcome"], end.get("error", ""), end.get("code")) == (outcome, error, code)
+    if outcome == "error":
+        assert isinstance(chat.exception, AgentRunError) and chat.exception.code == code
+        reported = chat.messages[-1]["metadata"]["ag-ui"]["error"]
+        assert reported == {"message": error, **({"code": code} if code else {})}
