@@ -148,6 +148,7 @@ class UIMessageAssembler:
         self.chunks: list[dict[str, JSON]] = []
         """Every AI SDK chunk produced so far, in order (the assistant messages' chunk streams, interleaved)."""
         self._pushed = 0
+        self._snapshot_in_run = False  # a MESSAGES_SNAPSHOT changed the messages since the run started
 
     def push(self, event: Any) -> list[MessageChange]:
         """Apply one AG-UI event (wire dict or ``ag_ui.core`` model); returns the changes it made.
@@ -166,9 +167,13 @@ class UIMessageAssembler:
                     changes.extend(self._apply(self._translator.push(expanded)))
                 return changes
             run_message_id = self._translator.run_message_id
+            if kind == "RUN_STARTED":
+                self._snapshot_in_run = False
             changes = self._apply(self._translator.push(wire))
             if kind == "RUN_ERROR" and run_message_id is not None:
                 changes += self._blame_closed_calls(run_message_id, str(wire.get("message", "")))
+            elif kind == "RUN_FINISHED" and run_message_id is not None and self._snapshot_in_run:
+                changes += self._drop_if_empty(run_message_id, wire)
             return changes
         except Exception as exc:
             raise unprocessable_event(wire, exc, index=index) from exc
@@ -333,6 +338,29 @@ class UIMessageAssembler:
             else:
                 self._streams[message_id].index = index
         self._translator.after_snapshot(old, rebuilt, moved_on=moved_on)
+        self._snapshot_in_run = True
+        return changes
+
+    def _drop_if_empty(self, message_id: str, finished: dict[str, JSON]) -> list[MessageChange]:
+        """Remove the run's message if it shows nothing once the run is over: its snapshot put the run's output
+        in an earlier turn (``to_ui_messages`` joins consecutive assistant messages). A run that ended waiting
+        for the user (an interrupt) keeps its message, which holds the question."""
+        index = self._index.get(message_id)
+        outcome = finished.get("outcome")
+        if (
+            index is None
+            or any(p.get("type") != "step-start" for p in self.messages[index].get("parts") or ())
+            or (isinstance(outcome, dict) and outcome.get("type") == "interrupt")
+        ):
+            return []
+        del self.messages[index]
+        self._streams.pop(message_id, None)
+        self._index = {m["id"]: i for i, m in enumerate(self.messages)}
+        for stream_id, stream in self._streams.items():
+            stream.index = self._index[stream_id]
+        self._translator.forget(message_id, self.messages)
+        changes = [MessageChange("length", len(self.messages))]
+        changes.extend(MessageChange("message", i) for i in range(index, len(self.messages)))
         return changes
 
     def _blame_closed_calls(self, message_id: str, run_error: str) -> list[MessageChange]:

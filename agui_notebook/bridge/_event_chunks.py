@@ -244,6 +244,10 @@ class EventChunkTranslator:
                 call_id = part.get("toolCallId")
                 if not isinstance(call_id, str):
                     continue
+                if "parentMessageId" not in ((part.get("callProviderMetadata") or {}).get(AGUI_KEY) or {}):
+                    # As @ag-ui/client names the message of a call streamed without a parent (_on_tool_start).
+                    self._known.add(call_id)
+                    self._owner.setdefault(call_id, message["id"])
                 name = part.get("toolName", "") if part_type == "dynamic-tool" else part_type[5:]
                 state = part.get("state")
                 approval = part.get("approval") or {}
@@ -657,6 +661,11 @@ class EventChunkTranslator:
             self._owner[event["parentMessageId"]] = owner
             self._known.add(event["parentMessageId"])
             call.info["parentMessageId"] = event["parentMessageId"]
+        else:
+            # @ag-ui/client holds a call streamed without a parent as an assistant message named by the call's
+            # id, and a chat sends it back so: that message is this call, not history.
+            self._owner.setdefault(call_id, owner)
+            self._known.add(call_id)
         _with_metadata(call.info, event)
         if call.info:
             chunk["providerMetadata"] = {AGUI_KEY: dict(call.info)}
@@ -889,8 +898,19 @@ class EventChunkTranslator:
             if run.message_id in shown:
                 run.moved_from = run.message_id
             elif run.moved_from not in shown:
-                run.moved_from = None
+                # The run's message was joined to the turn before it: that turn holds the run's output now.
+                last = messages[-1] if messages else None
+                run.moved_from = last["id"] if last is not None and last.get("role") == "assistant" else None
             run.message_id = None
+
+    def forget(self, message_id: str, messages: list[dict[str, JSON]]) -> None:
+        """Forget UIMessage ``message_id``, removed from ``messages`` (a finished run's message that showed nothing)."""
+        self._owner = {k: v for k, v in self._owner.items() if v != message_id}
+        self._customs.pop(message_id, None)
+        if self._last_assistant_id == message_id:
+            self._last_assistant_id = next(
+                (m["id"] for m in reversed(messages) if m.get("role") == "assistant"), None
+            )
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
         if is_chat_record(event):

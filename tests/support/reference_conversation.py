@@ -55,7 +55,11 @@ def conversation_shape(messages: list[Any]) -> list[dict[str, Any]]:
     """
     shape: list[dict[str, Any]] = []
     for raw in messages:
-        message = raw.model_dump(by_alias=True, exclude_none=True) if hasattr(raw, "model_dump") else raw
+        message = (
+            raw.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            if hasattr(raw, "model_dump")
+            else raw
+        )
         if message.get("role") == "assistant" and _is_error_only(message):
             continue
         parts = [_comparable_part(p) for p in message.get("parts") or () if p.get("type") != "step-start"]
@@ -73,7 +77,11 @@ def empty_messages(messages: list[Any]) -> list[str]:
     """The ids of assistant UIMessages that show nothing (no part but step starts, and no error)."""
     empty = []
     for raw in messages:
-        message = raw.model_dump(by_alias=True, exclude_none=True) if hasattr(raw, "model_dump") else raw
+        message = (
+            raw.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            if hasattr(raw, "model_dump")
+            else raw
+        )
         if message.get("role") != "assistant" or _is_error_only(message):
             continue
         if all(p.get("type") == "step-start" for p in message.get("parts") or ()):
