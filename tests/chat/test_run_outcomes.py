@@ -99,7 +99,16 @@ CASES = {
         [],
         {"outcome": {"type": "cancelled"}},
     ),
-    "stopped": Case(_Waits(), "cancelled", {"outcome": "stopped"}, "ready", "", [], {}, stop=True),
+    "stopped": Case(
+        _Waits(),
+        "cancelled",
+        {"outcome": "stopped"},
+        "ready",
+        "",
+        [],
+        {"outcome": {"type": "cancelled"}},  # the client ended the run: its RUN_FINISHED says cancelled
+        stop=True,
+    ),
     "interrupted": Case(
         _answer(lambda ri: _finished(ri, outcome={"type": "interrupt", "interrupts": INTERRUPTS})),
         "interrupt",
@@ -152,8 +161,11 @@ async def test_the_log_tells_each_outcome_and_a_reopened_chat_shows_it(name: str
     chat = Chat(case.agent, store=tmp_path / "log.jsonl")
     task = chat.send_message("hi")
     if case.stop:
-        while not chat.messages[-1]["parts"]:  # bounded by the test's timeout: the agent sends "hi" at once
+        for _ in range(3000):  # at most 30 s: the agent sends "hi" at once
+            if chat.messages[-1]["role"] == "assistant" and chat.messages[-1]["parts"]:
+                break
             await asyncio.sleep(0.01)
+        assert chat.status == "streaming"
         chat.stop()
     assert await asyncio.wait_for(task, 30) == case.returned
     details = chat.error_details
@@ -169,6 +181,8 @@ async def test_the_log_tells_each_outcome_and_a_reopened_chat_shows_it(name: str
     metadata = dict(chat.messages[-1].get("metadata", {}).get("ag-ui", {}))
     metadata.pop("threadId", None), metadata.pop("runId", None)
     assert metadata == case.ai_metadata
+    texts = [p["text"] for p in chat.messages[-1]["parts"] if p["type"] == "text"]
+    assert texts == ([] if name == "raises" else ["hi"])  # what was streamed stays
     if name == "error":
         assert isinstance(chat.exception, AgentRunError) and chat.exception.code == "429"
     before = _shown(chat)
