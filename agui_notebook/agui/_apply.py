@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Iterable, Iterator
 from typing import Any, Literal
 
-from agui_notebook._errors import ProtocolError, check_error_mode
+from agui_notebook._errors import EventLogWarning, ProtocolError, check_error_mode, warn
 from agui_notebook._options import keyword_options
 from agui_notebook._types import JSON, EventSource
 
-from ._intake import aiter_event_records, events_as_read, iter_event_records
+from ._intake import EventRecord, aiter_event_records, events_as_read, iter_event_records
 from ._reducer import EventReducer
 from ._thread import ThreadState
 from ._verify import EventChecker
@@ -45,8 +45,9 @@ def apply_events(
 
     ``messages`` and ``state`` are where the thread starts (default: no messages, ``{}`` like the client).
     ``errors="skip"`` (the default, like the client's reducer) skips an event that cannot apply and ignores
-    unreadable input lines; ``errors="raise"`` checks every event as :func:`verify_events` does and raises
-    :class:`ProtocolError` (or :class:`EventParseError`) at the first error.
+    unreadable input lines (a source of which not one line is an event, a Parquet table or an OpenTelemetry
+    export, gives an empty thread and an :class:`EventLogWarning`); ``errors="raise"`` checks every event as
+    :func:`verify_events` does and raises :class:`ProtocolError` (or :class:`EventParseError`) at the first error.
     """
     if check_error_mode(errors, _MODES) == "raise":
         return _apply_checked(events, messages=messages, state=state)
@@ -69,9 +70,11 @@ async def aapply_events(
     if check_error_mode(errors, _MODES) == "raise":
         return await _aapply_checked(events, messages=messages, state=state)
     reducer = EventReducer(messages=messages, state=state)
+    unread = _Unread()
     async for record in aiter_event_records(events, expand_chunks=False, upgrade_legacy=False):
-        if record.event is not None:
+        if unread.passes(record):
             reducer.feed_all((record.event,), start=record.index)
+    unread.finish()
     return reducer.result(copy=False)
 
 
@@ -86,9 +89,40 @@ def _feed(reducer: EventReducer, source: Any) -> None:
     if not isinstance(read, Iterator):
         reducer.feed_all(read, start=0)
         return
+    unread = _Unread()
     for record in read:
-        if record.event is not None:
+        if unread.passes(record):
             reducer.feed_all((record.event,), start=record.index)
+    unread.finish()
+
+
+class _Unread:
+    """The lines a skipping replay passed over: when nothing else was read, it says so (an empty thread from a
+    Parquet table or a trace export is no stream of events, and would otherwise pass unnoticed)."""
+
+    __slots__ = ("first", "read")
+
+    def __init__(self) -> None:
+        self.first: EventRecord | None = None
+        self.read = False
+
+    def passes(self, record: EventRecord) -> bool:
+        """Whether the record holds an event to apply; the first that does not is kept."""
+        if record.event is not None:
+            self.read = True
+            return True
+        if self.first is None:
+            self.first = record
+        return False
+
+    def finish(self) -> None:
+        first = self.first
+        if first is not None and not self.read:
+            warn(
+                f"apply_events: no AG-UI event could be read ({first.location}: {first.error}); the thread is "
+                "empty (verify_events lists each line it could not read)",
+                EventLogWarning,
+            )
 
 
 def _apply_checked(events: Any, *, messages: Any = None, state: Any = None) -> ThreadState:

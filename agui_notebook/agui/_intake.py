@@ -311,7 +311,10 @@ def events_as_read(source: Any) -> Sequence[Any] | Iterator[EventRecord]:
     name, data = text
     parsed = whole_jsonl_values(data)
     if parsed is not None:
-        return recorded_events(parsed)
+        events = recorded_events(parsed)
+        # Lines none of which is an event (a trace export's JSON) go by the records, which say what each is.
+        if not events or any(type(event) is dict and type(event.get("type")) is str for event in events):
+            return events
     return _text_records(name, data, expand_chunks=False, upgrade_legacy=False)
 
 
