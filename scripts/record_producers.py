@@ -16,7 +16,11 @@ Each framework needs its own virtual environment (their dependencies conflict), 
     /tmp/producers/langgraph/bin/python scripts/record_producers.py --framework langgraph
 
 The packages each framework needs are in ``tests/fixtures/producers/README.md``. ``--capture NAME`` (repeatable)
-records only those captures. Nothing here runs in the test command; the fixtures it writes do.
+records only those captures. ``--chat`` records nothing: it chats with the live integration through
+``agui_notebook``'s headless ``Chat`` over ``HttpAgent`` (the ``two_turns`` and ``frontend_tool`` captures' turns,
+``change_background`` as a Python frontend tool) and prints each turn's outcome, the number of runs, and whether
+the live conversation equals ``ui_messages_from_events`` of the chat's log. Nothing here runs in the test
+command; the fixtures it writes do.
 """
 
 from __future__ import annotations
@@ -96,14 +100,59 @@ def record(module: Any, capture: Capture) -> list[tuple[int, dict[str, Any]]]:
     return events
 
 
+def change_background(background: str) -> str:
+    """Change the page's background colour (the chat's Python frontend tool)."""
+    return f"background changed to {background}"
+
+
+async def chat_turns(url: str, capture: Capture) -> dict[str, Any]:
+    """A headless ``Chat`` over ``HttpAgent`` against the live integration: every turn of ``capture``."""
+    from agui_notebook import Chat, HttpAgent, ui_messages_from_events
+    from tests.support.reference_conversation import conversation_shape
+
+    tools = [change_background] if capture.tools else []
+    chat = Chat(HttpAgent(url), store=None, tools=tools, state=capture.state or None)
+    outcomes = []
+    for turn in capture.turns:
+        outcomes.append(str(await chat.send_message(turn)))
+    live = conversation_shape(chat.messages)
+    offline = conversation_shape(ui_messages_from_events(chat.events))  # the chat's log, read offline
+    return {
+        "outcomes": outcomes,
+        "runs": len(chat.run_inputs),
+        "error": chat.error,
+        "live": live,
+        "offline": "the same" if offline == live else offline,
+    }
+
+
+def chat(module: Any, capture: Capture) -> dict[str, Any]:
+    """:func:`chat_turns` with the scripted model and the framework's app served for it."""
+    import asyncio
+
+    with ScriptedModel(capture.scenario) as model, serving(module.build_app(capture, model.base_url)) as url:
+        return asyncio.run(chat_turns(url + getattr(module, "PATH", "/"), capture))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--framework", required=True, help="a module of scripts/producers/ (e.g. langgraph)")
     parser.add_argument("--capture", action="append", help="record only this capture (repeatable)")
+    parser.add_argument(
+        "--chat",
+        action="store_true",
+        help="record nothing: chat with the live integration over HttpAgent instead",
+    )
     args = parser.parse_args()
     module = importlib.import_module(f"scripts.producers.{args.framework}")
+    if args.chat:
+        import json
+
+        for name in args.capture or ["two_turns", "frontend_tool"]:
+            print(json.dumps({"capture": name, **chat(module, CAPTURES[name])}, default=str))
+        return 0
     folder = FIXTURES / module.FRAMEWORK
     names = args.capture or list(module.CAPTURES)
     outcome: dict[str, str] = {

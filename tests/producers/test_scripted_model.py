@@ -87,6 +87,14 @@ def test_parallel_calls_and_the_answer_to_their_results() -> None:
     assert second["usage"] == {"prompt_tokens": 40, "completion_tokens": 3, "total_tokens": 43}
 
 
+def test_a_result_sent_as_a_user_message_with_its_call_id_is_answered() -> None:
+    # LlamaIndex's AG-UI workflow hands a client tool's result to the model this way
+    result = {"role": "user", "tool_call_id": "call_background_0", "content": "background changed to blue"}
+    with ScriptedModel("frontend_tool") as model:
+        answer = post(model, {"messages": [QUESTION, result], "tools": [BACKGROUND]}).json()
+    assert answer["choices"][0]["message"]["content"] == "According to the tool: background changed to blue."
+
+
 def test_a_frontend_tool_is_called_only_when_the_request_declares_it() -> None:
     with ScriptedModel("frontend_tool") as model:
         declared = post(model, {"messages": [QUESTION], "tools": [WEATHER, BACKGROUND]}).json()

@@ -9,7 +9,8 @@ a last chunk when ``stream_options.include_usage`` asks for it; ``stream: false`
 ``GET /v1/models``. What it answers depends only on the request, never on how many calls came before, so a
 framework's extra calls (titles, retries, planning) do not derail the script:
 
-- the last message is a tool result (role ``tool``): a text answer that quotes the tool outputs;
+- the last message is a tool result (role ``tool``, or any message with a ``tool_call_id``): a text answer that
+  quotes the tool outputs;
 - otherwise, by scenario (:data:`SCENARIOS`):
   ``text`` streamed text in several deltas; ``tool`` one ``get_weather {"city": "Paris"}`` call with its
   arguments streamed in pieces; ``parallel_tools`` two calls in one response (Paris, Lyon); ``failing_tool`` the
@@ -90,6 +91,12 @@ def _cities(body: dict[str, Any]) -> list[str]:
     return named or ["Paris"]
 
 
+def _is_tool_result(message: dict[str, Any]) -> bool:
+    """A tool's result: role ``tool``, or any message naming its call (LlamaIndex sends a client tool's result
+    to the model as a user message with ``tool_call_id``)."""
+    return message.get("role") == "tool" or bool(message.get("tool_call_id"))
+
+
 class _Reply:
     """One scripted answer: text deltas, reasoning deltas and tool calls (name, argument pieces)."""
 
@@ -108,10 +115,10 @@ def script(scenario: str, body: dict[str, Any]) -> _Reply | None:
     """What the model answers ``body`` in ``scenario``; ``None`` means HTTP 500."""
     messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
     reply = _Reply()
-    if messages and messages[-1].get("role") == "tool":
+    if messages and _is_tool_result(messages[-1]):
         outputs = []
         for message in reversed(messages):
-            if message.get("role") != "tool":
+            if not _is_tool_result(message):
                 break
             outputs.insert(0, _text_of(message.get("content")))
         reply.text = ["According to the tool: ", "; ".join(outputs), "."]
