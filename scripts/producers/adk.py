@@ -41,11 +41,14 @@ os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 os.environ.setdefault("GOOGLE_GENAI_DISABLE_TELEMETRY", "1")
 
 
-def _named_get_weather(function: Callable[[str], str]) -> Callable[[str], str]:
-    """``function`` under the name ``get_weather`` (ADK names a tool after its function)."""
+def _named_get_weather(function: Callable[[str], str]) -> Callable[..., str]:
+    """``function`` under the name ``get_weather`` (ADK names a tool after its function), counting a visit."""
+    from google.adk.tools import ToolContext
 
-    def get_weather(city: str) -> str:
+    def get_weather(city: str, tool_context: ToolContext) -> str:
         """Get the current weather in a city."""
+        if "visits" in tool_context.state:  # the shared-state capture: ADK sends the change as state
+            tool_context.state["visits"] = tool_context.state["visits"] + 1
         return function(city)
 
     return get_weather

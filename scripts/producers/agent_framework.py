@@ -3,7 +3,8 @@
 An ``agent_framework.Agent`` on ``OpenAIChatCompletionClient`` (the chat-completions client; ``OpenAIChatClient`` is
 the Responses API) pointed at the scripted model through an ``AsyncOpenAI`` without retries, served by
 ``add_agent_framework_fastapi_endpoint``. Shared state needs a ``state_schema``: the ``state`` capture passes one
-(the others do not, as a user without state would not). The stock client drops the ``reasoning_content`` deltas of
+(the others do not, as a user without state would not), and its tool returns the integration's ``state_update``
+(the weather as text, one more visit as state), which it sends as a STATE_SNAPSHOT after the result. The stock client drops the ``reasoning_content`` deltas of
 vLLM and DeepSeek; Agent Framework documents ``response_parser`` as the hook for such fields, so the client gets
 one that turns them into reasoning contents (what a user of such a server would write). OpenTelemetry is off.
 
@@ -65,9 +66,25 @@ def _reasoning_content(delta: Any, contents: list[Any]) -> list[Any]:
     return [Content.from_text_reasoning(text=reasoning), *contents]
 
 
+def _weather_tool(capture: Capture) -> Any:
+    """The agent's ``get_weather``; in the ``state`` capture it also counts a visit through ``state_update``."""
+    from agent_framework import tool
+    from agent_framework_ag_ui import state_update
+
+    weather = weather_tool(capture)
+    if "visits" not in capture.state:
+        return tool(weather, name="get_weather")
+
+    def get_weather(city: str) -> Any:
+        """Get the current weather in a city."""
+        return state_update(weather(city), state={"visits": capture.state["visits"] + 1})
+
+    return tool(get_weather, name="get_weather")
+
+
 def build_app(capture: Capture, base_url: str) -> Any:
     """A FastAPI app serving an Agent Framework agent on ``POST /``."""
-    from agent_framework import Agent, tool
+    from agent_framework import Agent
     from agent_framework.openai import OpenAIChatCompletionClient
     from agent_framework_ag_ui import add_agent_framework_fastapi_endpoint
     from fastapi import FastAPI
@@ -82,7 +99,7 @@ def build_app(capture: Capture, base_url: str) -> Any:
         client=client,
         name="weather",
         instructions="You answer questions about the weather.",
-        tools=[tool(weather_tool(capture), name="get_weather")],
+        tools=[_weather_tool(capture)],
     )
     app = FastAPI()
     add_agent_framework_fastapi_endpoint(

@@ -2,7 +2,8 @@
 
 An Agno ``Agent`` on ``OpenAILike`` (Agno's OpenAI-compatible chat-completions model) pointed at the scripted model
 without retries, its telemetry off. The interface's route is ``/agui`` under the router's prefix, so the app passes
-the recorder's ``POST /`` on to it. ``jsonpatch`` is installed so that Agno can compute its state deltas (without
+the recorder's ``POST /`` on to it. In the ``state`` capture the tool counts a visit in the run's ``session_state`` (Agno hands a tool
+its ``RunContext`` when it asks for one). ``jsonpatch`` is installed so that Agno can compute its state deltas (without
 it, it logs a warning and sends none).
 
     python -m venv /tmp/producers/agno
@@ -15,6 +16,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from typing import Any
+
+from agno.run import RunContext  # at module level: Agno resolves a tool's annotations in its module's globals
 
 from scripts.producers._common import Capture, weather_tool
 
@@ -37,11 +40,14 @@ os.environ.setdefault("OPENAI_API_KEY", "sk-offline")
 os.environ.setdefault("AGNO_TELEMETRY", "false")
 
 
-def _named_get_weather(function: Callable[[str], str]) -> Callable[[str], str]:
-    """``function`` under the name ``get_weather`` (Agno names a tool after its function)."""
+def _named_get_weather(function: Callable[[str], str]) -> Callable[..., str]:
+    """``function`` under the name ``get_weather`` (Agno names a tool after its function), counting a visit."""
 
-    def get_weather(city: str) -> str:
+    def get_weather(city: str, run_context: RunContext) -> str:
         """Get the current weather in a city."""
+        state = run_context.session_state
+        if state is not None and "visits" in state:  # the shared-state capture: Agno streams the change
+            state["visits"] = state["visits"] + 1
         return function(city)
 
     return get_weather

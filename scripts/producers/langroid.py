@@ -5,7 +5,9 @@ A Langroid ``ChatAgent`` on ``OpenAIGPTConfig(api_base=...)`` pointed at the scr
 the tool's ``ToolMessage``, so the agent is a ``ChatAgent`` subclass with a ``get_weather`` method (a tool without
 such a method is taken for a frontend tool). Offline needs two things: tiktoken downloads its encodings on first
 use, so ``tiktoken.get_encoding`` is replaced by a byte-counting stand-in (Langroid only counts tokens with it);
-and Langroid's console output is quieted.
+and Langroid's console output is quieted. Shared state: a ``ToolBehavior(state_from_args=...)`` counts a visit when
+the client sent ``visits`` (the integration declares ``state_from_result`` but never calls it; it sends what
+``state_from_args`` returns as a STATE_SNAPSHOT).
 
     python -m venv /tmp/producers/langroid
     /tmp/producers/langroid/bin/pip install -e /work/main uvicorn httpx ag-ui-langroid langroid
@@ -55,12 +57,21 @@ def _offline_tiktoken() -> None:
     tiktoken.encoding_for_model = lambda *_, **__: _ByteEncoding()
 
 
+def _count_visit(context: Any) -> dict[str, Any] | None:
+    """The run's state with one more visit, or None when the client sent no ``visits``."""
+    state = dict(context.input_data.state or {})
+    if "visits" not in state:
+        return None
+    return {**state, "visits": state["visits"] + 1}
+
+
 def build_app(capture: Capture, base_url: str) -> Any:
     """A FastAPI app serving a Langroid ``ChatAgent`` through ``LangroidAgent`` on ``POST /``."""
     _offline_tiktoken()
     import langroid as lr
     import langroid.language_models as lm
-    from ag_ui_langroid import LangroidAgent, add_langroid_fastapi_endpoint
+    from ag_ui_langroid import LangroidAgent, LangroidAgentConfig, add_langroid_fastapi_endpoint
+    from ag_ui_langroid.types import ToolBehavior
     from fastapi import FastAPI
     from langroid.agent.tool_message import ToolMessage
     from langroid.language_models.base import RetryParams
@@ -96,5 +107,6 @@ def build_app(capture: Capture, base_url: str) -> Any:
     core = WeatherAgent(config)
     core.enable_message(GetWeather)
     app = FastAPI()
-    add_langroid_fastapi_endpoint(app, LangroidAgent(core, name="weather"), "/")
+    config = LangroidAgentConfig(tool_behaviors={"get_weather": ToolBehavior(state_from_args=_count_visit)})
+    add_langroid_fastapi_endpoint(app, LangroidAgent(core, name="weather", config=config), "/")
     return app

@@ -2,7 +2,9 @@
 
 The model is Strands' ``OpenAIModel`` pointed at the scripted model (no retries, so ``http_500`` fails at once);
 the tool is a Strands ``@tool`` named ``get_weather`` around :func:`_common.weather_tool`. Strands' default
-callback handler prints the streamed text to stdout, so it is off; OpenTelemetry's "Failed to detach context"
+callback handler prints the streamed text to stdout, so it is off. Shared state: in the ``state`` capture a
+``ToolBehavior(state_from_result=...)`` counts a visit when ``get_weather`` returns (the integration sends what the
+hook returns as a STATE_SNAPSHOT); OpenTelemetry's "Failed to detach context"
 logs (the integration steps the agent in one task per event) are silenced.
 
     python -m venv /tmp/producers/strands
@@ -37,9 +39,17 @@ os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 logging.getLogger("opentelemetry.context").setLevel(logging.CRITICAL)
 
 
+def _count_visit(context: Any) -> dict[str, Any] | None:
+    """The run's state with one more visit (``state_from_result``), or None when the client sent no ``visits``."""
+    state = dict(context.input_data.state or {})
+    if "visits" not in state:
+        return None
+    return {**state, "visits": state["visits"] + 1}
+
+
 def build_app(capture: Capture, base_url: str) -> Any:
     """A FastAPI app serving a Strands agent on ``POST /``, its model the scripted one at ``base_url``."""
-    from ag_ui_strands import StrandsAgent, add_strands_fastapi_endpoint
+    from ag_ui_strands import StrandsAgent, StrandsAgentConfig, ToolBehavior, add_strands_fastapi_endpoint
     from fastapi import FastAPI
     from strands import Agent, tool
     from strands.models.openai import OpenAIModel
@@ -54,5 +64,6 @@ def build_app(capture: Capture, base_url: str) -> Any:
         callback_handler=None,
     )
     app = FastAPI()
-    add_strands_fastapi_endpoint(app, StrandsAgent(core, name="weather"), "/")
+    config = StrandsAgentConfig(tool_behaviors={"get_weather": ToolBehavior(state_from_result=_count_visit)})
+    add_strands_fastapi_endpoint(app, StrandsAgent(core, name="weather", config=config), "/")
     return app
