@@ -62,6 +62,9 @@ RUN_STATUSES = ("success", "error", "interrupt", "cancelled", "incomplete")
 TOOL_STATUSES = ("ok", "error", "denied", "cancelled", "pending")
 """The categories of ``tool_calls_df``'s ``status``, in order."""
 
+RESULT_SOURCES = ("event", "snapshot", "run_input")
+"""The categories of ``tool_calls_df``'s ``result_source``, in order."""
+
 MESSAGE_KINDS = pd.CategoricalDtype(["text", "reasoning"])
 """The dtype of ``messages_df``'s ``kind``."""
 
@@ -265,7 +268,12 @@ RUN_COLUMNS: tuple[Column, ...] = (
         dtype="int64",
         compute=lambda r: group_count(r.chunks.run[r.reasoning], r.size),
     ),
-    Column("tool_calls", "number of tool calls started", dtype="int64", compute=lambda r: r.tool_counts),
+    Column(
+        "tool_calls",
+        "number of tool calls: the run's rows of tool_calls_df (a call only its MESSAGES_SNAPSHOT shows among them)",
+        dtype="int64",
+        compute=lambda r: r.tool_counts,
+    ),
     Column(
         "tool_time_s",
         "wall time with at least one tool executing (union of TOOL_CALL_END to RESULT)",
@@ -520,12 +528,7 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
         dtype="category",
         compute=lambda t: category_values(t.ev.col("run_key"), t.calls.first_row),
     ),
-    Column(
-        "tool_call_id",
-        "`toolCallId`",
-        dtype="category",
-        compute=lambda t: category_values(t.ev.col("tool_call_id"), t.calls.first_row),
-    ),
+    Column("tool_call_id", "`toolCallId`", dtype="category", compute=lambda t: t.calls.call_ids),
     Column("tool_name", "`toolCallName`", dtype="category", compute=lambda t: t.calls.name),
     Column(
         "parent_message_id",
@@ -535,20 +538,25 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "started_at",
-        "TOOL_CALL_START (else the call's first event)",
+        "TOOL_CALL_START (else the call's first event); NaT for a call only a MESSAGES_SNAPSHOT shows (CrewAI,"
+        " LlamaIndex): such a call is listed, since the run made it, in the run of the first snapshot showing it,"
+        " with its name, arguments and assistant message from there, but when it started is unknown",
         dtype="datetime64[ns, UTC]",
         compute=lambda t: utc(t.calls.started),
     ),
     Column(
         "args_end_at",
-        "TOOL_CALL_END: the model finished streaming the arguments (for a result sent before its END, as"
-        " Langroid does: the call's last START/ARGS event before the result)",
+        "TOOL_CALL_END: the model finished streaming the arguments; for a call streamed as TOOL_CALL_CHUNKs (no"
+        " END: LlamaIndex) or whose result came before its END (Langroid), its last START/ARGS/CHUNK event"
+        " before the result",
         dtype="datetime64[ns, UTC]",
         compute=lambda t: utc(t.calls.args_end),
     ),
     Column(
         "result_at",
-        "TOOL_CALL_RESULT (a ChatWidget frontend tool's: RUN_STARTED of the run whose input carried it)",
+        "when the result arrived: its TOOL_CALL_RESULT; else the MESSAGES_SNAPSHOT whose `tool` message for the"
+        " call came first; else (a ChatWidget frontend tool's) RUN_STARTED of the run whose input carried it;"
+        " `result_source` says which",
         dtype="datetime64[ns, UTC]",
         compute=lambda t: utc(t.calls.result_at),
     ),
@@ -562,7 +570,8 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     Column(
         "latency_s",
         "args_end_at to result_at: executing the tool; NaN for a denied call (it never ran); a cancelled call's"
-        " ends when it was cancelled",
+        " ends when it was cancelled; a result read from a snapshot counts until the snapshot arrived (an upper"
+        " bound)",
         dtype="float64",
         unit="s",
         compute=lambda t: np.where(
@@ -578,14 +587,14 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "args_chars",
-        "characters of the argument deltas",
+        "characters of the argument deltas (of a call only a snapshot shows: of its `function.arguments`)",
         dtype="int64",
         unit="chars",
         compute=lambda t: t.calls.args_chars,
     ),
     Column(
         "args_json_valid",
-        "the joined argument deltas parse as JSON (an empty string counts as `{}`)",
+        "the joined argument deltas (or the snapshot's arguments) parse as JSON (an empty string counts as `{}`)",
         dtype="bool",
         compute=lambda t: t.calls.args_valid,
     ),
@@ -619,6 +628,15 @@ TOOL_CALL_COLUMNS: tuple[Column, ...] = (
         " cancelled by a new message), or pending (no result yet)",
         dtype="category",
         compute=lambda t: pd.Categorical(t.calls.status, categories=list(TOOL_STATUSES)),
+    ),
+    Column(
+        "result_source",
+        "where the result came from: `event` (TOOL_CALL_RESULT), `snapshot` (a `tool` message naming the call in"
+        " a MESSAGES_SNAPSHOT: LlamaIndex, CrewAI, LangGraph's frontend tools; counted once however many"
+        " snapshots repeat it, and never over a streamed result), `run_input` (a ChatWidget frontend tool's"
+        " result, sent in the next run's input); NaN without a result",
+        dtype="category",
+        compute=lambda t: pd.Categorical(t.calls.result_source, categories=list(RESULT_SOURCES)),
     ),
     Column(
         "cause",

@@ -52,6 +52,8 @@ DENIED = "denied"
 CANCELLED = "cancelled"
 """The status of a call that was stopped before it returned: a sibling failed, or its run was cancelled."""
 
+_SNAPSHOT_TYPES = frozenset({"MESSAGES_SNAPSHOT"})
+
 _AI_SDK_DENIED = "tool-output-denied"
 """The AI SDK chunk that says a call was refused (kept as the result event's ``rawEvent``)."""
 
@@ -120,15 +122,22 @@ def _text_or_none(value: Any) -> str | None:
 def _arguments_end(
     ev: EventFrame, key: np.ndarray, end_rows: np.ndarray, result_rows: np.ndarray
 ) -> np.ndarray:
-    """Per call, the row its arguments ended at: its TOOL_CALL_END, or, for a call whose result came before its
-    END (Langroid sends START, ARGS, then RESULT and END once the tool has run), its last START or ARGS event
-    before the result: the tool ran after that, so its latency is never negative."""
+    """Per call, the row its arguments ended at: its TOOL_CALL_END; else its last START, ARGS or CHUNK event
+    (before its result, if it has one) for a call streamed as TOOL_CALL_CHUNKs, which have no END (AG-UI closes
+    such a call at the next event of another kind: LlamaIndex sends each call as one chunk), and for a call
+    whose result came before its END (Langroid sends START, ARGS, then RESULT and END once the tool has run:
+    the tool ran after its arguments, so its latency is never negative)."""
+    chunk_code = ev.type_names.index("TOOL_CALL_CHUNK") if "TOOL_CALL_CHUNK" in ev.type_names else -2
+    chunked = np.zeros(len(end_rows), dtype=bool)
+    chunked[key[np.flatnonzero((ev.types == chunk_code) & (key >= 0))]] = True
     early = (result_rows >= 0) & (end_rows > result_rows)
-    if not early.any():
+    fallback = early | (chunked & (end_rows < 0))
+    if not fallback.any():
         return end_rows
     rows = np.flatnonzero(ev.mask(TOOL_CALL_START_TYPES | TOOL_ARGS_TYPES) & (key >= 0))
-    before = rows[rows < result_rows[key[rows]]]  # a call without a result has none (-1)
-    return np.where(early, last_in_group(key, before, len(end_rows)), end_rows)
+    result = result_rows[key[rows]]
+    before = rows[(result < 0) | (rows < result)]
+    return np.where(fallback, last_in_group(key, before, len(end_rows)), end_rows)
 
 
 def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
@@ -163,6 +172,64 @@ def _results_join_their_calls(ev: EventFrame, owner: np.ndarray) -> np.ndarray:
         if target is not None:
             owner[row] = target
     return owner
+
+
+@dataclass(slots=True)
+class _SnapshotTools:
+    """The tool calls and tool messages the MESSAGES_SNAPSHOT events of a frame show, by (source code, thread
+    code, tool call id): a call id used again in a thread is taken for the same call, as the snapshots repeat the
+    whole conversation."""
+
+    calls: dict[tuple[int, int, str], tuple[int, dict[str, Any], Any]]
+    """Each call's first showing: (snapshot row, the ``toolCalls`` entry, the id of its assistant message)."""
+    results: dict[tuple[int, int, str], list[tuple[int, dict[str, Any]]]]
+    """Each call's tool message in every snapshot that shows one, in row order: (snapshot row, the message)."""
+
+
+def _snapshot_tools(ev: EventFrame, odd: OddValues) -> _SnapshotTools | None:
+    """The tool calls and results of the frame's MESSAGES_SNAPSHOT events; None when it has none."""
+    rows = np.flatnonzero(ev.mask(_SNAPSHOT_TYPES))
+    if not len(rows):
+        return None
+    sources, threads = ev.col("source").codes, ev.col("thread_id").codes
+    calls: dict[tuple[int, int, str], tuple[int, dict[str, Any], Any]] = {}
+    results: dict[tuple[int, int, str], list[tuple[int, dict[str, Any]]]] = {}
+    for row, event in zip(rows.tolist(), ev.decode(rows, odd), strict=True):
+        messages = event.get("messages") if event is not None else None
+        where = (int(sources[row]), int(threads[row]))
+        answers: dict[str, dict[str, Any]] = {}  # the last tool message of each call in this snapshot
+        for message in messages if isinstance(messages, list) else ():
+            if not isinstance(message, dict):
+                continue
+            role = message.get("role")
+            if role == "assistant" and isinstance(message.get("toolCalls"), list):
+                for call in message["toolCalls"]:
+                    call_id = call.get("id") if isinstance(call, dict) else None
+                    if isinstance(call_id, str):
+                        calls.setdefault((*where, call_id), (row, call, message.get("id")))
+            elif role == "tool" and isinstance(message.get("toolCallId"), str):
+                answers[message["toolCallId"]] = message
+        for call_id, message in answers.items():
+            results.setdefault((*where, call_id), []).append((row, message))
+    return _SnapshotTools(calls, results)
+
+
+def _run_start_rows(ev: EventFrame) -> dict[str, int]:
+    """Run id -> the row of its first RUN_STARTED."""
+    rows = np.flatnonzero(ev.mask(RUN_START_TYPES))
+    started: dict[str, int] = {}
+    for row, run_id in zip(rows.tolist(), category_values(ev.col("run_id"), rows), strict=True):
+        if isinstance(run_id, str):
+            started.setdefault(run_id, row)
+    return started
+
+
+def _appended(column: pd.Categorical, values: list[Any]) -> pd.Categorical:
+    """A categorical with ``values`` (None for missing) added at its end, its categories extended as needed."""
+    new = [value for value in dict.fromkeys(values) if value is not None and value not in column.categories]
+    widened = column.add_categories(new) if new else column
+    codes = widened.categories.get_indexer(pd.Index(values, dtype=object))
+    return pd.Categorical.from_codes(np.concatenate([widened.codes, codes]), dtype=widened.dtype)
 
 
 class ToolCalls:
@@ -216,6 +283,12 @@ class ToolCalls:
         arg_key = key[arg_rows]
         self.args_chars = group_count(arg_key, size, weights=chunks.chars[args_chunks]).astype(np.int64)
         self.args_text = join_by_key(arg_key, arg_rows, delta_texts(ev), size)
+        self.call_ids = category_values(ev.col("tool_call_id"), self.first_row)
+        """Per call: its ``toolCallId`` (a categorical)."""
+        snapshots = _snapshot_tools(ev, decode_odd)
+        if snapshots is not None:
+            result_rows = self._add_snapshot_calls(ev, snapshots, result_rows, odd)
+            size = self.size
         self.args_valid = np.zeros(size, dtype=bool)
         for k, text in enumerate(self.args_text):
             try:
@@ -234,7 +307,10 @@ class ToolCalls:
         status = np.full(size, "pending", dtype=object)
         self.cause: list[Any] = [None] * size
         closed: dict[int, list[int]] = {}  # run -> its calls closed by pydantic-ai when it failed
-        call_ids: list[Any] = list(category_values(ev.col("tool_call_id"), self.first_row))
+        call_ids: list[Any] = list(self.call_ids)
+        self.result_source = np.full(size, None, dtype=object)
+        self.result_source[result_rows >= 0] = "event"
+        """Per call: where its result came from (``RESULT_SOURCES``), None for a call without one."""
         for k, event in zip(np.flatnonzero(result_rows >= 0).tolist(), results, strict=True):
             row = int(result_rows[k])
             event = event if isinstance(event, dict) else {}
@@ -267,6 +343,8 @@ class ToolCalls:
         unanswered = np.flatnonzero(result_rows < 0)
         stopped = cancelled_runs(last, endings)
         sent = ev.frame.attrs.get(TOOL_RESULTS_SENT) if unanswered.size else None
+        if snapshots is not None and snapshots.results and unanswered.size:
+            unanswered = self._snapshot_results(ev, snapshots, unanswered, sent, status)
         if sent:  # a ChatWidget's frontend tools: their results went to the agent in a run input
             # (not those of a stopped run: the chat's closing message for them is no result of the tool)
             in_stopped = np.isin(self.run[unanswered], list(stopped)) if stopped else np.zeros(0, dtype=bool)
@@ -333,33 +411,114 @@ class ToolCalls:
     ) -> np.ndarray:
         """Results of ``calls`` that a run input carried (``tool_results_sent``): the ToolMessage's content and
         error, received when the run it started began. Returns the calls still without a result."""
-        call_ids = category_values(ev.col("tool_call_id"), self.first_row[calls])
-        started: dict[str, int] = {}  # run id -> when its RUN_STARTED arrived
-        start_rows = np.flatnonzero(ev.mask(RUN_START_TYPES))
-        for row, run_id in zip(
-            start_rows.tolist(), category_values(ev.col("run_id"), start_rows), strict=True
-        ):
-            if isinstance(run_id, str):
-                started.setdefault(run_id, int(ev.time[row]))
+        call_ids = self.call_ids[calls]
+        started = _run_start_rows(ev)
         left = []
         for k, call_id in zip(calls.tolist(), call_ids, strict=True):
             found = sent.get(call_id) if isinstance(call_id, str) else None
             if found is None:
                 left.append(k)
                 continue
-            message = found["message"]
-            text = _content_text(message.get("content"), int(self.first_row[k]), self.odd)
-            self.result[k] = text
-            self.result_chars[k] = len(text)
-            self.result_at[k] = started.get(found["runId"], self.result_at[k])
-            error = message.get("error")
-            if error == DENIED_TOOL_MESSAGE_ERROR:
-                status[k] = DENIED
-            elif error is not None:
-                self.error[k] = id_text(error) if not isinstance(error, str) else error
-                status[k] = "error"
-            else:
-                status[k] = "ok"
+            start = started.get(found["runId"])
+            at = int(ev.time[start]) if start is not None else int(self.result_at[k])
+            self._message_result(k, found["message"], at, int(self.first_row[k]), status)
+            self.result_source[k] = "run_input"
+        return np.array(left, dtype=np.int64)
+
+    def _message_result(self, k: int, message: dict[str, Any], at: int, row: int, status: np.ndarray) -> None:
+        """Call ``k``'s result from a tool message (AG-UI's ``ToolMessage``: ``content``, ``error``) received
+        ``at``; odd values are reported at ``row``."""
+        text = _content_text(message.get("content"), row, self.odd)
+        self.result[k] = text
+        self.result_chars[k] = len(text)
+        self.result_at[k] = at
+        error = message.get("error")
+        if error == DENIED_TOOL_MESSAGE_ERROR:
+            status[k] = DENIED
+        elif error is not None:
+            self.error[k] = id_text(error) if not isinstance(error, str) else error
+            status[k] = "error"
+        else:
+            status[k] = "ok"
+
+    def _add_snapshot_calls(
+        self, ev: EventFrame, snapshots: _SnapshotTools, result_rows: np.ndarray, odd: OddValues
+    ) -> np.ndarray:
+        """Add the calls that only a MESSAGES_SNAPSHOT shows (CrewAI and LlamaIndex send whole calls that way):
+        one per call id in its source and thread that no event streamed, given to the run of the first snapshot
+        showing it, with its name, arguments and assistant message from there, and no start or arguments end
+        (NaT). The calls stay in order of their first row. Returns ``result_rows`` for the calls as now
+        ordered (-1 for the added ones)."""
+        sources, threads = ev.col("source").codes, ev.col("thread_id").codes
+        streamed = set(
+            zip(
+                sources[self.first_row].tolist(),
+                threads[self.first_row].tolist(),
+                list(self.call_ids),
+                strict=True,
+            )
+        )
+        added = [(key, found) for key, found in snapshots.calls.items() if key not in streamed]
+        if not added:
+            return result_rows
+        rows = np.array([row for _, (row, _, _) in added], dtype=np.int64)
+        names, parents, texts = [], [], []
+        for _, (row, call, message_id) in added:
+            function = call.get("function")
+            function = function if isinstance(function, dict) else {}
+            name = function.get("name")
+            names.append(name if isinstance(name, str) else None)
+            parents.append(message_id if isinstance(message_id, str) else None)
+            arguments = function.get("arguments")
+            if arguments is not None and not isinstance(arguments, str):
+                shown = id_text(arguments)
+                odd.add(row, "arguments", odd_problem("function.arguments", arguments, read_as=shown))
+                arguments = shown
+            texts.append(arguments or "")
+        missing = np.full(len(added), NAT, dtype=np.int64)
+        order = np.argsort(np.concatenate([self.first_row, rows]), kind="stable")
+        self.first_row = np.concatenate([self.first_row, rows])[order]
+        self.started = np.concatenate([self.started, missing])[order]
+        self.args_end = np.concatenate([self.args_end, missing])[order]
+        self.result_at = np.concatenate([self.result_at, missing])[order]
+        self.run = np.concatenate([self.run, ev.run[rows]])[order]
+        self.args_chars = np.concatenate([self.args_chars, [len(text) for text in texts]]).astype(np.int64)[
+            order
+        ]
+        self.args_text = [[*self.args_text, *texts][i] for i in order.tolist()]
+        self.call_ids = _appended(self.call_ids, [key[2] for key, _ in added])[order]
+        self.name = _appended(self.name, names)[order]
+        self.parent = _appended(self.parent, parents)[order]
+        self.size = len(self.first_row)
+        return np.concatenate([result_rows, np.full(len(added), -1, dtype=np.int64)])[order]
+
+    def _snapshot_results(
+        self,
+        ev: EventFrame,
+        snapshots: _SnapshotTools,
+        calls: np.ndarray,
+        sent: dict[str, dict[str, Any]] | None,
+        status: np.ndarray,
+    ) -> np.ndarray:
+        """Results of ``calls`` (none streamed) that a MESSAGES_SNAPSHOT shows: a ``tool`` message naming the
+        call, in the first snapshot after the call's first event (or in the snapshot that showed the call), as
+        received when that snapshot arrived. A result a chat sent in a run input (``sent``) before that snapshot
+        is the one the call got. Returns the calls still without a result."""
+        sources, threads = ev.col("source").codes, ev.col("thread_id").codes
+        started = _run_start_rows(ev) if sent else {}
+        left = []
+        for k in calls.tolist():
+            first, call_id = int(self.first_row[k]), self.call_ids[k]
+            mentions = snapshots.results.get((int(sources[first]), int(threads[first]), call_id))
+            found = next(((row, m) for row, m in mentions if row >= first), None) if mentions else None
+            given = sent.get(call_id) if sent and isinstance(call_id, str) else None
+            sent_row = started.get(given["runId"]) if given is not None else None
+            if found is None or (sent_row is not None and sent_row < found[0]):
+                left.append(k)
+                continue
+            row, message = found
+            self._message_result(k, message, int(ev.time[row]), row, status)
+            self.result_source[k] = "snapshot"
         return np.array(left, dtype=np.int64)
 
     def arguments(self) -> list[Any]:

@@ -472,3 +472,171 @@ def test_a_result_before_its_end_is_measured_from_the_arguments_never_negative()
     )
     assert values(calls["status"]) == ["ok"] and values(calls["result"]) == ["found"]
     assert runs_df(events)["tool_time_s"].tolist() == pytest.approx([0.49])
+
+
+def _snapshot(ms: int, *messages: dict) -> dict:
+    return at(ms, "MESSAGES_SNAPSHOT", messages=list(messages))
+
+
+USER = {"id": "u1", "role": "user", "content": "Weather in Paris?"}
+
+
+def _asks(message_id: str, *calls: tuple[str, str, str]) -> dict:
+    """An assistant message holding tool calls (id, name, arguments), as AG-UI snapshots carry them."""
+    return {"id": message_id, "role": "assistant", "toolCalls": [
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+        for call_id, name, arguments in calls
+    ]}  # fmt: skip
+
+
+def _answer(call_id: str, content: str, **fields: str) -> dict:
+    return {"id": f"tool-{call_id}", "role": "tool", "toolCallId": call_id, "content": content, **fields}
+
+
+def test_a_result_only_in_a_snapshot_is_the_calls_result_timed_when_the_snapshot_arrived() -> None:
+    """LlamaIndex (llama-index-protocols-ag-ui 0.6.0) streams each call as one TOOL_CALL_CHUNK and its result
+    only in the MESSAGES_SNAPSHOT sent once the tools ran; an AG-UI tool message's ``error`` makes it an error."""
+    asks = _asks("a1", ("c1", "get_weather", '{"city": "Paris"}'), ("c2", "get_weather", '{"city": "Oz"}'))
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(100, "TOOL_CALL_CHUNK", toolCallId="c1", toolCallName="get_weather", delta='{"city": "Paris"}'),
+        at(110, "TOOL_CALL_CHUNK", toolCallId="c2", toolCallName="get_weather", delta='{"city": "Oz"}'),
+        _snapshot(120, USER, asks),  # the calls, no results yet
+        _snapshot(900, USER, asks, _answer("c1", "sunny"), _answer("c2", "", error="no such city")),
+        _snapshot(
+            1500,
+            USER,
+            asks,
+            _answer("c1", "sunny"),
+            _answer("c2", "", error="no such city"),
+            {"id": "a2", "role": "assistant", "content": "Sunny in Paris."},
+        ),
+        at(1600, "RUN_FINISHED", threadId="t", runId="r"),
+    ]
+    calls = tool_calls_df(events)
+    assert values(calls["tool_call_id"]) == ["c1", "c2"]
+    assert values(calls["status"]) == ["ok", "error"]
+    assert values(calls["result"]) == ["sunny", ""] and values(calls["error"]) == [None, "no such city"]
+    assert values(calls["result_at"]) == [ts(900), ts(900)]
+    assert values(calls["result_source"]) == ["snapshot", "snapshot"]
+    # A chunk is the call's whole arguments: they end with it.
+    assert calls["latency_s"].tolist() == pytest.approx([0.8, 0.79])
+    assert runs_df(events)["tool_time_s"].tolist() == pytest.approx([0.8])
+
+
+def test_a_streamed_result_is_not_counted_again_from_a_snapshot() -> None:
+    """LangGraph streams TOOL_CALL_RESULT, then repeats the call in its snapshot under another message id."""
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(100, "TOOL_CALL_START", toolCallId="c1", toolCallName="get_weather", parentMessageId="a1"),
+        at(110, "TOOL_CALL_ARGS", toolCallId="c1", delta='{"city": "Paris"}'),
+        at(120, "TOOL_CALL_END", toolCallId="c1"),
+        at(500, "TOOL_CALL_RESULT", toolCallId="c1", messageId="m-result", content="sunny"),
+        _snapshot(
+            900,
+            USER,
+            _asks("a1-other", ("c1", "get_weather", '{"city": "Paris"}')),
+            _answer("c1", "sunny, 20 C", error="late"),
+        ),
+        at(1000, "RUN_FINISHED", threadId="t", runId="r"),
+    ]
+    calls = tool_calls_df(events)
+    assert len(calls) == 1 and values(calls["result_source"]) == ["event"]
+    assert values(calls["result"]) == ["sunny"] and values(calls["status"]) == ["ok"]
+    assert values(calls["result_at"]) == [ts(500)] and calls["latency_s"].tolist() == pytest.approx([0.38])
+    assert runs_df(events)["tool_calls"].tolist() == [1]
+
+
+def test_calls_only_in_snapshots_are_listed_once_without_a_start() -> None:
+    """CrewAI and LlamaIndex put whole calls in snapshots: each is a row of the run whose snapshot first shows
+    it, without a start (so without latency); the next run's snapshot repeating it adds nothing."""
+    asks = _asks("a1", ("c9", "get_weather", '{"city": "Paris"}'))
+    first = [USER, asks, _answer("c9", "sunny"), {"id": "a2", "role": "assistant", "content": "Sunny."}]
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r1"),
+        _snapshot(700, *first),
+        at(800, "RUN_FINISHED", threadId="t", runId="r1"),
+        at(5_000, "RUN_STARTED", threadId="t", runId="r2"),
+        _snapshot(
+            5_400,
+            *first,
+            {"id": "u2", "role": "user", "content": "And Oslo?"},
+            _asks("a3", ("c10", "get_weather", '{"city": "Oslo"')),
+        ),
+        at(5_500, "RUN_FINISHED", threadId="t", runId="r2"),
+        at(6_000, "RUN_STARTED", threadId="t", runId="r3"),
+        at(6_100, "RUN_ERROR", message="model overloaded"),
+    ]
+    calls = tool_calls_df(events)
+    assert values(calls["tool_call_id"]) == ["c9", "c10"] and values(calls["run_id"]) == ["r1", "r2"]
+    assert values(calls["tool_name"]) == ["get_weather", "get_weather"]
+    assert values(calls["parent_message_id"]) == ["a1", "a3"]
+    assert calls["args"].tolist() == [{"city": "Paris"}, None]
+    assert calls["args_json_valid"].tolist() == [True, False] and calls["args_chars"].tolist() == [17, 15]
+    assert values(calls["started_at"]) == [None, None] and values(calls["args_end_at"]) == [None, None]
+    assert values(calls["result_at"]) == [ts(700), None]
+    assert calls[["latency_s", "total_s", "args_s"]].isna().all().all()
+    assert values(calls["status"]) == ["ok", "pending"] and values(calls["result"]) == ["sunny", None]
+    assert values(calls["result_source"]) == ["snapshot", None]
+    assert runs_df(events)["tool_calls"].tolist() == [1, 1, 0]
+
+
+def test_snapshot_calls_keep_their_place_among_streamed_ones() -> None:
+    events = [
+        at(0, "RUN_STARTED", threadId="t", runId="r"),
+        at(10, "TOOL_CALL_START", toolCallId="s1", toolCallName="search"),
+        at(20, "TOOL_CALL_END", toolCallId="s1"),
+        _snapshot(30, _asks("a", ("s1", "search", "{}"), ("n1", "note", "{}"))),
+        at(40, "TOOL_CALL_START", toolCallId="s2", toolCallName="search"),
+        at(50, "RUN_FINISHED", threadId="t", runId="r"),
+    ]
+    calls = tool_calls_df(events)
+    assert values(calls["tool_call_id"]) == ["s1", "n1", "s2"]
+    assert values(calls["tool_name"]) == ["search", "note", "search"]
+    assert values(calls["started_at"]) == [ts(10), None, ts(40)]
+
+
+def test_a_chats_log_reads_snapshot_results_and_the_results_it_sent(tmp_path) -> None:
+    """A chat's log: a result only in a snapshot counts as the call's; a frontend tool's result the chat sent is
+    the call's, however often the agent's later snapshots repeat it (LangGraph's frontend tools)."""
+    import asyncio
+
+    from agui_notebook import Chat
+    from tests.chat.test_frontend_tools import get_time
+
+    async def agent(run_input):
+        ids = {"threadId": run_input.thread_id, "runId": run_input.run_id}
+        yield {"type": "RUN_STARTED", **ids}
+        history = [m.model_dump(by_alias=True, exclude_none=True) for m in run_input.messages]
+        if run_input.messages[-1].role == "tool":  # the chat ran get_time and sent its result
+            yield {"type": "MESSAGES_SNAPSHOT", "messages": [
+                *history, {"id": "a-done", "role": "assistant", "content": "It is noon."}]}  # fmt: skip
+        elif len(history) == 1:  # a backend tool whose result comes only in the snapshot
+            yield {"type": "TOOL_CALL_CHUNK", "toolCallId": "c_back", "toolCallName": "lookup", "delta": "{}"}
+            yield {"type": "MESSAGES_SNAPSHOT", "messages": [
+                *history, _asks("a-back", ("c_back", "lookup", "{}")), _answer("c_back", "found")]}  # fmt: skip
+        else:  # the frontend tool
+            yield {"type": "TOOL_CALL_START", "toolCallId": "c_front", "toolCallName": "get_time"}
+            yield {"type": "TOOL_CALL_ARGS", "toolCallId": "c_front", "delta": '{"tz": "UTC"}'}
+            yield {"type": "TOOL_CALL_END", "toolCallId": "c_front"}
+        yield {"type": "RUN_FINISHED", **ids}
+
+    chat = Chat(agent, tools=[get_time], store=tmp_path / "chat.jsonl")
+
+    async def converse() -> None:
+        assert await chat.send_message("look it up") == "success"
+        assert await chat.send_message("what time is it?") == "success"
+
+    asyncio.run(converse())
+    for source in (chat, tmp_path / "chat.jsonl"):
+        calls = tool_calls_df(source)
+        assert values(calls["tool_call_id"]) == ["c_back", "c_front"]
+        assert values(calls["status"]) == ["ok", "ok"]
+        assert values(calls["result"]) == ["found", '{"tz":"UTC","time":"12:00"}']
+        assert values(calls["result_source"]) == ["snapshot", "run_input"]
+        events = load_events(source)
+        snapshots = events.query("type == 'MESSAGES_SNAPSHOT'")["time"].tolist()
+        follow_up = events.query("type == 'RUN_STARTED'")["time"].iloc[-1]
+        assert values(calls["result_at"]) == [snapshots[0], follow_up]
+        assert (calls["latency_s"] >= 0).all() and calls["latency_s"].notna().all()
+        assert runs_df(source)["tool_calls"].tolist() == [1, 1, 0]
