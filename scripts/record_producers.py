@@ -18,8 +18,9 @@ Each framework needs its own virtual environment (their dependencies conflict), 
 The packages each framework needs are in ``tests/fixtures/producers/README.md``. ``--capture NAME`` (repeatable)
 records only those captures. ``--chat`` records nothing: it chats with the live integration through
 ``agui_notebook``'s headless ``Chat`` over ``HttpAgent`` (the ``two_turns`` and ``frontend_tool`` captures' turns,
-``change_background`` as a Python frontend tool) and prints each turn's outcome, the number of runs, and whether
-the live conversation equals ``ui_messages_from_events`` of the chat's log. Nothing here runs in the test
+``change_background`` as a Python frontend tool), prints each turn's outcome, the number of runs, and whether
+the live conversation equals ``ui_messages_from_events`` of the chat's log, and writes the log and the live
+UIMessages to ``tests/fixtures/producers/<framework>/chat/<capture>.jsonl`` and ``.messages.json``. Nothing here runs in the test
 command; the fixtures it writes do.
 """
 
@@ -123,6 +124,8 @@ async def chat_turns(url: str, capture: Capture) -> dict[str, Any]:
         "error": chat.error,
         "live": live,
         "offline": "the same" if offline == live else offline,
+        "log": chat.events,
+        "messages": chat.messages,
     }
 
 
@@ -150,8 +153,17 @@ def main() -> int:
     if args.chat:
         import json
 
+        folder = FIXTURES / module.FRAMEWORK / "chat"
         for name in args.capture or ["two_turns", "frontend_tool"]:
-            print(json.dumps({"capture": name, **chat(module, CAPTURES[name])}, default=str))
+            result = chat(module, CAPTURES[name])
+            log, messages = result.pop("log"), result.pop("messages")
+            print(json.dumps({"capture": name, **result}, default=str))
+            folder.mkdir(parents=True, exist_ok=True)
+            lines = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in log)
+            (folder / f"{name}.jsonl").write_text(lines, encoding="utf-8")
+            (folder / f"{name}.messages.json").write_text(
+                json.dumps(messages, indent=1) + "\n", encoding="utf-8"
+            )
         return 0
     folder = FIXTURES / module.FRAMEWORK
     names = args.capture or list(module.CAPTURES)

@@ -259,3 +259,17 @@ def test_messages_df_has_the_scripted_texts(path: Path) -> None:
     reasoning = [row.text for row in messages.itertuples() if row.kind == "reasoning"]
     sends = path.stem == "reasoning" and SENDS_REASONING[path.parent.name]
     assert reasoning == ([REASONING] if sends else [])
+
+
+# -- a chat's log ---------------------------------------------------------------------------------------------------
+
+CHAT_LOGS = sorted(FIXTURES.glob("*/chat/*.jsonl"))
+CHAT_IDS = [f"{path.parents[1].name}/chat/{path.stem}" for path in CHAT_LOGS]
+
+
+@pytest.mark.parametrize("path", CHAT_LOGS, ids=CHAT_IDS)
+def test_a_chat_log_reads_back_as_the_live_conversation(path: Path) -> None:
+    # `record_producers.py --chat`: a headless Chat over HttpAgent against the live integration wrote its log and
+    # the UIMessages it showed; reading the log offline must give the same conversation.
+    live = json.loads(path.with_suffix(".messages.json").read_text(encoding="utf-8"))
+    assert conversation_shape(ui_messages_from_events(path)) == conversation_shape(live)
