@@ -1,7 +1,9 @@
 """Agno through its own AG-UI interface, ``agno.os.interfaces.agui.AGUI`` (its router's ``POST {prefix}/agui``).
 
 An Agno ``Agent`` on ``OpenAILike`` (Agno's OpenAI-compatible chat-completions model) pointed at the scripted model
-without retries, its telemetry off. The interface's route is ``/agui`` under the router's prefix, so the app passes
+without retries, its telemetry off, with an ``InMemoryDb`` and ``add_history_to_context=True``: the interface reads
+only the last user message of a RunAgentInput and takes the history from the agent's own session store, and a
+frontend tool's result can only resume a run kept in a database ("Frontend tool resume requires a database"). The interface's route is ``/agui`` under the router's prefix, so the app passes
 the recorder's ``POST /`` on to it. In the ``state`` capture the tool counts a visit in the run's ``session_state`` (Agno hands a tool
 its ``RunContext`` when it asks for one). ``jsonpatch`` is installed so that Agno can compute its state deltas (without
 it, it logs a warning and sends none).
@@ -56,6 +58,7 @@ def _named_get_weather(function: Callable[[str], str]) -> Callable[..., str]:
 def build_app(capture: Capture, base_url: str) -> Any:
     """A FastAPI app with Agno's AG-UI router, ``POST /`` passed on to its ``POST /agui``."""
     from agno.agent import Agent
+    from agno.db.in_memory import InMemoryDb
     from agno.models.openai import OpenAILike
     from agno.os.interfaces.agui import AGUI
     from fastapi import FastAPI
@@ -67,6 +70,8 @@ def build_app(capture: Capture, base_url: str) -> Any:
         tools=[_named_get_weather(weather_tool(capture))],
         instructions="You answer questions about the weather.",
         telemetry=False,
+        db=InMemoryDb(),
+        add_history_to_context=True,
     )
     app = FastAPI()
     app.include_router(AGUI(agent=agent).get_router())
