@@ -1,16 +1,17 @@
 """Every reader reads every format the package writes or reads (issue 31, item 2).
 
-Two streams are written in every format: a stream of two runs (reasoning, a tool call with its result, text; a
-second run whose event carries a field AG-UI does not define, a ``verify_events`` warning), and a chat's log (two
-turns of ``Chat(agent, store=path)`` with a generator agent, the chat's own records among the agent's events).
-Every public function that takes events runs over every format, and its result must equal its result on the
-stream's recorder records given as a list of dicts.
+Three streams: two runs recorded as a stream (reasoning, a tool call with its result, text; the second run's event
+carries a field AG-UI does not define, a ``verify_events`` warning); a chat's log (two turns of
+``Chat(agent, store=path)`` with a generator agent, the chat's own records among the agent's events); and the log
+of a chat whose agent streamed AI SDK chunks. Every public function that takes events runs over every format of
+each, and its result must equal its result on the stream's recorder records given as a list of dicts.
 
-The formats: recorder JSONL as the recorder writes it (a path, bytes, an open binary file, gzip-compressed, a
-folder holding it, the records as a list of dicts; for the chat, its own log and the ``Chat`` itself), and the
-stream without receive times: a list of event dicts, a list of ``ag_ui.core`` models, bare JSONL text, an open
-text file of it, SSE as an AG-UI server sends it (``ag_ui.encoder.EventEncoder``) as text and as bytes. A chat's
-log is a recorder log, so its bare forms are those of the first stream.
+The formats: the recorder's JSONL (its path, its bytes, an open binary file, gzip-compressed, a folder holding it,
+its records as a list of dicts; for a chat, its own log and the ``Chat`` itself), the events table written with
+``to_parquet``, and the stream without receive times: a list of event dicts, a list of ``ag_ui.core`` models,
+bare JSONL text, an open text file of it, SSE text as an AG-UI server sends it (``ag_ui.encoder.EventEncoder``).
+A chat's log is a recorder log: its bare forms are those of the first stream. Where a function documents that it
+does not read a format, the documented error is asserted instead (``REFUSED``).
 
 The recorder is given a clock that reads each event's ``timestamp`` (``record()`` is
 ``EventRecorder(path, keep=False).wrap(stream)`` with the wall clock): the tables time a run by its receive times
@@ -24,10 +25,11 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,7 @@ from pydantic import TypeAdapter
 
 from agui_notebook import (
     Chat,
+    EventLogWarning,
     EventParseError,
     InputTypeError,
     SourceFolderError,
@@ -122,6 +125,20 @@ class Written:
     records: list[dict[str, Any]]
     log: Path
     chat: Chat | None = None
+    tool: tuple[str, dict[str, Any]] = ("get_weather", {"city": "Paris"})
+    """The tool call the stream makes, for ``expect(...).tool_called``."""
+    answer: str = "sunny"
+    """Text the answers hold."""
+    files: dict[str, Path] = field(default_factory=dict)
+    """The files written from the log, by name: each written once."""
+    baselines: dict[tuple[str, bool], Any] = field(default_factory=dict)
+    """Each function's result on the records (by function and whether SSE's columns are dropped)."""
+
+    def file(self, name: str, write: Callable[[Path], object]) -> Path:
+        if name not in self.files:
+            write(self.log.parent / name)
+            self.files[name] = self.log.parent / name
+        return self.files[name]
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -144,40 +161,70 @@ def _recorded_stream(folder: Path) -> Written:
     return Written(records, log)
 
 
-def _chat_log(folder: Path) -> Written:
-    async def two_turns() -> Chat:
-        chat = Chat(weather_agent, store=folder / "chat.jsonl", thread_id="thread-1")
-        assert await chat.send_message("Weather in Paris?") == "success"
-        assert await chat.send_message("And tomorrow?") == "success"
+def chunk_agent(run_input: RunAgentInput) -> Iterator[dict[str, Any]]:
+    """An agent streaming AI SDK UI-message chunks: its chat writes them to the log as they came."""
+    yield {"type": "start", "messageId": "msg-1"}
+    yield {"type": "start-step"}
+    yield {"type": "reasoning-start", "id": "r"}
+    yield {"type": "reasoning-delta", "id": "r", "delta": "Add them."}
+    yield {"type": "reasoning-end", "id": "r"}
+    yield {"type": "tool-input-start", "toolCallId": "c1", "toolName": "add"}
+    yield {"type": "tool-input-delta", "toolCallId": "c1", "inputTextDelta": '{"a": 1, "b": 2}'}
+    yield {"type": "tool-input-available", "toolCallId": "c1", "toolName": "add", "input": {"a": 1, "b": 2}}
+    yield {"type": "tool-output-available", "toolCallId": "c1", "output": 3}
+    yield {"type": "text-start", "id": "t"}
+    yield {"type": "text-delta", "id": "t", "delta": "It is 3."}
+    yield {"type": "text-end", "id": "t"}
+    yield {"type": "finish-step"}
+    yield {"type": "finish", "finishReason": "stop"}
+
+
+def _chat_log(folder: Path, agent: Any, questions: tuple[str, ...], **expected: Any) -> Written:
+    async def turns() -> Chat:
+        chat = Chat(agent, store=folder / "chat.jsonl", thread_id="thread-1")
+        for question in questions:
+            assert await chat.send_message(question) == "success"
         return chat
 
-    chat = asyncio.run(two_turns())
+    chat = asyncio.run(turns())
     chat.close()
     records = [json.loads(line) for line in chat.store.read_text().splitlines()]  # type: ignore[union-attr]
     assert records == chat.events
-    return Written(records, folder / "chat.jsonl", chat)
+    return Written(records, folder / "chat.jsonl", chat, **expected)
 
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Written]:
-    stream_folder, chat_folder = tmp_path_factory.mktemp("stream"), tmp_path_factory.mktemp("chat")
-    return {"stream": _recorded_stream(stream_folder), "chat": _chat_log(chat_folder)}
+    folder = tmp_path_factory.mktemp
+    return {
+        "stream": _recorded_stream(folder("stream")),
+        "chat": _chat_log(folder("chat"), weather_agent, ("Weather in Paris?", "And tomorrow?")),
+        "chunk chat": _chat_log(
+            folder("chunks"), chunk_agent, ("1 + 2?",), tool=("add", {"a": 1, "b": 2}), answer="It is 3."
+        ),
+    }
 
 
-def _beside(log: Path, name: str, data: bytes | str) -> Path:
-    path = log.parent / name
-    if isinstance(data, bytes):
-        path.write_bytes(data)
-    else:
-        path.write_text(data)
-    return path
+def _gzipped(written: Written) -> Path:
+    return written.file(
+        "run.jsonl.gz", lambda path: path.write_bytes(gzip.compress(written.log.read_bytes()))
+    )
 
 
-def _folder_holding(log: Path) -> Path:
-    folder = log.parent / "logs"
-    folder.mkdir(exist_ok=True)
-    shutil.copy(log, folder / log.name)
-    return folder
+def _folder_holding(written: Written) -> Path:
+    def copy(folder: Path) -> None:
+        folder.mkdir()
+        shutil.copy(written.log, folder / written.log.name)
+
+    return written.file("logs", copy)
+
+
+def _parquet(written: Written) -> Path:
+    return written.file("events.parquet", lambda path: logs.to_parquet(load_events(written.records), path))
+
+
+def _bare_file(written: Written) -> Path:
+    return written.file("bare.jsonl", lambda path: path.write_text(_bare_jsonl(written.events)))
 
 
 def _sse(events: list[dict[str, Any]]) -> str:
@@ -202,28 +249,26 @@ RECORDER_FORMATS: list[Format] = [
     ("recorder log path", lambda w: w.log),
     ("recorder log bytes", lambda w: w.log.read_bytes()),
     ("recorder log, open binary file", lambda w: lambda: w.log.open("rb")),
-    (
-        "recorder log gzip path",
-        lambda w: _beside(w.log, w.log.name + ".gz", gzip.compress(w.log.read_bytes())),
-    ),
-    ("folder holding the log", lambda w: _folder_holding(w.log)),
+    ("recorder log gzip path", _gzipped),
+    ("folder holding the log", _folder_holding),
+    ("events table as Parquet (to_parquet)", _parquet),
 ]
 BARE_FORMATS: list[Format] = [
     ("event dicts", lambda w: w.events),
     ("ag_ui.core models", lambda w: _models(w.events)),
     ("bare JSONL text", lambda w: _bare_jsonl(w.events)),
-    (
-        "bare JSONL, open text file",
-        lambda w: lambda: _beside(w.log, "bare.jsonl", _bare_jsonl(w.events)).open(),
-    ),
+    ("bare JSONL, open text file", lambda w: lambda: _bare_file(w).open()),
     ("SSE text", lambda w: _sse(w.events)),
-    ("SSE bytes", lambda w: _sse(w.events).encode()),
 ]
 CHAT_FORMATS: list[Format] = [("the Chat", lambda w: w.chat)]
 
-CASES = [("stream", f) for f in RECORDER_FORMATS + BARE_FORMATS] + [
-    ("chat", f) for f in RECORDER_FORMATS + CHAT_FORMATS
+CASES = [
+    *(("stream", f) for f in RECORDER_FORMATS + BARE_FORMATS),
+    *(("chat", f) for f in RECORDER_FORMATS + CHAT_FORMATS),
+    *(("chunk chat", f) for f in RECORDER_FORMATS + CHAT_FORMATS),
 ]
+"""Every stream in every format it is written in. A chat's log is a recorder log: its bare forms are those of the
+first stream."""
 
 
 def _fresh(source: Any, opened: ExitStack) -> Callable[[], Any]:
@@ -263,8 +308,9 @@ def _inspected(get: Callable[[], Any], sse: bool) -> Any:
     )
 
 
-def _expectation(source: Any) -> Any:
-    checked = expect(source).tool_called("get_weather", city="Paris").text_contains("sunny")
+def _expectation(written: Written, source: Any) -> Any:
+    tool, arguments = written.tool
+    checked = expect(source).tool_called(tool, **arguments).text_contains(written.answer)
     checked = checked.no_tool_errors().verify()
     return checked.run.events, checked.run.label
 
@@ -274,8 +320,8 @@ def _answer_chars(run) -> int:  # type: ignore[no-untyped-def]
     return len(run.text)
 
 
-def _scores(source: Any, sse: bool) -> pd.DataFrame:
-    scorers = (evals.tool_called("get_weather"), evals.text_contains("sunny"), _answer_chars)
+def _scores(written: Written, source: Any, sse: bool) -> pd.DataFrame:
+    scorers = (evals.tool_called(written.tool[0]), evals.text_contains(written.answer), _answer_chars)
     return _table(evals.score(source, *scorers), sse)
 
 
@@ -315,19 +361,42 @@ FUNCTIONS: dict[str, Callable[[Written, Callable[[], Any], bool], Any]] = {
     "inspect_run": lambda w, get, sse: _inspected(get, sse),
     "diff_runs": lambda w, get, sse: _no_changes(w, get()),
     "fork": lambda w, get, sse: _forked(w, get()),
-    "expect": lambda w, get, sse: _expectation(get()),
-    "evals.score": lambda w, get, sse: _scores(get(), sse),
+    "expect": lambda w, get, sse: _expectation(w, get()),
+    "evals.score": lambda w, get, sse: _scores(w, get(), sse),
 }
 """Every public function that takes events, by name: its result on a source, as it is compared (``sse``: the
 source is SSE text)."""
 
 STREAM_READERS = ("apply_events", "verify_events", "parse_events", "ui_messages_from_events")
-"""The functions that read one stream of events (not a folder of logs, not a chat: they document what they read)."""
+"""The functions that read one stream of AG-UI events: not a folder of logs, not a chat, not a table (each
+documents what it reads)."""
 REFUSED = {
     "folder holding the log": (SourceFolderError, "is a folder, not a file of events"),
     "the Chat": (InputTypeError, "cannot read AG-UI events from Chat"),
+    "events table as Parquet (to_parquet)": (EventParseError, "not JSON, JSONL or SSE (starts with 'PAR1"),
 }
-"""The formats the stream readers refuse, with the documented error (``verify_events`` reports it as a problem)."""
+"""The formats the stream readers refuse, with the documented error: ``verify_events`` reports it as a problem,
+and ``apply_events``, which skips what it cannot read, warns that it read nothing."""
+NOT_READ = {"chunk chat": STREAM_READERS}
+"""Not run: the stream readers read AG-UI events only, and a chat's log of an agent that streamed AI SDK chunks
+holds the chunks (the tables, the inspector and the rest read them as the AG-UI events they are). They read it as
+no messages: reported, issue 31."""
+
+
+def _assert_refused(function: str, written: Written, fmt: Format) -> None:
+    error, message = REFUSED[fmt[0]]
+    with ExitStack() as opened:
+        source = _fresh(fmt[1](written), opened)
+        if function == "verify_events":
+            [problem] = verify_events(source())
+            assert (problem.rule, problem.severity) == ("unknown-format", "error")
+            assert message in problem.message
+        elif function == "apply_events" and error is EventParseError:
+            with pytest.warns(EventLogWarning, match=f"no AG-UI event could be read .*{re.escape(message)}"):
+                assert apply_events(source()).message_dicts == []
+        else:
+            with pytest.raises(error, match=re.escape(message)):
+                FUNCTIONS[function](written, source, False)
 
 
 def _result(function: str, written: Written, fmt: Format) -> Any:
@@ -336,17 +405,15 @@ def _result(function: str, written: Written, fmt: Format) -> Any:
         return FUNCTIONS[function](written, _fresh(make(written), opened), name.startswith("SSE"))
 
 
-_BASELINES: dict[tuple[str, str, bool], Any] = {}
-
-
-def _baseline(function: str, stream: str, written: Written, fmt: Format) -> Any:
+def _baseline(function: str, written: Written, fmt: Format) -> Any:
     """The function's result on the records as a list of dicts, with the columns ``fmt`` drops dropped."""
     sse = fmt[0].startswith("SSE")
-    key = (function, stream, sse)
-    if key not in _BASELINES:
+    if (function, sse) not in written.baselines:
         with ExitStack() as opened:
-            _BASELINES[key] = FUNCTIONS[function](written, _fresh(written.records, opened), sse)
-    return _BASELINES[key]
+            written.baselines[function, sse] = FUNCTIONS[function](
+                written, _fresh(written.records, opened), sse
+            )
+    return written.baselines[function, sse]
 
 
 def _equal(ours: Any, expected: Any, what: str) -> None:
@@ -360,32 +427,25 @@ def _equal(ours: Any, expected: Any, what: str) -> None:
         assert ours == expected, what
 
 
-@pytest.mark.parametrize("function", list(FUNCTIONS))
 @pytest.mark.parametrize(
-    ("stream", "fmt"),
-    [c for c in CASES if c[1] is not RECORDER_FORMATS[0]],
+    ("stream", "fmt", "function"),
+    [
+        (stream, fmt, function)
+        for stream, fmt in CASES
+        if fmt is not RECORDER_FORMATS[0]
+        for function in FUNCTIONS
+        if function not in NOT_READ.get(stream, ())
+    ],
     ids=lambda v: v if isinstance(v, str) else v[0],
 )
 def test_every_format_gives_what_the_records_give(
     written: dict[str, Written], stream: str, fmt: Format, function: str
 ) -> None:
-    name = fmt[0]
-    if function in STREAM_READERS and name in REFUSED:
-        error, message = REFUSED[name]
-        if function == "verify_events":
-            [problem] = verify_events(_source(written[stream], fmt))
-            assert (problem.rule, problem.severity, problem.index) == ("unknown-format", "error", -1)
-            assert f"({error.__name__}: " in problem.message and message in problem.message
-        else:
-            with pytest.raises(error, match=message):
-                _result(function, written[stream], fmt)
-        return
-    expected = _baseline(function, stream, written[stream], fmt)
-    _equal(_result(function, written[stream], fmt), expected, f"{function} of {stream} as {name}")
-
-
-def _source(written: Written, fmt: Format) -> Any:
-    return fmt[1](written)
+    if function in STREAM_READERS and fmt[0] in REFUSED:
+        _assert_refused(function, written[stream], fmt)
+    else:
+        expected = _baseline(function, written[stream], fmt)
+        _equal(_result(function, written[stream], fmt), expected, f"{function} of {stream} as {fmt[0]}")
 
 
 def test_the_records_give_what_the_streams_hold(written: dict[str, Written]) -> None:
@@ -433,7 +493,8 @@ def test_the_records_give_what_the_streams_hold(written: dict[str, Written]) -> 
 
 def test_a_gzip_log_cut_short_is_an_error_naming_it(written: dict[str, Written]) -> None:
     log = written["stream"].log
-    cut = _beside(log, "cut.jsonl.gz", gzip.compress(log.read_bytes())[:-20])
+    cut = log.parent / "cut.jsonl.gz"
+    cut.write_bytes(gzip.compress(log.read_bytes())[:-20])
     for read in (apply_events, parse_events, ui_messages_from_events):
         with pytest.raises(EventParseError, match=rf"^{cut}: not readable gzip data \("):
             read(cut)
