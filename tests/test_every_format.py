@@ -45,15 +45,21 @@ from agui_notebook import (
     EventParseError,
     InputTypeError,
     SourceFolderError,
+    aapply_events,
+    aparse_events,
     apply_events,
+    aui_chunks_from_events,
+    averify_events,
     diff_runs,
     evals,
     expect,
     fork,
     inspect_run,
+    iter_wire_events,
     load_events,
     logs,
     parse_events,
+    ui_chunks_from_events,
     ui_messages_from_events,
     verify_events,
 )
@@ -90,6 +96,8 @@ STREAM = [{**event, "timestamp": T0 + 100 * i} for i, event in enumerate(STREAM)
 
 SOURCE_COLUMNS = ("source",)
 """Dropped from every table: the source's name (a path names its file, text is ``<text>``, a list ``<events>``)."""
+SOURCE_ATTRIBUTES = ("agui_notebook.source",)
+"""Dropped from every span, for the same reason."""
 LINE_COLUMNS = ("line",)
 """Dropped for SSE: the line an event starts on in its text (SSE takes two lines an event, JSONL one)."""
 
@@ -325,6 +333,21 @@ def _scores(written: Written, source: Any, sse: bool) -> pd.DataFrame:
     return _table(evals.score(source, *scorers), sse)
 
 
+async def _collected(items: Any) -> list[Any]:
+    return [item async for item in items]
+
+
+def _spans(source: Any) -> list[tuple[Any, ...]]:
+    return [
+        (span.name, span.context.span_id, span.start_time, span.end_time, _attributes(span.attributes or {}))
+        for span in logs.to_otel_spans(source)
+    ]
+
+
+def _attributes(attributes: Any) -> dict[str, Any]:
+    return {key: value for key, value in attributes.items() if key not in SOURCE_ATTRIBUTES}
+
+
 def _thread(thread: Any) -> Any:
     return thread.message_dicts, thread.state, thread.runs, thread.interrupt_dicts
 
@@ -350,6 +373,14 @@ FUNCTIONS: dict[str, Callable[[Written, Callable[[], Any], bool], Any]] = {
     "ui_messages_from_events": lambda w, get, sse: [
         m.model_dump(mode="json") for m in ui_messages_from_events(get())
     ],
+    "iter_wire_events": lambda w, get, sse: list(iter_wire_events(get())),
+    "ui_chunks_from_events": lambda w, get, sse: list(ui_chunks_from_events(get())),
+    "aapply_events": lambda w, get, sse: _thread(asyncio.run(aapply_events(get()))),
+    "averify_events": lambda w, get, sse: _problems(asyncio.run(averify_events(get()))),
+    "aparse_events": lambda w, get, sse: [
+        m.model_dump(mode="json", by_alias=True) for m in asyncio.run(aparse_events(get()))
+    ],
+    "aui_chunks_from_events": lambda w, get, sse: asyncio.run(_collected(aui_chunks_from_events(get()))),
     "load_events": lambda w, get, sse: _table(load_events(get()), sse),
     "runs_df": lambda w, get, sse: _table(logs.runs_df(get()), sse),
     "tool_calls_df": lambda w, get, sse: _table(logs.tool_calls_df(get()), sse),
@@ -363,11 +394,23 @@ FUNCTIONS: dict[str, Callable[[Written, Callable[[], Any], bool], Any]] = {
     "fork": lambda w, get, sse: _forked(w, get()),
     "expect": lambda w, get, sse: _expectation(w, get()),
     "evals.score": lambda w, get, sse: _scores(w, get(), sse),
+    "logs.to_otel_spans": lambda w, get, sse: _spans(get()),
 }
 """Every public function that takes events, by name: its result on a source, as it is compared (``sse``: the
 source is SSE text)."""
 
-STREAM_READERS = ("apply_events", "verify_events", "parse_events", "ui_messages_from_events")
+STREAM_READERS = (
+    "apply_events",
+    "verify_events",
+    "parse_events",
+    "ui_messages_from_events",
+    "iter_wire_events",
+    "ui_chunks_from_events",
+    "aapply_events",
+    "averify_events",
+    "aparse_events",
+    "aui_chunks_from_events",
+)
 """The functions that read one stream of AG-UI events: not a folder of logs, not a chat, not a table (each
 documents what it reads)."""
 REFUSED = {
@@ -387,13 +430,23 @@ def _assert_refused(function: str, written: Written, fmt: Format) -> None:
     error, message = REFUSED[fmt[0]]
     with ExitStack() as opened:
         source = _fresh(fmt[1](written), opened)
-        if function == "verify_events":
-            [problem] = verify_events(source())
+        if function in ("verify_events", "averify_events"):
+            found = (
+                verify_events(source())
+                if function == "verify_events"
+                else asyncio.run(averify_events(source()))
+            )
+            [problem] = found
             assert (problem.rule, problem.severity) == ("unknown-format", "error")
             assert message in problem.message
-        elif function == "apply_events" and error is EventParseError:
+        elif function in ("apply_events", "aapply_events") and error is EventParseError:
             with pytest.warns(EventLogWarning, match=f"no AG-UI event could be read .*{re.escape(message)}"):
-                assert apply_events(source()).message_dicts == []
+                thread = (
+                    apply_events(source())
+                    if function == "apply_events"
+                    else asyncio.run(aapply_events(source()))
+                )
+            assert thread.message_dicts == []
         else:
             with pytest.raises(error, match=re.escape(message)):
                 FUNCTIONS[function](written, source, False)
@@ -498,3 +551,33 @@ def test_a_gzip_log_cut_short_is_an_error_naming_it(written: dict[str, Written])
     for read in (apply_events, parse_events, ui_messages_from_events):
         with pytest.raises(EventParseError, match=rf"^{cut}: not readable gzip data \("):
             read(cut)
+
+
+async def _slices(items: list[Any]) -> Any:
+    for item in items:
+        yield item
+
+
+def _cut(data: bytes, size: int = 7) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+LIVE_FORMATS: dict[str, Callable[[Written], list[Any]]] = {
+    "SSE bytes in 7-byte slices (a live HTTP body)": lambda w: _cut(_sse(w.events).encode()),
+    "recorder log bytes in 7-byte slices": lambda w: _cut(w.log.read_bytes()),
+    "event dicts, one by one": lambda w: w.events,
+    "recorder records, one by one": lambda w: w.records,
+}
+ASYNC_READERS = ("aapply_events", "averify_events", "aparse_events", "aui_chunks_from_events")
+
+
+@pytest.mark.parametrize("stream", ["stream", "chat"])
+@pytest.mark.parametrize("live", list(LIVE_FORMATS))
+@pytest.mark.parametrize("function", ASYNC_READERS)
+def test_the_async_readers_read_a_live_stream_as_its_records(
+    written: dict[str, Written], stream: str, live: str, function: str
+) -> None:
+    items = LIVE_FORMATS[live](written[stream])
+    ours = FUNCTIONS[function](written[stream], lambda: _slices(items), False)
+    expected = _baseline(function, written[stream], RECORDER_FORMATS[0])
+    assert ours == expected
