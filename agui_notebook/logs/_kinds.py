@@ -28,9 +28,11 @@ __all__ = [
     "RUN_BOUNDARY_TYPES",
     "RUN_END_TYPES",
     "RUN_START_TYPES",
+    "SNAPSHOT_MESSAGE_TYPES",
     "TEXT_DELTA_TYPES",
     "TEXT_MESSAGE_TYPES",
     "TOOL_ARGS_TYPES",
+    "TOOL_CALL_CHUNK_TYPES",
     "TOOL_CALL_START_TYPES",
     "TOOL_CALL_TYPES",
 ]
@@ -73,10 +75,16 @@ MESSAGE_TYPES = TEXT_MESSAGE_TYPES | REASONING_TYPES
 
 TOOL_CALL_START_TYPES = frozenset({"TOOL_CALL_START", "TOOL_CALL_CHUNK"})
 """Events that can open a tool call: they carry its ``toolCallName`` and ``parentMessageId``."""
+TOOL_CALL_CHUNK_TYPES = frozenset({"TOOL_CALL_CHUNK"})
+"""A tool call streamed in chunks: it has no TOOL_CALL_END (AG-UI closes it at the next event of another kind)."""
 TOOL_CALL_TYPES = frozenset(
     {"TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_CHUNK", "TOOL_CALL_RESULT"}
 )
 """Events of a tool call, each with its ``toolCallId`` (what ``tool_calls_df`` rows are made of)."""
+
+SNAPSHOT_MESSAGE_TYPES = frozenset({"MESSAGES_SNAPSHOT"})
+"""The event that carries the whole conversation: ``tool_calls_df`` reads the tool calls and results that some
+producers send only there."""
 
 REQUIRED_IDS: dict[str, frozenset[str]] = {
     "messageId": MESSAGE_TYPES,

@@ -21,7 +21,15 @@ from agui_notebook.agui._tool_outcome import (
 from agui_notebook.wire._json import JSONDecodeError, decode_json
 
 from .._columns import TOOL_CALL_COLUMNS, columns_of
-from .._kinds import RUN_END_TYPES, RUN_START_TYPES, TOOL_ARGS_TYPES, TOOL_CALL_START_TYPES, TOOL_CALL_TYPES
+from .._kinds import (
+    RUN_END_TYPES,
+    RUN_START_TYPES,
+    SNAPSHOT_MESSAGE_TYPES,
+    TOOL_ARGS_TYPES,
+    TOOL_CALL_CHUNK_TYPES,
+    TOOL_CALL_START_TYPES,
+    TOOL_CALL_TYPES,
+)
 from .._load import TOOL_DECISIONS_SENT, TOOL_RESULTS_SENT
 from .._odd_values import OddValues, id_text, odd_problem
 from ._chunks import Chunks
@@ -51,8 +59,6 @@ DENIED = "denied"
 
 CANCELLED = "cancelled"
 """The status of a call that was stopped before it returned: a sibling failed, or its run was cancelled."""
-
-_SNAPSHOT_TYPES = frozenset({"MESSAGES_SNAPSHOT"})
 
 _AI_SDK_DENIED = "tool-output-denied"
 """The AI SDK chunk that says a call was refused (kept as the result event's ``rawEvent``)."""
@@ -127,9 +133,8 @@ def _arguments_end(
     such a call at the next event of another kind: LlamaIndex sends each call as one chunk), and for a call
     whose result came before its END (Langroid sends START, ARGS, then RESULT and END once the tool has run:
     the tool ran after its arguments, so its latency is never negative)."""
-    chunk_code = ev.type_names.index("TOOL_CALL_CHUNK") if "TOOL_CALL_CHUNK" in ev.type_names else -2
     chunked = np.zeros(len(end_rows), dtype=bool)
-    chunked[key[np.flatnonzero((ev.types == chunk_code) & (key >= 0))]] = True
+    chunked[key[np.flatnonzero(ev.mask(TOOL_CALL_CHUNK_TYPES) & (key >= 0))]] = True
     early = (result_rows >= 0) & (end_rows > result_rows)
     fallback = early | (chunked & (end_rows < 0))
     if not fallback.any():
@@ -188,7 +193,7 @@ class _SnapshotTools:
 
 def _snapshot_tools(ev: EventFrame, odd: OddValues) -> _SnapshotTools | None:
     """The tool calls and results of the frame's MESSAGES_SNAPSHOT events; None when it has none."""
-    rows = np.flatnonzero(ev.mask(_SNAPSHOT_TYPES))
+    rows = np.flatnonzero(ev.mask(SNAPSHOT_MESSAGE_TYPES))
     if not len(rows):
         return None
     sources, threads = ev.col("source").codes, ev.col("thread_id").codes
