@@ -41,6 +41,7 @@ from pydantic import TypeAdapter
 
 from agui_notebook import (
     Chat,
+    ChunkDecodeError,
     EventLogWarning,
     EventParseError,
     InputTypeError,
@@ -55,11 +56,14 @@ from agui_notebook import (
     expect,
     fork,
     inspect_run,
+    iter_ui_chunks,
     iter_wire_events,
     load_events,
     logs,
     parse_events,
+    read_ui_message_stream,
     ui_chunks_from_events,
+    ui_message_from_chunks,
     ui_messages_from_events,
     verify_events,
 )
@@ -267,6 +271,8 @@ BARE_FORMATS: list[Format] = [
     ("bare JSONL text", lambda w: _bare_jsonl(w.events)),
     ("bare JSONL, open text file", lambda w: lambda: _bare_file(w).open()),
     ("SSE text", lambda w: _sse(w.events)),
+    ("JSON array text (pretty-printed)", lambda w: json.dumps(w.events, indent=2)),
+    ("bare JSONL text with CRLF and a BOM", lambda w: "\ufeff" + _bare_jsonl(w.events).replace("\n", "\r\n")),
 ]
 CHAT_FORMATS: list[Format] = [("the Chat", lambda w: w.chat)]
 
@@ -333,6 +339,10 @@ def _scores(written: Written, source: Any, sse: bool) -> pd.DataFrame:
     return _table(evals.score(source, *scorers), sse)
 
 
+def _message(message: Any) -> Any:
+    return message if isinstance(message, dict) else message.model_dump(mode="json")
+
+
 async def _collected(items: Any) -> list[Any]:
     return [item async for item in items]
 
@@ -395,6 +405,9 @@ FUNCTIONS: dict[str, Callable[[Written, Callable[[], Any], bool], Any]] = {
     "expect": lambda w, get, sse: _expectation(w, get()),
     "evals.score": lambda w, get, sse: _scores(w, get(), sse),
     "logs.to_otel_spans": lambda w, get, sse: _spans(get()),
+    "iter_ui_chunks": lambda w, get, sse: list(iter_ui_chunks(get())),
+    "read_ui_message_stream": lambda w, get, sse: [_message(m) for m in read_ui_message_stream(get())],
+    "ui_message_from_chunks": lambda w, get, sse: _message(ui_message_from_chunks(get())),
 }
 """Every public function that takes events, by name: its result on a source, as it is compared (``sse``: the
 source is SSE text)."""
@@ -413,21 +426,48 @@ STREAM_READERS = (
 )
 """The functions that read one stream of AG-UI events: not a folder of logs, not a chat, not a table (each
 documents what it reads)."""
+CHUNK_READERS = ("iter_ui_chunks", "read_ui_message_stream", "ui_message_from_chunks")
+"""The functions that read one AI SDK UI-message stream: run on the chat's log of chunks only. Their baseline is
+the log's events as a list of dicts (``CHUNK_BASELINE``): the records as a list are read as no chunks, reported
+(issue 31: ``iter_ui_chunks``' fast path for a list of dicts passes the records on as they are)."""
+CHUNK_BASELINE: Format = ("the log's events (list of dicts)", lambda w: w.events)
+
 REFUSED = {
-    "folder holding the log": (SourceFolderError, "is a folder, not a file of events"),
-    "the Chat": (InputTypeError, "cannot read AG-UI events from Chat"),
-    "events table as Parquet (to_parquet)": (EventParseError, "not JSON, JSONL or SSE (starts with 'PAR1"),
+    ("events", "folder holding the log"): (SourceFolderError, "is a folder, not a file of events"),
+    ("events", "the Chat"): (InputTypeError, "cannot read AG-UI events from Chat"),
+    ("events", "events table as Parquet (to_parquet)"): (
+        EventParseError,
+        "not JSON, JSONL or SSE (starts with 'PAR1",
+    ),
+    ("chunks", "folder holding the log"): (SourceFolderError, "is a folder, not a file of events"),
+    ("chunks", "the Chat"): (InputTypeError, "cannot read UI chunks from Chat"),
+    ("chunks", "events table as Parquet (to_parquet)"): (
+        ChunkDecodeError,
+        "not JSON, JSONL or SSE (starts with 'PAR1",
+    ),
 }
-"""The formats the stream readers refuse, with the documented error: ``verify_events`` reports it as a problem,
-and ``apply_events``, which skips what it cannot read, warns that it read nothing."""
-NOT_READ = {"chunk chat": STREAM_READERS}
-"""Not run: the stream readers read AG-UI events only, and a chat's log of an agent that streamed AI SDK chunks
-holds the chunks (the tables, the inspector and the rest read them as the AG-UI events they are). They read it as
-no messages: reported, issue 31."""
+"""The formats the stream readers refuse (AG-UI events, UI chunks), with the documented error: ``verify_events``
+reports it as a problem, and ``apply_events``, which skips what it cannot read, warns that it read nothing."""
+NOT_READ = {"stream": CHUNK_READERS, "chat": CHUNK_READERS, "chunk chat": STREAM_READERS}
+"""Not run: the chunk readers read AI SDK chunks, not AG-UI streams; the AG-UI stream readers read AG-UI events
+only, and a chat's log of an agent that streamed AI SDK chunks holds the chunks (the tables, the inspector and the
+rest read them as the AG-UI events they are). They read it as no messages: reported, issue 31."""
+UNREAD = {(reader, RECORDER_FORMATS[0][0]) for reader in CHUNK_READERS}
+"""Not run, reported: see ``CHUNK_READERS``."""
 
 
-def _assert_refused(function: str, written: Written, fmt: Format) -> None:
-    error, message = REFUSED[fmt[0]]
+def _refusal(function: str, fmt: Format) -> tuple[type[Exception], str] | None:
+    if function in STREAM_READERS:
+        return REFUSED.get(("events", fmt[0]))
+    if function in CHUNK_READERS:
+        return REFUSED.get(("chunks", fmt[0]))
+    return None
+
+
+def _assert_refused(
+    function: str, written: Written, fmt: Format, refusal: tuple[type[Exception], str]
+) -> None:
+    error, message = refusal
     with ExitStack() as opened:
         source = _fresh(fmt[1](written), opened)
         if function in ("verify_events", "averify_events"):
@@ -459,12 +499,14 @@ def _result(function: str, written: Written, fmt: Format) -> Any:
 
 
 def _baseline(function: str, written: Written, fmt: Format) -> Any:
-    """The function's result on the records as a list of dicts, with the columns ``fmt`` drops dropped."""
+    """The function's result on the records as a list of dicts (a chunk reader's: on ``CHUNK_BASELINE``), with the
+    columns ``fmt`` drops dropped."""
     sse = fmt[0].startswith("SSE")
     if (function, sse) not in written.baselines:
+        base = CHUNK_BASELINE if function in CHUNK_READERS else RECORDER_FORMATS[0]
         with ExitStack() as opened:
             written.baselines[function, sse] = FUNCTIONS[function](
-                written, _fresh(written.records, opened), sse
+                written, _fresh(base[1](written), opened), sse
             )
     return written.baselines[function, sse]
 
@@ -485,17 +527,19 @@ def _equal(ours: Any, expected: Any, what: str) -> None:
     [
         (stream, fmt, function)
         for stream, fmt in CASES
-        if fmt is not RECORDER_FORMATS[0]
         for function in FUNCTIONS
         if function not in NOT_READ.get(stream, ())
+        and (function in CHUNK_READERS or fmt is not RECORDER_FORMATS[0])
+        and (function, fmt[0]) not in UNREAD
     ],
     ids=lambda v: v if isinstance(v, str) else v[0],
 )
 def test_every_format_gives_what_the_records_give(
     written: dict[str, Written], stream: str, fmt: Format, function: str
 ) -> None:
-    if function in STREAM_READERS and fmt[0] in REFUSED:
-        _assert_refused(function, written[stream], fmt)
+    refusal = _refusal(function, fmt)
+    if refusal is not None:
+        _assert_refused(function, written[stream], fmt, refusal)
     else:
         expected = _baseline(function, written[stream], fmt)
         _equal(_result(function, written[stream], fmt), expected, f"{function} of {stream} as {fmt[0]}")

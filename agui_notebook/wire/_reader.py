@@ -470,15 +470,22 @@ def iter_frames(items: Iterable[Any]) -> Iterator[Frame]:
     """The frames of an iterable of text slices (bytes or str, cut anywhere); other items pass as they are.
 
     An item that is neither text nor bytes (an event dict or model) comes out as a frame with ``line=None``
-    and the item as its value, for the caller to convert.
+    and the item as its value, for the caller to convert; a recorder record is unwrapped, as in a text.
+
+    >>> [(f.value, f.received_ns) for f in iter_frames([{"received_ns": 7, "event": {"type": "X"}}])]
+    [({'type': 'X'}, 7)]
     """
     reader = WireReader()
     for item in items:
         if isinstance(item, (bytes, bytearray, memoryview, str)):
             yield from reader.feed(item)
         else:
-            yield Frame(None, item)
+            yield _item_frame(item)
     yield from reader.close()
+
+
+def _item_frame(item: Any) -> Frame:
+    return frame_of_value(item, None) if is_recorded(item) else Frame(None, item)
 
 
 async def aiter_frames(items: AsyncIterable[Any]) -> AsyncIterator[Frame]:
@@ -491,7 +498,7 @@ async def aiter_frames(items: AsyncIterable[Any]) -> AsyncIterator[Frame]:
             for frame in reader.feed(item):
                 yield frame
         else:
-            yield Frame(None, item)
+            yield _item_frame(item)
     for frame in reader.close():
         yield frame
 
