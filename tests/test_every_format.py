@@ -28,7 +28,7 @@ import json
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -258,6 +258,7 @@ Format = tuple[str, Callable[[Written], Any]]
 
 RECORDER_FORMATS: list[Format] = [
     ("recorder records (list of dicts)", lambda w: w.records),
+    ("recorder records, one by one (an iterator)", lambda w: lambda: nullcontext(iter(w.records))),
     ("recorder log path", lambda w: w.log),
     ("recorder log bytes", lambda w: w.log.read_bytes()),
     ("recorder log, open binary file", lambda w: lambda: w.log.open("rb")),
