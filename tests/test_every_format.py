@@ -3,21 +3,25 @@
 Three streams: two runs recorded as a stream (reasoning, a tool call with its result, text; the second run's event
 carries a field AG-UI does not define, a ``verify_events`` warning); a chat's log (two turns of
 ``Chat(agent, store=path)`` with a generator agent, the chat's own records among the agent's events); and the log
-of a chat whose agent streamed AI SDK chunks. Every public function that takes events runs over every format of
-each, and its result must equal its result on the stream's recorder records given as a list of dicts.
+of a chat whose agent streamed AI SDK chunks. Every public function that takes events (``FUNCTIONS``) runs over
+every format of each, and its result must equal its result on the stream's recorder records given as a list of
+dicts. The async readers also read live sources (slices of SSE or of a log, items one by one).
 
-The formats: the recorder's JSONL (its path, its bytes, an open binary file, gzip-compressed, a folder holding it,
-its records as a list of dicts; for a chat, its own log and the ``Chat`` itself), the events table written with
-``to_parquet``, and the stream without receive times: a list of event dicts, a list of ``ag_ui.core`` models,
-bare JSONL text, an open text file of it, SSE text as an AG-UI server sends it (``ag_ui.encoder.EventEncoder``).
-A chat's log is a recorder log: its bare forms are those of the first stream. Where a function documents that it
-does not read a format, the documented error is asserted instead (``REFUSED``).
+The formats: the recorder's JSONL (its records as a list of dicts and one by one, its path, its bytes, an open
+binary file, gzip-compressed, a folder holding it; for a chat, its own log and the ``Chat`` itself), the events
+table written with ``to_parquet``, and the stream without receive times: a list of event dicts, a list of
+``ag_ui.core`` models, bare JSONL text, an open text file of it, JSONL with CRLF and a BOM, a pretty-printed JSON
+array, SSE text as an AG-UI server sends it (``ag_ui.encoder.EventEncoder``). A chat's log is a recorder log: its
+bare forms are those of the first stream. Where a function documents that it does not read a format, the
+documented error is asserted instead (``REFUSED``); what is not run is named with its reason (``NOT_READ``,
+``UNREAD``).
 
 The recorder is given a clock that reads each event's ``timestamp`` (``record()`` is
 ``EventRecorder(path, keep=False).wrap(stream)`` with the wall clock): the tables time a run by its receive times
 when it has them and by its timestamps otherwise, so the formats without receive times give the same times.
 What legitimately differs by format is dropped before comparing, each named with its reason (``SOURCE_COLUMNS``,
-``LINE_COLUMNS``). ``parts_df`` is not here: it takes UIMessages, not events.
+``SOURCE_ATTRIBUTES``, ``LINE_COLUMNS``). ``parts_df`` is not here: it takes UIMessages, not events; nor are the
+plots (figures of the same tables).
 """
 
 from __future__ import annotations
@@ -340,6 +344,23 @@ def _scores(written: Written, source: Any, sse: bool) -> pd.DataFrame:
     return _table(evals.score(source, *scorers), sse)
 
 
+def _compared(written: Written, source: Any) -> pd.DataFrame:
+    metric = evals.text_contains(written.answer)
+    return evals.compare(source, written.records, metric, n_resamples=50).table
+
+
+def _cases(source: Any) -> list[Any]:
+    # A case's id starts with its source's name, as SOURCE_COLUMNS: the run key after it is compared.
+    return [_case(case.id, case.values[0]) for case in evals.log_cases(source)]
+
+
+def _case(case_id: str, run: Any) -> tuple[Any, ...]:
+    calls = run.tool_calls
+    if isinstance(calls, pd.DataFrame):
+        calls = _table(calls, sse=False).to_dict("records")
+    return case_id.rpartition(":")[2], run.events, run.text, calls
+
+
 def _message(message: Any) -> Any:
     return message if isinstance(message, dict) else message.model_dump(mode="json")
 
@@ -405,6 +426,8 @@ FUNCTIONS: dict[str, Callable[[Written, Callable[[], Any], bool], Any]] = {
     "fork": lambda w, get, sse: _forked(w, get()),
     "expect": lambda w, get, sse: _expectation(w, get()),
     "evals.score": lambda w, get, sse: _scores(w, get(), sse),
+    "evals.compare": lambda w, get, sse: _compared(w, get()),
+    "evals.log_cases": lambda w, get, sse: _cases(get()),
     "logs.to_otel_spans": lambda w, get, sse: _spans(get()),
     "iter_ui_chunks": lambda w, get, sse: list(iter_ui_chunks(get())),
     "read_ui_message_stream": lambda w, get, sse: [_message(m) for m in read_ui_message_stream(get())],
