@@ -241,3 +241,19 @@ def test_usage_in_agnos_raw_model_request_events() -> None:
     assert values(runs["usage_source"]) == ["raw", None]  # counts that are none are no usage
     assert values(runs["model"]) == ["gpt-4o-mini", None]
     assert runs["cost_usd"].iloc[0] == pytest.approx((1_100 * 1.0 + 400 * 0.5 + 250 * 4.0) / 1e6)
+
+
+PRODUCERS = CAPTURES.parent / "producers"
+
+
+@pytest.mark.parametrize(
+    ("framework", "source"), [("agent_framework", "custom"), ("agno", "raw"), ("langgraph", "run_end")]
+)
+def test_the_producer_captures_usage_is_read_where_each_framework_sends_it(
+    framework: str, source: str
+) -> None:
+    runs = runs_df(PRODUCERS / framework / "two_turns.jsonl")
+    assert values(runs["usage_source"]) == [source, source]
+    assert runs["input_tokens"].notna().all() and runs["output_tokens"].notna().all()
+    # The second turn's request carries the first turn's messages: more input tokens.
+    assert runs["input_tokens"].iloc[1] > runs["input_tokens"].iloc[0]

@@ -640,3 +640,18 @@ def test_a_chats_log_reads_snapshot_results_and_the_results_it_sent(tmp_path) ->
         assert values(calls["result_at"]) == [snapshots[0], follow_up]
         assert (calls["latency_s"] >= 0).all() and calls["latency_s"].notna().all()
         assert runs_df(source)["tool_calls"].tolist() == [1, 1, 0]
+
+
+def test_the_llamaindex_captures_results_come_from_its_snapshots() -> None:
+    """tests/fixtures/producers/llamaindex: the real integration's stream, results only in MESSAGES_SNAPSHOT."""
+    path = CAPTURES.parent / "producers" / "llamaindex" / "parallel_tools.jsonl"
+    calls = tool_calls_df(path)
+    assert values(calls["status"]) == ["ok", "ok"]
+    assert values(calls["result_source"]) == ["snapshot", "snapshot"]
+    assert values(calls["result"]) == ["sunny, 21 degrees in Paris", "sunny, 21 degrees in Lyon"]
+    assert (calls["latency_s"] >= 0).all() and calls["latency_s"].notna().all()
+    # Its `timestamp`s are whole epoch seconds: read within a second of the receive times, not in 1970.
+    events = load_events(path)
+    stamped = events.dropna(subset=["timestamp"])
+    assert len(stamped) > 0
+    assert ((stamped["time"] - stamped["timestamp"]).abs() < pd.Timedelta(seconds=2)).all()
