@@ -245,7 +245,7 @@ class _Producer:
         if c.boolean(0.3):
             self.reasoning(streamed)
         with_text = final or c.boolean(0.5)
-        with_tools = not final or c.boolean(0.4)
+        with_tools = not final or c.boolean(0.5)
         message_id = self.next_id("msg-")
         assistant: Message = {"id": self.snapshot_id(message_id, "assistant"), "role": "assistant"}
         text_events: list[Event] = []
