@@ -459,7 +459,7 @@ class ToolCalls:
             zip(
                 sources[self.first_row].tolist(),
                 threads[self.first_row].tolist(),
-                list(self.call_ids),
+                self.call_ids.tolist(),
                 strict=True,
             )
         )
@@ -490,7 +490,8 @@ class ToolCalls:
         self.args_chars = np.concatenate([self.args_chars, [len(text) for text in texts]]).astype(np.int64)[
             order
         ]
-        self.args_text = [[*self.args_text, *texts][i] for i in order.tolist()]
+        texts = [*self.args_text, *texts]
+        self.args_text = [texts[i] for i in order.tolist()]
         self.call_ids = _appended(self.call_ids, [key[2] for key, _ in added])[order]
         self.name = _appended(self.name, names)[order]
         self.parent = _appended(self.parent, parents)[order]
@@ -509,12 +510,18 @@ class ToolCalls:
         call, in the first snapshot after the call's first event (or in the snapshot that showed the call), as
         received when that snapshot arrived. A result a chat sent in a run input (``sent``) before that snapshot
         is the one the call got. Returns the calls still without a result."""
-        sources, threads = ev.col("source").codes, ev.col("thread_id").codes
+        firsts = self.first_row[calls]
+        keys = zip(
+            ev.col("source").codes[firsts].tolist(),
+            ev.col("thread_id").codes[firsts].tolist(),
+            self.call_ids[calls].tolist(),
+            strict=True,
+        )
         started = _run_start_rows(ev) if sent else {}
         left = []
-        for k in calls.tolist():
-            first, call_id = int(self.first_row[k]), self.call_ids[k]
-            mentions = snapshots.results.get((int(sources[first]), int(threads[first]), call_id))
+        for k, first, key in zip(calls.tolist(), firsts.tolist(), keys, strict=True):
+            call_id = key[2]
+            mentions = snapshots.results.get(key)
             found = next(((row, m) for row, m in mentions if row >= first), None) if mentions else None
             given = sent.get(call_id) if sent and isinstance(call_id, str) else None
             sent_row = started.get(given["runId"]) if given is not None else None
