@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agui_notebook._errors import EventLogWarning
 from agui_notebook.agui._apply import ProtocolError, apply_events
 from agui_notebook.agui._intake import EventParseError, wire_event_list
 from agui_notebook.agui._verify import verify_events
@@ -152,6 +154,24 @@ def test_a_recorder_log_gives_the_thread_of_its_events(tmp_path: Path) -> None:
     mixed = "\n".join(json.dumps(r if i % 2 else r["event"]) for i, r in enumerate(records))
     assert apply_events(mixed).message_dicts == expected.message_dicts
     assert wire_event_list(mixed) == events
+
+
+def test_a_source_with_no_event_in_it_is_an_empty_thread_and_a_warning() -> None:
+    # A Parquet table or a trace export is no stream of events: skipping every line of it is said, not silent.
+    for source, why in [
+        (b"PAR1\x15\x04", r"<text>:1: not JSON, JSONL or SSE \(starts with 'PAR1"),
+        ('{"resourceSpans": []}\n', r"<text>:1: event has no string 'type'"),
+        ([{"resourceSpans": []}], r"<events>: event 0: event has no string 'type'"),
+    ]:
+        with pytest.warns(EventLogWarning, match=rf"^apply_events: no AG-UI event could be read \({why}"):
+            assert apply_events(source).message_dicts == []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (
+            apply_events("").message_dicts == apply_events([]).message_dicts == []
+        )  # nothing to read: no warning
+        text = "\n".join([json.dumps(run_started()), "{broken"])
+        assert apply_events(text).runs[0].run_id == "run-1"  # a bad line among events: skipped in silence
 
 
 def test_input_events_and_initial_messages_are_not_mutated() -> None:
