@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 __all__ = [
@@ -53,14 +54,16 @@ def recorded_event(value: Any) -> Any:
     return value["event"] if is_recorded(value) else value
 
 
-def recorded_events(values: list[Any]) -> list[Any]:
-    """Decoded lines as events: each recorder record unwrapped, bare events as they are (a log may mix both).
-
-    The list itself comes back when no line is a record.
+def recorded_events(values: list[dict[str, Any]]) -> list[Any]:
+    """Decoded lines (objects) as events: each recorder record unwrapped, bare events as they are (a log may mix
+    both). The list itself comes back when no line is a record.
 
     >>> recorded_events([{"received_ns": 1, "event": {"type": "A"}}, {"type": "B"}])
     [{'type': 'A'}, {'type': 'B'}]
     """
-    if not any(map(is_recorded, values)):
+    if not values:
+        return values
+    if not is_recorded(values[0]) and not any(map(dict.__contains__, values, repeat("event"))):
+        # One C-level look for an ``event`` key (a record's, or a RAW event's) keeps bare logs at parsing speed.
         return values
     return [value["event"] if is_recorded(value) else value for value in values]
