@@ -424,8 +424,8 @@ def _struct_slice(
         else:
             events = _LINE_DECODER.decode_lines(piece)
             count = len(events)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        return None  # a deeply nested line among them: the slow path reports it
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, OverflowError):
+        return None  # a deeply nested line, a received_ns beyond int64 among them: the slow path reports it
     if not _line_count_matches(count, piece):
         return None
     types = np.fromiter(map(_TYPE, events), dtype=object, count=count)

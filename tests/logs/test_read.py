@@ -167,3 +167,19 @@ def test_value_runs() -> None:
 def test_problems_mode() -> None:
     with pytest.raises(ValueError, match="errors must be"):
         Problems("skip")
+
+
+def test_a_recorded_receive_time_beyond_int64_is_an_odd_value_not_a_crash(tmp_path) -> None:
+    """A recorder file's struct fast path met ``received_ns`` 2**63 (found by test_random_inputs): the line is
+    read on the dict path, its time missing and reported."""
+    from agui_notebook.logs._load import load_events
+
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(
+        b'{"received_ns":1700000000000000000,"event":{"type":"RUN_STARTED","threadId":"t","runId":"r"}}\n'
+        b'{"received_ns":9223372036854775808,"event":{"type":"RUN_FINISHED","threadId":"t","runId":"r"}}\n'
+    )
+    with pytest.warns(UserWarning, match="odd value"):
+        df = load_events(path)
+    assert df["time"].isna().tolist() == [False, True]
+    assert [(v["line"], v["field"]) for v in df.attrs["odd_values"]] == [(2, "received_ns")]
