@@ -304,23 +304,28 @@ class UIMessageAssembler:
                 i += 1
 
         place_formless(-1)
+        holders: dict[int, str] = {}  # an old UIMessage's index -> the UIMessage that shows its messages now
         for group, owner in zip(groups, owners, strict=True):
             if owner is None:
-                fresh = to_ui_messages(group)
-                result.extend(fresh)
-                rebuilt.update(m["id"] for m in fresh)
-                continue
-            if group == forms[owner]:
-                result.append(old[owner])
+                shown = to_ui_messages(group)
+                rebuilt.update(m["id"] for m in shown)
+            elif group == forms[owner]:
+                shown = [old[owner]]
             else:
-                replacement = _rebuilt(old[owner], group)
-                result.extend(replacement)
-                rebuilt.update(m["id"] for m in replacement)
-            place_formless(owner)
+                shown = _rebuilt(old[owner], group)
+                rebuilt.update(m["id"] for m in shown)
+            result.extend(shown)
+            for message in group:
+                source = origin.get(message.get("id"))
+                if source is not None:
+                    holders.setdefault(source, shown[-1]["id"])
+            if owner is not None:
+                holders[owner] = shown[-1]["id"]
+                place_formless(owner)
         if waiting is not None:
             result.append(old[waiting])
-        run_id = self._translator.run_message_id
-        moved_on = run_id is not None and all(m["id"] != run_id for m in result[-1:])
+            holders[waiting] = old[waiting]["id"]
+        run_holder = holders.get(run_index) if run_index is not None else None
         first = next(
             (i for i, (a, b) in enumerate(zip(old, result, strict=False)) if a is not b),
             min(len(old), len(result)),
@@ -337,7 +342,7 @@ class UIMessageAssembler:
                 del self._streams[message_id]
             else:
                 self._streams[message_id].index = index
-        self._translator.after_snapshot(old, rebuilt, moved_on=moved_on)
+        self._translator.after_snapshot(old, rebuilt, run_holder=run_holder)
         self._snapshot_in_run = True
         return changes
 
@@ -423,8 +428,20 @@ class UIMessageAssembler:
     def _append_text(self, item: TextAppend) -> list[MessageChange]:
         index = self._index[item.message_id]
         parts = self.messages[index]["parts"]
-        parts[-1]["text"] = js_concat([parts[-1]["text"], item.delta])
-        return [MessageChange("text", index, len(parts) - 1, item.delta)]
+        at = len(parts) - 1
+        if item.text_id is not None:
+            at = next(
+                (
+                    i
+                    for i in range(len(parts) - 1, -1, -1)
+                    if parts[i].get("type") == "text"
+                    and ((parts[i].get("providerMetadata") or {}).get(AGUI_KEY) or {}).get("messageId")
+                    == item.text_id
+                ),
+                at,
+            )
+        parts[at]["text"] = js_concat([parts[at]["text"], item.delta])
+        return [MessageChange("text", index, at, item.delta)]
 
 
 def _rebuilt(previous: dict[str, JSON], agui_messages: list[dict[str, JSON]]) -> list[dict[str, JSON]]:

@@ -28,7 +28,7 @@ from agui_notebook.bridge._messages import (
     tool_result_fields,
 )
 from agui_notebook.wire._json import decode_json, encode_json, js_concat
-from agui_notebook.wire._records import is_chat_record
+from agui_notebook.wire._records import RUN_START_RECORD, RunInputDecoder, is_chat_record
 from agui_notebook.wire._values import is_plain_json, json_error, json_form_problem
 
 
@@ -54,10 +54,12 @@ class WholeMessage:
 
 @dataclass(slots=True)
 class TextAppend:
-    """Text appended to the last text part of a streamed non-assistant message."""
+    """Text appended to the last text part of a streamed non-assistant message, or (``text_id``) to the text part
+    of AG-UI text message ``text_id`` that a snapshot rebuilt while it streamed."""
 
     message_id: str
     delta: str
+    text_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -113,6 +115,9 @@ class _ToolCall:
     has_output: bool = False
     denied: bool = False  # the run input answered its approval with a denial: its result is the denial
     info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
+    restream: bool = (
+        False  # a snapshot rebuilt its part while its arguments streamed: the next delta restarts it
+    )
 
 
 def _result_content(content: JSON, metadata: JSON) -> JSON:
@@ -169,6 +174,7 @@ class EventChunkTranslator:
         self._run: _Run | None = None
         self._known: set[str] = set(known_message_ids or ())
         self._texts: dict[str, str | None] = {}  # AG-UI text message id -> UIMessage id once its part exists
+        self._appended: set[str] = set()  # text messages a snapshot rebuilt while they streamed: appended to
         self._text_info: dict[str, dict[str, JSON]] = {}  # AG-UI text message id -> its part's "ag-ui" facts
         self._streamed_other: set[str] = set()  # non-assistant text messages being streamed
         self._other_info: dict[str, dict[str, JSON]] = {}  # ... and their metadata
@@ -187,6 +193,8 @@ class EventChunkTranslator:
         ] = {}  # interrupt id -> tool call id (None: not a tool's)
         self._owner: dict[str, str] = {}  # AG-UI message id -> id of the UIMessage that shows it
         self._customs: dict[str, list[dict[str, JSON]]] = {}  # UIMessage id -> its CUSTOM events
+        self._chat_inputs = RunInputDecoder()  # a chat's log: the run inputs its run-start records hold
+        self._chat_input: dict[str, JSON] | None = None  # ... the one for the RUN_STARTED that follows
 
     # ------------------------------------------------------------------ public
     def push(self, event: dict[str, JSON]) -> list[Routed]:
@@ -319,6 +327,17 @@ class EventChunkTranslator:
         for message in fresh:
             self._known.add(message["id"])
             call_id = message.get("toolCallId")
+            calls = [c.get("id") for c in message.get("toolCalls") or ()]
+            if (
+                message.get("role") == "assistant"
+                and calls
+                and not message.get("content")
+                and all(c in self._tools for c in calls)
+            ):
+                # Calls already shown, under the id a client gave the message that holds them (a call streamed
+                # without a parent has none of its own): not history.
+                self._owner[message["id"]] = self._tools[calls[0]].message_id
+                continue
             if message.get("role") == "tool" and call_id in self._tools and call_id not in fresh_calls:
                 self._pending_result = _PendingResult(
                     call_id, message["id"], message.get("content"), metadata=message.get("metadata")
@@ -343,7 +362,8 @@ class EventChunkTranslator:
     # ------------------------------------------------------------------ lifecycle
     def _on_run_started(self, event: dict[str, JSON], out: list[Routed]) -> None:
         self._close_run(out)
-        run_input = event.get("input") or {}
+        run_input = event.get("input") or self._chat_input or {}
+        self._chat_input = None
         self._add_history(run_input.get("messages") or [], out)
         run = _Run(
             thread_id=event.get("threadId"), run_id=event.get("runId"), started_at=event.get("timestamp")
@@ -508,6 +528,9 @@ class EventChunkTranslator:
                 self._other_metadata(message_id, event, out)
             return
         owner = self._texts.get(message_id)
+        if owner is not None and message_id in self._appended:
+            out.append(TextAppend(owner, delta, message_id))
+            return
         changed = "metadata" in event and _with_metadata(self._text_facts(message_id), event)
         if owner is None:
             if not delta:
@@ -547,7 +570,9 @@ class EventChunkTranslator:
             return
         owner = self._texts.pop(message_id, None)
         info = self._text_info.pop(message_id, None)
-        if owner is not None:
+        if message_id in self._appended:
+            self._appended.discard(message_id)  # the snapshot's part is done already
+        elif owner is not None:
             chunk: dict[str, JSON] = {"type": "text-end", "id": message_id}
             if info is not None and _with_metadata(info, event):
                 chunk["providerMetadata"] = {AGUI_KEY: info}
@@ -679,6 +704,15 @@ class EventChunkTranslator:
         call.args.append(delta)
         if "metadata" in event:
             _with_metadata(call.info, event)  # shown with the input (an AI SDK input delta has no metadata)
+        if call.restream:
+            # The part a snapshot rebuilt takes the arguments again from the start, this delta included.
+            call.restream = False
+            self._emit(
+                out,
+                call.message_id,
+                {"type": "tool-input-start", "toolCallId": event["toolCallId"], "toolName": call.name},
+            )
+            delta = js_concat(call.args)
         self._emit(
             out,
             call.message_id,
@@ -866,42 +900,64 @@ class EventChunkTranslator:
     def _on_messages_snapshot(self, event: dict[str, JSON], out: list[Routed]) -> None:
         out.append(MessagesSnapshot(event))
 
-    def after_snapshot(self, messages: list[dict[str, JSON]], rebuilt: set[str], *, moved_on: bool) -> None:
+    def after_snapshot(
+        self, messages: list[dict[str, JSON]], rebuilt: set[str], *, run_holder: str | None
+    ) -> None:
         """Know the conversation a ``MESSAGES_SNAPSHOT`` left: ``rebuilt`` names the UIMessages it replaced.
 
         What was streaming into a replaced message starts a new part if it goes on (its old part is gone), and
-        calls the snapshot removed are forgotten. ``moved_on``: messages now follow the run's message, so the run's
-        later output opens a new assistant message after them (as after a streamed user message).
+        calls the snapshot removed are forgotten. ``run_holder``: the UIMessage that shows the open run's output
+        now. The run's later output goes on in it while it is the last message; when messages follow it, the output
+        opens a new assistant message after them (as after a streamed user message) and the run's end goes to it.
         """
+        shown = {m["id"] for m in messages}
+        streaming = {call_id: call for call_id, call in self._tools.items() if not call.ended}
         fresh = [m for m in messages if m["id"] in rebuilt]
         self.continue_from(fresh)
         for message_id, owner in list(self._texts.items()):
-            if owner in rebuilt:
-                self._texts[message_id] = None
+            if owner is not None and (owner in rebuilt or owner not in shown):
+                # A text that goes on after the snapshot continues the snapshot's copy of it, wherever that is
+                # (@ag-ui/client appends to the snapshot's message), else it starts a new part.
+                holder = _text_holder(messages, message_id)
+                self._texts[message_id] = holder
+                if holder is not None:
+                    self._appended.add(message_id)
         for message_id, owner in list(self._reasoning_open.items()):
             if owner in rebuilt:
                 del self._reasoning_open[message_id]
-        present = {
-            part.get("toolCallId") for m in messages for part in m.get("parts") or () if "toolCallId" in part
+        holders = {
+            part.get("toolCallId"): m["id"]
+            for m in messages
+            for part in m.get("parts") or ()
+            if "toolCallId" in part
         }
         for call_id, call in list(self._tools.items()):
-            if call_id not in present:
+            if call_id not in holders:
                 del self._tools[call_id]
+            elif call_id in streaming and (
+                holders[call_id] in rebuilt or holders[call_id] != streaming[call_id].message_id
+            ):
+                # Its arguments still stream: they go on in the part the snapshot rebuilt.
+                kept = self._tools[call_id] = streaming[call_id]
+                kept.message_id = holders[call_id]
+                kept.restream = True
             elif call.message_id in rebuilt:
                 call.ended = True
         for message in messages:
             if message.get("role") == "assistant":
                 self._last_assistant_id = message["id"]
         run = self._run
-        if moved_on and run is not None:
-            shown = {m["id"] for m in messages}
-            if run.message_id in shown:
-                run.moved_from = run.message_id
-            elif run.moved_from not in shown:
-                # The run's message was joined to the turn before it: that turn holds the run's output now.
-                last = messages[-1] if messages else None
-                run.moved_from = last["id"] if last is not None and last.get("role") == "assistant" else None
-            run.message_id = None
+        if run is None:
+            return
+        last = messages[-1]["id"] if messages else None
+        if run.message_id is not None:
+            if run_holder is not None and run_holder == last:
+                run.message_id = run_holder
+            else:
+                run.moved_from = run_holder
+                run.message_id = None
+        elif run.moved_from is not None and all(m["id"] != run.moved_from for m in messages):
+            run.moved_from = None
 
     def forget(self, message_id: str, messages: list[dict[str, JSON]]) -> None:
         """Forget UIMessage ``message_id``, removed from ``messages`` (a finished run's message that showed nothing)."""
@@ -914,12 +970,27 @@ class EventChunkTranslator:
 
     def _on_custom(self, event: dict[str, JSON], out: list[Routed]) -> None:
         if is_chat_record(event):
-            return  # what the user did, recorded in a chat's log: not part of any message
+            # What the user did, recorded in a chat's log: not part of any message. The input a run began
+            # with is what the agent's RUN_STARTED would carry: the user's messages come from it.
+            if event.get("name") == RUN_START_RECORD:
+                self._chat_input = self._chat_inputs.decode(event.get("value"))
+            return
         owner = self._assistant(out, step=False)
         customs = self._customs.setdefault(owner, [])
         customs.append({"name": event.get("name"), "value": event.get("value")})
         # Metadata merges replace arrays, so the whole list goes out each time.
         self._metadata(out, owner, {"custom": list(customs)})
+
+
+def _text_holder(messages: list[dict[str, JSON]], text_id: str) -> str | None:
+    """The UIMessage that shows the text part of AG-UI text message ``text_id``, if any."""
+    for message in reversed(messages):
+        for part in message.get("parts") or ():
+            if part.get("type") == "text":
+                info = (part.get("providerMetadata") or {}).get(AGUI_KEY) or {}
+                if info.get("messageId") == text_id:
+                    return str(message["id"])
+    return None
 
 
 _HANDLERS: dict[JSON, Any] = {

@@ -19,7 +19,7 @@ from agui_notebook._types import JSON
 from agui_notebook.agui._compat import upgrade_inbound_message
 from agui_notebook.agui._thread import _MESSAGE_LIST as _AGUI_MESSAGES
 from agui_notebook.agui._thread import validated
-from agui_notebook.agui._tool_outcome import DENIED_TOOL_MESSAGE_ERROR
+from agui_notebook.agui._tool_outcome import DENIED_TOOL_MESSAGE_ERROR, ERROR_OUTCOMES, claimed_outcome
 from agui_notebook.bridge._located import conversion_errors
 from agui_notebook.wire._json import decode_json, encode_json
 
@@ -392,10 +392,15 @@ def _assistant_group_to_ui(group: list[dict[str, JSON]]) -> dict[str, JSON]:
                 parts.append(answered)
             part = answered
             content = message.get("content")
+            claimed = claimed_outcome(message.get("encryptedValue"))
             if message.get("error") is not None:
                 part["state"] = "output-error"
                 part["errorText"] = message["error"]
                 result_meta["content"] = content
+            elif claimed in ERROR_OUTCOMES:
+                # pydantic-ai's outcome claim, read as the event stream's assembler reads it (_flush_result).
+                part["state"] = "output-error"
+                part["errorText"] = content if isinstance(content, str) else encode_json(content)
             else:
                 part["state"] = "output-available"
                 result_meta.pop("metadata", None)

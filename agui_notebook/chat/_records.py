@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 from agui_notebook._types import JSON
 from agui_notebook.bridge._conversation import RunOutcome
-from agui_notebook.wire._records import CHAT_RECORD_PREFIX
+from agui_notebook.wire._records import CHAT_RECORD_PREFIX, RUN_START_RECORD, RunInputDecoder
 
 __all__ = [
     "CHAT_RECORD_PREFIX",
@@ -87,7 +87,7 @@ RECORD_KINDS = frozenset(
 LOG_VERSION = 1
 """The version of the chat log format, written in each thread's ``new`` record."""
 
-RUN_START = CHAT_RECORD_PREFIX + "run-start"
+RUN_START = RUN_START_RECORD
 
 RunEndOutcome = Literal["success", "error", "interrupt", "cancelled", "stopped"]
 RUN_END_OUTCOMES: tuple[RunEndOutcome, ...] = ("success", "error", "interrupt", "cancelled", "stopped")
@@ -239,22 +239,5 @@ def decode_run_inputs(values: Iterable[Any]) -> list[dict[str, JSON] | None]:
     >>> [[m["id"] for m in i["messages"]] for i in decode_run_inputs(values)]
     [['u1'], ['u1', 'u2']]
     """
-    seen: dict[str, list[JSON]] = {}
-    out: list[dict[str, JSON] | None] = []
-    for value in values:
-        wire = value.get("input") if type(value) is dict else None
-        change = value.get("messages") if type(value) is dict else None
-        if type(wire) is not dict or type(change) is not dict:
-            out.append(None)
-            continue
-        base_id, keep, add = change.get("from"), change.get("keep"), change.get("add")
-        base = seen.get(base_id, []) if type(base_id) is str else []
-        if type(keep) is not int or not 0 <= keep <= len(base) or type(add) is not list:
-            out.append(None)
-            continue
-        messages = [*base[:keep], *add]
-        run_id = wire.get("runId")
-        if type(run_id) is str:
-            seen[run_id] = messages
-        out.append({**wire, "messages": messages})
-    return out
+    decoder = RunInputDecoder()
+    return [decoder.decode(value) for value in values]

@@ -14,6 +14,8 @@ from typing import Any
 
 __all__ = [
     "CHAT_RECORD_PREFIX",
+    "RUN_START_RECORD",
+    "RunInputDecoder",
     "is_chat_record",
     "is_recorded",
     "recorded_event",
@@ -24,6 +26,45 @@ __all__ = [
 CHAT_RECORD_PREFIX = "agui-notebook/"
 """The ``name`` prefix of the CUSTOM events a chat writes in its log for what the user did (not the agent's
 stream: the conversation assemblers and the protocol checker pass them by)."""
+
+
+RUN_START_RECORD = CHAT_RECORD_PREFIX + "run-start"
+"""The record a chat writes when a run begins, with the run's input (``chat/_records.py`` documents it)."""
+
+
+class RunInputDecoder:
+    """The ``RunAgentInput`` wire dicts of a log's ``run-start`` record values, decoded in log order.
+
+    A chat writes each input's messages as a change of the thread's previous input (``{"from": <its run id or
+    null>, "keep": n, "add": [...]}``); the decoder keeps the inputs it has rebuilt so that the next can name
+    one. Messages are shared with the input named, not copied, so a long conversation costs one list per run.
+
+    >>> decoder = RunInputDecoder()
+    >>> decoder.decode({"input": {"runId": "r1"}, "messages": {"from": None, "keep": 0, "add": [{"id": "u1"}]}})
+    {'runId': 'r1', 'messages': [{'id': 'u1'}]}
+    >>> decoder.decode({"input": {"runId": "r2"}, "messages": {"from": "r1", "keep": 1, "add": [{"id": "u2"}]}})
+    {'runId': 'r2', 'messages': [{'id': 'u1'}, {'id': 'u2'}]}
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[str, list[Any]] = {}
+
+    def decode(self, value: Any) -> dict[str, Any] | None:
+        """The input of one ``run-start`` value (None where a run had no input, or a value that is not as a
+        chat writes it)."""
+        wire = value.get("input") if type(value) is dict else None
+        change = value.get("messages") if type(value) is dict else None
+        if type(wire) is not dict or type(change) is not dict:
+            return None
+        base_id, keep, add = change.get("from"), change.get("keep"), change.get("add")
+        base = self._seen.get(base_id, []) if type(base_id) is str else []
+        if type(keep) is not int or not 0 <= keep <= len(base) or type(add) is not list:
+            return None
+        messages = [*base[:keep], *add]
+        run_id = wire.get("runId")
+        if type(run_id) is str:
+            self._seen[run_id] = messages
+        return {**wire, "messages": messages}
 
 
 def is_chat_record(event: Any) -> bool:

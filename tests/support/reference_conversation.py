@@ -6,7 +6,7 @@ it exactly; the node differential tests hold that) turned into UIMessages by ``t
 agree on what a reader sees, not on every id:
 
 - an assistant UIMessage's id and metadata are the engine's (the run's), and ``step-start`` parts are where a
-  step began, which AG-UI messages do not record;
+  step began, which AG-UI messages do not record; an empty text part shows nothing;
 - consecutive assistant UIMessages read as one turn (``to_ui_messages`` groups an assistant turn's messages
   positionally; the engine keeps one message per run);
 - a run that ended in an error with nothing shown keeps an assistant UIMessage holding the error in its metadata
@@ -20,14 +20,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from agui_notebook import apply_events, to_ui_messages
+from agui_notebook import apply_events, parse_events, to_ui_messages
+from agui_notebook.agui._tool_outcome import FAILED_CLOSEOUT, failed_call
 
 _PROVIDER_KEYS = frozenset({"providerMetadata", "callProviderMetadata", "resultProviderMetadata"})
 
 
 def reference_ui_messages(events: Any) -> list[dict[str, Any]]:
-    """``to_ui_messages`` of ``@ag-ui/client``'s messages for ``events`` (Python's ``apply_events``)."""
-    return to_ui_messages(apply_events(events).messages)
+    """``to_ui_messages`` of ``@ag-ui/client``'s messages for ``events`` (Python's ``apply_events``).
+
+    With the engine's one documented difference: pydantic-ai closes every call still open when its run fails
+    with one text (``FAILED_CLOSEOUT``); the engine shows the RUN_ERROR's message on the call that failed and
+    marks the others cancelled (``failed_call``), as ``tool_calls_df`` does. Applied here when the stream has one
+    RUN_ERROR, so that the call it blames is unambiguous.
+    """
+    events = list(parse_events(events))
+    messages = to_ui_messages(apply_events(events).messages)
+    errors = [e.message for e in events if e.type == "RUN_ERROR"]
+    if len(errors) != 1:
+        return messages
+    for message in messages:
+        closed = [p for p in message["parts"] if p.get("errorText") == FAILED_CLOSEOUT]
+        calls = [(p["toolCallId"], p.get("toolName") or p["type"].removeprefix("tool-")) for p in closed]
+        culprit = failed_call(calls, errors[0])
+        for part, (call_id, _) in zip(closed, calls, strict=True):
+            if culprit is None or call_id == culprit:
+                part["errorText"] = errors[0]
+            else:
+                part["errorText"] = f"Cancelled: {dict(calls)[culprit]} failed"
+    return messages
 
 
 def _comparable_part(part: dict[str, Any]) -> dict[str, Any]:
@@ -35,6 +56,13 @@ def _comparable_part(part: dict[str, Any]) -> dict[str, Any]:
     if kept.get("type") == "reasoning":
         kept.pop("id", None)
     return kept
+
+
+def _shows(part: dict[str, Any]) -> bool:
+    """Whether a reader sees the part: not a step start, not an empty text (an assistant message that opens a
+    tool call with content ``""``, as pydantic-ai's does, is an empty text part in ``to_ui_messages``)."""
+    kind = part.get("type")
+    return kind != "step-start" and not (kind == "text" and part.get("text") == "")
 
 
 def _is_error_only(message: dict[str, Any]) -> bool:
@@ -62,7 +90,7 @@ def conversation_shape(messages: list[Any]) -> list[dict[str, Any]]:
         )
         if message.get("role") == "assistant" and _is_error_only(message):
             continue
-        parts = [_comparable_part(p) for p in message.get("parts") or () if p.get("type") != "step-start"]
+        parts = [_comparable_part(p) for p in message.get("parts") or () if _shows(p)]
         if message.get("role") == "assistant":
             if shape and shape[-1]["role"] == "assistant":
                 shape[-1]["parts"].extend(parts)
