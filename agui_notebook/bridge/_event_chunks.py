@@ -175,6 +175,7 @@ class EventChunkTranslator:
         self._known: set[str] = set(known_message_ids or ())
         self._texts: dict[str, str | None] = {}  # AG-UI text message id -> UIMessage id once its part exists
         self._appended: set[str] = set()  # text messages a snapshot rebuilt while they streamed: appended to
+        self._dropped: set[str] = set()  # ... and those it removed: @ag-ui/client drops what they stream next
         self._text_info: dict[str, dict[str, JSON]] = {}  # AG-UI text message id -> its part's "ag-ui" facts
         self._streamed_other: set[str] = set()  # non-assistant text messages being streamed
         self._other_info: dict[str, dict[str, JSON]] = {}  # ... and their metadata
@@ -322,22 +323,26 @@ class EventChunkTranslator:
         fresh = [m for m in messages if m.get("id") not in self._known]
         if not fresh:
             return
+        # An assistant message of calls already shown, under the id a client gave the message that holds them
+        # (a call streamed without a parent has none of its own), is not history.
+        shown_calls = [
+            m
+            for m in fresh
+            if m.get("role") == "assistant"
+            and m.get("toolCalls")
+            and not m.get("content")
+            and all(c.get("id") in self._tools for c in m["toolCalls"])
+        ]
+        for message in shown_calls:
+            self._known.add(message["id"])
+            self._owner[message["id"]] = self._tools[message["toolCalls"][0]["id"]].message_id
+        if shown_calls:
+            fresh = [m for m in fresh if m["id"] not in self._known]
         fresh_calls = {call["id"] for m in fresh for call in m.get("toolCalls") or ()}
         history: list[dict[str, JSON]] = []
         for message in fresh:
             self._known.add(message["id"])
             call_id = message.get("toolCallId")
-            calls = [c.get("id") for c in message.get("toolCalls") or ()]
-            if (
-                message.get("role") == "assistant"
-                and calls
-                and not message.get("content")
-                and all(c in self._tools for c in calls)
-            ):
-                # Calls already shown, under the id a client gave the message that holds them (a call streamed
-                # without a parent has none of its own): not history.
-                self._owner[message["id"]] = self._tools[calls[0]].message_id
-                continue
             if message.get("role") == "tool" and call_id in self._tools and call_id not in fresh_calls:
                 self._pending_result = _PendingResult(
                     call_id, message["id"], message.get("content"), metadata=message.get("metadata")
@@ -417,8 +422,11 @@ class EventChunkTranslator:
         """The message a run's end goes to: its message, or the one a snapshot moved it on from (a run that
         showed nothing since opens no message only to end it)."""
         run = self._run
-        if run is not None and run.message_id is None and run.moved_from is not None:
-            return run.moved_from
+        if run is not None and run.message_id is None and run.sequence > 0:
+            # A snapshot dropped the run's message: its end goes to the conversation's last answer.
+            closing = run.moved_from or self._last_assistant_id
+            if closing is not None:
+                return closing
         return self._assistant(out, step=False)
 
     def _on_run_finished(self, event: dict[str, JSON], out: list[Routed]) -> None:
@@ -527,6 +535,8 @@ class EventChunkTranslator:
             if "metadata" in event:
                 self._other_metadata(message_id, event, out)
             return
+        if message_id in self._dropped:
+            return
         owner = self._texts.get(message_id)
         if owner is not None and message_id in self._appended:
             out.append(TextAppend(owner, delta, message_id))
@@ -570,6 +580,7 @@ class EventChunkTranslator:
             return
         owner = self._texts.pop(message_id, None)
         info = self._text_info.pop(message_id, None)
+        self._dropped.discard(message_id)
         if message_id in self._appended:
             self._appended.discard(message_id)  # the snapshot's part is done already
         elif owner is not None:
@@ -678,7 +689,14 @@ class EventChunkTranslator:
     # ------------------------------------------------------------------ tools
     def _on_tool_start(self, event: dict[str, JSON], out: list[Routed]) -> None:
         call_id = event["toolCallId"]
-        owner = self._assistant(out, step=True)
+        run = self._run
+        parent_owner = self._owner.get(event.get("parentMessageId") or "")
+        if run is not None and run.message_id is None and run.sequence > 0 and parent_owner is not None:
+            # After a snapshot moved the run on, a call of a message it shows joins that message (as
+            # @ag-ui/client adds it to the message's calls).
+            owner = parent_owner
+        else:
+            owner = self._assistant(out, step=True)
         call = _ToolCall(name=event.get("toolCallName", ""), message_id=owner)
         self._tools[call_id] = call
         chunk: dict[str, JSON] = {"type": "tool-input-start", "toolCallId": call_id, "toolName": call.name}
@@ -911,6 +929,7 @@ class EventChunkTranslator:
         opens a new assistant message after them (as after a streamed user message) and the run's end goes to it.
         """
         shown = {m["id"] for m in messages}
+        self._owner = {k: v for k, v in self._owner.items() if v in shown}
         streaming = {call_id: call for call_id, call in self._tools.items() if not call.ended}
         fresh = [m for m in messages if m["id"] in rebuilt]
         self.continue_from(fresh)
@@ -922,6 +941,8 @@ class EventChunkTranslator:
                 self._texts[message_id] = holder
                 if holder is not None:
                     self._appended.add(message_id)
+                else:
+                    self._dropped.add(message_id)
         for message_id, owner in list(self._reasoning_open.items()):
             if owner in rebuilt:
                 del self._reasoning_open[message_id]
