@@ -13,8 +13,7 @@ table written with ``to_parquet``, and the stream without receive times: a list 
 ``ag_ui.core`` models, bare JSONL text, an open text file of it, JSONL with CRLF and a BOM, a pretty-printed JSON
 array, SSE text as an AG-UI server sends it (``ag_ui.encoder.EventEncoder``). A chat's log is a recorder log: its
 bare forms are those of the first stream. Where a function documents that it does not read a format, the
-documented error is asserted instead (``REFUSED``); what is not run is named with its reason (``NOT_READ``,
-``UNREAD``).
+documented error is asserted instead (``REFUSED``); what is not run is named with its reason (``NOT_READ``).
 
 The recorder is given a clock that reads each event's ``timestamp`` (``record()`` is
 ``EventRecorder(path, keep=False).wrap(stream)`` with the wall clock): the tables time a run by its receive times
@@ -452,8 +451,7 @@ STREAM_READERS = (
 documents what it reads)."""
 CHUNK_READERS = ("iter_ui_chunks", "read_ui_message_stream", "ui_message_from_chunks")
 """The functions that read one AI SDK UI-message stream: run on the chat's log of chunks only. Their baseline is
-the log's events as a list of dicts (``CHUNK_BASELINE``): the records as a list are read as no chunks, reported
-(issue 31: ``iter_ui_chunks``' fast path for a list of dicts passes the records on as they are)."""
+the log's events as a list of dicts (``CHUNK_BASELINE``)."""
 CHUNK_BASELINE: Format = ("the log's events (list of dicts)", lambda w: w.events)
 
 REFUSED = {
@@ -476,8 +474,6 @@ NOT_READ = {"stream": CHUNK_READERS, "chat": CHUNK_READERS, "chunk chat": STREAM
 """Not run: the chunk readers read AI SDK chunks, not AG-UI streams; the AG-UI stream readers read AG-UI events
 only, and a chat's log of an agent that streamed AI SDK chunks holds the chunks (the tables, the inspector and the
 rest read them as the AG-UI events they are). They read it as no messages: reported, issue 31."""
-UNREAD = {(reader, RECORDER_FORMATS[0][0]) for reader in CHUNK_READERS}
-"""Not run, reported: see ``CHUNK_READERS``."""
 
 
 def _refusal(function: str, fmt: Format) -> tuple[type[Exception], str] | None:
@@ -554,7 +550,6 @@ def _equal(ours: Any, expected: Any, what: str) -> None:
         for function in FUNCTIONS
         if function not in NOT_READ.get(stream, ())
         and (function in CHUNK_READERS or fmt is not RECORDER_FORMATS[0])
-        and (function, fmt[0]) not in UNREAD
     ],
     ids=lambda v: v if isinstance(v, str) else v[0],
 )

@@ -62,8 +62,8 @@ def iter_ui_chunks(source: ChunkSource) -> Iterator[dict[str, Any]]:
     if text is not None:
         name, frames = text[0], text_frames(text[1])
     elif isinstance(source, Iterable):
-        if type(source) is list and all(type(item) is dict for item in source):
-            yield from source  # the common case: pre-parsed chunks
+        if type(source) is list and all(type(item) is dict and "type" in item for item in source):
+            yield from source  # the common case: pre-parsed chunks (recorder records go through the reader)
             return
         name, frames = ITEMS_SOURCE, iter_frames(source)
     else:
