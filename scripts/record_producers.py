@@ -1,7 +1,7 @@
 """Record what agent frameworks' own AG-UI integrations stream, offline, as fixtures for the replay tests.
 
 For each capture of ``scripts/producers/_common.py`` (text, tool, parallel_tools, failing_tool, http_500,
-frontend_tool, reasoning, state, two_turns) that the framework's module lists, this starts the scripted
+frontend_tool, reasoning, state, two_turns) that the framework does not skip (its module's ``SKIPPED``), this starts the scripted
 OpenAI-compatible model (``tests/support/scripted_model.py``) on 127.0.0.1, serves the framework's AG-UI app
 (``scripts/producers/<framework>.py``'s ``build_app``) with uvicorn on 127.0.0.1, POSTs each turn's RunAgentInput
 (the second turn carries the first turn's messages as ``@ag-ui/client`` would hold them, through
@@ -27,14 +27,9 @@ command; the fixtures it writes do.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import socket
 import sys
-import threading
-import time
 import traceback
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,30 +45,8 @@ from scripts.producers._common import (  # noqa: E402
     write_capture,
     write_versions,
 )
+from tests.support.loopback import serve_on_loopback  # noqa: E402
 from tests.support.scripted_model import ScriptedModel  # noqa: E402
-
-
-@contextlib.contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """Serve the ASGI ``app`` with uvicorn on a free port of 127.0.0.1; yields ``http://127.0.0.1:PORT``."""
-    import uvicorn
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def record(module: Any, capture: Capture) -> list[tuple[int, dict[str, Any]]]:
@@ -83,7 +56,10 @@ def record(module: Any, capture: Capture) -> list[tuple[int, dict[str, Any]]]:
     events: list[tuple[int, dict[str, Any]]] = []
     history: list[dict[str, Any]] = []
     state: dict[str, Any] | None = None
-    with ScriptedModel(capture.scenario) as model, serving(module.build_app(capture, model.base_url)) as url:
+    with (
+        ScriptedModel(capture.scenario) as model,
+        serve_on_loopback(module.build_app(capture, model.base_url)) as url,
+    ):
         for turn in range(len(capture.turns)):
             body = run_input(capture, turn, history, state=state)
             received = post_run(url + getattr(module, "PATH", "/"), body)
@@ -133,7 +109,10 @@ def chat(module: Any, capture: Capture) -> dict[str, Any]:
     """:func:`chat_turns` with the scripted model and the framework's app served for it."""
     import asyncio
 
-    with ScriptedModel(capture.scenario) as model, serving(module.build_app(capture, model.base_url)) as url:
+    with (
+        ScriptedModel(capture.scenario) as model,
+        serve_on_loopback(module.build_app(capture, model.base_url)) as url,
+    ):
         return asyncio.run(chat_turns(url + getattr(module, "PATH", "/"), capture))
 
 
@@ -166,7 +145,7 @@ def main() -> int:
             )
         return 0
     folder = FIXTURES / module.FRAMEWORK
-    names = args.capture or list(module.CAPTURES)
+    names = args.capture or [name for name in CAPTURES if name not in getattr(module, "SKIPPED", {})]
     outcome: dict[str, str] = {
         name: f"skipped: {why}" for name, why in getattr(module, "SKIPPED", {}).items()
     }

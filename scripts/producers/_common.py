@@ -4,7 +4,7 @@ A producer module (``scripts/producers/<framework>.py``) defines:
 
 - ``FRAMEWORK``: the fixture folder's name (``tests/fixtures/producers/<FRAMEWORK>/``);
 - ``PACKAGES``: the distributions whose versions ``versions.json`` records (the framework, its AG-UI integration);
-- ``CAPTURES``: the names (keys of :data:`CAPTURES`) it records; ``SKIPPED``: ``{name: why}`` for the others;
+- ``SKIPPED``: ``{name: why}`` for the captures (keys of :data:`CAPTURES`) it does not record; it records the rest;
 - ``build_app(capture: Capture, base_url: str) -> ASGI app``: the framework's own AG-UI integration, its model
   pointed at the scripted model's ``base_url``, answering ``POST /`` (or ``POST {PATH}`` when the module sets
   ``PATH``) with a RunAgentInput by an SSE stream.

@@ -21,17 +21,6 @@ from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "adk"
 PACKAGES = ("google-adk", "ag-ui-adk", "ag-ui-protocol", "litellm", "openai")
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 SKIPPED: dict[str, str] = {}
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-offline")

@@ -33,17 +33,6 @@ PACKAGES = (
     "ag-ui-protocol",
     "openai",
 )
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 SKIPPED: dict[str, str] = {}
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-offline")

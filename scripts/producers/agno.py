@@ -25,17 +25,6 @@ from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "agno"
 PACKAGES = ("agno", "ag-ui-protocol", "openai")
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 SKIPPED: dict[str, str] = {}
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-offline")

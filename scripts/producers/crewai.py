@@ -34,17 +34,6 @@ from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "crewai"
 PACKAGES = ("crewai", "ag-ui-crewai", "litellm", "ag-ui-protocol")
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 MAX_ROUNDS = 4
 
 WEATHER_SCHEMA: dict[str, Any] = {

@@ -29,17 +29,6 @@ from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "langgraph"
 PACKAGES = ("langgraph", "ag-ui-langgraph", "langchain-core", "langchain-openai", "ag-ui-protocol")
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 
 
 class PageState(MessagesState):

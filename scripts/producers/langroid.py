@@ -22,17 +22,6 @@ from scripts.producers._common import Capture, weather_tool
 
 FRAMEWORK = "langroid"
 PACKAGES = ("langroid", "ag-ui-langroid", "ag-ui-protocol", "openai")
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 SKIPPED: dict[str, str] = {}
 
 os.environ.setdefault("OPENAI_API_KEY", "sk-offline")

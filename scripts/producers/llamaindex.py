@@ -29,17 +29,6 @@ PACKAGES = (
     "ag-ui-protocol",
 )
 PATH = "/run"
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 
 
 def build_app(capture: Capture, base_url: str) -> Any:

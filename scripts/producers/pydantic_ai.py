@@ -31,17 +31,6 @@ from scripts.producers._common import Capture, get_weather, weather_tool
 
 FRAMEWORK = "pydantic_ai"
 PACKAGES = ("pydantic-ai-slim", "ag-ui-protocol", "openai")
-CAPTURES = (
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-)
 
 
 class PageState(BaseModel):
