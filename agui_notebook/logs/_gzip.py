@@ -20,10 +20,9 @@ import os
 import zlib
 from typing import BinaryIO
 
-__all__ = ["GZIP_MAGIC", "gunzip", "gunzip_bytes", "gunzip_path", "gzip_size_hint", "is_gzip"]
+from agui_notebook.wire._reader import GZIP_MAGIC
 
-GZIP_MAGIC = b"\x1f\x8b"
-"""How a gzip stream starts (RFC 1952); no JSON, JSONL or SSE text can start this way."""
+__all__ = ["GZIP_MAGIC", "gunzip", "gunzip_bytes", "gunzip_path", "gzip_size_hint", "is_gzip"]
 
 _READ_BYTES = 1 << 20
 _OUT_BYTES = 8 << 20
