@@ -115,9 +115,7 @@ class _ToolCall:
     has_output: bool = False
     denied: bool = False  # the run input answered its approval with a denial: its result is the denial
     info: dict[str, JSON] = field(default_factory=dict)  # its callProviderMetadata["ag-ui"]
-    restream: bool = (
-        False  # a snapshot rebuilt its part while its arguments streamed: the next delta restarts it
-    )
+    restream: bool = False  # a snapshot rebuilt its part mid-arguments: the next delta restarts it
 
 
 def _result_content(content: JSON, metadata: JSON) -> JSON:
@@ -923,8 +921,8 @@ class EventChunkTranslator:
     ) -> None:
         """Know the conversation a ``MESSAGES_SNAPSHOT`` left: ``rebuilt`` names the UIMessages it replaced.
 
-        What was streaming into a replaced message starts a new part if it goes on (its old part is gone), and
-        calls the snapshot removed are forgotten. ``run_holder``: the UIMessage that shows the open run's output
+        A text still streaming goes on in the snapshot's copy of it (or is dropped when the snapshot removed it),
+        a call's arguments in its rebuilt part, and calls the snapshot removed are forgotten. ``run_holder``: the UIMessage that shows the open run's output
         now. The run's later output goes on in it while it is the last message; when messages follow it, the output
         opens a new assistant message after them (as after a streamed user message) and the run's end goes to it.
         """
