@@ -356,6 +356,17 @@ def _tool_only(call_id: str = "c1") -> dict[str, Any]:
     return {"id": call_id, "role": "assistant", "toolCalls": [{**_WEATHER_CALL, "id": call_id}]}
 
 
+_SUNNY_UNKNOWN = {
+    "type": "dynamic-tool",
+    "toolName": "unknown",
+    "toolCallId": "c1",
+    "input": None,
+    "state": "output-available",
+    "output": "sunny",
+}
+"""A result whose call the client does not hold: its own part, a dynamic tool named ``unknown``."""
+
+
 def _said(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text, "state": "done"}
 
@@ -538,14 +549,7 @@ HABIT_SHAPES: dict[str, tuple[list[Event], list[dict[str, Any]]]] = {
             {
                 "role": "assistant",
                 "parts": [
-                    {
-                        "type": "dynamic-tool",
-                        "toolName": "unknown",
-                        "toolCallId": "c1",
-                        "input": None,
-                        "state": "output-available",
-                        "output": "sunny",
-                    },
+                    _SUNNY_UNKNOWN,
                     _said("Rain."),
                 ],
             },
@@ -713,16 +717,7 @@ HABIT_SHAPES: dict[str, tuple[list[Event], list[dict[str, Any]]]] = {
         [
             {
                 "role": "assistant",
-                "parts": [
-                    {
-                        "type": "dynamic-tool",
-                        "toolName": "unknown",
-                        "toolCallId": "c1",
-                        "input": None,
-                        "state": "output-available",
-                        "output": "sunny",
-                    }
-                ],
+                "parts": [_SUNNY_UNKNOWN],
             },
             _asked("u1", "Weather in Paris?"),
             {

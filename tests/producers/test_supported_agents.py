@@ -21,25 +21,15 @@ import pandas as pd
 import pytest
 
 from agui_notebook import apply_events, runs_df, ui_messages_from_events
+from scripts.producers._common import CAPTURES, get_weather
 from tests.support.reference_conversation import conversation_shape
 from tests.support.scripted_model import REASONING_DELTAS, TEXT_DELTAS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "producers"
-SCENARIOS = {
-    "text",
-    "tool",
-    "parallel_tools",
-    "failing_tool",
-    "http_500",
-    "frontend_tool",
-    "reasoning",
-    "state",
-    "two_turns",
-}
+SCENARIOS = set(CAPTURES)
 TEXT = "".join(TEXT_DELTAS)
 REASONING = "".join(REASONING_DELTAS)
-WEATHER = "sunny, 21 degrees in {city}"  # scripts/producers/_common.py get_weather
 FRONTEND_RESULT = (
     "background changed to blue"  # what the chat's change_background returned (record_producers.py)
 )
@@ -122,7 +112,7 @@ def parts(framework: str, name: str) -> list[list[dict[str, Any]]]:
 
 def carries_weather(output: Any, city: str) -> bool:
     """A tool output that is the weather for ``city``: as is, JSON-encoded, or in ADK's ``{"result": ...}``."""
-    weather = WEATHER.format(city=city)
+    weather = get_weather(city)
     return output in (weather, json.dumps(weather), {"result": weather})
 
 
@@ -321,11 +311,11 @@ def _tool_outputs(framework: str) -> list[Any]:
 
 def _results_quoted(framework: str) -> bool:
     """The tool's string result sent JSON-encoded again: ``'"sunny, ..."'``."""
-    return _tool_outputs(framework) == [json.dumps(WEATHER.format(city="Paris"))]
+    return _tool_outputs(framework) == [json.dumps(get_weather("Paris"))]
 
 
 def _results_wrapped(framework: str) -> bool:
-    return _tool_outputs(framework) == [{"result": WEATHER.format(city="Paris")}]
+    return _tool_outputs(framework) == [{"result": get_weather("Paris")}]
 
 
 def _timestamps(framework: str, unit: str) -> bool:
